@@ -1,0 +1,23 @@
+# FlakeLab: `make run` shows the lab at work, `make test` passes the tests.
+SWIFT ?= swift
+FLAKELAB = .build/release/flakelab
+
+.PHONY: build run test bench clean
+
+build:
+	$(SWIFT) build -c release --product flakelab
+
+run: build
+	$(FLAKELAB) run isLoading --iterations 10000
+	$(FLAKELAB) compare isLoading backToBack.serialForm cancel screenshots toggleRace runtimeOrder --iterations 1000
+
+test:
+	$(SWIFT) build --product flakelab
+	$(SWIFT) test
+
+bench:
+	$(SWIFT) build -c release --product flakelab-bench
+	.build/release/flakelab-bench
+
+clean:
+	rm -rf .build

@@ -1,0 +1,14 @@
+/// Swift's default global executor, untouched: tasks run on the cooperative thread pool, as they
+/// do in a user's tests. How often a racy test fails under it depends on the machine's cores and
+/// load, which is why reports carry the core count.
+public struct GlobalExecutor: IterationExecutor {
+  public var name: String { "global" }
+  public var summary: String { "Swift's default executor: a thread pool, in no fixed order" }
+
+  public init() {}
+
+  @MainActor
+  public func run(_ iteration: @Sendable () async throws -> Void) async throws {
+    try await iteration()
+  }
+}

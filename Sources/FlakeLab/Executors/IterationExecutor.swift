@@ -1,0 +1,24 @@
+/// Where the jobs of an iteration run: the pluggable piece between the worker loop and a scenario.
+///
+/// The worker calls ``run(_:)`` once per iteration, on the main actor. An executor sets up the
+/// runtime for the iteration, runs it, and puts everything back, whether the iteration passed or
+/// threw. Executors are chosen by ``name`` on the command line (`--executor serial`).
+public protocol IterationExecutor: Sendable {
+  /// The name used on the command line and in reports.
+  var name: String { get }
+  /// One line for `--help` and `list`.
+  var summary: String { get }
+
+  @MainActor
+  func run(_ iteration: @Sendable () async throws -> Void) async throws
+}
+
+extension IterationExecutor where Self == GlobalExecutor {
+  /// Swift's default executor, untouched.
+  public static var global: GlobalExecutor { GlobalExecutor() }
+}
+
+extension IterationExecutor where Self == SerialIterationExecutor {
+  /// Every global job goes to the main actor's serial queue for the iteration.
+  public static var serial: SerialIterationExecutor { SerialIterationExecutor() }
+}

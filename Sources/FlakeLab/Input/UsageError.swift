@@ -1,0 +1,13 @@
+/// Bad input from the person running the lab: an unknown name, a bad number, a missing value.
+///
+/// The command line prints ``message`` as one line on stderr and exits with status 2. Nothing a
+/// user types should end any other way.
+public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+  public let message: String
+
+  public init(_ message: String) {
+    self.message = message
+  }
+
+  public var description: String { message }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// The number formats of the text reports, in one place so every table reads the same.
+enum Formatting {
+  /// `12,345`: counts with thousands separators.
+  static func count(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var grouped = ""
+    for (offset, digit) in digits.enumerated() {
+      if offset > 0, (digits.count - offset) % 3 == 0 { grouped += "," }
+      grouped.append(digit)
+    }
+    return (value < 0 ? "-" : "") + grouped
+  }
+
+  /// `24.31%`; small non-zero rates keep enough digits not to read as zero (`0.004%`).
+  static func percent(_ fraction: Double) -> String {
+    let value = fraction * 100
+    if value == 0 || value >= 0.01 { return String(format: "%.2f%%", value) }
+    return String(format: "%.2g%%", value)
+  }
+
+  /// `0.214 s`, `3.1 ms`.
+  static func seconds(_ value: Double) -> String {
+    value >= 1 || value == 0
+      ? String(format: "%.3f s", value) : String(format: "%.1f ms", value * 1000)
+  }
+
+  /// Iterations per second, rounded to a whole number.
+  static func rate(_ value: Double) -> String {
+    count(Int(value.rounded()))
+  }
+}

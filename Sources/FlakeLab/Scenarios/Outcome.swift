@@ -1,0 +1,14 @@
+/// What one iteration of a scenario came to.
+///
+/// A run is a histogram of outcomes, as in jcstress: passes, and each distinct thing seen instead.
+/// Observations are plain sentences without addresses or timings, so that equal failures group.
+public enum Outcome: Hashable, Sendable {
+  /// Every expectation of the test held.
+  case passed
+  /// An expectation did not hold; the observation says what was seen instead.
+  case failed(observation: String)
+  /// The iteration's process died (a trap, `fatalError`, a fatal signal or an unexpected exit).
+  case crashed(observation: String)
+  /// The iteration did not finish within the run's per-iteration timeout.
+  case timedOut
+}

@@ -1,0 +1,24 @@
+/// A finished run: what was run, its tally, and how long it took.
+public struct RunResult: Sendable {
+  public let scenario: String
+  public let variant: String
+  public let executor: String
+  public var tally: Tally
+  /// Wall-clock seconds spent running iterations.
+  public var seconds: Double
+
+  public init(scenario: String, variant: String, executor: String, tally: Tally, seconds: Double) {
+    self.scenario = scenario
+    self.variant = variant
+    self.executor = executor
+    self.tally = tally
+    self.seconds = seconds
+  }
+
+  /// `scenario.variant`, the selector that names this run's variant.
+  public var selector: String { "\(scenario).\(variant)" }
+
+  public var iterationsPerSecond: Double {
+    seconds > 0 ? Double(tally.iterations) / seconds : 0
+  }
+}

@@ -1,0 +1,58 @@
+import FlakeLab
+
+/// A `flakelab` subcommand: its name, help, declared options, and what it does.
+protocol Command {
+  static var name: String { get }
+  /// One line for the command list.
+  static var abstract: String { get }
+  /// The synopsis after `flakelab`, e.g. `run <selector>... [options]`.
+  static var usage: String { get }
+  /// Paragraphs shown by `--help` after the usage line.
+  static var discussion: String { get }
+  static var options: [OptionSpec] { get }
+  /// Set for commands the lab runs itself and `flakelab --help` does not list.
+  static var isHidden: Bool { get }
+
+  init(_ arguments: ParsedArguments) throws(UsageError)
+
+  @MainActor
+  func run() async throws -> ExitStatus
+}
+
+extension Command {
+  static var isHidden: Bool { false }
+
+  /// The command as an entry of the command table.
+  static var entry: CommandEntry {
+    CommandEntry(
+      name: name, abstract: abstract, helpText: helpText, options: options, isHidden: isHidden,
+      make: { arguments throws(UsageError) in try Self(arguments) })
+  }
+
+  /// The `--help` text, laid out as swift-argument-parser does.
+  static var helpText: String {
+    var lines = ["OVERVIEW: \(abstract)", "", "USAGE: flakelab \(usage)"]
+    if !discussion.isEmpty { lines += ["", discussion] }
+    let all = options + [.flag("help", "Show this help.")]
+    let width = all.map(\.synopsis.count).max() ?? 0
+    lines += ["", "OPTIONS:"]
+    for option in all {
+      let padding = String(repeating: " ", count: width - option.synopsis.count)
+      lines.append("  \(option.synopsis)\(padding)  \(option.help)")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
+
+/// A command as the entry point sees it: names and help to show, and how to build it.
+///
+/// A table of these, rather than of `any Command.Type`: Swift 6.3 crashes compiling a typed-throws
+/// initializer called through an existential metatype.
+struct CommandEntry {
+  let name: String
+  let abstract: String
+  let helpText: String
+  let options: [OptionSpec]
+  let isHidden: Bool
+  let make: (ParsedArguments) throws(UsageError) -> any Command
+}

@@ -1,0 +1,83 @@
+import FlakeLab
+import Foundation
+
+/// The entry point: picks the subcommand, parses its arguments, runs it, and turns every way it
+/// can end into one exit status. Bad input never ends in a trap or a stack trace.
+@main
+enum CommandLineInterface {
+  static var commands: [CommandEntry] { [ListCommand.entry, RunCommand.entry, CompareCommand.entry] }
+
+  static func main() {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    let command: any Command
+    do {
+      guard let parsed = try parse(arguments) else { exit(ExitStatus.success.rawValue) }
+      command = parsed
+    } catch {
+      fail(error.message, status: .usage)
+    }
+    // Scenarios and the serial executor need the main queue drained: run on the main actor and
+    // hand the main thread to Dispatch, as an async `main` would.
+    Task { @MainActor in
+      do {
+        exit(try await command.run().rawValue)
+      } catch let error as UsageError {
+        fail(error.message, status: .usage)
+      } catch {
+        fail("internal error: \(error)", status: .internalError)
+      }
+    }
+    dispatchMain()
+  }
+
+  /// The command to run, or nil when help was printed instead.
+  static func parse(_ arguments: [String]) throws(UsageError) -> (any Command)? {
+    guard let name = arguments.first, !["-h", "--help", "help"].contains(name) else {
+      if arguments.count > 1, let topic = commands.first(where: { $0.name == arguments[1] }) {
+        print(topic.helpText, terminator: "")
+      } else {
+        print(overview, terminator: "")
+      }
+      return nil
+    }
+    if name == "--version" {
+      print(Report.labVersion)
+      return nil
+    }
+    guard let type = commands.first(where: { $0.name == name }) else {
+      throw UsageError(
+        "unknown command '\(name)'"
+          + Suggestion.didYouMean(name, among: commands.filter { !$0.isHidden }.map(\.name))
+          + " (see 'flakelab --help')")
+    }
+    let rest = Array(arguments.dropFirst())
+    if rest.contains("--help") || rest.contains("-h") {
+      print(type.helpText, terminator: "")
+      return nil
+    }
+    let parsed = try ParsedArguments(rest, options: type.options, command: name)
+    return try type.make(parsed)
+  }
+
+  static var overview: String {
+    let visible = commands.filter { !$0.isHidden }
+    let width = visible.map(\.name.count).max() ?? 0
+    return """
+      OVERVIEW: A test-flakiness lab for Swift concurrency: runs classic async tests thousands of
+      times under different executors and reports how often, and how, they fail.
+
+      USAGE: flakelab <command> [options]
+
+      COMMANDS:
+      \(visible.map { "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.abstract)" }.joined(separator: "\n"))
+
+      See 'flakelab <command> --help' for a command's options.
+
+      """
+  }
+
+  static func fail(_ message: String, status: ExitStatus) -> Never {
+    printError("flakelab: \(message)")
+    exit(status.rawValue)
+  }
+}

@@ -1,0 +1,48 @@
+import FlakeLab
+
+/// `flakelab compare`: the same variants under several executors, side by side.
+struct CompareCommand: Command {
+  static let name = "compare"
+  static let abstract = "Compare failure rates of scenarios under several executors."
+  static let usage = "compare <selector>... [--executors LIST] [--iterations N] [options]"
+  static let discussion = """
+    One row per variant, one column per executor. Rates under the global executor depend on the
+    machine's cores and load.
+    """
+  static let options: [OptionSpec] =
+    [
+      .value(
+        "executors", "LIST",
+        "Comma-separated executors (default: \(ExecutorCatalog.all.map(\.name).joined(separator: ",")))."
+      )
+    ] + MeasurementOptions.specs
+
+  let measurement: MeasurementOptions
+  let executors: [any IterationExecutor]
+
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    measurement = try MeasurementOptions(arguments, command: Self.name)
+    var executors: [any IterationExecutor] = []
+    if let list = arguments.value("executors") {
+      for name in list.split(separator: ",", omittingEmptySubsequences: false) {
+        let executor = try ExecutorCatalog.named(String(name))
+        if !executors.contains(where: { $0.name == executor.name }) { executors.append(executor) }
+      }
+    } else {
+      executors = ExecutorCatalog.all
+    }
+    self.executors = executors
+  }
+
+  func run() async throws -> ExitStatus {
+    let plan = RunPlan(
+      variants: measurement.variants, executors: executors, iterations: measurement.iterations)
+    let (report, status) = await measurement.measure(plan)
+    switch measurement.format {
+    case .text:
+      print(ComparisonReport.render(report, executors: executors.map(\.name)), terminator: "")
+    case .json: print(JSONReport.render(report), terminator: "")
+    }
+    return status
+  }
+}

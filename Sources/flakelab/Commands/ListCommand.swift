@@ -1,0 +1,45 @@
+import FlakeLab
+import Scenarios
+
+/// `flakelab list`: every scenario and variant with its one-line summary and source.
+struct ListCommand: Command {
+  static let name = "list"
+  static let abstract = "List the scenarios and their variants."
+  static let usage = "list [--all]"
+  static let discussion = """
+    A variant is run as 'scenario.variant'; a scenario name alone runs all its variants.
+    Variants that wait on the wall clock say so: large iteration counts take real time.
+    """
+  static let options: [OptionSpec] = [
+    .flag("all", "Also list the diagnostic scenarios that exercise the lab itself.")
+  ]
+
+  let includeDiagnostics: Bool
+
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    guard arguments.positionals.isEmpty else {
+      throw UsageError("list takes no arguments, got '\(arguments.positionals[0])'")
+    }
+    includeDiagnostics = arguments.has("all")
+  }
+
+  func run() async throws -> ExitStatus {
+    var lines: [String] = []
+    for scenario in ScenarioCatalog.standard.listed(includingDiagnostics: includeDiagnostics) {
+      lines += ["\(scenario.name): \(scenario.summary)", "  source: \(scenario.source)"]
+      let width = scenario.variants.map(\.name.count).max() ?? 0
+      for variant in scenario.variants {
+        let padding = String(repeating: " ", count: width - variant.name.count)
+        let wait = variant.realTimeWait.map { " [\($0)]" } ?? ""
+        lines.append("  .\(variant.name)\(padding)  \(variant.summary)\(wait)")
+      }
+      lines.append("")
+    }
+    lines.append("executors:")
+    for executor in ExecutorCatalog.all {
+      lines.append("  \(executor.name)  \(executor.summary)")
+    }
+    print(lines.joined(separator: "\n"))
+    return .success
+  }
+}

@@ -1,0 +1,38 @@
+import FlakeLab
+
+/// `flakelab run`: runs variants many times under one executor and reports how often and how
+/// they failed.
+struct RunCommand: Command {
+  static let name = "run"
+  static let abstract = "Run scenarios many times and report how often, and how, they fail."
+  static let usage = "run <selector>... [--iterations N] [--executor NAME] [options]"
+  static let discussion = """
+    A selector is a scenario (all its variants) or scenario.variant; see 'flakelab list'.
+    Rates under the global executor depend on the machine's cores and load.
+    """
+  static let options: [OptionSpec] =
+    [
+      .value(
+        "executor", "NAME",
+        "Executor: \(ExecutorCatalog.all.map(\.name).joined(separator: " or ")) (default: global).")
+    ] + MeasurementOptions.specs
+
+  let measurement: MeasurementOptions
+  let executor: any IterationExecutor
+
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    measurement = try MeasurementOptions(arguments, command: Self.name)
+    executor = try ExecutorCatalog.named(arguments.value("executor") ?? "global")
+  }
+
+  func run() async throws -> ExitStatus {
+    let plan = RunPlan(
+      variants: measurement.variants, executors: [executor], iterations: measurement.iterations)
+    let (report, status) = await measurement.measure(plan)
+    switch measurement.format {
+    case .text: print(TextReport.render(report), terminator: "")
+    case .json: print(JSONReport.render(report), terminator: "")
+    }
+    return status
+  }
+}

@@ -1,0 +1,61 @@
+import FlakeLab
+
+/// A command's arguments split into positionals, option values and flags, checked against the
+/// options the command declares.
+///
+/// Accepts `--name value` and `--name=value`; `--` ends the options. An unknown option, a missing
+/// value, or a value given to a flag is a ``UsageError``.
+struct ParsedArguments {
+  private(set) var positionals: [String] = []
+  private var values: [String: String] = [:]
+  private var flags: Set<String> = []
+
+  init(_ arguments: [String], options: [OptionSpec], command: String) throws(UsageError) {
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      if argument == "--" {
+        positionals += remaining
+        break
+      }
+      guard argument.hasPrefix("-"), argument != "-" else {
+        positionals.append(argument)
+        continue
+      }
+      let body = argument.drop { $0 == "-" }
+      let (name, inlineValue): (String, String?) =
+        if let equals = body.firstIndex(of: "=") {
+          (String(body[..<equals]), String(body[body.index(after: equals)...]))
+        } else {
+          (String(body), nil)
+        }
+      guard let spec = options.first(where: { $0.name == name }) else {
+        throw UsageError(
+          "unknown option '\(argument)' for '\(command)'"
+            + Suggestion.didYouMean(name, among: options.map(\.name), prefix: "--")
+            + " (see 'flakelab \(command) --help')")
+      }
+      if spec.valueName == nil {
+        guard inlineValue == nil else { throw UsageError("--\(name) takes no value") }
+        flags.insert(name)
+      } else if let inlineValue {
+        values[name] = inlineValue
+      } else if let next = remaining.popFirst() {
+        values[name] = next
+      } else {
+        throw UsageError("--\(name) needs a value (\(spec.synopsis))")
+      }
+    }
+  }
+
+  func value(_ name: String) -> String? { values[name] }
+
+  func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+  /// The option's value converted by `parse`, or `fallback` when it was not given.
+  func value<T>(
+    _ name: String, default fallback: T, _ parse: (String, String) throws(UsageError) -> T
+  ) throws(UsageError) -> T {
+    guard let text = values[name] else { return fallback }
+    return try parse(text, "--\(name)")
+  }
+}

@@ -1,0 +1,41 @@
+import FlakeLab
+
+/// Conversions of option values, each failing with a one-line ``UsageError`` that names the
+/// option and says what it accepts.
+enum ValueParsers {
+  /// A whole number ≥ 1; `10000`, `10_000` and `10,000` all read as ten thousand.
+  static func positiveCount(_ text: String, option: String) throws(UsageError) -> Int {
+    let digits = text.filter { $0 != "_" && $0 != "," }
+    guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let value = Int(digits), value >= 1
+    else {
+      throw UsageError("\(option) takes a whole number of at least 1, not '\(text)'")
+    }
+    return value
+  }
+
+  /// A failure rate: a fraction from 0 to 1 (`0.01`) or a percentage (`1%`).
+  static func rate(_ text: String, option: String) throws(UsageError) -> Double {
+    let isPercent = text.hasSuffix("%")
+    let number = isPercent ? String(text.dropLast()) : text
+    guard let value = Double(number), value.isFinite else {
+      throw UsageError("\(option) takes a rate such as 0.01 or 1%, not '\(text)'")
+    }
+    let fraction = isPercent ? value / 100 : value
+    guard (0...1).contains(fraction) else {
+      throw UsageError("\(option) must be between 0 and 1 (or 0% and 100%), not '\(text)'")
+    }
+    return fraction
+  }
+
+  /// One of `choices`, e.g. an output format.
+  static func choice(
+    _ text: String, option: String, among choices: [String]
+  ) throws(UsageError) -> String {
+    guard choices.contains(text) else {
+      throw UsageError(
+        "\(option) takes one of \(choices.joined(separator: ", ")), not '\(text)'"
+          + Suggestion.didYouMean(text, among: choices))
+    }
+    return text
+  }
+}
