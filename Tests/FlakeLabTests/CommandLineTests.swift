@@ -1,0 +1,113 @@
+import Foundation
+import XCTest
+
+/// The `flakelab` executable as a user runs it: output, one-line errors and exit statuses.
+final class CommandLineTests: XCTestCase {
+  func testUnknownScenarioIsOneLineAndExitTwo() throws {
+    let result = try Flakelab.run(["run", "isLoadnig"])
+    XCTAssertEqual(result.status, 2)
+    XCTAssertEqual(result.stderr, "flakelab: unknown scenario 'isLoadnig'; did you mean 'isLoading'?\n")
+    XCTAssertEqual(result.stdout, "")
+  }
+
+  func testBadInputAlwaysExitsTwoWithOneLine() throws {
+    let cases: [[String]] = [
+      ["run", "isLoading", "--iterations", "zero"],
+      ["run", "isLoading", "--iterations", "-5"],
+      ["run", "isLoading", "--bogus"],
+      ["run", "isLoading", "--executor", "nope"],
+      ["run", "isLoading", "--format", "xml"],
+      ["run", "isLoading", "--max-failure-rate", "2"],
+      ["run"],
+      ["compare", "isLoading", "--executors", "global,,serial"],
+      ["list", "extra"],
+      ["frobnicate"],
+    ]
+    for arguments in cases {
+      let result = try Flakelab.run(arguments)
+      XCTAssertEqual(result.status, 2, "\(arguments)")
+      XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, "\(arguments): \(result.stderr)")
+      XCTAssertTrue(result.stderr.hasPrefix("flakelab: "), "\(arguments): \(result.stderr)")
+    }
+  }
+
+  func testHelpExitsZero() throws {
+    for arguments in [["--help"], ["run", "--help"], ["compare", "-h"], ["help", "list"]] {
+      let result = try Flakelab.run(arguments)
+      XCTAssertEqual(result.status, 0, "\(arguments)")
+      XCTAssertTrue(result.stdout.contains("USAGE: flakelab"), "\(arguments)")
+    }
+  }
+
+  func testListShowsEveryScenarioAndTheRealTimeWait() throws {
+    let result = try Flakelab.run(["list"])
+    XCTAssertEqual(result.status, 0)
+    for name in ["isLoading", "backToBack", "cancel", "screenshots", "toggleRace"] {
+      XCTAssertTrue(result.stdout.contains("\(name): "), name)
+    }
+    XCTAssertTrue(result.stdout.contains("[sleeps 100 ms per iteration]"))
+  }
+
+  func testMaxFailureRateGateExitsOneAndNamesTheRun() throws {
+    let result = try Flakelab.run([
+      "run", "isLoading.naive", "--executor", "serial", "--iterations", "50",
+      "--max-failure-rate", "1%",
+    ])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertTrue(result.stderr.contains("isLoading.naive under serial"), result.stderr)
+  }
+
+  func testMinFailureRateGateExitsOne() throws {
+    let result = try Flakelab.run([
+      "run", "isLoading.endpointYield", "--executor", "serial", "--iterations", "50",
+      "--min-failure-rate", "0.5",
+    ])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertTrue(result.stderr.contains("isLoading.endpointYield under serial"), result.stderr)
+  }
+
+  func testGatesThatHoldExitZero() throws {
+    let result = try Flakelab.run([
+      "run", "isLoading.endpointYield", "--executor", "serial", "--iterations", "50",
+      "--max-failure-rate", "0",
+    ])
+    XCTAssertEqual(result.status, 0, result.stderr)
+  }
+
+  func testJSONReportHasTheDocumentedShape() throws {
+    let result = try Flakelab.run([
+      "run", "isLoading.naive", "--executor", "serial", "--iterations", "20", "--format", "json",
+    ])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let document = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    XCTAssertNotNil(document["flakelab"] as? String)
+    let machine = try XCTUnwrap(document["machine"] as? [String: Any])
+    XCTAssertNotNil(machine["cores"] as? Int)
+    let runs = try XCTUnwrap(document["runs"] as? [[String: Any]])
+    XCTAssertEqual(runs.count, 1)
+    let run = runs[0]
+    XCTAssertEqual(run["scenario"] as? String, "isLoading")
+    XCTAssertEqual(run["variant"] as? String, "naive")
+    XCTAssertEqual(run["executor"] as? String, "serial")
+    XCTAssertEqual(run["iterations"] as? Int, 20)
+    XCTAssertEqual(run["passed"] as? Int, 0)
+    XCTAssertEqual(run["failed"] as? Int, 20)
+    XCTAssertEqual(run["failureRate"] as? Double, 1.0)
+    let failures = try XCTUnwrap(run["failures"] as? [[String: Any]])
+    XCTAssertEqual(failures.first?["observation"] as? String, "isLoading was false right after the tap")
+    XCTAssertEqual(failures.first?["count"] as? Int, 20)
+  }
+
+  func testCompareShowsExecutorsSideBySide() throws {
+    let result = try Flakelab.run([
+      "compare", "isLoading.naive", "isLoading.endpointYield", "--executors", "serial",
+      "--iterations", "10",
+    ])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let rows = result.stdout.split(separator: "\n").map(String.init)
+    XCTAssertTrue(rows.contains { $0.hasPrefix("isLoading.naive") && $0.contains("100.00% (10/10)") })
+    XCTAssertTrue(
+      rows.contains { $0.hasPrefix("isLoading.endpointYield") && $0.contains("0.00% (0/10)") })
+  }
+}

@@ -1,0 +1,81 @@
+import FlakeLab
+import XCTest
+
+@testable import flakelab
+
+final class ParsingTests: XCTestCase {
+  private let options: [OptionSpec] = [
+    .value("iterations", "N", ""), .flag("all", ""),
+  ]
+
+  func testSplitsPositionalsValuesAndFlags() throws {
+    let parsed = try ParsedArguments(
+      ["a", "--iterations", "5", "b", "--all", "--", "--c"], options: options, command: "run")
+    XCTAssertEqual(parsed.positionals, ["a", "b", "--c"])
+    XCTAssertEqual(parsed.value("iterations"), "5")
+    XCTAssertTrue(parsed.has("all"))
+  }
+
+  func testAcceptsEqualsForm() throws {
+    let parsed = try ParsedArguments(["--iterations=7"], options: options, command: "run")
+    XCTAssertEqual(parsed.value("iterations"), "7")
+  }
+
+  func testRejectsUnknownOptionWithSuggestion() {
+    XCTAssertThrowsError(try ParsedArguments(["--iteratons", "5"], options: options, command: "run")) {
+      XCTAssertEqual(
+        ($0 as? UsageError)?.message,
+        "unknown option '--iteratons' for 'run'; did you mean '--iterations'? (see 'flakelab run --help')")
+    }
+  }
+
+  func testRejectsMissingValueAndValueOnFlag() {
+    XCTAssertThrowsError(try ParsedArguments(["--iterations"], options: options, command: "run"))
+    XCTAssertThrowsError(try ParsedArguments(["--all=yes"], options: options, command: "run"))
+  }
+
+  func testCounts() throws {
+    XCTAssertEqual(try ValueParsers.positiveCount("10000", option: "--n"), 10000)
+    XCTAssertEqual(try ValueParsers.positiveCount("10_000", option: "--n"), 10000)
+    XCTAssertEqual(try ValueParsers.positiveCount("10,000", option: "--n"), 10000)
+    for bad in ["0", "-3", "ten", "", "1.5", "99999999999999999999"] {
+      XCTAssertThrowsError(try ValueParsers.positiveCount(bad, option: "--n"), bad)
+    }
+  }
+
+  func testRates() throws {
+    XCTAssertEqual(try ValueParsers.rate("0.01", option: "--r"), 0.01)
+    XCTAssertEqual(try ValueParsers.rate("1%", option: "--r"), 0.01, accuracy: 1e-12)
+    XCTAssertEqual(try ValueParsers.rate("0", option: "--r"), 0)
+    for bad in ["1.5", "-0.1", "150%", "abc", "nan", "%"] {
+      XCTAssertThrowsError(try ValueParsers.rate(bad, option: "--r"), bad)
+    }
+  }
+
+  func testSelectors() throws {
+    let catalog = ScenarioCatalog([
+      Scenario(
+        name: "isLoading", summary: "", source: "",
+        variants: [
+          Variant(name: "naive", summary: "") { _ in }, Variant(name: "yield", summary: "") { _ in },
+        ]),
+      Scenario(
+        name: "lab.crash", summary: "", source: "", isDiagnostic: true,
+        variants: [Variant(name: "every100th", summary: "") { _ in }]),
+    ])
+    XCTAssertEqual(try catalog.resolve("isLoading").map(\.1.name), ["naive", "yield"])
+    XCTAssertEqual(try catalog.resolve("isLoading.yield").map(\.1.name), ["yield"])
+    XCTAssertEqual(try catalog.resolve("lab.crash").map(\.0.name), ["lab.crash"])
+    XCTAssertEqual(try catalog.resolve("lab.crash.every100th").map(\.1.name), ["every100th"])
+    XCTAssertEqual(
+      try catalog.resolve(["isLoading.naive", "isLoading"]).map(\.1.name), ["naive", "yield"])
+    XCTAssertThrowsError(try catalog.resolve("isLoadnig")) {
+      XCTAssertEqual(
+        ($0 as? UsageError)?.message, "unknown scenario 'isLoadnig'; did you mean 'isLoading'?")
+    }
+    XCTAssertThrowsError(try catalog.resolve("nothingLikeIt")) {
+      XCTAssertEqual(($0 as? UsageError)?.message, "unknown scenario 'nothingLikeIt'")
+    }
+    XCTAssertEqual(catalog.listed(includingDiagnostics: false).map(\.name), ["isLoading"])
+  }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Runs the built `flakelab` executable, as a user would, and collects what it printed.
+enum Flakelab {
+  struct Result {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+  }
+
+  /// The executable beside the test bundle (`make test` builds it first).
+  static var executable: URL {
+    URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+      .deletingLastPathComponent().appendingPathComponent("flakelab")
+  }
+
+  static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardOutput = stdout
+    process.standardError = stderr
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    // Read both pipes to the end before waiting, so a full pipe can never block the child.
+    let group = DispatchGroup()
+    nonisolated(unsafe) var errorData = Data()
+    DispatchQueue.global().async(group: group) {
+      errorData = stderr.fileHandleForReading.readDataToEndOfFile()
+    }
+    let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus,
+      stdout: String(decoding: outputData, as: UTF8.self),
+      stderr: String(decoding: errorData, as: UTF8.self))
+  }
+}
