@@ -15,7 +15,7 @@ public enum ComparisonReport {
     for selector in order {
       table.add([selector] + executors.map { cells[selector]?[$0] ?? "-" })
     }
-    return ([MachineLine.render(report.machine), ""] + table.lines()).joined(separator: "\n")
+    return ([MachineLine.render(report), ""] + table.lines()).joined(separator: "\n")
       + "\n"
   }
 }

@@ -17,6 +17,12 @@ public enum JSONReport {
           ("swift", .string(report.machine.swift)),
         ])
       ),
+      ("interrupted", .bool(report.interrupted)),
+      (
+        "shard",
+        report.shard.map { .object([("index", .int($0.index)), ("count", .int($0.count))]) }
+          ?? .null
+      ),
       ("runs", .array(report.runs.map(run))),
     ])
   }
@@ -34,9 +40,58 @@ public enum JSONReport {
       ("iterations", .int(tally.iterations)),
       ("passed", .int(tally.passed)),
       ("failed", .int(tally.failed)),
+      ("crashed", .int(tally.crashed)),
+      ("timedOut", .int(tally.timedOut)),
       ("failureRate", .double(tally.failureRate)),
       ("seconds", .double((result.seconds * 1e6).rounded() / 1e6)),
       ("failures", .array(failures)),
+      ("outcomes", .array(outcomes(tally))),
     ])
+  }
+
+  /// Every distinct outcome with its count and frequency, passes first, then most frequent.
+  private static func outcomes(_ tally: Tally) -> [JSONValue] {
+    let all = (tally.passed > 0 ? [(Outcome.passed, tally.passed)] : [])
+      + tally.outcomesByFrequency.map { ($0.outcome, $0.count) }
+    return all.map { outcome, count in
+      var members: [(String, JSONValue)] = [("outcome", .string(OutcomeCoding.kind(of: outcome)))]
+      if let observation = OutcomeCoding.observation(of: outcome) {
+        members.append(("observation", .string(observation)))
+      }
+      members += [
+        ("count", .int(count)),
+        ("frequency", .double(Double(count) / Double(max(tally.iterations, 1)))),
+      ]
+      return .object(members)
+    }
+  }
+}
+
+/// How an ``Outcome`` is named in JSON, both ways.
+enum OutcomeCoding {
+  static func kind(of outcome: Outcome) -> String {
+    switch outcome {
+    case .passed: "passed"
+    case .failed: "failed"
+    case .crashed: "crashed"
+    case .timedOut: "timedOut"
+    }
+  }
+
+  static func observation(of outcome: Outcome) -> String? {
+    switch outcome {
+    case .passed, .timedOut: nil
+    case .failed(let observation), .crashed(let observation): observation
+    }
+  }
+
+  static func outcome(kind: String, observation: String?) -> Outcome? {
+    switch (kind, observation) {
+    case ("passed", _): .passed
+    case ("timedOut", _): .timedOut
+    case ("failed", let observation?): .failed(observation: observation)
+    case ("crashed", let observation?): .crashed(observation: observation)
+    default: nil
+    }
   }
 }

@@ -5,9 +5,18 @@ public struct Report: Sendable {
 
   public var machine: MachineInfo
   public var runs: [RunResult]
+  /// Set when Ctrl-C or SIGTERM stopped the command: the runs hold what finished before.
+  public var interrupted: Bool
+  /// The shard these runs are a share of, or nil for whole runs (and merged reports).
+  public var shard: Shard?
 
-  public init(machine: MachineInfo = .current, runs: [RunResult]) {
+  public init(
+    machine: MachineInfo = .current, runs: [RunResult], interrupted: Bool = false,
+    shard: Shard? = nil
+  ) {
     self.machine = machine
     self.runs = runs
+    self.interrupted = interrupted
+    self.shard = shard
   }
 }

@@ -29,13 +29,16 @@ public struct RunPlan: Sendable {
     self.runs = runs
   }
 
-  /// Every resolved variant under every executor, variant-major, as `compare` lays them out.
+  /// Every resolved variant under every executor, variant-major, as `compare` lays them out;
+  /// with a shard, each run gets that shard's block of its iterations.
   public init(
-    variants: [(Scenario, Variant)], executors: [any IterationExecutor], iterations: Int
+    variants: [(Scenario, Variant)], executors: [any IterationExecutor], iterations: Int,
+    shard: Shard? = nil
   ) {
+    let indices = shard?.indices(of: iterations) ?? 0..<iterations
     runs = variants.flatMap { scenario, variant in
       executors.map {
-        Run(scenario: scenario, variant: variant, executor: $0, indices: 0..<iterations)
+        Run(scenario: scenario, variant: variant, executor: $0, indices: indices)
       }
     }
   }

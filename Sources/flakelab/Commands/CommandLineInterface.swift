@@ -5,7 +5,9 @@ import Foundation
 /// can end into one exit status. Bad input never ends in a trap or a stack trace.
 @main
 enum CommandLineInterface {
-  static var commands: [CommandEntry] { [ListCommand.entry, RunCommand.entry, CompareCommand.entry] }
+  static var commands: [CommandEntry] {
+    [ListCommand.entry, RunCommand.entry, CompareCommand.entry, MergeCommand.entry, WorkerCommand.entry]
+  }
 
   static func main() {
     let arguments = Array(CommandLine.arguments.dropFirst())

@@ -36,8 +36,9 @@ struct CompareCommand: Command {
 
   func run() async throws -> ExitStatus {
     let plan = RunPlan(
-      variants: measurement.variants, executors: executors, iterations: measurement.iterations)
-    let (report, status) = await measurement.measure(plan)
+      variants: measurement.variants, executors: executors, iterations: measurement.iterations,
+      shard: measurement.shard)
+    let (report, status) = try measurement.measure(plan)
     switch measurement.format {
     case .text:
       print(ComparisonReport.render(report, executors: executors.map(\.name)), terminator: "")

@@ -8,4 +8,6 @@ enum ExitStatus: Int32 {
   case usage = 2
   /// The lab itself failed; a bug to report.
   case internalError = 3
+  /// Ctrl-C or SIGTERM stopped the run; the results so far were printed and written.
+  case interrupted = 130
 }

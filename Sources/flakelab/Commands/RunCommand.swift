@@ -27,8 +27,9 @@ struct RunCommand: Command {
 
   func run() async throws -> ExitStatus {
     let plan = RunPlan(
-      variants: measurement.variants, executors: [executor], iterations: measurement.iterations)
-    let (report, status) = await measurement.measure(plan)
+      variants: measurement.variants, executors: [executor], iterations: measurement.iterations,
+      shard: measurement.shard)
+    let (report, status) = try measurement.measure(plan)
     switch measurement.format {
     case .text: print(TextReport.render(report), terminator: "")
     case .json: print(JSONReport.render(report), terminator: "")

@@ -27,6 +27,28 @@ enum ValueParsers {
     return fraction
   }
 
+  /// A duration with its unit: `500ms`, `2s`, `1.5s`, `1m`.
+  static func duration(_ text: String, option: String) throws(UsageError) -> Duration {
+    let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
+    for unit in units where text.hasSuffix(unit.suffix) {
+      if let value = Double(text.dropLast(unit.suffix.count)), value.isFinite, value > 0,
+        value * unit.seconds < 1e9
+      {
+        return .milliseconds(Int64((value * unit.seconds * 1000).rounded(.up)))
+      }
+    }
+    throw UsageError("\(option) takes a duration such as 500ms, 2s or 1m, not '\(text)'")
+  }
+
+  /// `INDEX/COUNT`, 0-based: `0/4` … `3/4`.
+  static func shard(_ text: String, option: String) throws(UsageError) -> Shard {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
+      throw UsageError("\(option) takes INDEX/COUNT such as 0/4, not '\(text)'")
+    }
+    return try Shard(index: index, count: count)
+  }
+
   /// One of `choices`, e.g. an output format.
   static func choice(
     _ text: String, option: String, among choices: [String]

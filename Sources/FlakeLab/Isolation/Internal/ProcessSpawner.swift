@@ -1,0 +1,64 @@
+import Foundation
+
+/// Starts a worker process with `posix_spawn`, wired for supervision.
+///
+/// - The outcome channel's shared region becomes the worker's file descriptor 3.
+/// - Its standard output and standard error both go to one pipe the supervisor reads, so what a
+///   scenario prints can never corrupt the channel and the last lines before a crash are kept.
+/// - It gets a process group of its own, so Ctrl-C at a terminal reaches only the supervisor,
+///   which stops the workers itself and still reports what they measured.
+enum ProcessSpawner {
+  struct Spawned {
+    let pid: pid_t
+    /// The read end of the worker's combined stdout and stderr, non-blocking.
+    let output: Int32
+  }
+
+  static let channelDescriptor: Int32 = 3
+
+  static func spawn(
+    executable: String, arguments: [String], environment: [String: String], channel: Int32
+  ) throws -> Spawned {
+    var pipeEnds: [Int32] = [0, 0]
+    guard pipe(&pipeEnds) == 0 else { throw SystemError("pipe") }
+    let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
+    // Close-on-exec, so that a worker spawned later does not inherit this one's pipe. (The
+    // supervisor spawns from one thread, so nothing can fork between pipe and fcntl.)
+    _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+    _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+    defer { close(writeEnd) }
+
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+    posix_spawn_file_actions_adddup2(&actions, writeEnd, 2)
+    posix_spawn_file_actions_adddup2(&actions, channel, channelDescriptor)
+
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
+    posix_spawnattr_setpgroup(&attributes, 0)
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var pid = pid_t()
+    let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+    guard status == 0 else {
+      close(readEnd)
+      errno = status
+      throw SystemError("posix_spawn \(executable)")
+    }
+    _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+    return Spawned(pid: pid, output: readEnd)
+  }
+}

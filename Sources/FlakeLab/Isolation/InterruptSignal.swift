@@ -1,0 +1,19 @@
+import Foundation
+import Synchronization
+
+/// Ctrl-C and SIGTERM, turned from "die now" into "stop and report what you have".
+///
+/// The handler only sets a flag; the supervisor's poll loop sees it within milliseconds, stops
+/// the workers, and the command prints and writes the partial report and exits 130.
+public enum InterruptSignal {
+  private static let raised = Atomic<Bool>(false)
+
+  /// Routes SIGINT and SIGTERM to the flag. Call once, in the supervising process only.
+  public static func install() {
+    for signalNumber in [SIGINT, SIGTERM] {
+      signal(signalNumber) { _ in InterruptSignal.raised.store(true, ordering: .relaxed) }
+    }
+  }
+
+  public static var isRaised: Bool { raised.load(ordering: .relaxed) }
+}

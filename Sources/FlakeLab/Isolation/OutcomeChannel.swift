@@ -1,0 +1,117 @@
+import Foundation
+
+import Synchronization
+
+/// How a worker process tells its supervisor what each iteration came to, through a
+/// ``SharedRegion``.
+///
+/// Layout: a `completed` counter (iterations the worker has finished), then a single-producer,
+/// single-consumer ring of records for the iterations that did not pass. Passing iterations cost
+/// one relaxed-order store; the supervisor infers them from `completed`. Each record is published
+/// before `completed` moves past its iteration, so a supervisor that reads `completed` and then
+/// drains the ring has every record of every finished iteration, even after the worker died.
+enum OutcomeChannel {
+  static let completedOffset = 0
+  static let headOffset = 8  // bytes the worker has published into the ring, ever
+  static let tailOffset = 16  // bytes the supervisor has consumed, ever
+  static let readyOffset = 24  // set once the worker has found its scenario and is about to run
+  static let ringOffset = 64
+  static let ringCapacity = 1 << 20
+  static let regionSize = ringOffset + ringCapacity
+
+  /// Record: iteration index (8 bytes), observation length (8 bytes), UTF-8 observation.
+  static let recordHeaderSize = 16
+}
+
+/// The worker's end: an ``OutcomeSink`` that publishes into the shared region.
+public struct OutcomeChannelWriter: OutcomeSink {
+  private let region: SharedRegion
+
+  /// Maps the region the supervisor passed as `descriptor`.
+  public init(descriptor: Int32) throws {
+    region = try SharedRegion(mapping: descriptor, size: OutcomeChannel.regionSize)
+  }
+
+  /// Tells the supervisor that the worker started: a death after this is the scenario's doing,
+  /// a death before it is the lab's.
+  public func announceReady() {
+    region.word(at: OutcomeChannel.readyOffset).pointee.store(1, ordering: .releasing)
+  }
+
+  public mutating func record(_ outcome: Outcome, at index: Int) {
+    if case .failed(let observation) = outcome {
+      publish(index: index, observation: observation)
+    }
+    region.word(at: OutcomeChannel.completedOffset).pointee.add(1, ordering: .releasing)
+  }
+
+  private func publish(index: Int, observation: String) {
+    let text = Array(observation.utf8.prefix(OutcomeChannel.ringCapacity / 4))
+    let length = OutcomeChannel.recordHeaderSize + text.count
+    let head = region.word(at: OutcomeChannel.headOffset).pointee.load(ordering: .relaxed)
+    // Wait for the supervisor to make room; it drains the ring every few milliseconds.
+    while head + length
+      - region.word(at: OutcomeChannel.tailOffset).pointee.load(ordering: .acquiring)
+      > OutcomeChannel.ringCapacity
+    {
+      usleep(200)
+    }
+    var header = (Int64(index), Int64(text.count))
+    withUnsafeBytes(of: &header) { copyIn($0, at: head) }
+    text.withUnsafeBytes { copyIn($0, at: head + OutcomeChannel.recordHeaderSize) }
+    region.word(at: OutcomeChannel.headOffset).pointee.store(head + length, ordering: .releasing)
+  }
+
+  private func copyIn(_ bytes: UnsafeRawBufferPointer, at position: Int) {
+    let ring = region.base + OutcomeChannel.ringOffset
+    for (offset, byte) in bytes.enumerated() {
+      ring.storeBytes(
+        of: byte, toByteOffset: (position + offset) % OutcomeChannel.ringCapacity, as: UInt8.self)
+    }
+  }
+}
+
+/// The supervisor's end: reads what a worker published.
+final class OutcomeChannelReader {
+  let region: SharedRegion
+
+  init() throws {
+    region = try SharedRegion(size: OutcomeChannel.regionSize)
+  }
+
+  /// Iterations the worker has finished. Read this before ``drain()`` to be sure the records of
+  /// all of them are in the ring.
+  var completed: Int {
+    region.word(at: OutcomeChannel.completedOffset).pointee.load(ordering: .acquiring)
+  }
+
+  /// Whether the worker got as far as running iterations.
+  var workerIsReady: Bool {
+    region.word(at: OutcomeChannel.readyOffset).pointee.load(ordering: .acquiring) == 1
+  }
+
+  /// The failure records published since the last call, in iteration order.
+  func drain() -> [(index: Int, observation: String)] {
+    let head = region.word(at: OutcomeChannel.headOffset).pointee.load(ordering: .acquiring)
+    var tail = region.word(at: OutcomeChannel.tailOffset).pointee.load(ordering: .relaxed)
+    var records: [(index: Int, observation: String)] = []
+    while tail < head {
+      let header = copyOut(OutcomeChannel.recordHeaderSize, at: tail)
+      let (index, length) = header.withUnsafeBytes {
+        (Int($0.load(as: Int64.self)), Int($0.load(fromByteOffset: 8, as: Int64.self)))
+      }
+      let text = copyOut(length, at: tail + OutcomeChannel.recordHeaderSize)
+      records.append((index, String(decoding: text, as: UTF8.self)))
+      tail += OutcomeChannel.recordHeaderSize + length
+    }
+    region.word(at: OutcomeChannel.tailOffset).pointee.store(tail, ordering: .releasing)
+    return records
+  }
+
+  private func copyOut(_ count: Int, at position: Int) -> [UInt8] {
+    let ring = region.base + OutcomeChannel.ringOffset
+    return (0..<count).map {
+      ring.load(fromByteOffset: (position + $0) % OutcomeChannel.ringCapacity, as: UInt8.self)
+    }
+  }
+}

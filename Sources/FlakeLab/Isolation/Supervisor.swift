@@ -1,0 +1,169 @@
+import Foundation
+
+/// Runs a plan's iterations in worker processes, so that a crash or a hang inside a scenario is
+/// an outcome to report instead of the end of the run.
+///
+/// Each run's iterations are split among `jobs` workers, each a batch of consecutive indices.
+/// The supervisor polls every worker's ``OutcomeChannel`` every few milliseconds. When a worker
+/// dies, the iteration it was running is recorded as `crashed` (with the signal and the last
+/// lines it printed) and a new worker takes the rest of its batch. When a worker's count has not
+/// moved for longer than the timeout, it is killed and that iteration is `timedOut`. Counts are
+/// exact: `passed + failed + crashed + timedOut` equals the iterations run.
+public final class Supervisor {
+  public struct Options: Sendable {
+    /// Workers running at once.
+    public var jobs: Int
+    /// How long one iteration may take before it is recorded as timed out.
+    public var timeout: Duration
+    /// The `flakelab` executable, started with the hidden `worker` command.
+    public var workerExecutable: String
+
+    public init(jobs: Int = 1, timeout: Duration = .seconds(10), workerExecutable: String) {
+      self.jobs = jobs
+      self.timeout = timeout
+      self.workerExecutable = workerExecutable
+    }
+  }
+
+  /// What a run looks like while it is under way, for progress displays.
+  public struct Progress: Sendable {
+    public let selector: String
+    public let executor: String
+    public let done: Int
+    public let total: Int
+    public let notPassed: Int
+    public let elapsed: Duration
+  }
+
+  /// The lab failed to run a worker at all (not the scenario's doing).
+  public struct WorkerStartFailure: Error, CustomStringConvertible {
+    public let description: String
+  }
+
+  static let pollInterval: useconds_t = 2_000
+
+  public let options: Options
+  private let onProgress: (Progress) -> Void
+
+  public init(options: Options, onProgress: @escaping (Progress) -> Void = { _ in }) {
+    self.options = options
+    self.onProgress = onProgress
+  }
+
+  /// Whether a run was cut short by Ctrl-C or SIGTERM; its result holds what finished before.
+  public private(set) var wasInterrupted = false
+
+  /// Runs every iteration of `run` and returns the counts; stops early when interrupted.
+  public func run(_ run: RunPlan.Run) throws -> RunResult {
+    let clock = ContinuousClock()
+    let start = clock.now
+    var tally = Tally()
+    var pending = Self.batches(of: run.indices, count: options.jobs)
+    var active: [WorkerProcess] = []
+    var lastReport = start
+
+    while !pending.isEmpty || !active.isEmpty {
+      if InterruptSignal.isRaised {
+        wasInterrupted = true
+        for worker in active {
+          worker.kill()
+          _ = worker.reap(waiting: true)
+          worker.poll(into: &tally)
+          tally.record(.passed, count: worker.passes)
+        }
+        break
+      }
+      while active.count < options.jobs, !pending.isEmpty {
+        let indices = pending.removeFirst()
+        let invocation = WorkerInvocation(
+          selector: run.selector, executor: run.executor.name, indices: indices)
+        active.append(try WorkerProcess(invocation: invocation, executable: options.workerExecutable))
+      }
+      usleep(Self.pollInterval)
+      var stillActive: [WorkerProcess] = []
+      for worker in active {
+        worker.poll(into: &tally)
+        if let status = worker.reap() {
+          worker.poll(into: &tally)
+          if let rest = try settle(worker, status: status, into: &tally) {
+            pending.insert(rest, at: 0)
+          }
+        } else if clock.now - worker.lastProgress > options.timeout {
+          worker.wasTimedOut = true
+          worker.kill()
+          stillActive.append(worker)
+        } else {
+          stillActive.append(worker)
+        }
+      }
+      active = stillActive
+      if clock.now - lastReport > .milliseconds(100) {
+        lastReport = clock.now
+        onProgress(progress(of: run, tally: tally, active: active, elapsed: clock.now - start))
+      }
+    }
+    return RunResult(
+      scenario: run.scenario.name, variant: run.variant.name, executor: run.executor.name,
+      tally: tally, seconds: (clock.now - start).seconds)
+  }
+
+  /// Records how `worker` ended and returns the part of its batch still to run, if any.
+  private func settle(
+    _ worker: WorkerProcess, status: Int32, into tally: inout Tally
+  ) throws -> Range<Int>? {
+    tally.record(.passed, count: worker.passes)
+    let indices = worker.invocation.indices
+    let stopped = worker.currentIndex
+    guard stopped < indices.upperBound else { return nil }
+    guard worker.channel.workerIsReady else {
+      throw WorkerStartFailure(
+        description: "a worker for \(worker.invocation.selector) did not start: "
+          + (Self.describe(status: status) + ". " + worker.lastOutputLines(4)))
+    }
+    if worker.wasTimedOut {
+      tally.record(.timedOut, count: 1)
+    } else {
+      let printed = worker.lastOutputLines()
+      tally.record(
+        .crashed(
+          observation: Self.describe(status: status) + (printed.isEmpty ? "" : ": \(printed)")),
+        count: 1)
+    }
+    return stopped + 1 < indices.upperBound ? (stopped + 1)..<indices.upperBound : nil
+  }
+
+  private func progress(
+    of run: RunPlan.Run, tally: Tally, active: [WorkerProcess], elapsed: Duration
+  ) -> Progress {
+    let running = active.reduce(0) { $0 + $1.completed }
+    let runningFailures = active.reduce(0) { $0 + $1.failures }
+    return Progress(
+      selector: run.selector, executor: run.executor.name,
+      done: tally.iterations + running - runningFailures, total: run.indices.count,
+      notPassed: tally.notPassed, elapsed: elapsed)
+  }
+
+  /// `signal 4 (SIGILL)`, `exited with status 3`.
+  static func describe(status: Int32) -> String {
+    let signalNumber = status & 0x7f
+    if signalNumber == 0 {
+      return "exited with status \((status >> 8) & 0xff)"
+    }
+    let names: [Int32: String] = [
+      SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS",
+      SIGFPE: "SIGFPE", SIGSEGV: "SIGSEGV", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM",
+    ]
+    return "signal \(signalNumber)" + (names[signalNumber].map { " (\($0))" } ?? "")
+  }
+
+  /// `indices` cut into `count` consecutive batches of near-equal size (fewer if it is short).
+  static func batches(of indices: Range<Int>, count: Int) -> [Range<Int>] {
+    let total = indices.count
+    let parts = max(1, min(count, total))
+    return (0..<parts).compactMap { part in
+      let lower = indices.lowerBound + total * part / parts
+      let upper = indices.lowerBound + total * (part + 1) / parts
+      return lower < upper ? lower..<upper : nil
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Reads a report written by `--format json` or `--output` back, for `merge` and baselines.
+public enum JSONReportReader {
+  /// The report in `data`; `name` says which file in error messages.
+  public static func read(_ data: Data, name: String) throws(UsageError) -> Report {
+    guard let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      document["flakelab"] is String,
+      let machine = document["machine"] as? [String: Any],
+      let runs = document["runs"] as? [[String: Any]]
+    else {
+      throw UsageError("\(name) is not a flakelab JSON report")
+    }
+    var results: [RunResult] = []
+    for run in runs {
+      guard let scenario = run["scenario"] as? String, let variant = run["variant"] as? String,
+        let executor = run["executor"] as? String, let outcomes = run["outcomes"] as? [[String: Any]]
+      else {
+        throw UsageError("\(name): a run lacks scenario, variant, executor or outcomes")
+      }
+      var tally = Tally()
+      for entry in outcomes {
+        guard let kind = entry["outcome"] as? String, let count = entry["count"] as? Int,
+          let outcome = OutcomeCoding.outcome(
+            kind: kind, observation: entry["observation"] as? String)
+        else {
+          throw UsageError("\(name): an outcome of \(scenario).\(variant) is malformed")
+        }
+        tally.record(outcome, count: count)
+      }
+      results.append(
+        RunResult(
+          scenario: scenario, variant: variant, executor: executor, tally: tally,
+          seconds: run["seconds"] as? Double ?? 0))
+    }
+    var shard: Shard?
+    if let entry = document["shard"] as? [String: Any], let index = entry["index"] as? Int,
+      let count = entry["count"] as? Int
+    {
+      shard = try Shard(index: index, count: count)
+    }
+    return Report(
+      machine: MachineInfo(
+        cores: machine["cores"] as? Int ?? 0, os: machine["os"] as? String ?? "",
+        swift: machine["swift"] as? String ?? ""),
+      runs: results, interrupted: document["interrupted"] as? Bool ?? false, shard: shard)
+  }
+}

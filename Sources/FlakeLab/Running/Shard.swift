@@ -1,0 +1,22 @@
+/// One machine's share of every run, for spreading a long measurement over a CI matrix.
+///
+/// Shard `index` of `count` (0-based, as Bazel's `TEST_SHARD_INDEX`) takes a contiguous block of
+/// each run's iteration indices. Indices stay global, so a scenario sees the same index whichever
+/// shard runs it, and `flakelab merge` of all shards equals the unsharded run.
+public struct Shard: Equatable, Hashable, Sendable {
+  public let index: Int
+  public let count: Int
+
+  public init(index: Int, count: Int) throws(UsageError) {
+    guard count >= 1, (0..<count).contains(index) else {
+      throw UsageError("a shard is INDEX/COUNT with 0 <= INDEX < COUNT, not \(index)/\(count)")
+    }
+    self.index = index
+    self.count = count
+  }
+
+  /// This shard's block of `0..<iterations`.
+  public func indices(of iterations: Int) -> Range<Int> {
+    (iterations * index / count)..<(iterations * (index + 1) / count)
+  }
+}

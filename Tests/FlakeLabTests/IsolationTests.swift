@@ -1,0 +1,191 @@
+import Foundation
+import XCTest
+
+@testable import FlakeLab
+
+/// Crash and hang isolation, sharding and report files, through the real executable.
+final class IsolationTests: XCTestCase {
+  private func runJSON(_ arguments: [String]) throws -> (status: Int32, runs: [[String: Any]]) {
+    let result = try Flakelab.run(arguments + ["--format", "json"])
+    let document = try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+      result.stderr)
+    return (result.status, try XCTUnwrap(document["runs"] as? [[String: Any]]))
+  }
+
+  private func counts(_ run: [String: Any]) -> [String: Int] {
+    ["iterations", "passed", "failed", "crashed", "timedOut"].reduce(into: [:]) {
+      $0[$1] = run[$1] as? Int
+    }
+  }
+
+  func testCrashesAreCountedExactlyAndTheRunCompletes() throws {
+    for jobs in ["1", "2"] {
+      let (status, runs) = try runJSON(["run", "lab.crash", "--iterations", "1000", "--jobs", jobs])
+      XCTAssertEqual(status, 0)
+      XCTAssertEqual(
+        counts(runs[0]),
+        ["iterations": 1000, "passed": 990, "failed": 0, "crashed": 10, "timedOut": 0], "jobs \(jobs)")
+      let outcomes = try XCTUnwrap(runs[0]["outcomes"] as? [[String: Any]])
+      let crash = try XCTUnwrap(outcomes.first { $0["outcome"] as? String == "crashed" })
+      XCTAssertEqual(
+        crash["observation"] as? String, "signal 4 (SIGILL): Fatal error: lab.crash traps on purpose")
+    }
+  }
+
+  func testHangsAreTimedOutExactly() throws {
+    for jobs in ["1", "2"] {
+      let (status, runs) = try runJSON([
+        "run", "lab.hang", "--iterations", "200", "--timeout", "200ms", "--jobs", jobs,
+      ])
+      XCTAssertEqual(status, 0)
+      XCTAssertEqual(
+        counts(runs[0]),
+        ["iterations": 200, "passed": 196, "failed": 0, "crashed": 0, "timedOut": 4], "jobs \(jobs)")
+    }
+  }
+
+  func testMergedShardsEqualTheUnshardedRun() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("flakelab-shards-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let selectors = ["lab.crash", "isLoading.naive", "isLoading.endpointYield"]
+    var paths: [String] = []
+    for shard in 0..<3 {
+      let path = directory.appendingPathComponent("shard\(shard).json").path
+      let result = try Flakelab.run(
+        ["run"] + selectors + [
+          "--executor", "serial", "--iterations", "1000", "--shard", "\(shard)/3", "--output", path,
+        ])
+      XCTAssertEqual(result.status, 0, result.stderr)
+      paths.append(path)
+    }
+    let merged = try Flakelab.run(["merge"] + paths + ["--format", "json"])
+    XCTAssertEqual(merged.status, 0, merged.stderr)
+    let mergedRuns = try XCTUnwrap(
+      (try JSONSerialization.jsonObject(with: Data(merged.stdout.utf8)) as? [String: Any])?["runs"]
+        as? [[String: Any]])
+    let (_, whole) = try runJSON(
+      ["run"] + selectors + ["--executor", "serial", "--iterations", "1000"])
+    XCTAssertEqual(mergedRuns.map(counts), whole.map(counts))
+    XCTAssertEqual(counts(mergedRuns[0])["crashed"], 10)
+  }
+
+  func testBazelShardVariablesSelectAShare() throws {
+    let result = try Flakelab.run(
+      ["run", "lab.crash", "--iterations", "1000", "--format", "json"],
+      environment: ["TEST_SHARD_INDEX": "2", "TEST_TOTAL_SHARDS": "4"])
+    let document = try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let shard = try XCTUnwrap(document["shard"] as? [String: Any])
+    XCTAssertEqual(shard["index"] as? Int, 2)
+    let run = try XCTUnwrap((document["runs"] as? [[String: Any]])?.first)
+    // Indices 500..<750 hold 599, 699 (crash) and 747 more passes.
+    XCTAssertEqual(counts(run)["iterations"], 250)
+    XCTAssertEqual(counts(run)["crashed"], 2)
+  }
+
+  func testAnInterruptedRunLeavesAValidReport() throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("flakelab-interrupted-\(UUID().uuidString).json").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let process = Process()
+    process.executableURL = Flakelab.executable
+    process.arguments = ["run", "lab.hang", "--iterations", "100000", "--timeout", "5s", "--output", path]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    Thread.sleep(forTimeInterval: 1.5)
+    process.interrupt()
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 130)
+    let data = try XCTUnwrap(FileManager.default.contents(atPath: path))
+    let report = try JSONReportReader.read(data, name: path)
+    XCTAssertTrue(report.interrupted)
+    let tally = try XCTUnwrap(report.runs.first?.tally)
+    XCTAssertGreaterThan(tally.passed, 0)
+    XCTAssertEqual(tally.iterations, tally.passed + tally.failed + tally.crashed + tally.timedOut)
+  }
+}
+
+/// The pieces of isolation that need no process.
+final class IsolationUnitTests: XCTestCase {
+  func testCrashSummaryKeepsTheMessageAndDropsTheTrace() {
+    let output = """
+      some output the scenario printed
+      /build/Scenarios/LabCrash.swift:15: Fatal error: lab.crash traps on purpose
+      Current stack trace:
+      0    libswiftCore.so                    0x00007f2c6055f130 swift_reportError + 33
+      4    flakelab                           0x0000560055834b9b <unavailable> + 351131
+      """
+    XCTAssertEqual(
+      CrashSummary.summarize(output),
+      "some output the scenario printed / Fatal error: lab.crash traps on purpose")
+    XCTAssertEqual(CrashSummary.summarize(""), "")
+  }
+
+  func testBatchesCoverTheRangeInOrder() {
+    XCTAssertEqual(Supervisor.batches(of: 0..<10, count: 3), [0..<3, 3..<6, 6..<10])
+    XCTAssertEqual(Supervisor.batches(of: 5..<7, count: 4), [5..<6, 6..<7])
+    XCTAssertEqual(Supervisor.batches(of: 0..<1000, count: 1), [0..<1000])
+  }
+
+  func testShardsPartitionTheIterations() throws {
+    for count in 1...7 {
+      let blocks = try (0..<count).map { try Shard(index: $0, count: count).indices(of: 1000) }
+      XCTAssertEqual(blocks.flatMap { Array($0) }, Array(0..<1000), "count \(count)")
+    }
+    XCTAssertThrowsError(try Shard(index: 3, count: 3))
+    XCTAssertThrowsError(try Shard(index: 0, count: 0))
+  }
+
+  func testStatusDescriptions() {
+    XCTAssertEqual(Supervisor.describe(status: 4), "signal 4 (SIGILL)")
+    XCTAssertEqual(Supervisor.describe(status: 3 << 8), "exited with status 3")
+  }
+
+  func testChannelCarriesFailuresInOrderAcrossTheRingsEnd() throws {
+    let reader = try OutcomeChannelReader()
+    var writer = try OutcomeChannelWriter(descriptor: reader.region.fileDescriptor)
+    var received: [(index: Int, observation: String)] = []
+    // Enough records to wrap the 1 MiB ring several times, drained as the supervisor would.
+    let observation = String(repeating: "x", count: 3000)
+    for index in 0..<1500 {
+      writer.record(index % 3 == 0 ? .passed : .failed(observation: "\(index) \(observation)"), at: index)
+      if index % 100 == 0 { received += reader.drain() }
+    }
+    received += reader.drain()
+    XCTAssertEqual(reader.completed, 1500)
+    XCTAssertEqual(received.map(\.index), (0..<1500).filter { $0 % 3 != 0 })
+    XCTAssertTrue(received.allSatisfy { $0.observation == "\($0.index) \(observation)" })
+  }
+
+  func testReportFileReplacesAtomicallyAndLeavesNoTemporaryFile() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("flakelab-file-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("report.json").path
+    try ReportFile.write("first\n", to: path)
+    try ReportFile.write("second\n", to: path)
+    XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "second\n")
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["report.json"])
+    XCTAssertThrowsError(try ReportFile.write("x", to: directory.path + "/missing/report.json"))
+    XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "second\n")
+  }
+
+  func testJSONReportReadsBackToTheSameCounts() throws {
+    var tally = Tally()
+    tally.record(.passed, count: 7)
+    tally.record(.failed(observation: "a \"quoted\"\nline"), count: 2)
+    tally.record(.crashed(observation: "signal 11 (SIGSEGV)"), count: 1)
+    tally.record(.timedOut, count: 1)
+    let report = Report(
+      runs: [RunResult(scenario: "s", variant: "v", executor: "serial", tally: tally, seconds: 0.5)],
+      shard: try Shard(index: 1, count: 2))
+    let read = try JSONReportReader.read(Data(JSONReport.render(report).utf8), name: "test")
+    XCTAssertEqual(read.runs.first?.tally, tally)
+    XCTAssertEqual(read.shard, report.shard)
+  }
+}
