@@ -16,6 +16,7 @@ test:
 	$(SWIFT) test
 
 bench:
+	$(SWIFT) build -c release --product flakelab
 	$(SWIFT) build -c release --product flakelab-bench
 	.build/release/flakelab-bench
 

@@ -8,6 +8,7 @@ import FlakeLab
 /// order in which the two taps and answers interleave decides what `fact` ends as.
 @MainActor
 private func backToBackTest(
+  _ iteration: Iteration,
   firstAnswer: @escaping @Sendable () async -> String,
   secondAnswer: @escaping @Sendable () async -> String,
   betweenTapsAndAwaits: () async throws -> Void
@@ -30,7 +31,7 @@ private func backToBackTest(
   try await betweenTapsAndAwaits()
   await task0.value
   await task1.value
-  try expect(
+  iteration.expect(
     model.fact == "0 is a great number.",
     "fact was \(model.fact.map { "'\($0)'" } ?? "nil") after both requests finished")
 }
@@ -44,10 +45,11 @@ let backToBack = Scenario(
       name: "streams",
       summary: "each call waits on its own stream; feed the second, sleep 100 ms, feed the first",
       realTimeWait: "sleeps 100 ms per iteration"
-    ) { @MainActor _ in
+    ) { @MainActor iteration in
       let (fact0, feed0) = AsyncStream.makeStream(of: String.self)
       let (fact1, feed1) = AsyncStream.makeStream(of: String.self)
       try await backToBackTest(
+        iteration,
         firstAnswer: { await fact0.first(where: { _ in true }) ?? "" },
         secondAnswer: { await fact1.first(where: { _ in true }) ?? "" }
       ) {
@@ -60,8 +62,9 @@ let backToBack = Scenario(
     Variant(
       name: "serialForm",
       summary: "the endpoint answers at once by call count; the test yields once (episode 241)"
-    ) { @MainActor _ in
+    ) { @MainActor iteration in
       try await backToBackTest(
+        iteration,
         firstAnswer: { "0 is a better number." },
         secondAnswer: { "0 is a great number." }
       ) {

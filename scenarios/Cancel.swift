@@ -8,18 +8,19 @@ import FlakeLab
 /// `never` endpoint it then waits forever: the iteration hangs rather than fails.
 @MainActor
 private func cancelTest(
+  _ iteration: Iteration,
   numberFact: @escaping @Sendable (Int) async throws -> String,
   beforeCancel: () async -> Void,
   checkFactTaskCleared: Bool
-) async throws {
+) async {
   let model = NumberFactModel(numberFact: numberFact)
   let task = Task { await model.getFactButtonTapped() }
   await beforeCancel()
   model.cancelButtonTapped()
   await task.value
-  try expect(model.fact == nil, "fact was '\(model.fact ?? "")' after cancelling")
+  iteration.expect(model.fact == nil, "fact was '\(model.fact ?? "")' after cancelling")
   if checkFactTaskCleared {
-    try expect(model.factTask == nil, "factTask was still set after cancelling")
+    iteration.expect(model.factTask == nil, "factTask was still set after cancelling")
   }
 }
 
@@ -31,8 +32,9 @@ let cancel = Scenario(
     Variant(
       name: "never",
       summary: "endpoint suspends until cancelled; megaYield, then cancel (episode 239)"
-    ) { @MainActor _ in
-      try await cancelTest(
+    ) { @MainActor iteration in
+      await cancelTest(
+        iteration,
         numberFact: { _ in try await Task.never() },
         beforeCancel: { await Task.megaYield() },
         checkFactTaskCleared: false)
@@ -40,8 +42,9 @@ let cancel = Scenario(
     Variant(
       name: "serialForm",
       summary: "endpoint yields, checks cancellation, answers; the test yields once (episode 241)"
-    ) { @MainActor _ in
-      try await cancelTest(
+    ) { @MainActor iteration in
+      await cancelTest(
+        iteration,
         numberFact: { number in
           await Task.yield()
           try Task.checkCancellation()

@@ -37,19 +37,20 @@ final class NumberFactModel: @unchecked Sendable {
 /// result. `beforeFirstCheck` is what each variant does between spawning and the first checks;
 /// `answer` is how its endpoint answers.
 private func isLoadingTest(
+  _ iteration: Iteration,
   answer: @escaping @Sendable (Int) async throws -> String,
   releaseAfterFirstCheck: @Sendable () -> Void = {},
   beforeFirstCheck: () async -> Void
-) async throws {
+) async {
   let model = ReadmeExample.NumberFactModel(getFact: answer)
   let task = Task { await model.getFactButtonTapped() }
   await beforeFirstCheck()
-  try expect(model.isLoading, "isLoading was false right after the tap")
-  try expect(model.fact == nil, "a fact had arrived before the first check")
+  iteration.expect(model.isLoading, "isLoading was false right after the tap")
+  iteration.expect(model.fact == nil, "a fact had arrived before the first check")
   releaseAfterFirstCheck()
   await task.value
-  try expect(!model.isLoading, "isLoading was still true after the request finished")
-  try expect(
+  iteration.expect(!model.isLoading, "isLoading was still true after the request finished")
+  iteration.expect(
     model.fact == "0 is a good number.",
     "fact was \(model.fact.map { "'\($0)'" } ?? "nil") after the request finished")
 }
@@ -57,9 +58,10 @@ private func isLoadingTest(
 private let immediateAnswer: @Sendable (Int) async throws -> String = { "\($0) is a good number." }
 
 /// An endpoint that waits until the test feeds it a fact (episode 238's stream form).
-private func streamTest(beforeFirstCheck: () async -> Void) async throws {
+private func streamTest(_ iteration: Iteration, beforeFirstCheck: () async -> Void) async {
   let (facts, feed) = AsyncStream.makeStream(of: String.self)
-  try await isLoadingTest(
+  await isLoadingTest(
+    iteration,
     answer: { _ in await facts.first(where: { _ in true }) ?? "" },
     releaseAfterFirstCheck: { feed.yield("0 is a good number.") },
     beforeFirstCheck: beforeFirstCheck)
@@ -74,20 +76,20 @@ let isLoading = Scenario(
     Variant(
       name: "naive",
       summary: "endpoint answers at once; asserts right after spawning the task"
-    ) { _ in
-      try await isLoadingTest(answer: immediateAnswer) {}
+    ) { iteration in
+      await isLoadingTest(iteration, answer: immediateAnswer) {}
     },
     Variant(
       name: "yield",
       summary: "endpoint answers at once; one Task.yield() before asserting"
-    ) { _ in
-      try await isLoadingTest(answer: immediateAnswer) { await Task.yield() }
+    ) { iteration in
+      await isLoadingTest(iteration, answer: immediateAnswer) { await Task.yield() }
     },
     Variant(
       name: "endpointYield",
       summary: "the README's fix: endpoint yields once before answering, test yields once"
-    ) { _ in
-      try await isLoadingTest(answer: { number in
+    ) { iteration in
+      await isLoadingTest(iteration, answer: { number in
         await Task.yield()
         return "\(number) is a good number."
       }) { await Task.yield() }
@@ -95,14 +97,14 @@ let isLoading = Scenario(
     Variant(
       name: "stream",
       summary: "endpoint waits on a stream fed after the first checks; one Task.yield()"
-    ) { _ in
-      try await streamTest { await Task.yield() }
+    ) { iteration in
+      await streamTest(iteration) { await Task.yield() }
     },
     Variant(
       name: "megaYield",
       summary: "as stream, with 20 detached background tasks that each yield (episode 239)"
-    ) { _ in
-      try await streamTest { await Task.megaYield() }
+    ) { iteration in
+      await streamTest(iteration) { await Task.megaYield() }
     },
   ]
 )

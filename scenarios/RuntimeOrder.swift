@@ -14,19 +14,19 @@ let runtimeOrder = Scenario(
     Variant(
       name: "taskGroupStart",
       summary: "100 task-group children; their results arrive in order 1...100"
-    ) { _ in
+    ) { iteration in
       let values = await withTaskGroup(of: [Int].self) { group in
         for index in 1...100 {
           group.addTask { [index] }
         }
         return await group.reduce(into: []) { $0 += $1 }
       }
-      try expect(values == Array(1...100), "children finished out of order")
+      iteration.expect(values == Array(1...100), "children finished out of order")
     },
     Variant(
       name: "yieldScheduling",
       summary: "11 tasks each append, yield, append; all evens come before all odds"
-    ) { _ in
+    ) { iteration in
       let values = LockIsolated<[Int]>([])
       let tasks = (0...10).map { n in
         Task {
@@ -37,7 +37,7 @@ let runtimeOrder = Scenario(
       }
       for task in tasks { await task.value }
       let expected = (0...10).map { $0 * 2 } + (0...10).map { $0 * 2 + 1 }
-      try expect(values.value == expected, "tasks resumed out of creation order")
+      iteration.expect(values.value == expected, "tasks resumed out of creation order")
     },
   ]
 )

@@ -33,8 +33,9 @@ import FlakeLab
 /// the episode wrote it.
 @MainActor
 private func screenshotTest(
+  _ iteration: Iteration,
   afterStart: () async -> Void, untilCounted: (NumberFactModel, Int) async -> Void
-) async throws {
+) async {
   let model = NumberFactModel()
   let task = Task { await model.onTask() }
   defer { task.cancel() }
@@ -42,7 +43,7 @@ private func screenshotTest(
   for expected in 1...2 {
     NotificationCenter.default.post(name: .userDidTakeScreenshot, object: nil)
     await untilCounted(model, expected)
-    try expect(
+    iteration.expect(
       model.count == expected,
       "count was \(model.count) after screenshot \(expected), expected \(expected)")
   }
@@ -56,16 +57,16 @@ let screenshots = Scenario(
     Variant(
       name: "megaYield",
       summary: "megaYield after starting onTask; yield until each count arrives (episode 239)"
-    ) { @MainActor _ in
-      try await screenshotTest(afterStart: { await Task.megaYield() }) { model, expected in
+    ) { @MainActor iteration in
+      await screenshotTest(iteration, afterStart: { await Task.megaYield() }) { model, expected in
         while model.count != expected { await Task.yield() }
       }
     },
     Variant(
       name: "singleYield",
       summary: "one Task.yield() after starting onTask and after each post (episode 241)"
-    ) { @MainActor _ in
-      try await screenshotTest(afterStart: { await Task.yield() }) { _, _ in
+    ) { @MainActor iteration in
+      await screenshotTest(iteration, afterStart: { await Task.yield() }) { _, _ in
         await Task.yield()
       }
     },

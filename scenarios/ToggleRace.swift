@@ -42,14 +42,14 @@ let toggleRace = Scenario(
     Variant(
       name: "taskGroup",
       summary: "a task group of 1,000 children that each toggle once"
-    ) { _ in
+    ) { iteration in
       let toggle = Toggle()
       await withTaskGroup(of: Void.self) { group in
         for _ in 1...1000 {
           group.addTask { toggle.isOn.toggle() }
         }
       }
-      try expect(!toggle.isOn, "isOn was true after 1,000 toggles")
+      iteration.expect(!toggle.isOn, "isOn was true after 1,000 toggles")
     }
   ]
 )

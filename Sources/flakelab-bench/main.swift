@@ -4,10 +4,15 @@ import Scenarios
 
 /// `make bench`: the lab's own cost per iteration, measured against a bare loop.
 ///
-/// For each case the same scenario body runs in a plain `for` loop (the baseline a user would
-/// write) and through the lab's worker loop (executor per iteration, outcome recorded), in
-/// alternating rounds so that drift in machine load hits both alike. The figure is the median of
-/// the per-round ratios. Rates and timings depend on this machine: compare figures from one run.
+/// For each case the same scenario body runs three ways, in alternating rounds so that drift in
+/// machine load hits all alike:
+/// - bare: a plain `for` loop over the body (under `withSerialExecutor` for the serial cases),
+///   the loop a user would write;
+/// - worker: the lab's worker loop exactly as a worker process runs it, the executor entered per
+///   iteration and each outcome published on a shared-memory outcome channel;
+/// - supervised: `Supervisor.run`, end to end, including starting the worker process.
+/// The ratios are medians of per-round ratios. Every figure depends on this machine and its
+/// load: compare figures from one run, never across machines.
 
 struct Case {
   let selector: String
@@ -15,9 +20,10 @@ struct Case {
   let iterations: Int
 }
 
+let clock = ContinuousClock()
+
 @MainActor
 func bareLoop(_ body: Variant.Body, executor: any IterationExecutor, iterations: Int) async -> Duration {
-  let clock = ContinuousClock()
   let start = clock.now
   func loop() async {
     for index in 0..<iterations {
@@ -32,12 +38,27 @@ func bareLoop(_ body: Variant.Body, executor: any IterationExecutor, iterations:
   return start.duration(to: clock.now)
 }
 
+/// A fresh outcome channel on a temporary file, as a worker is handed one.
+func channelWriter() -> OutcomeChannelWriter {
+  var template = Array("\(NSTemporaryDirectory())/flakelab-bench-XXXXXX".utf8CString)
+  let descriptor = mkstemp(&template)
+  unlink(template)
+  ftruncate(descriptor, off_t(OutcomeChannel.regionSize))
+  return try! OutcomeChannelWriter(descriptor: descriptor)
+}
+
 @MainActor
-func labLoop(_ run: RunPlan.Run) async -> Duration {
-  let clock = ContinuousClock()
+func workerLoop(_ run: RunPlan.Run) async -> Duration {
+  var channel = channelWriter()
   let start = clock.now
-  var tally = Tally()
-  await runIterations(of: run.variant, on: run.executor, indices: run.indices, into: &tally)
+  await runIterations(of: run.variant, on: run.executor, indices: run.indices, into: &channel)
+  return start.duration(to: clock.now)
+}
+
+func supervised(_ run: RunPlan.Run, worker: String) -> Duration {
+  let supervisor = Supervisor(options: .init(workerExecutable: worker))
+  let start = clock.now
+  _ = try! supervisor.run(run)
   return start.duration(to: clock.now)
 }
 
@@ -47,46 +68,56 @@ func microseconds(_ duration: Duration, per iterations: Int) -> Double {
 }
 
 func median(_ values: [Double]) -> Double {
-  let sorted = values.sorted()
-  return sorted[sorted.count / 2]
+  values.sorted()[values.count / 2]
 }
 
 @MainActor
 func main() async {
+  let worker = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    .appendingPathComponent("flakelab").path
   let rounds = 7
   let cases = [
     Case(selector: "isLoading.endpointYield", executor: .global, iterations: 20_000),
-    Case(selector: "isLoading.endpointYield", executor: .serial, iterations: 50_000),
+    Case(selector: "isLoading.endpointYield", executor: .serial, iterations: 100_000),
     Case(selector: "toggleRace", executor: .global, iterations: 200),
     Case(selector: "toggleRace", executor: .serial, iterations: 200),
   ]
   let machine = MachineInfo.current
   print("flakelab bench · \(machine.cores) cores · \(machine.os) · Swift \(machine.swift)")
-  print("median of \(rounds) alternating rounds; µs per iteration")
+  print("µs per iteration, median of \(rounds) alternating rounds; target worker/bare ≤ 1.15×")
   print("")
-  print("case                                      bare µs    lab µs   lab/bare")
+  print(
+    "case                                  iterations   bare µs  worker µs  worker/bare  supervised µs  supervised/bare"
+  )
   for benchCase in cases {
     let (scenario, variant) = try! ScenarioCatalog.standard.resolve(benchCase.selector)[0]
     let run = RunPlan.Run(
       scenario: scenario, variant: variant, executor: benchCase.executor,
       indices: 0..<benchCase.iterations)
-    _ = await labLoop(run)  // warm-up
+    _ = await workerLoop(run)  // warm-up
     var bare: [Double] = []
-    var lab: [Double] = []
-    var ratios: [Double] = []
+    var inWorker: [Double] = []
+    var endToEnd: [Double] = []
+    var workerRatios: [Double] = []
+    var supervisedRatios: [Double] = []
     for _ in 0..<rounds {
       let b = microseconds(
         await bareLoop(variant.body, executor: benchCase.executor, iterations: benchCase.iterations),
         per: benchCase.iterations)
-      let l = microseconds(await labLoop(run), per: benchCase.iterations)
+      let w = microseconds(await workerLoop(run), per: benchCase.iterations)
+      let s = microseconds(supervised(run, worker: worker), per: benchCase.iterations)
       bare.append(b)
-      lab.append(l)
-      ratios.append(l / b)
+      inWorker.append(w)
+      endToEnd.append(s)
+      workerRatios.append(w / b)
+      supervisedRatios.append(s / b)
     }
     let label = "\(benchCase.selector) (\(benchCase.executor.name))"
     print(
-      label.padding(toLength: 40, withPad: " ", startingAt: 0)
-        + String(format: "%9.2f %9.2f %9.3f×", median(bare), median(lab), median(ratios)))
+      label.padding(toLength: 36, withPad: " ", startingAt: 0)
+        + String(
+          format: "%12d %9.2f %10.2f %11.3f× %14.2f %15.3f×", benchCase.iterations, median(bare),
+          median(inWorker), median(workerRatios), median(endToEnd), median(supervisedRatios)))
   }
 }
 

@@ -72,6 +72,21 @@ final class ScenarioBehaviourTests: XCTestCase {
   }
 
   @MainActor
+  func testFailedChecksAreRecordedAndTheTestGoesOnAsUnderXCTest() async {
+    let reachedTheEnd = LockedIndices()
+    let variant = Variant(name: "twoChecks", summary: "") { iteration in
+      iteration.expect(false, "first check")
+      iteration.expect(true, "never recorded")
+      iteration.expect(1 + 1 == 3, "second check")
+      reachedTheEnd.append(iteration.index)
+    }
+    var tally = Tally()
+    await runIterations(of: variant, on: .global, indices: 0..<2, into: &tally)
+    XCTAssertEqual(tally.nonPassing, [.failed(observation: "first check; second check"): 2])
+    XCTAssertEqual(reachedTheEnd.values, [0, 1])
+  }
+
+  @MainActor
   func testAThrownErrorIsAFailureWithItsDescription() async {
     struct Refused: Error, CustomStringConvertible { var description: String { "Refused" } }
     let variant = Variant(name: "throws", summary: "") { _ in throw Refused() }

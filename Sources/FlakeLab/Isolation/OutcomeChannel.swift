@@ -10,14 +10,15 @@ import Synchronization
 /// one relaxed-order store; the supervisor infers them from `completed`. Each record is published
 /// before `completed` moves past its iteration, so a supervisor that reads `completed` and then
 /// drains the ring has every record of every finished iteration, even after the worker died.
-enum OutcomeChannel {
+public enum OutcomeChannel {
   static let completedOffset = 0
   static let headOffset = 8  // bytes the worker has published into the ring, ever
   static let tailOffset = 16  // bytes the supervisor has consumed, ever
   static let readyOffset = 24  // set once the worker has found its scenario and is about to run
   static let ringOffset = 64
   static let ringCapacity = 1 << 20
-  static let regionSize = ringOffset + ringCapacity
+  /// The size of the shared region a channel lives in.
+  public static let regionSize = ringOffset + ringCapacity
 
   /// Record: iteration index (8 bytes), observation length (8 bytes), UTF-8 observation.
   static let recordHeaderSize = 16

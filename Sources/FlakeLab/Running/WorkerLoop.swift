@@ -1,8 +1,9 @@
 /// The loop at the heart of every run: one iteration after another, each under the executor.
 ///
 /// This is the path the lab's own overhead is measured on (`make bench`): per iteration it
-/// builds an ``Iteration``, asks the executor to run the body, and hands the outcome to the sink.
-/// Nothing here allocates on a passing iteration beyond the body's own closure context.
+/// allocates an ``Iteration``, asks the executor to run the body, and hands the outcome to the
+/// sink. A fresh ``Iteration`` each time keeps a stray task of an earlier iteration from
+/// recording into a later one.
 @MainActor
 public func runIterations<Sink: OutcomeSink>(
   of variant: Variant,
@@ -13,13 +14,15 @@ public func runIterations<Sink: OutcomeSink>(
   let body = variant.body
   for index in indices {
     let iteration = Iteration(index: index)
+    var thrown: (any Error)?
     do {
       try await executor.run { try await body(iteration) }
-      sink.record(.passed, at: index)
-    } catch let failure as ExpectationFailure {
-      sink.record(.failed(observation: failure.observation), at: index)
     } catch {
-      sink.record(.failed(observation: "the test threw \(error)"), at: index)
+      thrown = error
     }
+    let observations = iteration.observations + (thrown.map { ["the test threw \($0)"] } ?? [])
+    sink.record(
+      observations.isEmpty ? .passed : .failed(observation: observations.joined(separator: "; ")),
+      at: index)
   }
 }

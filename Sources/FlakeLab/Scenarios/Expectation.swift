@@ -1,27 +1,40 @@
-/// The failure a scenario's test body throws when an expectation does not hold.
+import Synchronization
+
+/// What one iteration of a test records as it runs: the index the lab gave it, and the checks
+/// that did not hold.
 ///
-/// The lab's `expect` plays the role of `XCTAssert…`: it ends the iteration with an observation
-/// instead of recording and going on, because one observation per failing iteration is what the
-/// outcome histogram counts.
-public struct ExpectationFailure: Error, Sendable {
-  /// What was seen instead of what was expected, e.g. "isLoading was false right after the tap".
-  public let observation: String
-
-  public init(_ observation: String) {
-    self.observation = observation
-  }
-}
-
-/// Ends the iteration with `observation` unless `condition` holds.
+/// `expect` behaves like `XCTAssert`: a failed check is recorded and the test goes on. That
+/// matters for fidelity: a test that fails its first check still feeds its stream and awaits its
+/// task, as it would under XCTest, instead of leaving them suspended forever.
 ///
 /// ```swift
-/// try expect(model.isLoading, "isLoading was false right after the tap")
+/// Variant(name: "naive", summary: "asserts right after spawning") { iteration in
+///   let task = Task { await model.getFactButtonTapped() }
+///   iteration.expect(model.isLoading, "isLoading was false right after the tap")
+///   await task.value
+/// }
 /// ```
-///
-/// The observation is only built when the expectation fails, so passing iterations cost nothing.
-@inlinable
-public func expect(
-  _ condition: Bool, _ observation: @autoclosure () -> String
-) throws(ExpectationFailure) {
-  if !condition { throw ExpectationFailure(observation()) }
+public final class Iteration: Sendable {
+  /// The 0-based index of this iteration within the whole run, the same across workers and shards.
+  public let index: Int
+  private let failures = Mutex<[String]>([])
+
+  public init(index: Int) {
+    self.index = index
+  }
+
+  /// Records `observation` unless `condition` holds. The observation is only built when the
+  /// check fails, so a passing check costs a branch. Observations are plain sentences without
+  /// addresses or timings, so that equal failures group in the outcome histogram.
+  public func expect(_ condition: Bool, _ observation: @autoclosure () -> String) {
+    if !condition {
+      let text = observation()
+      failures.withLock { $0.append(text) }
+    }
+  }
+
+  /// The recorded observations, in the order they were made.
+  var observations: [String] {
+    failures.withLock { $0 }
+  }
 }

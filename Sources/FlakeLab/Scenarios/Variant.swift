@@ -1,7 +1,7 @@
 /// One way a scenario's test is written: its body and what makes it differ from its siblings.
 public struct Variant: Sendable {
-  /// The test body of one iteration. It returns normally when the test passes and throws
-  /// ``ExpectationFailure`` (through ``expect(_:_:)``) with what it saw when it does not.
+  /// The test body of one iteration. It checks with ``Iteration/expect(_:_:)``; the iteration
+  /// passes when every check held and the body returned without throwing.
   public typealias Body = @Sendable (Iteration) async throws -> Void
 
   /// The name used in a selector, `scenario.variant`.
@@ -20,15 +20,5 @@ public struct Variant: Sendable {
     self.summary = summary
     self.realTimeWait = realTimeWait
     self.body = body
-  }
-}
-
-/// What the lab tells one iteration about itself.
-public struct Iteration: Sendable {
-  /// The 0-based index of this iteration within the whole run, the same across workers and shards.
-  public let index: Int
-
-  public init(index: Int) {
-    self.index = index
   }
 }
