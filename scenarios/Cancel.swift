@@ -31,7 +31,8 @@ let cancel = Scenario(
   variants: [
     Variant(
       name: "never",
-      summary: "endpoint suspends until cancelled; megaYield, then cancel (episode 239)"
+      summary: "endpoint suspends until cancelled; megaYield, then cancel (episode 239)",
+      claims: ["global": .canPass, "serial": .neverFails]
     ) { @MainActor iteration in
       await cancelTest(
         iteration,
@@ -41,7 +42,8 @@ let cancel = Scenario(
     },
     Variant(
       name: "serialForm",
-      summary: "endpoint yields, checks cancellation, answers; the test yields once (episode 241)"
+      summary: "endpoint yields, checks cancellation, answers; the test yields once (episode 241)",
+      claims: ["global": .canFail, "serial": .neverFails]
     ) { @MainActor iteration in
       await cancelTest(
         iteration,

@@ -75,19 +75,22 @@ let isLoading = Scenario(
   variants: [
     Variant(
       name: "naive",
-      summary: "endpoint answers at once; asserts right after spawning the task"
+      summary: "endpoint answers at once; asserts right after spawning the task",
+      claims: ["global": .canFail, "serial": .alwaysFails]
     ) { iteration in
       await isLoadingTest(iteration, answer: immediateAnswer) {}
     },
     Variant(
       name: "yield",
-      summary: "endpoint answers at once; one Task.yield() before asserting"
+      summary: "endpoint answers at once; one Task.yield() before asserting",
+      claims: ["global": .canFail, "serial": .alwaysFails]
     ) { iteration in
       await isLoadingTest(iteration, answer: immediateAnswer) { await Task.yield() }
     },
     Variant(
       name: "endpointYield",
-      summary: "the README's fix: endpoint yields once before answering, test yields once"
+      summary: "the README's fix: endpoint yields once before answering, test yields once",
+      claims: ["global": .canFail, "serial": .neverFails]
     ) { iteration in
       await isLoadingTest(iteration, answer: { number in
         await Task.yield()
@@ -96,13 +99,15 @@ let isLoading = Scenario(
     },
     Variant(
       name: "stream",
-      summary: "endpoint waits on a stream fed after the first checks; one Task.yield()"
+      summary: "endpoint waits on a stream fed after the first checks; one Task.yield()",
+      claims: ["global": .canFail, "serial": .neverFails]
     ) { iteration in
       await streamTest(iteration) { await Task.yield() }
     },
     Variant(
       name: "megaYield",
-      summary: "as stream, with 20 detached background tasks that each yield (episode 239)"
+      summary: "as stream, with 20 detached background tasks that each yield (episode 239)",
+      claims: ["global": .canPass, "serial": .neverFails]
     ) { iteration in
       await streamTest(iteration) { await Task.megaYield() }
     },

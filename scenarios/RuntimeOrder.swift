@@ -13,7 +13,8 @@ let runtimeOrder = Scenario(
   variants: [
     Variant(
       name: "taskGroupStart",
-      summary: "100 task-group children; their results arrive in order 1...100"
+      summary: "100 task-group children; their results arrive in order 1...100",
+      claims: ["global": .canFail, "serial": .neverFails]
     ) { iteration in
       let values = await withTaskGroup(of: [Int].self) { group in
         for index in 1...100 {
@@ -25,7 +26,8 @@ let runtimeOrder = Scenario(
     },
     Variant(
       name: "yieldScheduling",
-      summary: "11 tasks each append, yield, append; all evens come before all odds"
+      summary: "11 tasks each append, yield, append; all evens come before all odds",
+      claims: ["global": .canFail, "serial": .neverFails]
     ) { iteration in
       let values = LockIsolated<[Int]>([])
       let tasks = (0...10).map { n in

@@ -56,7 +56,8 @@ let screenshots = Scenario(
   variants: [
     Variant(
       name: "megaYield",
-      summary: "megaYield after starting onTask; yield until each count arrives (episode 239)"
+      summary: "megaYield after starting onTask; yield until each count arrives (episode 239)",
+      claims: ["global": .canPass, "serial": .neverFails]
     ) { @MainActor iteration in
       await screenshotTest(iteration, afterStart: { await Task.megaYield() }) { model, expected in
         while model.count != expected { await Task.yield() }
@@ -64,7 +65,8 @@ let screenshots = Scenario(
     },
     Variant(
       name: "singleYield",
-      summary: "one Task.yield() after starting onTask and after each post (episode 241)"
+      summary: "one Task.yield() after starting onTask and after each post (episode 241)",
+      claims: ["global": .canFail, "serial": .alwaysFails]
     ) { @MainActor iteration in
       await screenshotTest(iteration, afterStart: { await Task.yield() }) { _, _ in
         await Task.yield()

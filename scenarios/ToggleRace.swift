@@ -41,7 +41,8 @@ let toggleRace = Scenario(
   variants: [
     Variant(
       name: "taskGroup",
-      summary: "a task group of 1,000 children that each toggle once"
+      summary: "a task group of 1,000 children that each toggle once",
+      claims: ["global": .canFail, "serial": .neverFails]
     ) { iteration in
       let toggle = Toggle()
       await withTaskGroup(of: Void.self) { group in

@@ -67,9 +67,10 @@ final class CommandLineTests: XCTestCase {
   }
 
   func testGatesThatHoldExitZero() throws {
+    // No failure in 50 iterations proves a rate of at most 7.13% at 95%, so a 10% bound holds.
     let result = try Flakelab.run([
       "run", "isLoading.endpointYield", "--executor", "serial", "--iterations", "50",
-      "--max-failure-rate", "0",
+      "--max-failure-rate", "10%",
     ])
     XCTAssertEqual(result.status, 0, result.stderr)
   }
@@ -106,8 +107,11 @@ final class CommandLineTests: XCTestCase {
     ])
     XCTAssertEqual(result.status, 0, result.stderr)
     let rows = result.stdout.split(separator: "\n").map(String.init)
-    XCTAssertTrue(rows.contains { $0.hasPrefix("isLoading.naive") && $0.contains("100.00% (10/10)") })
     XCTAssertTrue(
-      rows.contains { $0.hasPrefix("isLoading.endpointYield") && $0.contains("0.00% (0/10)") })
+      rows.contains { $0.hasPrefix("isLoading.naive") && $0.hasSuffix("100.00% [72.25%, 100.00%] (10/10)") },
+      result.stdout)
+    XCTAssertTrue(
+      rows.contains { $0.hasPrefix("isLoading.endpointYield") && $0.hasSuffix("none [≤ 27.75%] (0/10)") },
+      result.stdout)
   }
 }

@@ -10,7 +10,8 @@ public enum ComparisonReport {
       if cells[result.selector] == nil { order.append(result.selector) }
       let tally = result.tally
       cells[result.selector, default: [:]][result.executor] =
-        "\(Formatting.percent(tally.failureRate)) (\(Formatting.count(tally.notPassed))/\(Formatting.count(tally.iterations)))"
+        "\(RateText.withInterval(tally.failureRate, report.interval(of: result))) "
+        + "(\(Formatting.count(tally.notPassed))/\(Formatting.count(tally.iterations)))"
     }
     for selector in order {
       table.add([selector] + executors.map { cells[selector]?[$0] ?? "-" })

@@ -1,9 +1,12 @@
 import Foundation
 
 /// The number formats of the text reports, in one place so every table reads the same.
-enum Formatting {
+public typealias RateFormat = Formatting
+
+/// The number formats of the text reports, in one place so every table reads the same.
+public enum Formatting {
   /// `12,345`: counts with thousands separators.
-  static func count(_ value: Int) -> String {
+  public static func count(_ value: Int) -> String {
     let digits = String(value.magnitude)
     var grouped = ""
     for (offset, digit) in digits.enumerated() {
@@ -14,16 +17,29 @@ enum Formatting {
   }
 
   /// `24.31%`; small non-zero rates keep enough digits not to read as zero (`0.004%`).
-  static func percent(_ fraction: Double) -> String {
+  public static func percent(_ fraction: Double) -> String {
     let value = fraction * 100
     if value == 0 || value >= 0.01 { return String(format: "%.2f%%", value) }
     return String(format: "%.2g%%", value)
+  }
+
+  /// A confidence level without needless digits: `95%`, `99.9%`.
+  public static func level(_ fraction: Double) -> String {
+    var text = String(format: "%.4f", fraction * 100)
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text + "%"
   }
 
   /// `0.214 s`, `3.1 ms`.
   static func seconds(_ value: Double) -> String {
     value >= 1 || value == 0
       ? String(format: "%.3f s", value) : String(format: "%.1f ms", value * 1000)
+  }
+
+  /// A p-value with its relation: `= 0.0312`, `< 0.0001`.
+  static func pValue(_ value: Double) -> String {
+    value < 0.0001 ? "< 0.0001" : String(format: "= %.4f", value)
   }
 
   /// Iterations per second, rounded to a whole number.

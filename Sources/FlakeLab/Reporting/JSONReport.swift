@@ -23,17 +23,18 @@ public enum JSONReport {
         report.shard.map { .object([("index", .int($0.index)), ("count", .int($0.count))]) }
           ?? .null
       ),
-      ("runs", .array(report.runs.map(run))),
+      ("runs", .array(report.runs.map { run($0, in: report) })),
     ])
   }
 
-  private static func run(_ result: RunResult) -> JSONValue {
+  private static func run(_ result: RunResult, in report: Report) -> JSONValue {
     let tally = result.tally
+    let interval = report.interval(of: result)
     let failures: [JSONValue] = tally.outcomesByFrequency.compactMap { outcome, count in
       guard case .failed(let observation) = outcome else { return nil }
       return .object([("observation", .string(observation)), ("count", .int(count))])
     }
-    return .object([
+    var members: [(String, JSONValue)] = [
       ("scenario", .string(result.scenario)),
       ("variant", .string(result.variant)),
       ("executor", .string(result.executor)),
@@ -43,17 +44,30 @@ public enum JSONReport {
       ("crashed", .int(tally.crashed)),
       ("timedOut", .int(tally.timedOut)),
       ("failureRate", .double(tally.failureRate)),
+      (
+        "confidence",
+        .object([
+          ("level", .double(interval.confidence)), ("low", .double(interval.low)),
+          ("high", .double(interval.high)),
+        ])
+      ),
       ("seconds", .double((result.seconds * 1e6).rounded() / 1e6)),
       ("failures", .array(failures)),
       ("outcomes", .array(outcomes(tally))),
-    ])
+      ("problems", .array(result.problems.map { .string($0) })),
+    ]
+    if let verdict = result.verdict {
+      members += [
+        ("claim", .string(verdict.claim.rawValue)), ("verdict", .string(verdict.status.rawValue)),
+        ("reason", .string(verdict.reason)),
+      ]
+    }
+    return .object(members)
   }
 
   /// Every distinct outcome with its count and frequency, passes first, then most frequent.
   private static func outcomes(_ tally: Tally) -> [JSONValue] {
-    let all = (tally.passed > 0 ? [(Outcome.passed, tally.passed)] : [])
-      + tally.outcomesByFrequency.map { ($0.outcome, $0.count) }
-    return all.map { outcome, count in
+    tally.histogram.map { outcome, count in
       var members: [(String, JSONValue)] = [("outcome", .string(OutcomeCoding.kind(of: outcome)))]
       if let observation = OutcomeCoding.observation(of: outcome) {
         members.append(("observation", .string(observation)))

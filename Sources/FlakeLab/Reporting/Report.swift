@@ -9,14 +9,24 @@ public struct Report: Sendable {
   public var interrupted: Bool
   /// The shard these runs are a share of, or nil for whole runs (and merged reports).
   public var shard: Shard?
+  /// The confidence level of every interval in the report (`--confidence`, 0.95 by default).
+  public var confidence: Double
 
   public init(
     machine: MachineInfo = .current, runs: [RunResult], interrupted: Bool = false,
-    shard: Shard? = nil
+    shard: Shard? = nil, confidence: Double = 0.95
   ) {
     self.machine = machine
     self.runs = runs
     self.interrupted = interrupted
     self.shard = shard
+    self.confidence = confidence
+  }
+
+  /// The interval of `result`'s failure rate at the report's confidence.
+  public func interval(of result: RunResult) -> WilsonInterval {
+    WilsonInterval(
+      failures: result.tally.notPassed, iterations: result.tally.iterations,
+      confidence: confidence)
   }
 }

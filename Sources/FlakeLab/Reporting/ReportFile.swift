@@ -1,8 +1,16 @@
 import Foundation
 
-/// Writes a report file so that readers only ever see a complete file: the text goes to a
-/// temporary file beside the target, is flushed to disk, and is renamed over the target.
+/// Report files: written so that readers only ever see a complete file (the text goes to a
+/// temporary file beside the target, is flushed to disk, and is renamed over the target), and
+/// read back for `merge` and `--baseline`.
 public enum ReportFile {
+  public static func read(_ path: String) throws(UsageError) -> Report {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw UsageError("cannot read \(path)")
+    }
+    return try JSONReportReader.read(data, name: path)
+  }
+
   public static func write(_ text: String, to path: String) throws(UsageError) {
     let temporary = "\(path).tmp-\(getpid())"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

@@ -1,15 +1,13 @@
-/// The human-readable report of `flakelab run`: one row per run, its most frequent outcomes
-/// other than a pass beneath it, and the machine the rates were measured on. The failure rate
-/// counts every iteration that did not pass: failed, crashed or timed out.
+/// The human-readable report of `flakelab run`: one row per run with its failure rate and that
+/// rate's interval, the run's outcome histogram beneath it, and the machine the rates were
+/// measured on. The failure rate counts every iteration that did not pass: failed, crashed or
+/// timed out.
 public enum TextReport {
-  /// How many distinct failure observations are listed under a run before "and N more".
-  static let observationsShown = 3
-
   public static func render(_ report: Report) -> String {
     var table = TextTable([.left, .left] + Array(repeating: .right, count: 8))
     table.add([
-      "run", "executor", "iterations", "passed", "failed", "crashed", "timed out", "failure rate",
-      "time", "it/s",
+      "run", "executor", "iterations", "passed", "failed", "crashed", "timed out",
+      "failure rate [\(Formatting.level(report.confidence)) interval]", "time", "it/s",
     ])
     var observationLines: [Int: [String]] = [:]
     for (index, result) in report.runs.enumerated() {
@@ -18,10 +16,11 @@ public enum TextReport {
         result.selector, result.executor, Formatting.count(tally.iterations),
         Formatting.count(tally.passed), Formatting.count(tally.failed),
         Formatting.count(tally.crashed), Formatting.count(tally.timedOut),
-        Formatting.percent(tally.failureRate), Formatting.seconds(result.seconds),
+        RateText.withInterval(tally.failureRate, report.interval(of: result)),
+        Formatting.seconds(result.seconds),
         Formatting.rate(result.iterationsPerSecond),
       ])
-      observationLines[index + 1] = outcomeLines(tally)
+      observationLines[index + 1] = histogramLines(tally)
     }
     var lines: [String] = []
     for (index, line) in table.lines().enumerated() {
@@ -31,19 +30,20 @@ public enum TextReport {
     return ([MachineLine.render(report), ""] + lines).joined(separator: "\n") + "\n"
   }
 
-  /// `      9,860 × isLoading was false right after the tap`, most frequent first.
-  static func outcomeLines(_ tally: Tally) -> [String] {
-    let outcomes = tally.outcomesByFrequency
-    let width = outcomes.first.map { Formatting.count($0.count).count } ?? 0
-    var lines = outcomes.prefix(observationsShown).map { outcome, count in
-      let number = Formatting.count(count)
-      return "    " + String(repeating: " ", count: width - number.count) + number + " × "
-        + OutcomeText.describe(outcome)
+  /// The outcome histogram, jcstress style, shown once a run has more than one outcome:
+  /// `    9,860  98.60%  isLoading was false right after the tap`.
+  static func histogramLines(_ tally: Tally) -> [String] {
+    let histogram = tally.histogram
+    guard histogram.count > 1 || tally.passed == 0 else { return [] }
+    var table = TextTable([.right, .right, .left])
+    for (outcome, count) in histogram {
+      table.add([
+        Formatting.count(count),
+        Formatting.percent(Double(count) / Double(max(1, tally.iterations))),
+        OutcomeText.describe(outcome),
+      ])
     }
-    if outcomes.count > observationsShown {
-      lines.append("    … and \(outcomes.count - observationsShown) more distinct outcomes")
-    }
-    return lines
+    return table.lines().map { "    " + $0 }
   }
 }
 

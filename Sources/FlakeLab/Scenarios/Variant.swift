@@ -11,14 +11,18 @@ public struct Variant: Sendable {
   /// Set when an iteration waits on the wall clock (a real `Task.sleep`), so that `list` can warn
   /// that large iteration counts take real time, e.g. "sleeps 100 ms per iteration".
   public let realTimeWait: String?
+  /// What the source claims or the lab demonstrates under each executor, by executor name.
+  public let claims: [String: Claim]
   public let body: Body
 
   public init(
-    name: String, summary: String, realTimeWait: String? = nil, body: @escaping Body
+    name: String, summary: String, realTimeWait: String? = nil, claims: [String: Claim] = [:],
+    body: @escaping Body
   ) {
     self.name = name
     self.summary = summary
     self.realTimeWait = realTimeWait
+    self.claims = claims
     self.body = body
   }
 }

@@ -1,12 +1,21 @@
-/// A bound a run's failure rate must respect, as set by `--max-failure-rate` and
+/// A bound a run's failure rate must be proven to respect, as set by `--max-failure-rate` and
 /// `--min-failure-rate`; a CI job fails (exit 1) when any run is outside.
+///
+/// Gates decide on the Wilson interval, not the point estimate, so that a gate is not itself
+/// flaky: "fails at most 1%" holds only when the interval's high end is at most 1%, that is when
+/// the run proved the rate low enough. 0 failures in 200 iterations does not prove it (the high
+/// end is 1.9%); 0 in 400 does. When a gate fails only for lack of iterations, the message says
+/// how many would do.
 public struct FailureRateGate: Equatable, Sendable {
   public enum Bound: Equatable, Sendable {
-    /// The test must fail at most this often: a gate against flakiness.
+    /// The test must be shown to fail at most this often: a gate against flakiness.
     case atMost(Double)
-    /// The test must fail at least this often: proof that a race is still reproduced.
+    /// The test must be shown to fail at least this often: proof a race is still reproduced.
     case atLeast(Double)
   }
+
+  /// Which end of the interval a bound looks at.
+  public enum Side: Sendable { case low, high }
 
   public let bound: Bound
 
@@ -14,17 +23,26 @@ public struct FailureRateGate: Equatable, Sendable {
     self.bound = bound
   }
 
-  /// Why `result` is outside this gate, or nil when it holds.
-  public func violation(by result: RunResult) -> String? {
-    let rate = result.tally.failureRate
-    let observed = Formatting.percent(rate)
-    switch bound {
-    case .atMost(let limit) where rate > limit:
-      return "\(result.selector) under \(result.executor): failure rate \(observed) is above the maximum \(Formatting.percent(limit))"
-    case .atLeast(let limit) where rate < limit:
-      return "\(result.selector) under \(result.executor): failure rate \(observed) is below the minimum \(Formatting.percent(limit))"
-    default:
-      return nil
+  /// Why `result` is not proven within this gate at `confidence`, or nil when it is.
+  public func violation(by result: RunResult, confidence: Double) -> String? {
+    let tally = result.tally
+    let interval = WilsonInterval(
+      failures: tally.notPassed, iterations: tally.iterations, confidence: confidence)
+    let (side, limit, holds, word) =
+      switch bound {
+      case .atMost(let limit): (Side.high, limit, interval.high <= limit, "at most")
+      case .atLeast(let limit): (Side.low, limit, interval.low >= limit, "at least")
+      }
+    guard !holds else { return nil }
+    var message =
+      "\(result.selector) under \(result.executor): failure rate \(RateText.withInterval(tally.failureRate, interval)) "
+      + "is not shown to be \(word) \(Formatting.percent(limit)) at \(Formatting.level(confidence)) confidence"
+    if let needed = IterationPlanner.iterationsForInterval(
+      toBring: side, within: limit, observedRate: tally.failureRate, confidence: confidence)
+    {
+      message +=
+        "; the observed rate would pass with about \(Formatting.count(needed)) iterations"
     }
+    return message
   }
 }

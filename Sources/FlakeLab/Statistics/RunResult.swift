@@ -6,6 +6,11 @@ public struct RunResult: Sendable {
   public var tally: Tally
   /// Wall-clock seconds spent running iterations.
   public var seconds: Double
+  /// The verdict on the variant's claim under this executor, for `flakelab check`.
+  public var verdict: Verdict?
+  /// Why this run fails the command: gates not met, a violated claim, a significant rise over
+  /// the baseline. Each becomes a `<failure>` in JUnit and a line on stderr.
+  public var problems: [String] = []
 
   public init(scenario: String, variant: String, executor: String, tally: Tally, seconds: Double) {
     self.scenario = scenario

@@ -45,6 +45,12 @@ public struct Tally: Equatable, Sendable, OutcomeSink {
       .sorted { $0.count != $1.count ? $0.count > $1.count : "\($0.outcome)" < "\($1.outcome)" }
   }
 
+  /// Every distinct outcome with its count: passes first, then the rest most frequent first.
+  /// The jcstress-style histogram of a run.
+  public var histogram: [(outcome: Outcome, count: Int)] {
+    (passed > 0 ? [(outcome: .passed, count: passed)] : []) + outcomesByFrequency
+  }
+
   private func count(where matches: (Outcome) -> Bool) -> Int {
     nonPassing.reduce(0) { matches($1.key) ? $0 + $1.value : $0 }
   }

@@ -6,7 +6,10 @@ import Foundation
 @main
 enum CommandLineInterface {
   static var commands: [CommandEntry] {
-    [ListCommand.entry, RunCommand.entry, CompareCommand.entry, MergeCommand.entry, WorkerCommand.entry]
+    [
+      ListCommand.entry, RunCommand.entry, CompareCommand.entry, CheckCommand.entry, PlanCommand.entry,
+      MergeCommand.entry, WorkerCommand.entry,
+    ]
   }
 
   static func main() {

@@ -38,12 +38,8 @@ struct CompareCommand: Command {
     let plan = RunPlan(
       variants: measurement.variants, executors: executors, iterations: measurement.iterations,
       shard: measurement.shard)
-    let (report, status) = try measurement.measure(plan)
-    switch measurement.format {
-    case .text:
-      print(ComparisonReport.render(report, executors: executors.map(\.name)), terminator: "")
-    case .json: print(JSONReport.render(report), terminator: "")
+    return try measurement.measure(plan) {
+      ComparisonReport.render($0, executors: executors.map(\.name))
     }
-    return status
   }
 }

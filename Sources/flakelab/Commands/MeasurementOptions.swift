@@ -16,27 +16,32 @@ struct MeasurementOptions {
     .value(
       "shard", "INDEX/COUNT",
       "Run only shard INDEX (0-based) of COUNT; also read from TEST_SHARD_INDEX/TEST_TOTAL_SHARDS."),
-    .value("format", "FORMAT", "Output format: text or json (default: text)."),
+    .value("format", "FORMAT", "Output format: text, json, junit or csv (default: text)."),
     .value("output", "FILE", "Also write the JSON report to FILE (atomically)."),
     .value(
+      "confidence", "C", "Confidence level of every interval and test, e.g. 0.95 or 99% (default: 0.95)."),
+    .value(
       "max-failure-rate", "R",
-      "Exit 1 if any run fails more often than R (a fraction like 0.01, or 1%)."),
+      "Exit 1 unless every run is shown to fail at most R (the interval's high end ≤ R)."),
     .value(
       "min-failure-rate", "R",
-      "Exit 1 if any run fails less often than R: proof a race is still reproduced."),
+      "Exit 1 unless every run is shown to fail at least R (the low end ≥ R): the race still shows."),
+    .value(
+      "baseline", "FILE",
+      "Compare with an earlier JSON report; exit 1 if a run's failure rate rose significantly."),
     .flag("no-progress", "Never show the progress line (it is shown only when stderr is a terminal)."),
   ]
-
-  enum Format: String { case text, json }
 
   let variants: [(Scenario, Variant)]
   let iterations: Int
   let timeout: Duration
   let jobs: Int
   let shard: Shard?
-  let format: Format
+  let format: ReportFormat
   let outputPath: String?
+  let confidence: Double
   let gates: [FailureRateGate]
+  let baseline: Report?
   let showsProgress: Bool
 
   init(
@@ -47,23 +52,28 @@ struct MeasurementOptions {
       throw UsageError(
         "\(command) needs at least one scenario or scenario.variant (see 'flakelab list')")
     }
-    variants = try ScenarioCatalog.standard.resolve(arguments.positionals)
+    try self.init(
+      arguments, variants: ScenarioCatalog.standard.resolve(arguments.positionals),
+      environment: environment)
+  }
+
+  /// The options with the variants already chosen (`check` chooses them by their claims).
+  init(
+    _ arguments: ParsedArguments, variants: [(Scenario, Variant)],
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(UsageError) {
+    self.variants = variants
     iterations = try arguments.value("iterations", default: 1000, ValueParsers.positiveCount)
     timeout = try arguments.value("timeout", default: .seconds(10), ValueParsers.duration)
     jobs = try arguments.value("jobs", default: 1, ValueParsers.positiveCount)
     shard = try arguments.value("shard", default: try Self.shard(from: environment), ValueParsers.shard)
-    format = try arguments.value("format", default: .text) { text, option throws(UsageError) in
-      Format(rawValue: try ValueParsers.choice(text, option: option, among: ["text", "json"]))!
-    }
+    format = try ReportFormat(arguments)
     outputPath = arguments.value("output")
-    var gates: [FailureRateGate] = []
-    if let text = arguments.value("max-failure-rate") {
-      gates.append(.init(.atMost(try ValueParsers.rate(text, option: "--max-failure-rate"))))
+    confidence = try arguments.value("confidence", default: 0.95, ValueParsers.confidence)
+    gates = try FailureRateGate.parse(arguments)
+    baseline = try arguments.value("baseline", default: nil) { path, _ throws(UsageError) in
+      try ReportFile.read(path)
     }
-    if let text = arguments.value("min-failure-rate") {
-      gates.append(.init(.atLeast(try ValueParsers.rate(text, option: "--min-failure-rate"))))
-    }
-    self.gates = gates
     showsProgress = !arguments.has("no-progress") && isatty(STDERR_FILENO) == 1
   }
 
@@ -78,10 +88,14 @@ struct MeasurementOptions {
     return try ValueParsers.shard("\(index)/\(count)", option: "TEST_SHARD_INDEX/TEST_TOTAL_SHARDS")
   }
 
-  /// Runs every run of `plan` in supervised workers, writes `--output`, applies the gates, and
-  /// returns the report to print with the exit status.
+  /// Runs every run of `plan` in supervised workers, notes each run's problems (gates,
+  /// baseline, and whatever `judge` adds), writes `--output`, prints the report, and returns the
+  /// exit status.
   @MainActor
-  func measure(_ plan: RunPlan) throws -> (Report, ExitStatus) {
+  func measure(
+    _ plan: RunPlan, judge: (inout RunResult, RunPlan.Run) -> Void = { _, _ in },
+    text: (Report) -> String
+  ) throws -> ExitStatus {
     InterruptSignal.install()
     let progress = showsProgress ? ProgressDisplay() : nil
     let supervisor = Supervisor(
@@ -89,22 +103,25 @@ struct MeasurementOptions {
       onProgress: { progress?.show(ProgressLine.render($0)) })
     var results: [RunResult] = []
     for run in plan.runs where !supervisor.wasInterrupted {
-      results.append(try supervisor.run(run))
+      var result = try supervisor.run(run)
+      judge(&result, run)
+      results.append(result)
     }
     progress?.clear()
-    let report = Report(runs: results, interrupted: supervisor.wasInterrupted, shard: shard)
+    var report = Report(
+      runs: results, interrupted: supervisor.wasInterrupted, shard: shard, confidence: confidence)
+    if !supervisor.wasInterrupted {
+      ProblemFinder(gates: gates, baseline: baseline).annotate(&report)
+    }
     if let outputPath {
       try ReportFile.write(JSONReport.render(report), to: outputPath)
     }
+    print(format.render(report, text: text), terminator: "")
     if supervisor.wasInterrupted {
       printError("flakelab: interrupted; the report holds the iterations that finished")
-      return (report, .interrupted)
+      return .interrupted
     }
-    let violations = results.flatMap { result in gates.compactMap { $0.violation(by: result) } }
-    for violation in violations {
-      printError("gate not met: \(violation)")
-    }
-    return (report, violations.isEmpty ? .success : .gateNotMet)
+    return ProblemFinder.exitStatus(of: report)
   }
 
   /// This executable, which the supervisor starts again as `flakelab worker`.

@@ -10,50 +10,42 @@ struct MergeCommand: Command {
     Runs with the same scenario, variant and executor are added up, so merging the reports of
     every shard gives the counts of the unsharded run. A shard given twice is an error.
     """
-  static let options: [OptionSpec] = [
-    .value("format", "FORMAT", "Output format: text or json (default: text)."),
-    .value("output", "FILE", "Also write the merged JSON report to FILE (atomically)."),
-    .value("max-failure-rate", "R", "Exit 1 if any run fails more often than R."),
-    .value("min-failure-rate", "R", "Exit 1 if any run fails less often than R."),
-  ]
+  static let options: [OptionSpec] = MeasurementOptions.specs.filter {
+    ["format", "output", "confidence", "max-failure-rate", "min-failure-rate", "baseline"]
+      .contains($0.name)
+  }
 
   let paths: [String]
-  let json: Bool
+  let format: ReportFormat
   let outputPath: String?
-  let gates: [FailureRateGate]
+  let confidence: Double
+  let problems: ProblemFinder
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     guard !arguments.positionals.isEmpty else {
       throw UsageError("merge needs at least one JSON report")
     }
     paths = arguments.positionals
-    json = try arguments.value("format", default: "text") { text, option throws(UsageError) in
-      try ValueParsers.choice(text, option: option, among: ["text", "json"])
-    } == "json"
+    format = try ReportFormat(arguments)
     outputPath = arguments.value("output")
-    var gates: [FailureRateGate] = []
-    if let text = arguments.value("max-failure-rate") {
-      gates.append(.init(.atMost(try ValueParsers.rate(text, option: "--max-failure-rate"))))
-    }
-    if let text = arguments.value("min-failure-rate") {
-      gates.append(.init(.atLeast(try ValueParsers.rate(text, option: "--min-failure-rate"))))
-    }
-    self.gates = gates
+    confidence = try arguments.value("confidence", default: 0.95, ValueParsers.confidence)
+    problems = ProblemFinder(
+      gates: try FailureRateGate.parse(arguments),
+      baseline: try arguments.value("baseline", default: nil) { path, _ throws(UsageError) in
+        try ReportFile.read(path)
+      })
   }
 
   func run() async throws -> ExitStatus {
     var reports: [Report] = []
     for path in paths {
-      guard let data = FileManager.default.contents(atPath: path) else {
-        throw UsageError("cannot read \(path)")
-      }
-      reports.append(try JSONReportReader.read(data, name: path))
+      reports.append(try ReportFile.read(path))
     }
-    let merged = try ReportMerger.merge(reports)
+    var merged = try ReportMerger.merge(reports)
+    merged.confidence = confidence
+    problems.annotate(&merged)
     if let outputPath { try ReportFile.write(JSONReport.render(merged), to: outputPath) }
-    print(json ? JSONReport.render(merged) : TextReport.render(merged), terminator: "")
-    let violations = merged.runs.flatMap { run in gates.compactMap { $0.violation(by: run) } }
-    for violation in violations { printError("gate not met: \(violation)") }
-    return violations.isEmpty ? .success : .gateNotMet
+    print(format.render(merged, text: TextReport.render), terminator: "")
+    return ProblemFinder.exitStatus(of: merged)
   }
 }

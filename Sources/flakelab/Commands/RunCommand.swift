@@ -29,11 +29,6 @@ struct RunCommand: Command {
     let plan = RunPlan(
       variants: measurement.variants, executors: [executor], iterations: measurement.iterations,
       shard: measurement.shard)
-    let (report, status) = try measurement.measure(plan)
-    switch measurement.format {
-    case .text: print(TextReport.render(report), terminator: "")
-    case .json: print(JSONReport.render(report), terminator: "")
-    }
-    return status
+    return try measurement.measure(plan, text: TextReport.render)
   }
 }

@@ -27,6 +27,15 @@ enum ValueParsers {
     return fraction
   }
 
+  /// A confidence level strictly between 0 and 1: `0.95` or `95%`.
+  static func confidence(_ text: String, option: String) throws(UsageError) -> Double {
+    let value = try rate(text, option: option)
+    guard value > 0, value < 1 else {
+      throw UsageError("\(option) must be strictly between 0 and 1, such as 0.95 or 99%, not '\(text)'")
+    }
+    return value
+  }
+
   /// A duration with its unit: `500ms`, `2s`, `1.5s`, `1m`.
   static func duration(_ text: String, option: String) throws(UsageError) -> Duration {
     let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]

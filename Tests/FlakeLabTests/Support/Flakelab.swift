@@ -15,8 +15,19 @@ enum Flakelab {
   }
 
   static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    try run(executable, arguments, environment: environment)
+  }
+
+  /// Another program's standard output, for tools the tests drive flakelab through.
+  static func runTool(_ path: String, _ arguments: [String]) throws -> String {
+    try run(URL(fileURLWithPath: path), arguments, environment: [:]).stdout
+  }
+
+  private static func run(
+    _ program: URL, _ arguments: [String], environment: [String: String]
+  ) throws -> Result {
     let process = Process()
-    process.executableURL = executable
+    process.executableURL = program
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let stdout = Pipe()

@@ -1,0 +1,34 @@
+import Foundation
+
+/// One row per run for spreadsheets (`--format csv`), RFC 4180 quoting, a header row first.
+public enum CSVReport {
+  static let columns = [
+    "scenario", "variant", "executor", "iterations", "passed", "failed", "crashed", "timedOut",
+    "failureRate", "confidenceLevel", "confidenceLow", "confidenceHigh", "seconds", "claim",
+    "verdict", "topOutcome",
+  ]
+
+  public static func render(_ report: Report) -> String {
+    var rows = [columns.joined(separator: ",")]
+    for run in report.runs {
+      let tally = run.tally
+      let interval = report.interval(of: run)
+      let fields = [
+        run.scenario, run.variant, run.executor, "\(tally.iterations)", "\(tally.passed)",
+        "\(tally.failed)", "\(tally.crashed)", "\(tally.timedOut)", "\(tally.failureRate)",
+        "\(report.confidence)", "\(interval.low)", "\(interval.high)", "\(run.seconds)",
+        run.verdict?.claim.rawValue ?? "", run.verdict?.status.rawValue ?? "",
+        tally.outcomesByFrequency.first.map { OutcomeText.describe($0.outcome) } ?? "",
+      ]
+      rows.append(fields.map(quote).joined(separator: ","))
+    }
+    return rows.joined(separator: "\r\n") + "\r\n"
+  }
+
+  static func quote(_ field: String) -> String {
+    guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
+      return field
+    }
+    return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// How many iterations a question about a flaky test needs (`flakelab plan`).
+public enum IterationPlanner {
+  /// Iterations after which a flake failing at `rate` has shown at least one failure with
+  /// probability `confidence`: the least n with 1 − (1 − rate)ⁿ ≥ confidence. A 1% flake needs
+  /// 299 iterations to show itself with 95% probability.
+  public static func iterationsToSeeAFailure(rate: Double, confidence: Double) -> Int {
+    guard rate < 1 else { return 1 }
+    return Int((log(1 - confidence) / log(1 - rate)).rounded(.up))
+  }
+
+  /// Failure-free iterations after which the Wilson interval's high end is at most `rate`, i.e.
+  /// the fewest iterations that let `--max-failure-rate rate` hold with no failures seen.
+  public static func failureFreeIterationsToProve(rate: Double, confidence: Double) -> Int {
+    // With no failures the high end is z² / (n + z²); solve z² / (n + z²) ≤ rate for n.
+    let z = Normal.twoSidedZ(confidence: confidence)
+    return Int((z * z * (1 - rate) / rate).rounded(.up))
+  }
+
+  /// The fewest iterations at which a run failing at `observedRate` would bring the interval's
+  /// `side` within `limit`, or nil when no number of iterations would (the rate itself is on the
+  /// wrong side). Used to say how many iterations a gate that failed for lack of data needs.
+  public static func iterationsForInterval(
+    toBring side: FailureRateGate.Side, within limit: Double, observedRate: Double,
+    confidence: Double
+  ) -> Int? {
+    func holds(_ n: Int) -> Bool {
+      let failures = Int((observedRate * Double(n)).rounded())
+      let interval = WilsonInterval(failures: failures, iterations: n, confidence: confidence)
+      return side == .high ? interval.high <= limit : interval.low >= limit
+    }
+    switch side {
+    case .high where observedRate >= limit, .low where observedRate <= limit: return nil
+    default: break
+    }
+    var high = 1
+    while !holds(high) {
+      guard high < 1 << 40 else { return nil }
+      high *= 2
+    }
+    var low = high / 2
+    while low + 1 < high {
+      let middle = (low + high) / 2
+      if holds(middle) { high = middle } else { low = middle }
+    }
+    return high
+  }
+}

@@ -1,0 +1,39 @@
+/// Did a test get flakier? The one-sided two-proportion z-test of a new failure rate against a
+/// baseline's, with the pooled standard error.
+///
+/// ```swift
+/// let test = TwoProportionTest(baselineFailures: 10, baselineIterations: 1000,
+///                              failures: 30, iterations: 1000)
+/// test.pValue  // 0.00012…: flakiness rose
+/// ```
+public struct TwoProportionTest: Equatable, Sendable {
+  public let baselineRate: Double
+  public let rate: Double
+  /// The z statistic; positive when the new rate is higher.
+  public let z: Double
+  /// The probability of a rise at least this large if the true rates were equal.
+  public let pValue: Double
+
+  public init(baselineFailures: Int, baselineIterations: Int, failures: Int, iterations: Int) {
+    baselineRate = baselineIterations > 0 ? Double(baselineFailures) / Double(baselineIterations) : 0
+    rate = iterations > 0 ? Double(failures) / Double(iterations) : 0
+    let pooled =
+      Double(baselineFailures + failures) / Double(max(1, baselineIterations + iterations))
+    let standardError =
+      (pooled * (1 - pooled)
+      * (1 / Double(max(1, baselineIterations)) + 1 / Double(max(1, iterations)))).squareRoot()
+    if standardError > 0 {
+      z = (rate - baselineRate) / standardError
+      pValue = 1 - Normal.cdf(z)
+    } else {
+      // Both runs all-pass or all-fail: no evidence of a change either way.
+      z = 0
+      pValue = rate > baselineRate ? 0 : 1
+    }
+  }
+
+  /// Whether the rise is significant at `confidence` (p-value below 1 − confidence).
+  public func roseSignificantly(confidence: Double) -> Bool {
+    rate > baselineRate && pValue < 1 - confidence
+  }
+}

@@ -1,0 +1,63 @@
+import FlakeLab
+import Foundation
+import Scenarios
+
+/// `flakelab check`: runs every declared claim and judges it, the lab's own CI gate.
+struct CheckCommand: Command {
+  static let name = "check"
+  static let abstract = "Check each variant's declared claims (never fails, can fail, …) statistically."
+  static let usage = "check [<selector>...] [--iterations N] [options]"
+  static let discussion = """
+    Every variant declares, per executor, what its source claims or the lab demonstrates: "never
+    fails", "always fails", "can fail" or "can pass". check runs each declared pair and prints a
+    verdict: holds, violated (exit 1), or not shown, when a "can" claim did not show in this run;
+    a race may need more cores or iterations than this machine gave it. Variants that sleep on the
+    wall clock run at most \(realTimeIterationCap) iterations. With no selector, every scenario
+    that 'flakelab list' shows is checked.
+    """
+  static let options: [OptionSpec] = MeasurementOptions.specs.filter {
+    !["max-failure-rate", "min-failure-rate", "baseline", "shard"].contains($0.name)
+  }
+  static let realTimeIterationCap = 20
+
+  let measurement: MeasurementOptions
+
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    let catalog = ScenarioCatalog.standard
+    let variants =
+      arguments.positionals.isEmpty
+      ? catalog.listed(includingDiagnostics: false).flatMap { scenario in
+        scenario.variants.map { (scenario, $0) }
+      }
+      : try catalog.resolve(arguments.positionals)
+    measurement = try MeasurementOptions(arguments, variants: variants)
+  }
+
+  func run() async throws -> ExitStatus {
+    var runs: [RunPlan.Run] = []
+    for (scenario, variant) in measurement.variants {
+      let iterations =
+        variant.realTimeWait == nil
+        ? measurement.iterations : min(measurement.iterations, Self.realTimeIterationCap)
+      for executor in ExecutorCatalog.all where variant.claims[executor.name] != nil {
+        runs.append(
+          RunPlan.Run(
+            scenario: scenario, variant: variant, executor: executor, indices: 0..<iterations))
+      }
+    }
+    guard !runs.isEmpty else {
+      throw UsageError("no claims are declared for the selected variants")
+    }
+    let cores = MachineInfo.current.cores
+    return try measurement.measure(RunPlan(runs: runs), judge: { result, run in
+      guard let claim = run.variant.claims[run.executor.name] else { return }
+      let verdict = Verdict(
+        judging: claim, on: result.tally, confidence: measurement.confidence, cores: cores)
+      result.verdict = verdict
+      if verdict.status == .violated {
+        result.problems.append(
+          "\(result.selector) under \(result.executor) \(claim.rawValue)? violated: \(verdict.reason)")
+      }
+    }, text: CheckReport.render)
+  }
+}

@@ -1,0 +1,44 @@
+import FlakeLab
+
+/// `flakelab plan`: how many iterations a question about a flake needs, before running any.
+struct PlanCommand: Command {
+  static let name = "plan"
+  static let abstract = "How many iterations it takes to see, or to rule out, a flake of a given rate."
+  static let usage = "plan --rate R [--confidence C]"
+  static let discussion = """
+    Prints the iterations after which a flake failing at rate R has shown at least one failure
+    with probability C, and the failure-free iterations after which '--max-failure-rate R' holds.
+    """
+  static let options: [OptionSpec] = [
+    .value("rate", "R", "The flake's failure rate: a fraction like 0.01, or 1%."),
+    .value("confidence", "C", "Probability, or confidence level (default: 0.95)."),
+  ]
+
+  let rate: Double
+  let confidence: Double
+
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    guard arguments.positionals.isEmpty else {
+      throw UsageError("plan takes no arguments, got '\(arguments.positionals[0])'")
+    }
+    guard let text = arguments.value("rate") else { throw UsageError("plan needs --rate R") }
+    rate = try ValueParsers.rate(text, option: "--rate")
+    guard rate > 0, rate < 1 else {
+      throw UsageError("--rate must be strictly between 0 and 1, not '\(text)'")
+    }
+    confidence = try arguments.value("confidence", default: 0.95, ValueParsers.confidence)
+  }
+
+  func run() async throws -> ExitStatus {
+    let see = IterationPlanner.iterationsToSeeAFailure(rate: rate, confidence: confidence)
+    let prove = IterationPlanner.failureFreeIterationsToProve(rate: rate, confidence: confidence)
+    let percentRate = RateFormat.percent(rate)
+    let percentConfidence = RateFormat.level(confidence)
+    print(
+      """
+      To see at least one failure of a \(percentRate) flake with \(percentConfidence) probability: \(RateFormat.count(see)) iterations.
+      To show the rate is at most \(percentRate) (--max-failure-rate \(percentRate)) at \(percentConfidence) confidence: \(RateFormat.count(prove)) iterations without a failure.
+      """)
+    return .success
+  }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import XCTest
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// The machine-readable formats and the CI-facing commands, through the real executable.
+final class ReportingTests: XCTestCase {
+  func testJUnitParsesAsXMLWithTheRightCounts() throws {
+    let result = try Flakelab.run([
+      "run", "isLoading.naive", "isLoading.endpointYield", "--executor", "serial",
+      "--iterations", "50", "--format", "junit", "--max-failure-rate", "50%",
+    ])
+    XCTAssertEqual(result.status, 1, result.stderr)
+    let document = try XMLDocument(data: Data(result.stdout.utf8))
+    let root = try XCTUnwrap(document.rootElement())
+    XCTAssertEqual(root.name, "testsuites")
+    XCTAssertEqual(root.attribute(forName: "tests")?.stringValue, "2")
+    XCTAssertEqual(root.attribute(forName: "failures")?.stringValue, "1")
+    let cases = try root.nodes(forXPath: "//testcase") as? [XMLElement] ?? []
+    XCTAssertEqual(cases.map { $0.attribute(forName: "name")?.stringValue }, ["naive [serial]", "endpointYield [serial]"])
+    let failures = try root.nodes(forXPath: "//testcase/failure")
+    XCTAssertEqual(failures.count, 1)
+    let passed = try root.nodes(forXPath: "//testcase[1]/properties/property[@name='passed']/@value")
+    XCTAssertEqual(passed.first?.stringValue, "0")
+  }
+
+  func testCSVHasAHeaderAndOneRowPerRun() throws {
+    let result = try Flakelab.run([
+      "run", "isLoading.naive", "--executor", "serial", "--iterations", "20", "--format", "csv",
+    ])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let rows = result.stdout.split(separator: "\r\n").map(String.init)
+    XCTAssertEqual(rows.count, 2)
+    XCTAssertTrue(rows[0].hasPrefix("scenario,variant,executor,iterations,passed,failed"))
+    XCTAssertTrue(rows[1].hasPrefix("isLoading,naive,serial,20,0,20,0,0,1.0,0.95,"), rows[1])
+  }
+
+  func testJSONCarriesTheInterval() throws {
+    let result = try Flakelab.run([
+      "run", "isLoading.endpointYield", "--executor", "serial", "--iterations", "100",
+      "--format", "json", "--confidence", "99%",
+    ])
+    let document = try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let run = try XCTUnwrap((document["runs"] as? [[String: Any]])?.first)
+    let confidence = try XCTUnwrap(run["confidence"] as? [String: Any])
+    XCTAssertEqual(confidence["level"] as? Double, 0.99)
+    XCTAssertEqual(confidence["low"] as? Double, 0)
+    // z² / (n + z²) with z = 2.5758 and n = 100.
+    XCTAssertEqual(confidence["high"] as? Double ?? 0, 0.062221, accuracy: 1e-5)
+  }
+
+  func testTextShowsNoneAndTheUpperBound() throws {
+    let result = try Flakelab.run([
+      "run", "isLoading.endpointYield", "--executor", "serial", "--iterations", "100",
+    ])
+    XCTAssertTrue(result.stdout.contains("none [≤ 3.70%]"), result.stdout)
+  }
+
+  func testBaselineRiseExitsOneWithBothRatesAndThePValue() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("flakelab-baseline-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let baseline = directory.appendingPathComponent("old.json").path
+    // The baseline: a variant that never fails under serial, relabelled as the one measured now.
+    let old = try Flakelab.run([
+      "run", "isLoading.endpointYield", "--executor", "serial", "--iterations", "200", "--format", "json",
+    ])
+    try old.stdout.replacingOccurrences(of: "\"endpointYield\"", with: "\"naive\"")
+      .write(toFile: baseline, atomically: true, encoding: .utf8)
+    let rose = try Flakelab.run([
+      "run", "isLoading.naive", "--executor", "serial", "--iterations", "200", "--baseline", baseline,
+    ])
+    XCTAssertEqual(rose.status, 1)
+    XCTAssertTrue(rose.stderr.contains("0.00% in the baseline → 100.00% now (one-sided p < 0.0001)"), rose.stderr)
+    let steady = try Flakelab.run([
+      "run", "isLoading.naive", "--executor", "serial", "--iterations", "200", "--baseline",
+      directory.appendingPathComponent("missing.json").path,
+    ])
+    XCTAssertEqual(steady.status, 2)
+  }
+
+  func testCheckJudgesDeclaredClaims() throws {
+    let result = try Flakelab.run([
+      "check", "isLoading.naive", "isLoading.endpointYield", "toggleRace", "--iterations", "100",
+    ])
+    XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+    let rows = result.stdout.split(separator: "\n").map(String.init)
+    XCTAssertTrue(rows.contains { $0.hasPrefix("isLoading.naive") && $0.contains("serial") && $0.contains("always fails  holds") })
+    XCTAssertTrue(rows.contains { $0.hasPrefix("isLoading.endpointYield") && $0.contains("serial") && $0.contains("never fails   holds") })
+    XCTAssertTrue(rows.contains { $0.hasPrefix("toggleRace.taskGroup") && $0.contains("serial") && $0.contains("never fails   holds") })
+    XCTAssertTrue(rows.last?.contains("0 violated") == true, rows.last ?? "")
+  }
+
+  func testPlanPrintsTheIterations() throws {
+    let result = try Flakelab.run(["plan", "--rate", "1%"])
+    XCTAssertEqual(result.status, 0)
+    XCTAssertTrue(result.stdout.contains("95% probability: 299 iterations"), result.stdout)
+    XCTAssertTrue(result.stdout.contains("381 iterations without a failure"), result.stdout)
+    XCTAssertEqual(try Flakelab.run(["plan", "--rate", "0"]).status, 2)
+    XCTAssertEqual(try Flakelab.run(["plan"]).status, 2)
+  }
+
+  func testNoProgressWhenStderrIsNotATerminal() throws {
+    let result = try Flakelab.run(["run", "lab.hang", "--iterations", "100", "--timeout", "200ms"])
+    XCTAssertEqual(result.status, 0)
+    XCTAssertEqual(result.stderr, "")
+  }
+
+  func testProgressOnATerminalAndNotWithNoProgress() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
+      throw XCTSkip("util-linux 'script' is needed to give flakelab a terminal")
+    }
+    func underTerminal(_ extra: String) throws -> String {
+      let command =
+        "\(Flakelab.executable.path) run lab.hang --iterations 100 --timeout 300ms \(extra) >/dev/null"
+      return try Flakelab.runTool("/usr/bin/script", ["-qec", command, "/dev/null"])
+    }
+    let shown = try underTerminal("")
+    XCTAssertTrue(shown.contains("lab.hang.every50th (global)"), shown)
+    XCTAssertTrue(shown.contains("ETA"), shown)
+    XCTAssertFalse(try underTerminal("--no-progress").contains("ETA"))
+  }
+}

@@ -1,0 +1,106 @@
+import XCTest
+
+@testable import FlakeLab
+
+final class StatisticsTests: XCTestCase {
+  func testNormalQuantile() {
+    XCTAssertEqual(Normal.twoSidedZ(confidence: 0.95), 1.959963984540054, accuracy: 1e-9)
+    XCTAssertEqual(Normal.twoSidedZ(confidence: 0.99), 2.5758293035489, accuracy: 1e-9)
+    XCTAssertEqual(Normal.cdf(0), 0.5, accuracy: 1e-15)
+  }
+
+  func testWilsonBoundsAgainstKnownValues() {
+    let cases: [(failures: Int, n: Int, low: Double, high: Double)] = [
+      (0, 100, 0, 0.03699349820698568),
+      (5, 100, 0.02154367915436796, 0.11175046923191913),
+      (50, 100, 0.4038315303659956, 0.5961684696340044),
+      (1000, 1000, 0.996173241514445, 1),
+    ]
+    for (failures, n, low, high) in cases {
+      let interval = WilsonInterval(failures: failures, iterations: n, confidence: 0.95)
+      XCTAssertEqual(interval.low, low, accuracy: 1e-9, "\(failures)/\(n)")
+      XCTAssertEqual(interval.high, high, accuracy: 1e-9, "\(failures)/\(n)")
+    }
+    XCTAssertEqual(WilsonInterval(failures: 0, iterations: 0, confidence: 0.95).high, 1)
+  }
+
+  private func result(failures: Int, of iterations: Int) -> RunResult {
+    var tally = Tally()
+    tally.record(.passed, count: iterations - failures)
+    if failures > 0 { tally.record(.failed(observation: "x"), count: failures) }
+    return RunResult(scenario: "s", variant: "v", executor: "global", tally: tally, seconds: 1)
+  }
+
+  func testMaxGateDecidesOnTheHighEnd() {
+    let gate = FailureRateGate(.atMost(0.01))
+    // 0 failures prove "at most 1%" from 381 iterations on (z²(1−R)/R = 380.3), not before.
+    XCTAssertNil(gate.violation(by: result(failures: 0, of: 381), confidence: 0.95))
+    let short = gate.violation(by: result(failures: 0, of: 380), confidence: 0.95)
+    XCTAssertNotNil(short)
+    XCTAssertTrue(short?.contains("about 381 iterations") == true, short ?? "")
+    // A rate above the bound is not a matter of iterations.
+    let high = gate.violation(by: result(failures: 30, of: 1000), confidence: 0.95)
+    XCTAssertFalse(high?.contains("iterations") == true, high ?? "")
+  }
+
+  func testMinGateDecidesOnTheLowEnd() {
+    let gate = FailureRateGate(.atLeast(0.05))
+    // 50 of 100 has a low end of 40.4%: shown to be at least 5%.
+    XCTAssertNil(gate.violation(by: result(failures: 50, of: 100), confidence: 0.95))
+    // 5 of 100 has a low end of 2.2%: not shown, though the point estimate is exactly 5%.
+    XCTAssertNotNil(gate.violation(by: result(failures: 5, of: 100), confidence: 0.95))
+    // 10 of 100 is above 5%, but 10 iterations' worth of data would not show it.
+    let message = gate.violation(by: result(failures: 1, of: 10), confidence: 0.95)
+    XCTAssertTrue(message?.contains("would pass with about") == true, message ?? "")
+  }
+
+  func testPlanFigures() {
+    XCTAssertEqual(IterationPlanner.iterationsToSeeAFailure(rate: 0.01, confidence: 0.95), 299)
+    XCTAssertEqual(IterationPlanner.iterationsToSeeAFailure(rate: 0.5, confidence: 0.95), 5)
+    XCTAssertEqual(IterationPlanner.failureFreeIterationsToProve(rate: 0.01, confidence: 0.95), 381)
+  }
+
+  func testTwoProportionTestAgainstKnownValues() {
+    let test = TwoProportionTest(
+      baselineFailures: 10, baselineIterations: 1000, failures: 30, iterations: 1000)
+    XCTAssertEqual(test.z, 3.1943828249996993, accuracy: 1e-9)
+    XCTAssertEqual(test.pValue, 0.0007006507904800952, accuracy: 1e-9)
+    XCTAssertTrue(test.roseSignificantly(confidence: 0.95))
+    let same = TwoProportionTest(
+      baselineFailures: 20, baselineIterations: 1000, failures: 20, iterations: 1000)
+    XCTAssertEqual(same.pValue, 0.5, accuracy: 1e-12)
+    XCTAssertFalse(same.roseSignificantly(confidence: 0.95))
+    let lower = TwoProportionTest(
+      baselineFailures: 30, baselineIterations: 1000, failures: 10, iterations: 1000)
+    XCTAssertFalse(lower.roseSignificantly(confidence: 0.95))
+  }
+
+  func testVerdicts() {
+    let never = Verdict(judging: .neverFails, on: result(failures: 0, of: 1000).tally, confidence: 0.95, cores: 2)
+    XCTAssertEqual(never.status, .holds)
+    XCTAssertEqual(
+      Verdict(judging: .neverFails, on: result(failures: 1, of: 1000).tally, confidence: 0.95, cores: 2).status,
+      .violated)
+    XCTAssertEqual(
+      Verdict(judging: .alwaysFails, on: result(failures: 999, of: 1000).tally, confidence: 0.95, cores: 2).status,
+      .violated)
+    XCTAssertEqual(
+      Verdict(judging: .alwaysFails, on: result(failures: 1000, of: 1000).tally, confidence: 0.95, cores: 2).status,
+      .holds)
+    let unshown = Verdict(judging: .canFail, on: result(failures: 0, of: 1000).tally, confidence: 0.95, cores: 2)
+    XCTAssertEqual(unshown.status, .notShown)
+    // 1 − 0.05^(1/1000) = 0.2991%: a rarer flake can go unseen in 1,000 iterations.
+    XCTAssertTrue(unshown.reason.contains("0.30%"), unshown.reason)
+    XCTAssertEqual(
+      Verdict(judging: .canPass, on: result(failures: 999, of: 1000).tally, confidence: 0.95, cores: 2).status,
+      .holds)
+    XCTAssertEqual(
+      Verdict(judging: .canPass, on: result(failures: 1000, of: 1000).tally, confidence: 0.95, cores: 2).status,
+      .notShown)
+  }
+
+  func testCSVQuoting() {
+    XCTAssertEqual(CSVReport.quote("plain"), "plain")
+    XCTAssertEqual(CSVReport.quote("fact was '', then \"x\""), "\"fact was '', then \"\"x\"\"\"")
+  }
+}
