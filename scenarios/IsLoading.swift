@@ -76,21 +76,21 @@ let isLoading = Scenario(
     Variant(
       name: "naive",
       summary: "endpoint answers at once; asserts right after spawning the task",
-      claims: ["global": .canFail, "serial": .alwaysFails]
+      claims: ["global": .canFail, "serial": .alwaysFails, "fifo": .alwaysFails, "seeded": .alwaysFails]
     ) { iteration in
       await isLoadingTest(iteration, answer: immediateAnswer) {}
     },
     Variant(
       name: "yield",
       summary: "endpoint answers at once; one Task.yield() before asserting",
-      claims: ["global": .canFail, "serial": .alwaysFails]
+      claims: ["global": .canFail, "serial": .alwaysFails, "fifo": .alwaysFails]
     ) { iteration in
       await isLoadingTest(iteration, answer: immediateAnswer) { await Task.yield() }
     },
     Variant(
       name: "endpointYield",
       summary: "the README's fix: endpoint yields once before answering, test yields once",
-      claims: ["global": .canFail, "serial": .neverFails]
+      claims: ["global": .canFail, "serial": .neverFails, "fifo": .neverFails, "seeded": .canFail]
     ) { iteration in
       await isLoadingTest(iteration, answer: { number in
         await Task.yield()
@@ -100,14 +100,14 @@ let isLoading = Scenario(
     Variant(
       name: "stream",
       summary: "endpoint waits on a stream fed after the first checks; one Task.yield()",
-      claims: ["global": .canFail, "serial": .neverFails]
+      claims: ["global": .canFail, "serial": .neverFails, "fifo": .neverFails]
     ) { iteration in
       await streamTest(iteration) { await Task.yield() }
     },
     Variant(
       name: "megaYield",
       summary: "as stream, with 20 detached background tasks that each yield (episode 239)",
-      claims: ["global": .canPass, "serial": .neverFails]
+      claims: ["global": .canPass, "serial": .neverFails, "fifo": .neverFails]
     ) { iteration in
       await streamTest(iteration) { await Task.megaYield() }
     },

@@ -43,3 +43,12 @@ final class LockIsolated<Value: Sendable>: Sendable {
     try storage.withLock { try operation(&$0) }
   }
 }
+
+extension AsyncSequence where Element: Sendable {
+  /// The `forEach` the Blabber book adds to `AsyncSequence`: awaits `body` for each element.
+  func forEach(_ body: (Element) async throws -> Void) async throws {
+    for try await element in self {
+      try await body(element)
+    }
+  }
+}

@@ -149,13 +149,21 @@ final class IsolationUnitTests: XCTestCase {
     let reader = try OutcomeChannelReader()
     var writer = try OutcomeChannelWriter(descriptor: reader.region.fileDescriptor)
     var received: [(index: Int, observation: String)] = []
+    func drain() -> [(index: Int, observation: String)] {
+      reader.drain().map { record in
+        guard case .failed(let observation) = record.outcome else { return (record.index, "") }
+        return (record.index, observation)
+      }
+    }
     // Enough records to wrap the 1 MiB ring several times, drained as the supervisor would.
     let observation = String(repeating: "x", count: 3000)
     for index in 0..<1500 {
-      writer.record(index % 3 == 0 ? .passed : .failed(observation: "\(index) \(observation)"), at: index)
-      if index % 100 == 0 { received += reader.drain() }
+      writer.record(
+        index % 3 == 0 ? .passed : .failed(observation: "\(index) \(observation)"), at: index,
+        schedule: nil)
+      if index % 100 == 0 { received += drain() }
     }
-    received += reader.drain()
+    received += drain()
     XCTAssertEqual(reader.completed, 1500)
     XCTAssertEqual(received.map(\.index), (0..<1500).filter { $0 % 3 != 0 })
     XCTAssertTrue(received.allSatisfy { $0.observation == "\($0.index) \(observation)" })

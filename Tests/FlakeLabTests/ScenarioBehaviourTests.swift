@@ -19,7 +19,7 @@ final class ScenarioBehaviourTests: XCTestCase {
     for scenario in ScenarioCatalog.standard.listed(includingDiagnostics: false) {
       for variant in scenario.variants {
         // Variants that sleep on the wall clock get fewer iterations; the claim is the same.
-        let iterations = variant.realTimeWait == nil ? 200 : 3
+        let iterations = variant.realTimeWait == nil ? 200 : 2
         let tally = try await tally(
           "\(scenario.name).\(variant.name)", iterations: iterations, on: .serial)
         let distinct = (tally.passed > 0 ? 1 : 0) + tally.nonPassing.count

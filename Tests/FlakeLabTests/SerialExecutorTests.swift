@@ -30,7 +30,10 @@ final class SerialExecutorTests: XCTestCase {
   func testRuntimeIsRestoredWhenTheOperationThrows() async {
     struct Boom: Error {}
     do {
-      try await withSerialExecutor { throw Boom() }
+      try await withSerialExecutor {
+        await Task.yield()
+        throw Boom()
+      }
       XCTFail("the error should propagate")
     } catch {}
     let after = await Task.detached { Thread.isMainThread }.value

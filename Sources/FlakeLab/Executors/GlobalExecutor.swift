@@ -8,7 +8,10 @@ public struct GlobalExecutor: IterationExecutor {
   public init() {}
 
   @MainActor
-  public func run(_ iteration: @Sendable () async throws -> Void) async throws {
-    try await iteration()
+  public func run(_ iteration: Iteration, _ body: @escaping @Sendable () async -> Void) async
+    -> IterationSchedule?
+  {
+    await body()
+    return nil
   }
 }

@@ -1,16 +1,19 @@
 /// Where the jobs of an iteration run: the pluggable piece between the worker loop and a scenario.
 ///
-/// The worker calls ``run(_:)`` once per iteration, on the main actor. An executor sets up the
+/// The worker calls ``run(_:_:)`` once per iteration, on the main actor. An executor sets up the
 /// runtime for the iteration, runs it, and puts everything back, whether the iteration passed or
-/// threw. Executors are chosen by ``name`` on the command line (`--executor serial`).
+/// not. Executors are chosen by ``name`` on the command line (`--executor serial`).
 public protocol IterationExecutor: Sendable {
   /// The name used on the command line and in reports.
   var name: String { get }
   /// One line for `--help` and `list`.
   var summary: String { get }
 
+  /// Runs one iteration's `body`; returns the schedule it ran in when this executor chooses the
+  /// schedule (the deterministic scheduler), nil when the runtime does.
   @MainActor
-  func run(_ iteration: @Sendable () async throws -> Void) async throws
+  func run(_ iteration: Iteration, _ body: @escaping @Sendable () async -> Void) async
+    -> IterationSchedule?
 }
 
 extension IterationExecutor where Self == GlobalExecutor {

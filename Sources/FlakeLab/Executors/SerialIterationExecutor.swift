@@ -8,7 +8,10 @@ public struct SerialIterationExecutor: IterationExecutor {
   public init() {}
 
   @MainActor
-  public func run(_ iteration: @Sendable () async throws -> Void) async throws {
-    try await withSerialExecutor { try await iteration() }
+  public func run(_ iteration: Iteration, _ body: @escaping @Sendable () async -> Void) async
+    -> IterationSchedule?
+  {
+    await withSerialExecutor { await body() }
+    return nil
   }
 }

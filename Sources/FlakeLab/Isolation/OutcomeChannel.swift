@@ -1,27 +1,46 @@
 import Foundation
-
 import Synchronization
 
 /// How a worker process tells its supervisor what each iteration came to, through a
 /// ``SharedRegion``.
 ///
-/// Layout: a `completed` counter (iterations the worker has finished), then a single-producer,
-/// single-consumer ring of records for the iterations that did not pass. Passing iterations cost
-/// one relaxed-order store; the supervisor infers them from `completed`. Each record is published
-/// before `completed` moves past its iteration, so a supervisor that reads `completed` and then
-/// drains the ring has every record of every finished iteration, even after the worker died.
+/// Layout: a `completed` counter (iterations the worker has finished), a hash of every
+/// iteration's schedule, then a single-producer, single-consumer ring of records for the
+/// iterations that did not pass. Passing iterations cost one relaxed-order store; the supervisor
+/// infers them from `completed`. Each record is published before `completed` moves past its
+/// iteration, so a supervisor that reads `completed` and then drains the ring has every record of
+/// every finished iteration, even after the worker died.
 public enum OutcomeChannel {
   static let completedOffset = 0
   static let headOffset = 8  // bytes the worker has published into the ring, ever
   static let tailOffset = 16  // bytes the supervisor has consumed, ever
   static let readyOffset = 24  // set once the worker has found its scenario and is about to run
+  static let schedulesOffset = 32  // XOR of every scheduled iteration's mixed fingerprint
   static let ringOffset = 64
   static let ringCapacity = 1 << 20
   /// The size of the shared region a channel lives in.
   public static let regionSize = ringOffset + ringCapacity
 
-  /// Record: iteration index (8 bytes), observation length (8 bytes), UTF-8 observation.
-  static let recordHeaderSize = 16
+  /// Record: index, observation length, schedule fingerprint, kind (8 bytes each), observation.
+  static let recordHeaderSize = 32
+
+  enum RecordKind: Int64 {
+    case failed = 1
+    case deadlocked = 2
+  }
+
+  /// One iteration's share of a run's schedule hash. XOR-combined, the shares give the same
+  /// hash whatever the order of iterations, workers and shards.
+  static func scheduleShare(index: Int, fingerprint: UInt64) -> UInt64 {
+    SplitMix64.mix(UInt64(bitPattern: Int64(index)) ^ SplitMix64.mix(fingerprint))
+  }
+}
+
+/// A non-passing iteration as the supervisor reads it back.
+struct ChannelRecord {
+  let index: Int
+  let outcome: Outcome
+  let fingerprint: UInt64
 }
 
 /// The worker's end: an ``OutcomeSink`` that publishes into the shared region.
@@ -39,14 +58,28 @@ public struct OutcomeChannelWriter: OutcomeSink {
     region.word(at: OutcomeChannel.readyOffset).pointee.store(1, ordering: .releasing)
   }
 
-  public mutating func record(_ outcome: Outcome, at index: Int) {
-    if case .failed(let observation) = outcome {
-      publish(index: index, observation: observation)
+  public mutating func record(_ outcome: Outcome, at index: Int, schedule: IterationSchedule?) {
+    let fingerprint = schedule?.fingerprint ?? 0
+    if schedule != nil {
+      let word = region.word(at: OutcomeChannel.schedulesOffset)
+      let share = OutcomeChannel.scheduleShare(index: index, fingerprint: fingerprint)
+      word.pointee.store(
+        word.pointee.load(ordering: .relaxed) ^ Int(bitPattern: UInt(share)), ordering: .relaxed)
+    }
+    switch outcome {
+    case .failed(let observation):
+      publish(index: index, kind: .failed, observation: observation, fingerprint: fingerprint)
+    case .deadlocked(let observation):
+      publish(index: index, kind: .deadlocked, observation: observation, fingerprint: fingerprint)
+    case .passed, .crashed, .timedOut:
+      break  // crashes and timeouts are the supervisor's findings, never a worker's
     }
     region.word(at: OutcomeChannel.completedOffset).pointee.add(1, ordering: .releasing)
   }
 
-  private func publish(index: Int, observation: String) {
+  private func publish(
+    index: Int, kind: OutcomeChannel.RecordKind, observation: String, fingerprint: UInt64
+  ) {
     let text = Array(observation.utf8.prefix(OutcomeChannel.ringCapacity / 4))
     let length = OutcomeChannel.recordHeaderSize + text.count
     let head = region.word(at: OutcomeChannel.headOffset).pointee.load(ordering: .relaxed)
@@ -57,7 +90,7 @@ public struct OutcomeChannelWriter: OutcomeSink {
     {
       usleep(200)
     }
-    var header = (Int64(index), Int64(text.count))
+    var header = (Int64(index), Int64(text.count), Int64(bitPattern: fingerprint), kind.rawValue)
     withUnsafeBytes(of: &header) { copyIn($0, at: head) }
     text.withUnsafeBytes { copyIn($0, at: head + OutcomeChannel.recordHeaderSize) }
     region.word(at: OutcomeChannel.headOffset).pointee.store(head + length, ordering: .releasing)
@@ -91,18 +124,31 @@ final class OutcomeChannelReader {
     region.word(at: OutcomeChannel.readyOffset).pointee.load(ordering: .acquiring) == 1
   }
 
-  /// The failure records published since the last call, in iteration order.
-  func drain() -> [(index: Int, observation: String)] {
+  /// The XOR of the schedule shares of every iteration this worker finished.
+  var schedules: UInt64 {
+    UInt64(UInt(bitPattern: region.word(at: OutcomeChannel.schedulesOffset).pointee.load(ordering: .acquiring)))
+  }
+
+  /// The records published since the last call, in iteration order.
+  func drain() -> [ChannelRecord] {
     let head = region.word(at: OutcomeChannel.headOffset).pointee.load(ordering: .acquiring)
     var tail = region.word(at: OutcomeChannel.tailOffset).pointee.load(ordering: .relaxed)
-    var records: [(index: Int, observation: String)] = []
+    var records: [ChannelRecord] = []
     while tail < head {
       let header = copyOut(OutcomeChannel.recordHeaderSize, at: tail)
-      let (index, length) = header.withUnsafeBytes {
-        (Int($0.load(as: Int64.self)), Int($0.load(fromByteOffset: 8, as: Int64.self)))
+      let (index, length, fingerprint, kind) = header.withUnsafeBytes {
+        (
+          Int($0.load(as: Int64.self)), Int($0.load(fromByteOffset: 8, as: Int64.self)),
+          UInt64(bitPattern: $0.load(fromByteOffset: 16, as: Int64.self)),
+          $0.load(fromByteOffset: 24, as: Int64.self)
+        )
       }
-      let text = copyOut(length, at: tail + OutcomeChannel.recordHeaderSize)
-      records.append((index, String(decoding: text, as: UTF8.self)))
+      let observation = String(
+        decoding: copyOut(length, at: tail + OutcomeChannel.recordHeaderSize), as: UTF8.self)
+      let outcome: Outcome =
+        kind == OutcomeChannel.RecordKind.deadlocked.rawValue
+        ? .deadlocked(observation: observation) : .failed(observation: observation)
+      records.append(ChannelRecord(index: index, outcome: outcome, fingerprint: fingerprint))
       tail += OutcomeChannel.recordHeaderSize + length
     }
     region.word(at: OutcomeChannel.tailOffset).pointee.store(tail, ordering: .releasing)

@@ -58,6 +58,7 @@ public final class Supervisor {
     let clock = ContinuousClock()
     let start = clock.now
     var tally = Tally()
+    var schedule = run.executor is ScheduledExecutor ? RunSchedule(seed: run.seed) : nil
     var pending = Self.batches(of: run.indices, count: options.jobs)
     var active: [WorkerProcess] = []
     var lastReport = start
@@ -68,23 +69,25 @@ public final class Supervisor {
         for worker in active {
           worker.kill()
           _ = worker.reap(waiting: true)
-          worker.poll(into: &tally)
+          worker.poll(into: &tally, schedule: &schedule)
           tally.record(.passed, count: worker.passes)
+          schedule?.fingerprint ^= worker.channel.schedules
         }
         break
       }
       while active.count < options.jobs, !pending.isEmpty {
         let indices = pending.removeFirst()
         let invocation = WorkerInvocation(
-          selector: run.selector, executor: run.executor.name, indices: indices)
+          selector: run.selector, executor: run.executor.name, seed: run.seed, indices: indices)
         active.append(try WorkerProcess(invocation: invocation, executable: options.workerExecutable))
       }
       usleep(Self.pollInterval)
       var stillActive: [WorkerProcess] = []
       for worker in active {
-        worker.poll(into: &tally)
+        worker.poll(into: &tally, schedule: &schedule)
         if let status = worker.reap() {
-          worker.poll(into: &tally)
+          worker.poll(into: &tally, schedule: &schedule)
+          schedule?.fingerprint ^= worker.channel.schedules
           if let rest = try settle(worker, status: status, into: &tally) {
             pending.insert(rest, at: 0)
           }
@@ -104,7 +107,7 @@ public final class Supervisor {
     }
     return RunResult(
       scenario: run.scenario.name, variant: run.variant.name, executor: run.executor.name,
-      tally: tally, seconds: (clock.now - start).seconds)
+      tally: tally, seconds: (clock.now - start).seconds, schedule: schedule)
   }
 
   /// Records how `worker` ended and returns the part of its batch still to run, if any.

@@ -7,7 +7,7 @@ public enum WorkerEntry {
     guard pairs.count == 1 else {
       throw UsageError("a worker runs one variant; '\(invocation.selector)' names \(pairs.count)")
     }
-    let executor = try ExecutorCatalog.named(invocation.executor)
+    let executor = try ExecutorCatalog.named(invocation.executor, seed: invocation.seed)
     var channel = try OutcomeChannelWriter(descriptor: ProcessSpawner.channelDescriptor)
     channel.announceReady()
     await runIterations(

@@ -8,24 +8,30 @@ public struct WorkerInvocation: Equatable, Sendable {
 
   public let selector: String
   public let executor: String
+  /// The run's seed, from which the deterministic scheduler derives each iteration's seed.
+  public let seed: UInt64
   public let indices: Range<Int>
 
-  public init(selector: String, executor: String, indices: Range<Int>) {
+  public init(selector: String, executor: String, seed: UInt64, indices: Range<Int>) {
     self.selector = selector
     self.executor = executor
+    self.seed = seed
     self.indices = indices
   }
 
   /// The arguments after the executable.
   public var arguments: [String] {
-    [Self.command, selector, executor, String(indices.lowerBound), String(indices.upperBound)]
+    [
+      Self.command, selector, executor, String(seed), String(indices.lowerBound),
+      String(indices.upperBound),
+    ]
   }
 
   /// Reads the arguments after `worker` back.
   public init?(arguments: [String]) {
-    guard arguments.count == 4, let from = Int(arguments[2]), let to = Int(arguments[3]),
-      from <= to
+    guard arguments.count == 5, let seed = UInt64(arguments[2]), let from = Int(arguments[3]),
+      let to = Int(arguments[4]), from <= to
     else { return nil }
-    self.init(selector: arguments[0], executor: arguments[1], indices: from..<to)
+    self.init(selector: arguments[0], executor: arguments[1], seed: seed, indices: from..<to)
   }
 }

@@ -41,12 +41,14 @@ final class WorkerProcess {
   /// The first iteration this worker has not finished: the one running now, if any.
   var currentIndex: Int { invocation.indices.lowerBound + completed }
 
-  /// Reads what the worker published since the last poll into `tally` (failures only; passes
-  /// are counted once the worker has ended, from `completed`).
-  func poll(into tally: inout Tally) {
+  /// Reads what the worker published since the last poll into `tally` and `schedule` (records
+  /// only; passes are counted once the worker has ended, from `completed`).
+  func poll(into tally: inout Tally, schedule: inout RunSchedule?) {
     let nowCompleted = channel.completed
     for record in channel.drain() {
-      tally.record(.failed(observation: record.observation), count: 1)
+      tally.record(record.outcome, count: 1)
+      schedule?.noteFailing(
+        index: record.index, fingerprint: record.fingerprint, outcome: record.outcome)
       failures += 1
       // A record is published just before the counter moves past its iteration.
       completed = max(completed, record.index + 1 - invocation.indices.lowerBound)

@@ -18,6 +18,7 @@ public enum JSONReport {
         ])
       ),
       ("interrupted", .bool(report.interrupted)),
+      ("seed", report.seed.map { .string(String($0)) } ?? .null),
       (
         "shard",
         report.shard.map { .object([("index", .int($0.index)), ("count", .int($0.count))]) }
@@ -43,6 +44,7 @@ public enum JSONReport {
       ("failed", .int(tally.failed)),
       ("crashed", .int(tally.crashed)),
       ("timedOut", .int(tally.timedOut)),
+      ("deadlocked", .int(tally.deadlocked)),
       ("failureRate", .double(tally.failureRate)),
       (
         "confidence",
@@ -56,6 +58,9 @@ public enum JSONReport {
       ("outcomes", .array(outcomes(tally))),
       ("problems", .array(result.problems.map { .string($0) })),
     ]
+    if let schedule = result.schedule {
+      members.append(("schedule", scheduleDocument(schedule, of: result)))
+    }
     if let verdict = result.verdict {
       members += [
         ("claim", .string(verdict.claim.rawValue)), ("verdict", .string(verdict.status.rawValue)),
@@ -63,6 +68,27 @@ public enum JSONReport {
       ]
     }
     return .object(members)
+  }
+
+  /// Seeds are strings: 64-bit values do not survive JSON readers that parse numbers as doubles.
+  private static func scheduleDocument(_ schedule: RunSchedule, of result: RunResult) -> JSONValue {
+    .object([
+      ("seed", .string(String(schedule.seed))),
+      ("fingerprint", .string(ScheduleText.hex(schedule.fingerprint))),
+      (
+        "failingIterations",
+        .array(
+          schedule.failingIterations.map { failing in
+            .object([
+              ("index", .int(failing.index)), ("seed", .string(String(failing.seed))),
+              ("fingerprint", .string(ScheduleText.hex(failing.fingerprint))),
+              ("outcome", .string(OutcomeCoding.kind(of: failing.outcome))),
+              ("observation", .string(OutcomeCoding.observation(of: failing.outcome) ?? "")),
+              ("replay", .string(ScheduleText.replayCommand(result, failing))),
+            ])
+          })
+      ),
+    ])
   }
 
   /// Every distinct outcome with its count and frequency, passes first, then most frequent.
@@ -89,13 +115,15 @@ enum OutcomeCoding {
     case .failed: "failed"
     case .crashed: "crashed"
     case .timedOut: "timedOut"
+    case .deadlocked: "deadlocked"
     }
   }
 
   static func observation(of outcome: Outcome) -> String? {
     switch outcome {
     case .passed, .timedOut: nil
-    case .failed(let observation), .crashed(let observation): observation
+    case .failed(let observation), .crashed(let observation), .deadlocked(let observation):
+      observation
     }
   }
 
@@ -105,6 +133,7 @@ enum OutcomeCoding {
     case ("timedOut", _): .timedOut
     case ("failed", let observation?): .failed(observation: observation)
     case ("crashed", let observation?): .crashed(observation: observation)
+    case ("deadlocked", let observation?): .deadlocked(observation: observation)
     default: nil
     }
   }

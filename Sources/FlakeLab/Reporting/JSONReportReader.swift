@@ -28,10 +28,14 @@ public enum JSONReportReader {
         }
         tally.record(outcome, count: count)
       }
+      var runSchedule: RunSchedule?
+      if let entry = run["schedule"] as? [String: Any] {
+        runSchedule = try schedule(entry, name: name)
+      }
       results.append(
         RunResult(
           scenario: scenario, variant: variant, executor: executor, tally: tally,
-          seconds: run["seconds"] as? Double ?? 0))
+          seconds: run["seconds"] as? Double ?? 0, schedule: runSchedule))
     }
     var shard: Shard?
     if let entry = document["shard"] as? [String: Any], let index = entry["index"] as? Int,
@@ -43,6 +47,26 @@ public enum JSONReportReader {
       machine: MachineInfo(
         cores: machine["cores"] as? Int ?? 0, os: machine["os"] as? String ?? "",
         swift: machine["swift"] as? String ?? ""),
-      runs: results, interrupted: document["interrupted"] as? Bool ?? false, shard: shard)
+      runs: results, interrupted: document["interrupted"] as? Bool ?? false, shard: shard,
+      seed: (document["seed"] as? String).flatMap { UInt64($0) })
+  }
+
+  private static func schedule(_ entry: [String: Any], name: String) throws(UsageError)
+    -> RunSchedule
+  {
+    guard let seed = (entry["seed"] as? String).flatMap({ UInt64($0) }),
+      let fingerprint = (entry["fingerprint"] as? String).flatMap(ScheduleText.parseHex)
+    else { throw UsageError("\(name): a run's schedule is malformed") }
+    let failing = (entry["failingIterations"] as? [[String: Any]] ?? []).compactMap {
+      item -> RunSchedule.FailingIteration? in
+      guard let index = item["index"] as? Int,
+        let seed = (item["seed"] as? String).flatMap({ UInt64($0) }),
+        let fingerprint = (item["fingerprint"] as? String).flatMap(ScheduleText.parseHex),
+        let kind = item["outcome"] as? String,
+        let outcome = OutcomeCoding.outcome(kind: kind, observation: item["observation"] as? String)
+      else { return nil }
+      return .init(index: index, seed: seed, fingerprint: fingerprint, outcome: outcome)
+    }
+    return RunSchedule(seed: seed, fingerprint: fingerprint, failingIterations: failing)
   }
 }

@@ -11,16 +11,20 @@ public struct Report: Sendable {
   public var shard: Shard?
   /// The confidence level of every interval in the report (`--confidence`, 0.95 by default).
   public var confidence: Double
+  /// The seed of the runs (`--seed`, or one drawn at random), printed in every report so that
+  /// runs under the deterministic scheduler can be repeated.
+  public var seed: UInt64?
 
   public init(
     machine: MachineInfo = .current, runs: [RunResult], interrupted: Bool = false,
-    shard: Shard? = nil, confidence: Double = 0.95
+    shard: Shard? = nil, confidence: Double = 0.95, seed: UInt64? = nil
   ) {
     self.machine = machine
     self.runs = runs
     self.interrupted = interrupted
     self.shard = shard
     self.confidence = confidence
+    self.seed = seed
   }
 
   /// The interval of `result`'s failure rate at the report's confidence.

@@ -14,6 +14,7 @@ public enum ReportMerger {
       if var existing = merged[key] {
         existing.tally.merge(run.tally)
         existing.seconds += run.seconds
+        if let schedule = run.schedule { existing.schedule?.merge(schedule) }
         merged[key] = existing
       } else {
         order.append(key)
@@ -22,6 +23,6 @@ public enum ReportMerger {
     }
     return Report(
       machine: reports.first?.machine ?? .current, runs: order.compactMap { merged[$0] },
-      interrupted: reports.contains(where: \.interrupted))
+      interrupted: reports.contains(where: \.interrupted), seed: reports.first?.seed)
   }
 }

@@ -4,23 +4,27 @@
 /// timed out.
 public enum TextReport {
   public static func render(_ report: Report) -> String {
-    var table = TextTable([.left, .left] + Array(repeating: .right, count: 8))
-    table.add([
-      "run", "executor", "iterations", "passed", "failed", "crashed", "timed out",
-      "failure rate [\(Formatting.level(report.confidence)) interval]", "time", "it/s",
-    ])
+    // The deadlocked column only appears where a run can deadlock: under the scheduler.
+    let showsDeadlocks = report.runs.contains { $0.schedule != nil }
+    var table = TextTable([.left, .left] + Array(repeating: .right, count: showsDeadlocks ? 9 : 8))
+    table.add(
+      ["run", "executor", "iterations", "passed", "failed", "crashed", "timed out"]
+        + (showsDeadlocks ? ["deadlocked"] : []) + [
+          "failure rate [\(Formatting.level(report.confidence)) interval]", "time", "it/s",
+        ])
     var observationLines: [Int: [String]] = [:]
     for (index, result) in report.runs.enumerated() {
       let tally = result.tally
-      table.add([
-        result.selector, result.executor, Formatting.count(tally.iterations),
-        Formatting.count(tally.passed), Formatting.count(tally.failed),
-        Formatting.count(tally.crashed), Formatting.count(tally.timedOut),
-        RateText.withInterval(tally.failureRate, report.interval(of: result)),
-        Formatting.seconds(result.seconds),
-        Formatting.rate(result.iterationsPerSecond),
-      ])
-      observationLines[index + 1] = histogramLines(tally)
+      table.add(
+        [
+          result.selector, result.executor, Formatting.count(tally.iterations),
+          Formatting.count(tally.passed), Formatting.count(tally.failed),
+          Formatting.count(tally.crashed), Formatting.count(tally.timedOut),
+        ] + (showsDeadlocks ? [Formatting.count(tally.deadlocked)] : []) + [
+          RateText.withInterval(tally.failureRate, report.interval(of: result)),
+          Formatting.seconds(result.seconds), Formatting.rate(result.iterationsPerSecond),
+        ])
+      observationLines[index + 1] = histogramLines(tally) + replayLines(result)
     }
     var lines: [String] = []
     for (index, line) in table.lines().enumerated() {
@@ -32,7 +36,7 @@ public enum TextReport {
 
   /// The outcome histogram, jcstress style, shown once a run has more than one outcome:
   /// `    9,860  98.60%  isLoading was false right after the tap`.
-  static func histogramLines(_ tally: Tally) -> [String] {
+  public static func histogramLines(_ tally: Tally) -> [String] {
     let histogram = tally.histogram
     guard histogram.count > 1 || tally.passed == 0 else { return [] }
     var table = TextTable([.right, .right, .left])
@@ -47,6 +51,21 @@ public enum TextReport {
   }
 }
 
+extension TextReport {
+  /// How many failing iterations a text report offers to replay.
+  static let replaysShown = 3
+
+  /// Under a run of the scheduler: its schedule hash, and how to replay its first failures.
+  static func replayLines(_ result: RunResult) -> [String] {
+    guard let schedule = result.schedule else { return [] }
+    var lines = ["    schedules: fingerprint \(ScheduleText.hex(schedule.fingerprint))"]
+    for failing in schedule.failingIterations.prefix(replaysShown) {
+      lines.append("    replay: \(ScheduleText.replayCommand(result, failing))")
+    }
+    return lines
+  }
+}
+
 /// The first line of every text report, and the reminder that goes with it.
 enum MachineLine {
   static func render(_ report: Report) -> String {
@@ -55,6 +74,9 @@ enum MachineLine {
       "flakelab \(Report.labVersion) · \(machine.cores) cores · \(machine.os) · Swift \(machine.swift)",
       "Rates under the global executor depend on this machine's cores and load.",
     ]
+    if let seed = report.seed, report.runs.contains(where: { $0.schedule != nil }) {
+      lines.append("Seed \(seed): the same seed gives the same schedules under seeded.")
+    }
     if let shard = report.shard {
       lines.append("Shard \(shard.index)/\(shard.count): this report holds that share of each run.")
     }
@@ -66,13 +88,14 @@ enum MachineLine {
 }
 
 /// An outcome as a phrase for text reports.
-enum OutcomeText {
-  static func describe(_ outcome: Outcome) -> String {
+public enum OutcomeText {
+  public static func describe(_ outcome: Outcome) -> String {
     switch outcome {
     case .passed: "passed"
     case .failed(let observation): observation
     case .crashed(let observation): "crashed: \(observation)"
     case .timedOut: "timed out"
+    case .deadlocked(let observation): observation
     }
   }
 }

@@ -9,14 +9,18 @@ public struct RunPlan: Sendable {
     public let executor: any IterationExecutor
     /// The global indices of this run's iterations: `0..<iterations`, or a shard's part of it.
     public let indices: Range<Int>
+    /// The seed the deterministic scheduler derives each iteration's seed from.
+    public let seed: UInt64
 
     public init(
-      scenario: Scenario, variant: Variant, executor: any IterationExecutor, indices: Range<Int>
+      scenario: Scenario, variant: Variant, executor: any IterationExecutor, indices: Range<Int>,
+      seed: UInt64 = 0
     ) {
       self.scenario = scenario
       self.variant = variant
       self.executor = executor
       self.indices = indices
+      self.seed = seed
     }
 
     /// `scenario.variant`, the selector that names this run's variant.
@@ -33,12 +37,12 @@ public struct RunPlan: Sendable {
   /// with a shard, each run gets that shard's block of its iterations.
   public init(
     variants: [(Scenario, Variant)], executors: [any IterationExecutor], iterations: Int,
-    shard: Shard? = nil
+    shard: Shard? = nil, seed: UInt64 = 0
   ) {
     let indices = shard?.indices(of: iterations) ?? 0..<iterations
     runs = variants.flatMap { scenario, variant in
       executors.map {
-        Run(scenario: scenario, variant: variant, executor: $0, indices: indices)
+        Run(scenario: scenario, variant: variant, executor: $0, indices: indices, seed: seed)
       }
     }
   }

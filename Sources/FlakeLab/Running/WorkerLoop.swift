@@ -11,18 +11,25 @@ public func runIterations<Sink: OutcomeSink>(
   indices: Range<Int>,
   into sink: inout Sink
 ) async {
-  let body = variant.body
   for index in indices {
-    let iteration = Iteration(index: index)
-    var thrown: (any Error)?
-    do {
-      try await executor.run { try await body(iteration) }
-    } catch {
-      thrown = error
-    }
-    let observations = iteration.observations + (thrown.map { ["the test threw \($0)"] } ?? [])
-    sink.record(
-      observations.isEmpty ? .passed : .failed(observation: observations.joined(separator: "; ")),
-      at: index)
+    let (outcome, schedule) = await runIteration(of: variant, index: index, on: executor)
+    sink.record(outcome, at: index, schedule: schedule)
   }
+}
+
+/// One iteration: the body under the executor, its checks and a throw turned into an outcome.
+@MainActor
+public func runIteration(
+  of variant: Variant, index: Int, on executor: any IterationExecutor
+) async -> (Outcome, IterationSchedule?) {
+  let body = variant.body
+  let iteration = Iteration(index: index)
+  let schedule = await executor.run(iteration) {
+    do {
+      try await body(iteration)
+    } catch {
+      iteration.recordThrown(error)
+    }
+  }
+  return (schedule?.deadlock.map { .deadlocked(observation: $0) } ?? iteration.outcome, schedule)
 }

@@ -33,8 +33,15 @@ public final class Iteration: Sendable {
     }
   }
 
-  /// The recorded observations, in the order they were made.
-  var observations: [String] {
-    failures.withLock { $0 }
+  /// Records that the test body threw instead of returning.
+  func recordThrown(_ error: any Error) {
+    failures.withLock { $0.append("the test threw \(error)") }
+  }
+
+  /// Passed when no check failed; otherwise every observation, in the order made.
+  var outcome: Outcome {
+    let observations = failures.withLock { $0 }
+    return observations.isEmpty
+      ? .passed : .failed(observation: observations.joined(separator: "; "))
   }
 }

@@ -11,4 +11,7 @@ public enum Outcome: Hashable, Sendable {
   case crashed(observation: String)
   /// The iteration did not finish within the run's per-iteration timeout.
   case timedOut
+  /// Under the deterministic scheduler: nothing was left to run and no sleeper pending, yet the
+  /// test had not finished, so it never would.
+  case deadlocked(observation: String)
 }

@@ -11,13 +11,19 @@ public struct RunResult: Sendable {
   /// Why this run fails the command: gates not met, a violated claim, a significant rise over
   /// the baseline. Each becomes a `<failure>` in JUnit and a line on stderr.
   public var problems: [String] = []
+  /// The run's seed, schedule hash and failing iterations, under the deterministic scheduler.
+  public var schedule: RunSchedule?
 
-  public init(scenario: String, variant: String, executor: String, tally: Tally, seconds: Double) {
+  public init(
+    scenario: String, variant: String, executor: String, tally: Tally, seconds: Double,
+    schedule: RunSchedule? = nil
+  ) {
     self.scenario = scenario
     self.variant = variant
     self.executor = executor
     self.tally = tally
     self.seconds = seconds
+    self.schedule = schedule
   }
 
   /// `scenario.variant`, the selector that names this run's variant.

@@ -9,7 +9,7 @@ public struct Tally: Equatable, Sendable, OutcomeSink {
 
   public init() {}
 
-  public mutating func record(_ outcome: Outcome, at index: Int) {
+  public mutating func record(_ outcome: Outcome, at index: Int, schedule: IterationSchedule?) {
     record(outcome, count: 1)
   }
 
@@ -30,6 +30,7 @@ public struct Tally: Equatable, Sendable, OutcomeSink {
   public var failed: Int { count { if case .failed = $0 { true } else { false } } }
   public var crashed: Int { count { if case .crashed = $0 { true } else { false } } }
   public var timedOut: Int { nonPassing[.timedOut, default: 0] }
+  public var deadlocked: Int { count { if case .deadlocked = $0 { true } else { false } } }
   public var iterations: Int { passed + nonPassing.values.reduce(0, +) }
   /// Iterations that did not pass, for any reason: the numerator of the failure rate.
   public var notPassed: Int { iterations - passed }

@@ -36,13 +36,16 @@ struct CheckCommand: Command {
   func run() async throws -> ExitStatus {
     var runs: [RunPlan.Run] = []
     for (scenario, variant) in measurement.variants {
-      let iterations =
-        variant.realTimeWait == nil
-        ? measurement.iterations : min(measurement.iterations, Self.realTimeIterationCap)
-      for executor in ExecutorCatalog.all where variant.claims[executor.name] != nil {
+      for executor in ExecutorCatalog.all(seed: measurement.seed)
+      where variant.claims[executor.name] != nil {
+        // Sleeps cost real time except under the scheduler, whose time is virtual.
+        let iterations =
+          variant.realTimeWait == nil || executor is ScheduledExecutor
+          ? measurement.iterations : min(measurement.iterations, Self.realTimeIterationCap)
         runs.append(
           RunPlan.Run(
-            scenario: scenario, variant: variant, executor: executor, indices: 0..<iterations))
+            scenario: scenario, variant: variant, executor: executor, indices: 0..<iterations,
+            seed: measurement.seed))
       }
     }
     guard !runs.isEmpty else {

@@ -15,12 +15,18 @@ protocol Command {
 
   init(_ arguments: ParsedArguments) throws(UsageError)
 
+  /// Whether this process must run on the deterministic scheduler, which is installed before
+  /// the first task exists.
+  var needsDeterministicScheduler: Bool { get }
+
   @MainActor
   func run() async throws -> ExitStatus
 }
 
 extension Command {
   static var isHidden: Bool { false }
+
+  var needsDeterministicScheduler: Bool { false }
 
   /// The command as an entry of the command table.
   static var entry: CommandEntry {

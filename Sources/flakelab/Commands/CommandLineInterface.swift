@@ -8,7 +8,7 @@ enum CommandLineInterface {
   static var commands: [CommandEntry] {
     [
       ListCommand.entry, RunCommand.entry, CompareCommand.entry, CheckCommand.entry, PlanCommand.entry,
-      MergeCommand.entry, WorkerCommand.entry,
+      ReplayCommand.entry, ExploreCommand.entry, MergeCommand.entry, WorkerCommand.entry,
     ]
   }
 
@@ -21,8 +21,10 @@ enum CommandLineInterface {
     } catch {
       fail(error.message, status: .usage)
     }
+    // The deterministic scheduler must be in place before the first task exists.
+    if command.needsDeterministicScheduler { DeterministicScheduler.install() }
     // Scenarios and the serial executor need the main queue drained: run on the main actor and
-    // hand the main thread to Dispatch, as an async `main` would.
+    // hand the main thread to Dispatch, as an async `main` would (or to the scheduler).
     Task { @MainActor in
       do {
         exit(try await command.run().rawValue)
@@ -32,6 +34,7 @@ enum CommandLineInterface {
         fail("internal error: \(error)", status: .internalError)
       }
     }
+    if DeterministicScheduler.isInstalled { DeterministicScheduler.runMainLoop() }
     dispatchMain()
   }
 

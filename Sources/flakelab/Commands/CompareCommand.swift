@@ -13,7 +13,7 @@ struct CompareCommand: Command {
     [
       .value(
         "executors", "LIST",
-        "Comma-separated executors (default: \(ExecutorCatalog.all.map(\.name).joined(separator: ",")))."
+        "Comma-separated executors among \(ExecutorCatalog.names.joined(separator: ", ")) (default: \(ExecutorCatalog.comparedByDefault.joined(separator: ",")))."
       )
     ] + MeasurementOptions.specs
 
@@ -22,14 +22,14 @@ struct CompareCommand: Command {
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     measurement = try MeasurementOptions(arguments, command: Self.name)
+    let names =
+      arguments.value("executors").map {
+        $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      } ?? ExecutorCatalog.comparedByDefault
     var executors: [any IterationExecutor] = []
-    if let list = arguments.value("executors") {
-      for name in list.split(separator: ",", omittingEmptySubsequences: false) {
-        let executor = try ExecutorCatalog.named(String(name))
-        if !executors.contains(where: { $0.name == executor.name }) { executors.append(executor) }
-      }
-    } else {
-      executors = ExecutorCatalog.all
+    for name in names {
+      let executor = try ExecutorCatalog.named(name, seed: measurement.seed)
+      if !executors.contains(where: { $0.name == executor.name }) { executors.append(executor) }
     }
     self.executors = executors
   }
@@ -37,7 +37,7 @@ struct CompareCommand: Command {
   func run() async throws -> ExitStatus {
     let plan = RunPlan(
       variants: measurement.variants, executors: executors, iterations: measurement.iterations,
-      shard: measurement.shard)
+      shard: measurement.shard, seed: measurement.seed)
     return try measurement.measure(plan) {
       ComparisonReport.render($0, executors: executors.map(\.name))
     }

@@ -36,9 +36,17 @@ struct ListCommand: Command {
       lines.append("")
     }
     lines.append("executors:")
-    for executor in ExecutorCatalog.all {
-      lines.append("  \(executor.name)  \(executor.summary)")
+    let executors = ExecutorCatalog.all()
+    let width = executors.map(\.name.count).max() ?? 0
+    for executor in executors {
+      let padding = String(repeating: " ", count: width - executor.name.count)
+      lines.append("  \(executor.name)\(padding)  \(executor.summary)")
     }
+    lines += [
+      "",
+      "The seeded and fifo executors interleave jobs only where tasks suspend: a data race inside",
+      "synchronous code (toggleRace) cannot show under them, as under serial.",
+    ]
     print(lines.joined(separator: "\n"))
     return .success
   }

@@ -16,6 +16,9 @@ struct MeasurementOptions {
     .value(
       "shard", "INDEX/COUNT",
       "Run only shard INDEX (0-based) of COUNT; also read from TEST_SHARD_INDEX/TEST_TOTAL_SHARDS."),
+    .value(
+      "seed", "S",
+      "Seed of the seeded executor's schedules (default: drawn at random and printed in the report)."),
     .value("format", "FORMAT", "Output format: text, json, junit or csv (default: text)."),
     .value("output", "FILE", "Also write the JSON report to FILE (atomically)."),
     .value(
@@ -37,6 +40,7 @@ struct MeasurementOptions {
   let timeout: Duration
   let jobs: Int
   let shard: Shard?
+  let seed: UInt64
   let format: ReportFormat
   let outputPath: String?
   let confidence: Double
@@ -67,6 +71,7 @@ struct MeasurementOptions {
     timeout = try arguments.value("timeout", default: .seconds(10), ValueParsers.duration)
     jobs = try arguments.value("jobs", default: 1, ValueParsers.positiveCount)
     shard = try arguments.value("shard", default: try Self.shard(from: environment), ValueParsers.shard)
+    seed = try arguments.value("seed", default: UInt64.random(in: 0...UInt64.max), ValueParsers.seed)
     format = try ReportFormat(arguments)
     outputPath = arguments.value("output")
     confidence = try arguments.value("confidence", default: 0.95, ValueParsers.confidence)
@@ -109,7 +114,8 @@ struct MeasurementOptions {
     }
     progress?.clear()
     var report = Report(
-      runs: results, interrupted: supervisor.wasInterrupted, shard: shard, confidence: confidence)
+      runs: results, interrupted: supervisor.wasInterrupted, shard: shard, confidence: confidence,
+      seed: seed)
     if !supervisor.wasInterrupted {
       ProblemFinder(gates: gates, baseline: baseline).annotate(&report)
     }

@@ -14,7 +14,7 @@ struct RunCommand: Command {
     [
       .value(
         "executor", "NAME",
-        "Executor: \(ExecutorCatalog.all.map(\.name).joined(separator: " or ")) (default: global).")
+        "Executor: \(ExecutorCatalog.names.joined(separator: ", ")) (default: global); see 'flakelab list'.")
     ] + MeasurementOptions.specs
 
   let measurement: MeasurementOptions
@@ -22,13 +22,14 @@ struct RunCommand: Command {
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     measurement = try MeasurementOptions(arguments, command: Self.name)
-    executor = try ExecutorCatalog.named(arguments.value("executor") ?? "global")
+    executor = try ExecutorCatalog.named(
+      arguments.value("executor") ?? "global", seed: measurement.seed)
   }
 
   func run() async throws -> ExitStatus {
     let plan = RunPlan(
       variants: measurement.variants, executors: [executor], iterations: measurement.iterations,
-      shard: measurement.shard)
+      shard: measurement.shard, seed: measurement.seed)
     return try measurement.measure(plan, text: TextReport.render)
   }
 }

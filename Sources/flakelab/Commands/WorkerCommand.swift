@@ -6,7 +6,7 @@ import Scenarios
 struct WorkerCommand: Command {
   static let name = WorkerInvocation.command
   static let abstract = "Run a batch of iterations for a supervising flakelab (internal)."
-  static let usage = "worker <selector> <executor> <from> <to>"
+  static let usage = "worker <selector> <executor> <seed> <from> <to>"
   static let discussion = "Started by 'flakelab run' and 'compare'; expects the outcome channel on descriptor 3."
   static let options: [OptionSpec] = []
   static let isHidden = true
@@ -18,6 +18,10 @@ struct WorkerCommand: Command {
       throw UsageError("usage: flakelab \(Self.usage)")
     }
     self.invocation = invocation
+  }
+
+  var needsDeterministicScheduler: Bool {
+    ExecutorCatalog.needsScheduler(invocation.executor)
   }
 
   func run() async throws -> ExitStatus {

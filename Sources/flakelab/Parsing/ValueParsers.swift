@@ -36,6 +36,15 @@ enum ValueParsers {
     return value
   }
 
+  /// A 64-bit seed: decimal, or hexadecimal with `0x`.
+  static func seed(_ text: String, option: String) throws(UsageError) -> UInt64 {
+    let value = text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
+    guard let value else {
+      throw UsageError("\(option) takes a whole number from 0 to 2^64-1 (or 0x… hex), not '\(text)'")
+    }
+    return value
+  }
+
   /// A duration with its unit: `500ms`, `2s`, `1.5s`, `1m`.
   static func duration(_ text: String, option: String) throws(UsageError) -> Duration {
     let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]

@@ -1,0 +1,49 @@
+/// What a run under the deterministic scheduler records about its schedules: the run's seed, one
+/// hash of every iteration's schedule, and the first failing iterations with their replay seeds.
+public struct RunSchedule: Equatable, Sendable {
+  /// How many failing iterations a report lists.
+  public static let failingLimit = 20
+
+  /// A failing iteration and what replays it.
+  public struct FailingIteration: Equatable, Sendable {
+    public let index: Int
+    /// The iteration's own seed: `flakelab replay … --seed` takes it.
+    public let seed: UInt64
+    public let fingerprint: UInt64
+    public let outcome: Outcome
+  }
+
+  public let seed: UInt64
+  /// XOR of every iteration's share (index and schedule fingerprint): equal for two runs with
+  /// the same seed and the same schedules, whatever the split into workers and shards.
+  public var fingerprint: UInt64
+  /// The failing iterations with the lowest indices, up to ``failingLimit``.
+  public private(set) var failingIterations: [FailingIteration]
+
+  public init(seed: UInt64, fingerprint: UInt64 = 0, failingIterations: [FailingIteration] = []) {
+    self.seed = seed
+    self.fingerprint = fingerprint
+    self.failingIterations = failingIterations
+  }
+
+  mutating func noteFailing(index: Int, fingerprint: UInt64, outcome: Outcome) {
+    let failing = FailingIteration(
+      index: index, seed: SplitMix64.iterationSeed(runSeed: seed, index: index),
+      fingerprint: fingerprint, outcome: outcome)
+    if failingIterations.count < Self.failingLimit {
+      failingIterations.append(failing)
+      failingIterations.sort { $0.index < $1.index }
+    } else if let last = failingIterations.last, index < last.index {
+      failingIterations[failingIterations.count - 1] = failing
+      failingIterations.sort { $0.index < $1.index }
+    }
+  }
+
+  /// Adds another part of the same run (another shard).
+  mutating func merge(_ other: RunSchedule) {
+    fingerprint ^= other.fingerprint
+    for failing in other.failingIterations {
+      noteFailing(index: failing.index, fingerprint: failing.fingerprint, outcome: failing.outcome)
+    }
+  }
+}

@@ -1,0 +1,47 @@
+/// The executors of the deterministic scheduler: every job of an iteration runs one at a time,
+/// in an order chosen by a seeded generator (`seeded`) or first-in, first-out (`fifo`, which
+/// gives the serial executor's results), with sleeps in virtual time.
+///
+/// Only usable in a process where ``DeterministicScheduler/install()`` ran; the lab's workers
+/// for these executors are such processes.
+public struct ScheduledExecutor: IterationExecutor {
+  public enum Order: String, Sendable {
+    case seeded, fifo
+  }
+
+  public let order: Order
+  /// The run's seed; each iteration's own seed is derived from it and its index.
+  public let seed: UInt64
+
+  public init(order: Order, seed: UInt64) {
+    self.order = order
+    self.seed = seed
+  }
+
+  public var name: String { order.rawValue }
+
+  public var summary: String {
+    switch order {
+    case .seeded:
+      "one job at a time in a seeded random order, virtual time; replayable by seed"
+    case .fifo:
+      "one job at a time first-in first-out, virtual time: the serial executor's order"
+    }
+  }
+
+  /// The policy of the iteration with `index`.
+  public func policy(forIteration index: Int) -> SchedulePolicy {
+    switch order {
+    case .seeded: .seeded(SplitMix64.iterationSeed(runSeed: seed, index: index))
+    case .fifo: .fifo
+    }
+  }
+
+  @MainActor
+  public func run(_ iteration: Iteration, _ body: @escaping @Sendable () async -> Void) async
+    -> IterationSchedule?
+  {
+    await DeterministicScheduler.shared.runIteration(
+      policy: policy(forIteration: iteration.index), body)
+  }
+}

@@ -1,0 +1,66 @@
+import FlakeLab
+import Scenarios
+
+/// `flakelab explore`: every distinct schedule of a small scenario, depth-first.
+struct ExploreCommand: Command {
+  static let name = "explore"
+  static let abstract = "Run every distinct schedule of one iteration and count the outcomes."
+  static let usage = "explore <scenario.variant> [--max-schedules N] [--index I]"
+  static let discussion = """
+    Walks the schedules of the deterministic scheduler depth-first: at each point where two or
+    more jobs are ready, each choice in turn. Prints how many schedules there are (or how many
+    were explored within the bound), the outcomes, and a replay handle for the first failing
+    schedule. Runs in this process: a crash in a scenario ends the exploration.
+    """
+  static let options: [OptionSpec] = [
+    .value("max-schedules", "N", "Stop after N schedules (default: 10000)."),
+    .value("index", "I", "The iteration index the scenario sees (default: 0)."),
+  ]
+
+  let selector: String
+  let variant: Variant
+  let maxSchedules: Int
+  let index: Int
+
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    guard arguments.positionals.count == 1 else {
+      throw UsageError("explore takes one scenario.variant (see 'flakelab explore --help')")
+    }
+    let pairs = try ScenarioCatalog.standard.resolve(arguments.positionals[0])
+    guard pairs.count == 1 else {
+      throw UsageError("explore takes one variant; '\(arguments.positionals[0])' names \(pairs.count)")
+    }
+    selector = "\(pairs[0].0.name).\(pairs[0].1.name)"
+    variant = pairs[0].1
+    maxSchedules = try arguments.value("max-schedules", default: 10_000, ValueParsers.positiveCount)
+    index = try arguments.value("index", default: 0, ValueParsers.positiveCount)
+  }
+
+  var needsDeterministicScheduler: Bool { true }
+
+  func run() async throws -> ExitStatus {
+    let result = await ScheduleExplorer.explore(variant, index: index, maxSchedules: maxSchedules)
+    var lines = [
+      result.isComplete
+        ? "\(selector): \(Formatting.count(result.schedules)) distinct schedules, all explored."
+        : "\(selector): explored the first \(Formatting.count(result.schedules)) schedules (--max-schedules); there are more.",
+      "",
+    ]
+    lines += TextReport.histogramLines(result.tally).map { String($0.dropFirst(2)) }
+    if result.tally.histogram.count == 1 {
+      lines.append(
+        "  every schedule: \(result.tally.histogram.first.map { OutcomeText.describe($0.outcome) } ?? "")")
+    }
+    lines.append("")
+    if let failure = result.firstFailure {
+      lines.append("first failing schedule: flakelab replay \(selector) --schedule \(failure.path) --trace")
+    } else {
+      lines.append("no schedule failed")
+    }
+    if let pass = result.firstPass {
+      lines.append("first passing schedule: flakelab replay \(selector) --schedule \(pass)")
+    }
+    print(lines.joined(separator: "\n"))
+    return .success
+  }
+}

@@ -1,0 +1,89 @@
+import FlakeLab
+import Scenarios
+
+/// `flakelab replay`: reruns one iteration exactly, by its seed or its schedule path, and can
+/// print the schedule step by step.
+struct ReplayCommand: Command {
+  static let name = "replay"
+  static let abstract = "Rerun one iteration under the deterministic scheduler, by seed or path."
+  static let usage =
+    "replay <scenario.variant> (--seed S | --schedule PATH) [--index I] [--executor seeded|fifo] [--trace]"
+  static let discussion = """
+    A run under the seeded executor lists its failing iterations with their seeds; this reruns
+    one of them alone and gets the same schedule and outcome. --schedule takes a path printed by
+    'flakelab explore'. --trace prints every step: which task ran, whether its job was a main-actor
+    or a global job, and which sleeper virtual time woke.
+    """
+  static let options: [OptionSpec] = [
+    .value("seed", "S", "The iteration's seed, as a report lists it."),
+    .value("schedule", "PATH", "A schedule path from 'flakelab explore' (e.g. 1.0.2), instead of a seed."),
+    .value("index", "I", "The iteration's index, as a report lists it (default: 0)."),
+    .value("executor", "NAME", "seeded (default) or fifo; fifo ignores the seed."),
+    .flag("trace", "Print the schedule step by step."),
+  ]
+
+  let selector: String
+  let variant: Variant
+  let policy: SchedulePolicy
+  let index: Int
+  let tracing: Bool
+
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    guard arguments.positionals.count == 1 else {
+      throw UsageError("replay takes one scenario.variant (see 'flakelab replay --help')")
+    }
+    let pairs = try ScenarioCatalog.standard.resolve(arguments.positionals[0])
+    guard pairs.count == 1 else {
+      throw UsageError("replay takes one variant; '\(arguments.positionals[0])' names \(pairs.count)")
+    }
+    selector = "\(pairs[0].0.name).\(pairs[0].1.name)"
+    variant = pairs[0].1
+    index = try arguments.value("index", default: 0) { text, option throws(UsageError) in
+      guard let index = Int(text), index >= 0 else {
+        throw UsageError("\(option) takes a whole number of at least 0, not '\(text)'")
+      }
+      return index
+    }
+    tracing = arguments.has("trace")
+    let executor = arguments.value("executor") ?? "seeded"
+    switch (executor, arguments.value("seed"), arguments.value("schedule")) {
+    case ("fifo", _, _):
+      policy = .fifo
+    case ("seeded", let seed?, nil):
+      policy = .seeded(try ValueParsers.seed(seed, option: "--seed"))
+    case ("seeded", nil, let path?):
+      guard let picks = ScheduleChoices.picks(fromPath: path) else {
+        throw UsageError("--schedule takes a path of choices such as 1.0.2, not '\(path)'")
+      }
+      policy = .directed(picks)
+    case ("seeded", _, _):
+      throw UsageError("replay needs either --seed S or --schedule PATH")
+    default:
+      throw UsageError("replay runs under seeded or fifo, not '\(executor)'")
+    }
+  }
+
+  var needsDeterministicScheduler: Bool { true }
+
+  func run() async throws -> ExitStatus {
+    let (outcome, schedule) = await runIteration(
+      of: variant, index: index, on: FixedScheduleExecutor(policy: policy, tracing: tracing))
+    let how: String =
+      switch policy {
+      case .seeded(let seed): "seed \(seed)"
+      case .directed: "schedule path"
+      case .fifo: "fifo"
+      }
+    var lines = ["\(selector) · iteration \(index) · \(how)"]
+    lines.append("outcome: \(OutcomeText.describe(outcome))")
+    if let schedule {
+      lines.append(
+        "schedule: \(schedule.steps) steps, \(schedule.choices.picks.count) choices, fingerprint "
+          + "\(ScheduleText.hex(schedule.fingerprint)), path \(schedule.choices.path), virtual time "
+          + ScheduleText.virtualTime(schedule.virtualTime))
+      lines += schedule.trace.map(\.description)
+    }
+    print(lines.joined(separator: "\n"))
+    return .success
+  }
+}

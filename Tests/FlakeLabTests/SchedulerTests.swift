@@ -1,0 +1,169 @@
+import Foundation
+import XCTest
+
+@testable import FlakeLab
+
+/// The deterministic scheduler, through the real executable: it installs process-wide before
+/// the first task, which a test process cannot do for itself.
+final class SchedulerTests: XCTestCase {
+  private func json(_ arguments: [String]) throws -> [String: Any] {
+    let result = try Flakelab.run(arguments + ["--format", "json"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    return try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+  }
+
+  private func runs(_ arguments: [String]) throws -> [[String: Any]] {
+    try XCTUnwrap(try json(arguments)["runs"] as? [[String: Any]])
+  }
+
+  private func histogram(_ run: [String: Any]) -> [String: Int] {
+    (run["outcomes"] as? [[String: Any]] ?? []).reduce(into: [:]) { result, entry in
+      let key = "\(entry["outcome"] ?? "") \(entry["observation"] ?? "")"
+      result[key] = entry["count"] as? Int
+    }
+  }
+
+  private let seeded = [
+    "run", "isLoading.endpointYield", "--executor", "seeded", "--seed", "42", "--iterations", "1000",
+  ]
+
+  func testTheSameSeedGivesTheSameSchedulesAndOutcomes() throws {
+    let first = try runs(seeded)[0]
+    let second = try runs(seeded)[0]
+    let split = try runs(seeded + ["--jobs", "2"])[0]
+    let schedule = try XCTUnwrap(first["schedule"] as? [String: Any])
+    XCTAssertEqual(schedule["seed"] as? String, "42")
+    for other in [second, split] {
+      XCTAssertEqual(histogram(other), histogram(first))
+      let otherSchedule = try XCTUnwrap(other["schedule"] as? [String: Any])
+      XCTAssertEqual(otherSchedule["fingerprint"] as? String, schedule["fingerprint"] as? String)
+    }
+    // Both outcomes occur, so the fingerprint covers more than one schedule.
+    XCTAssertGreaterThan(first["passed"] as? Int ?? 0, 0)
+    XCTAssertGreaterThan(first["failed"] as? Int ?? 0, 0)
+    let otherSeed = try runs(
+      ["run", "isLoading.endpointYield", "--executor", "seeded", "--seed", "43", "--iterations", "1000"])[0]
+    XCTAssertNotEqual(
+      (otherSeed["schedule"] as? [String: Any])?["fingerprint"] as? String,
+      schedule["fingerprint"] as? String)
+  }
+
+  func testReplayReproducesFailingIterationsExactly() throws {
+    let run = try runs(seeded)[0]
+    let failing = try XCTUnwrap((run["schedule"] as? [String: Any])?["failingIterations"] as? [[String: Any]])
+    XCTAssertEqual(failing.count, RunSchedule.failingLimit)
+    for iteration in failing.prefix(5) {
+      let seed = try XCTUnwrap(iteration["seed"] as? String)
+      let index = try XCTUnwrap(iteration["index"] as? Int)
+      let replay = try Flakelab.run([
+        "replay", "isLoading.endpointYield", "--seed", seed, "--index", "\(index)", "--trace",
+      ])
+      XCTAssertEqual(replay.status, 0, replay.stderr)
+      let lines = replay.stdout.split(separator: "\n").map(String.init)
+      XCTAssertEqual(lines[1], "outcome: \(iteration["observation"] as? String ?? "?")")
+      XCTAssertTrue(
+        lines[2].contains("fingerprint \(iteration["fingerprint"] as? String ?? "?")"), lines[2])
+      XCTAssertTrue(lines.contains { $0.hasPrefix("step 1: task 1 (main actor job)") }, replay.stdout)
+    }
+  }
+
+  func testFIFOReproducesTheSerialExecutorForEveryScenario() throws {
+    let list = try Flakelab.run(["list"])
+    let variants = list.stdout.split(separator: "\n").filter { $0.hasPrefix("  .") }
+    XCTAssertGreaterThan(variants.count, 10)
+    // Variants that sleep cost real time under serial: two iterations of those are enough.
+    let quick = ["isLoading", "backToBack.serialForm", "cancel", "screenshots", "toggleRace", "runtimeOrder"]
+    let slow = ["backToBack.streams", "countdown"]
+    for (selectors, iterations) in [(quick, "50"), (slow, "2")] {
+      let compared = try runs(
+        ["compare"] + selectors + ["--executors", "serial,fifo", "--iterations", iterations])
+      let serial = compared.filter { $0["executor"] as? String == "serial" }
+      let fifo = compared.filter { $0["executor"] as? String == "fifo" }
+      XCTAssertEqual(serial.count, fifo.count)
+      for (one, other) in zip(serial, fifo) {
+        XCTAssertEqual(one["variant"] as? String, other["variant"] as? String)
+        XCTAssertEqual(
+          histogram(one), histogram(other),
+          "\(one["scenario"] ?? "").\(one["variant"] ?? "") differs between serial and fifo")
+      }
+    }
+  }
+
+  func testExploreFindsAPassingAndAFailingScheduleOfEndpointYield() throws {
+    let explored = try Flakelab.run(["explore", "isLoading.endpointYield"])
+    XCTAssertEqual(explored.status, 0, explored.stderr)
+    XCTAssertTrue(explored.stdout.contains("distinct schedules, all explored"), explored.stdout)
+    let lines = explored.stdout.split(separator: "\n").map(String.init)
+    let failing = try XCTUnwrap(lines.first { $0.hasPrefix("first failing schedule: ") })
+    let passing = try XCTUnwrap(lines.first { $0.hasPrefix("first passing schedule: ") })
+    func path(_ line: String) throws -> String {
+      let words = line.split(separator: " ")
+      return String(words[try XCTUnwrap(words.firstIndex(of: "--schedule")) + 1])
+    }
+    let failed = try Flakelab.run(["replay", "isLoading.endpointYield", "--schedule", try path(failing)])
+    XCTAssertTrue(failed.stdout.contains("outcome: isLoading was false right after the tap"), failed.stdout)
+    let passed = try Flakelab.run(["replay", "isLoading.endpointYield", "--schedule", try path(passing)])
+    XCTAssertTrue(passed.stdout.contains("outcome: passed"), passed.stdout)
+  }
+
+  func testTheCountdownPassesInVirtualTime() throws {
+    let run = try runs(["run", "countdown", "--executor", "seeded", "--iterations", "200"])[0]
+    XCTAssertEqual(run["passed"] as? Int, 200)
+    let replay = try Flakelab.run(["replay", "countdown.timeoutTask", "--seed", "1", "--trace"])
+    XCTAssertTrue(replay.stdout.contains("a sleeper woken at 5.000 s"), replay.stdout)
+  }
+
+  func testAForgottenContinuationIsADeadlockAtOnce() throws {
+    for executor in ["seeded", "fifo"] {
+      let run = try runs(["run", "lab.deadlock", "--executor", executor, "--iterations", "100"])[0]
+      XCTAssertEqual(run["passed"] as? Int, 90)
+      XCTAssertEqual(run["deadlocked"] as? Int, 10)
+      XCTAssertEqual(run["timedOut"] as? Int, 0)
+      let outcomes = run["outcomes"] as? [[String: Any]] ?? []
+      let deadlock = try XCTUnwrap(outcomes.first { $0["outcome"] as? String == "deadlocked" })
+      XCTAssertTrue(
+        (deadlock["observation"] as? String ?? "").contains("a continuation that is never resumed"))
+    }
+  }
+
+  func testToggleRaceCannotShowUnderTheScheduler() throws {
+    let run = try runs(["run", "toggleRace", "--executor", "seeded", "--iterations", "100"])[0]
+    XCTAssertEqual(run["passed"] as? Int, 100)
+  }
+}
+
+final class SchedulerUnitTests: XCTestCase {
+  func testSplitMix64MatchesItsReferenceOutput() {
+    var generator = SplitMix64(seed: 0)
+    XCTAssertEqual(generator.next(), 0xE220_A839_7B1D_CDAF)
+    XCTAssertEqual(generator.next(), 0x6E78_9E6A_A1B9_65F4)
+  }
+
+  func testChoicesHaveAPathThatParsesBack() {
+    var choices = ScheduleChoices()
+    XCTAssertEqual(choices.path, "-")
+    choices.append(pick: 1, of: 2)
+    choices.append(pick: 0, of: 3)
+    XCTAssertEqual(choices.path, "1.0")
+    XCTAssertEqual(ScheduleChoices.picks(fromPath: "1.0"), [1, 0])
+    XCTAssertEqual(ScheduleChoices.picks(fromPath: "-"), [])
+    XCTAssertNil(ScheduleChoices.picks(fromPath: "1.x"))
+    var other = ScheduleChoices()
+    other.append(pick: 0, of: 2)
+    other.append(pick: 1, of: 3)
+    XCTAssertNotEqual(choices.fingerprint, other.fingerprint)
+  }
+
+  func testDepthFirstOrderOfPaths() {
+    var choices = ScheduleChoices()
+    choices.append(pick: 0, of: 2)
+    choices.append(pick: 2, of: 3)
+    choices.append(pick: 0, of: 1)
+    // The deepest choice with an untried option is the first: its next option, nothing after.
+    XCTAssertEqual(ScheduleExplorer.nextPath(after: choices), [1])
+    var last = ScheduleChoices()
+    last.append(pick: 1, of: 2)
+    XCTAssertNil(ScheduleExplorer.nextPath(after: last))
+  }
+}
