@@ -11,8 +11,10 @@ import Scenarios
 /// - worker: the lab's worker loop exactly as a worker process runs it, the executor entered per
 ///   iteration and each outcome published on a shared-memory outcome channel;
 /// - supervised: `Supervisor.run`, end to end, including starting the worker process.
-/// The ratios are medians of per-round ratios. Every figure depends on this machine and its
-/// load: compare figures from one run, never across machines.
+/// The ratios are medians of per-round ratios. Then the virtual-time figure: 1,000 iterations of
+/// the five-second `countdown` under the `seeded` executor, end to end in a worker process.
+/// Every figure depends on this machine and its load: compare figures from one run, never
+/// across machines.
 
 struct Case {
   let selector: String
@@ -121,4 +123,28 @@ func main() async {
   }
 }
 
+/// The deterministic scheduler installs process-wide, so it is measured in a worker process.
+func virtualTimeFigure(worker: String) {
+  let (scenario, variant) = try! ScenarioCatalog.standard.resolve("countdown.timeoutTask")[0]
+  let iterations = 1000
+  let run = RunPlan.Run(
+    scenario: scenario, variant: variant, executor: ScheduledExecutor(order: .seeded, seed: 1),
+    indices: 0..<iterations, seed: 1)
+  var seconds: [Double] = []
+  var passed = 0
+  for _ in 0..<5 {
+    let result = try! Supervisor(options: .init(workerExecutable: worker)).run(run)
+    seconds.append(result.seconds)
+    passed = result.tally.passed
+  }
+  print("")
+  print(
+    "countdown.timeoutTask (seeded): \(iterations) iterations of 5 s each in virtual time, "
+      + String(format: "%.1f ms", median(seconds) * 1000)
+      + " wall (median of 5, worker start included); \(passed) passed")
+}
+
 await main()
+virtualTimeFigure(
+  worker: URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    .appendingPathComponent("flakelab").path)

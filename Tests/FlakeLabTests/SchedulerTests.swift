@@ -49,6 +49,30 @@ final class SchedulerTests: XCTestCase {
       schedule["fingerprint"] as? String)
   }
 
+  func testMergedShardsOfASeededRunEqualTheWholeRun() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("flakelab-seeded-shards-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let paths = try (0..<2).map { shard in
+      let path = directory.appendingPathComponent("\(shard).json").path
+      let result = try Flakelab.run(seeded + ["--shard", "\(shard)/2", "--output", path])
+      XCTAssertEqual(result.status, 0, result.stderr)
+      return path
+    }
+    let merged = try json(["merge"] + paths)
+    XCTAssertEqual(merged["seed"] as? String, "42")
+    let mergedRun = try XCTUnwrap((merged["runs"] as? [[String: Any]])?.first)
+    let whole = try runs(seeded)[0]
+    XCTAssertEqual(histogram(mergedRun), histogram(whole))
+    let mergedSchedule = try XCTUnwrap(mergedRun["schedule"] as? [String: Any])
+    let wholeSchedule = try XCTUnwrap(whole["schedule"] as? [String: Any])
+    XCTAssertEqual(mergedSchedule["fingerprint"] as? String, wholeSchedule["fingerprint"] as? String)
+    let mergedFailing = mergedSchedule["failingIterations"] as? [[String: Any]] ?? []
+    let wholeFailing = wholeSchedule["failingIterations"] as? [[String: Any]] ?? []
+    XCTAssertEqual(mergedFailing.map { $0["seed"] as? String }, wholeFailing.map { $0["seed"] as? String })
+  }
+
   func testReplayReproducesFailingIterationsExactly() throws {
     let run = try runs(seeded)[0]
     let failing = try XCTUnwrap((run["schedule"] as? [String: Any])?["failingIterations"] as? [[String: Any]])
