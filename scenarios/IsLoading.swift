@@ -76,7 +76,9 @@ let isLoading = Scenario(
     Variant(
       name: "naive",
       summary: "endpoint answers at once; asserts right after spawning the task",
-      claims: ["global": .canFail, "serial": .alwaysFails, "fifo": .alwaysFails, "seeded": .alwaysFails]
+      claims: [
+        "global": .canFail, "serial": .alwaysFails, "fifo": .alwaysFails, "seeded": .alwaysFails,
+      ]
     ) { iteration in
       await isLoadingTest(iteration, answer: immediateAnswer) {}
     },

@@ -42,7 +42,9 @@ let toggleRace = Scenario(
     Variant(
       name: "taskGroup",
       summary: "a task group of 1,000 children that each toggle once",
-      claims: ["global": .canFail, "serial": .neverFails, "fifo": .neverFails, "seeded": .neverFails]
+      claims: [
+        "global": .canFail, "serial": .neverFails, "fifo": .neverFails, "seeded": .neverFails,
+      ]
     ) { iteration in
       let toggle = Toggle()
       await withTaskGroup(of: Void.self) { group in

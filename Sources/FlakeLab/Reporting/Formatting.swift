@@ -1,9 +1,6 @@
 import Foundation
 
 /// The number formats of the text reports, in one place so every table reads the same.
-public typealias RateFormat = Formatting
-
-/// The number formats of the text reports, in one place so every table reads the same.
 public enum Formatting {
   /// `12,345`: counts with thousands separators.
   public static func count(_ value: Int) -> String {

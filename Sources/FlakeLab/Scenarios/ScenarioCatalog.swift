@@ -36,6 +36,18 @@ public struct ScenarioCatalog: Sendable {
     return [(scenario, variant)]
   }
 
+  /// The one variant `selector` names, for commands that run a single variant (`replay`,
+  /// `explore`, a worker).
+  public func variant(_ selector: String) throws(UsageError) -> (Scenario, Variant) {
+    let pairs = try resolve(selector)
+    guard pairs.count == 1 else {
+      throw UsageError(
+        "'\(selector)' names \(pairs.count) variants; name one as scenario.variant, e.g. "
+          + "'\(pairs[0].0.name).\(pairs[0].1.name)'")
+    }
+    return pairs[0]
+  }
+
   /// Every selector resolved in order, each (scenario, variant) pair once.
   public func resolve(_ selectors: [String]) throws(UsageError) -> [(Scenario, Variant)] {
     var seen = Set<String>()

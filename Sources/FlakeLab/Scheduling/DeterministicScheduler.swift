@@ -226,7 +226,7 @@ public final class DeterministicScheduler: @unchecked Sendable {
       }
       let index = pick(among: queues.ready.count)
       let job = queues.ready.remove(at: index)
-      if phase == .running { record(job, pick: index, of: queues.ready.count + 1, now: queues.now) }
+      if phase == .running { record(job, pick: index, of: queues.ready.count + 1) }
       return .run(job)
     }
   }
@@ -248,7 +248,7 @@ public final class DeterministicScheduler: @unchecked Sendable {
     return index
   }
 
-  private func record(_ job: ReadyJob, pick: Int, of count: Int, now: Duration) {
+  private func record(_ job: ReadyJob, pick: Int, of count: Int) {
     steps += 1
     let identity = UInt(bitPattern: unsafeBitCast(job.job, to: Int.self))
     if tasksSeen[identity] == nil { tasksSeen[identity] = tasksSeen.count + 1 }
@@ -256,7 +256,7 @@ public final class DeterministicScheduler: @unchecked Sendable {
     trace.append(
       ScheduleStep(
         number: steps, label: "task \(tasksSeen[identity]!)", kind: job.kind,
-        firedTimerAt: job.firedAt, choice: count > 1 ? (pick, count) : nil, virtualTime: now))
+        firedTimerAt: job.firedAt, choice: count > 1 ? (pick, count) : nil))
   }
 }
 

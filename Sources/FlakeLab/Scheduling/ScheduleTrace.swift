@@ -18,7 +18,6 @@ public struct ScheduleStep: Sendable {
   public let firedTimerAt: Duration?
   /// The choice made to run it: the pick and how many jobs were ready; nil when only one was.
   public let choice: (pick: Int, of: Int)?
-  public let virtualTime: Duration
 
   public var description: String {
     var line = "step \(number): \(label) (\(kind.rawValue) job)"

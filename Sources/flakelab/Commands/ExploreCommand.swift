@@ -26,12 +26,9 @@ struct ExploreCommand: Command {
     guard arguments.positionals.count == 1 else {
       throw UsageError("explore takes one scenario.variant (see 'flakelab explore --help')")
     }
-    let pairs = try ScenarioCatalog.standard.resolve(arguments.positionals[0])
-    guard pairs.count == 1 else {
-      throw UsageError("explore takes one variant; '\(arguments.positionals[0])' names \(pairs.count)")
-    }
-    selector = "\(pairs[0].0.name).\(pairs[0].1.name)"
-    variant = pairs[0].1
+    let (scenario, variant) = try ScenarioCatalog.standard.variant(arguments.positionals[0])
+    selector = "\(scenario.name).\(variant.name)"
+    self.variant = variant
     maxSchedules = try arguments.value("max-schedules", default: 10_000, ValueParsers.positiveCount)
     index = try arguments.value("index", default: 0, ValueParsers.positiveCount)
   }

@@ -32,12 +32,12 @@ struct PlanCommand: Command {
   func run() async throws -> ExitStatus {
     let see = IterationPlanner.iterationsToSeeAFailure(rate: rate, confidence: confidence)
     let prove = IterationPlanner.failureFreeIterationsToProve(rate: rate, confidence: confidence)
-    let percentRate = RateFormat.percent(rate)
-    let percentConfidence = RateFormat.level(confidence)
+    let percentRate = Formatting.percent(rate)
+    let percentConfidence = Formatting.level(confidence)
     print(
       """
-      To see at least one failure of a \(percentRate) flake with \(percentConfidence) probability: \(RateFormat.count(see)) iterations.
-      To show the rate is at most \(percentRate) (--max-failure-rate \(percentRate)) at \(percentConfidence) confidence: \(RateFormat.count(prove)) iterations without a failure.
+      To see at least one failure of a \(percentRate) flake with \(percentConfidence) probability: \(Formatting.count(see)) iterations.
+      To show the rate is at most \(percentRate) (--max-failure-rate \(percentRate)) at \(percentConfidence) confidence: \(Formatting.count(prove)) iterations without a failure.
       """)
     return .success
   }

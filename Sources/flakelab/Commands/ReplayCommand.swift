@@ -32,12 +32,9 @@ struct ReplayCommand: Command {
     guard arguments.positionals.count == 1 else {
       throw UsageError("replay takes one scenario.variant (see 'flakelab replay --help')")
     }
-    let pairs = try ScenarioCatalog.standard.resolve(arguments.positionals[0])
-    guard pairs.count == 1 else {
-      throw UsageError("replay takes one variant; '\(arguments.positionals[0])' names \(pairs.count)")
-    }
-    selector = "\(pairs[0].0.name).\(pairs[0].1.name)"
-    variant = pairs[0].1
+    let (scenario, variant) = try ScenarioCatalog.standard.variant(arguments.positionals[0])
+    selector = "\(scenario.name).\(variant.name)"
+    self.variant = variant
     index = try arguments.value("index", default: 0) { text, option throws(UsageError) in
       guard let index = Int(text), index >= 0 else {
         throw UsageError("\(option) takes a whole number of at least 0, not '\(text)'")
@@ -56,8 +53,10 @@ struct ReplayCommand: Command {
         throw UsageError("--schedule takes a path of choices such as 1.0.2, not '\(path)'")
       }
       policy = .directed(picks)
+    case ("seeded", nil, nil):
+      throw UsageError("replay needs --seed S or --schedule PATH")
     case ("seeded", _, _):
-      throw UsageError("replay needs either --seed S or --schedule PATH")
+      throw UsageError("replay takes --seed S or --schedule PATH, not both")
     default:
       throw UsageError("replay runs under seeded or fifo, not '\(executor)'")
     }

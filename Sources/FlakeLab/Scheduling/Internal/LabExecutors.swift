@@ -1,29 +1,36 @@
 @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 import Foundation
 
-/// The main and default executors the deterministic scheduler installs: both hand every job,
-/// and every sleeper, to ``DeterministicScheduler``; the main executor's run loop runs them.
-final class LabMainExecutor: MainExecutor, SchedulingExecutor, @unchecked Sendable {
-  static let shared = LabMainExecutor()
+/// An executor that hands every job, and every sleeper, to ``DeterministicScheduler``, marked
+/// with the kind of job it receives.
+protocol SchedulerFeedingExecutor: SchedulingExecutor {
+  var jobKind: ScheduleStep.Kind { get }
+}
 
+extension SchedulerFeedingExecutor {
   func enqueue(_ job: consuming ExecutorJob) {
-    DeterministicScheduler.shared.enqueue(UnownedJob(job), kind: .mainActor)
+    DeterministicScheduler.shared.enqueue(UnownedJob(job), kind: jobKind)
   }
 
   func enqueue<C: Clock>(
     _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
   ) {
     DeterministicScheduler.shared.enqueue(
-      UnownedJob(job), kind: .mainActor, after: delay as? Duration ?? .zero)
+      UnownedJob(job), kind: jobKind, after: delay as? Duration ?? .zero)
   }
 
   func enqueue<C: Clock>(
     _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
   ) {
     DeterministicScheduler.shared.enqueue(
-      UnownedJob(job), kind: .mainActor,
-      after: clock.now.duration(to: instant) as? Duration ?? .zero)
+      UnownedJob(job), kind: jobKind, after: clock.now.duration(to: instant) as? Duration ?? .zero)
   }
+}
+
+/// The main executor the scheduler installs; its run loop is the scheduler's.
+final class LabMainExecutor: MainExecutor, SchedulerFeedingExecutor, @unchecked Sendable {
+  static let shared = LabMainExecutor()
+  let jobKind = ScheduleStep.Kind.mainActor
 
   func run() throws {
     DeterministicScheduler.shared.run(
@@ -37,26 +44,10 @@ final class LabMainExecutor: MainExecutor, SchedulingExecutor, @unchecked Sendab
   }
 }
 
-final class LabDefaultExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
+/// The default (global) executor the scheduler installs.
+final class LabDefaultExecutor: TaskExecutor, SchedulerFeedingExecutor, @unchecked Sendable {
   static let shared = LabDefaultExecutor()
-
-  func enqueue(_ job: consuming ExecutorJob) {
-    DeterministicScheduler.shared.enqueue(UnownedJob(job), kind: .global)
-  }
-
-  func enqueue<C: Clock>(
-    _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
-  ) {
-    DeterministicScheduler.shared.enqueue(
-      UnownedJob(job), kind: .global, after: delay as? Duration ?? .zero)
-  }
-
-  func enqueue<C: Clock>(
-    _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
-  ) {
-    DeterministicScheduler.shared.enqueue(
-      UnownedJob(job), kind: .global, after: clock.now.duration(to: instant) as? Duration ?? .zero)
-  }
+  let jobKind = ScheduleStep.Kind.global
 }
 
 enum LabExecutorFactory: ExecutorFactory {
