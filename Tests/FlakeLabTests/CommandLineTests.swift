@@ -22,6 +22,13 @@ final class CommandLineTests: XCTestCase {
       ["compare", "isLoading", "--executors", "global,,serial"],
       ["list", "extra"],
       ["frobnicate"],
+      ["replay", "isLoading", "--seed", "1"],
+      ["replay", "isLoading.naive"],
+      ["replay", "isLoading.naive", "--seed", "-1"],
+      ["explore", "isLoading.naive", "--index", "-1"],
+      ["run", "isLoading", "--seed", "x"],
+      ["plan", "--rate", "2"],
+      ["check", "isLoading", "--confidence", "1"],
     ]
     for arguments in cases {
       let result = try Flakelab.run(arguments)

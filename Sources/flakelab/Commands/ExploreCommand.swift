@@ -1,5 +1,4 @@
 import FlakeLab
-import Scenarios
 
 /// `flakelab explore`: every distinct schedule of a small scenario, depth-first.
 struct ExploreCommand: Command {
@@ -23,14 +22,9 @@ struct ExploreCommand: Command {
   let index: Int
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
-    guard arguments.positionals.count == 1 else {
-      throw UsageError("explore takes one scenario.variant (see 'flakelab explore --help')")
-    }
-    let (scenario, variant) = try ScenarioCatalog.standard.variant(arguments.positionals[0])
-    selector = "\(scenario.name).\(variant.name)"
-    self.variant = variant
+    (selector, variant) = try arguments.singleVariant(for: Self.name)
     maxSchedules = try arguments.value("max-schedules", default: 10_000, ValueParsers.positiveCount)
-    index = try arguments.value("index", default: 0, ValueParsers.positiveCount)
+    index = try arguments.value("index", default: 0, ValueParsers.index)
   }
 
   var needsDeterministicScheduler: Bool { true }
@@ -39,7 +33,8 @@ struct ExploreCommand: Command {
     let result = await ScheduleExplorer.explore(variant, index: index, maxSchedules: maxSchedules)
     var lines = [
       result.isComplete
-        ? "\(selector): \(Formatting.count(result.schedules)) distinct schedules, all explored."
+        ? "\(selector): \(Formatting.count(result.schedules)) distinct "
+          + (result.schedules == 1 ? "schedule, the only one." : "schedules, all explored.")
         : "\(selector): explored the first \(Formatting.count(result.schedules)) schedules (--max-schedules); there are more.",
       "",
     ]

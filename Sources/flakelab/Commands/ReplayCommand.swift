@@ -1,5 +1,4 @@
 import FlakeLab
-import Scenarios
 
 /// `flakelab replay`: reruns one iteration exactly, by its seed or its schedule path, and can
 /// print the schedule step by step.
@@ -29,18 +28,8 @@ struct ReplayCommand: Command {
   let tracing: Bool
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
-    guard arguments.positionals.count == 1 else {
-      throw UsageError("replay takes one scenario.variant (see 'flakelab replay --help')")
-    }
-    let (scenario, variant) = try ScenarioCatalog.standard.variant(arguments.positionals[0])
-    selector = "\(scenario.name).\(variant.name)"
-    self.variant = variant
-    index = try arguments.value("index", default: 0) { text, option throws(UsageError) in
-      guard let index = Int(text), index >= 0 else {
-        throw UsageError("\(option) takes a whole number of at least 0, not '\(text)'")
-      }
-      return index
-    }
+    (selector, variant) = try arguments.singleVariant(for: Self.name)
+    index = try arguments.value("index", default: 0, ValueParsers.index)
     tracing = arguments.has("trace")
     let executor = arguments.value("executor") ?? "seeded"
     switch (executor, arguments.value("seed"), arguments.value("schedule")) {

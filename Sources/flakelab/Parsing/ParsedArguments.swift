@@ -1,4 +1,5 @@
 import FlakeLab
+import Scenarios
 
 /// A command's arguments split into positionals, option values and flags, checked against the
 /// options the command declares.
@@ -48,6 +49,15 @@ struct ParsedArguments {
   }
 
   func value(_ name: String) -> String? { values[name] }
+
+  /// The single `scenario.variant` a command such as `replay` takes, with its full selector.
+  func singleVariant(for command: String) throws(UsageError) -> (selector: String, variant: Variant) {
+    guard positionals.count == 1 else {
+      throw UsageError("\(command) takes one scenario.variant (see 'flakelab \(command) --help')")
+    }
+    let (scenario, variant) = try ScenarioCatalog.standard.variant(positionals[0])
+    return ("\(scenario.name).\(variant.name)", variant)
+  }
 
   func has(_ flag: String) -> Bool { flags.contains(flag) }
 

@@ -13,6 +13,14 @@ enum ValueParsers {
     return value
   }
 
+  /// An iteration index: a whole number ≥ 0.
+  static func index(_ text: String, option: String) throws(UsageError) -> Int {
+    guard let value = Int(text), value >= 0 else {
+      throw UsageError("\(option) takes a whole number of at least 0, not '\(text)'")
+    }
+    return value
+  }
+
   /// A failure rate: a fraction from 0 to 1 (`0.01`) or a percentage (`1%`).
   static func rate(_ text: String, option: String) throws(UsageError) -> Double {
     let isPercent = text.hasSuffix("%")
