@@ -45,6 +45,18 @@ final class IsolationTests: XCTestCase {
     }
   }
 
+  func testAWorkerWhoseEveryIterationFailsIsNotTakenForHung() throws {
+    // Every iteration fails, so every step of progress arrives as a failure record; the run
+    // lasts many times the timeout, and not one iteration may count as timed out.
+    let (status, runs) = try runJSON([
+      "run", "isLoading.naive", "--executor", "serial", "--iterations", "200000", "--timeout", "100ms",
+    ])
+    XCTAssertEqual(status, 0)
+    XCTAssertEqual(
+      counts(runs[0]),
+      ["iterations": 200_000, "passed": 0, "failed": 200_000, "crashed": 0, "timedOut": 0])
+  }
+
   func testMergedShardsEqualTheUnshardedRun() throws {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("flakelab-shards-\(UUID().uuidString)")

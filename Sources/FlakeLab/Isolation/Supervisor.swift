@@ -69,9 +69,7 @@ public final class Supervisor {
         for worker in active {
           worker.kill()
           _ = worker.reap(waiting: true)
-          worker.poll(into: &tally, schedule: &schedule)
-          tally.record(.passed, count: worker.passes)
-          schedule?.fingerprint ^= worker.channel.schedules
+          worker.collectFinal(into: &tally, schedule: &schedule)
         }
         break
       }
@@ -86,8 +84,7 @@ public final class Supervisor {
       for worker in active {
         worker.poll(into: &tally, schedule: &schedule)
         if let status = worker.reap() {
-          worker.poll(into: &tally, schedule: &schedule)
-          schedule?.fingerprint ^= worker.channel.schedules
+          worker.collectFinal(into: &tally, schedule: &schedule)
           if let rest = try settle(worker, status: status, into: &tally) {
             pending.insert(rest, at: 0)
           }
@@ -110,11 +107,11 @@ public final class Supervisor {
       tally: tally, seconds: (clock.now - start).seconds, schedule: schedule)
   }
 
-  /// Records how `worker` ended and returns the part of its batch still to run, if any.
+  /// Records how `worker` ended, beyond what it published, and returns the part of its batch
+  /// still to run, if any.
   private func settle(
     _ worker: WorkerProcess, status: Int32, into tally: inout Tally
   ) throws -> Range<Int>? {
-    tally.record(.passed, count: worker.passes)
     let indices = worker.invocation.indices
     let stopped = worker.currentIndex
     guard stopped < indices.upperBound else { return nil }

@@ -15,7 +15,7 @@ final class WorkerProcess {
   /// Iterations finished, as last read from the channel, and when that count last moved.
   private(set) var completed = 0
   private(set) var lastProgress: ContinuousClock.Instant
-  /// Failure records drained so far, by iteration index.
+  /// Failure records drained so far.
   private(set) var failures = 0
   /// Set when the supervisor killed the worker for going past the timeout.
   var wasTimedOut = false
@@ -44,24 +44,29 @@ final class WorkerProcess {
   /// Reads what the worker published since the last poll into `tally` and `schedule` (records
   /// only; passes are counted once the worker has ended, from `completed`).
   func poll(into tally: inout Tally, schedule: inout RunSchedule?) {
-    let nowCompleted = channel.completed
+    let before = completed
+    var finished = channel.completed
     for record in channel.drain() {
       tally.record(record.outcome, count: 1)
       schedule?.noteFailing(
         index: record.index, fingerprint: record.fingerprint, outcome: record.outcome)
       failures += 1
       // A record is published just before the counter moves past its iteration.
-      completed = max(completed, record.index + 1 - invocation.indices.lowerBound)
+      finished = max(finished, record.index + 1 - invocation.indices.lowerBound)
     }
-    if nowCompleted > completed {
-      completed = nowCompleted
-      lastProgress = .now
-    }
+    completed = max(completed, finished)
+    // Progress is progress, whether it came as passes or as failure records.
+    if completed > before { lastProgress = .now }
     readOutput()
   }
 
-  /// The passes this worker contributed: every finished iteration that left no failure record.
-  var passes: Int { completed - failures }
+  /// Takes the last of what an ended worker published: its remaining records, its passes
+  /// (every finished iteration that left no record), and its share of the schedule hash.
+  func collectFinal(into tally: inout Tally, schedule: inout RunSchedule?) {
+    poll(into: &tally, schedule: &schedule)
+    tally.record(.passed, count: completed - failures)
+    schedule?.fingerprint ^= channel.schedules
+  }
 
   /// The exit status if the worker has ended, without waiting.
   func reap(waiting: Bool = false) -> Int32? {
