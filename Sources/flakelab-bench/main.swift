@@ -65,8 +65,7 @@ func supervised(_ run: RunPlan.Run, worker: String) -> Duration {
 }
 
 func microseconds(_ duration: Duration, per iterations: Int) -> Double {
-  (Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) * 1e-12)
-    / Double(iterations)
+  duration.seconds * 1e6 / Double(iterations)
 }
 
 func median(_ values: [Double]) -> Double {

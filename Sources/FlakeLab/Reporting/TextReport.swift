@@ -1,7 +1,7 @@
 /// The human-readable report of `flakelab run`: one row per run with its failure rate and that
 /// rate's interval, the run's outcome histogram beneath it, and the machine the rates were
-/// measured on. The failure rate counts every iteration that did not pass: failed, crashed or
-/// timed out.
+/// measured on. The failure rate counts every iteration that did not pass: failed, crashed, timed
+/// out or deadlocked.
 public enum TextReport {
   public static func render(_ report: Report) -> String {
     // The deadlocked column only appears where a run can deadlock: under the scheduler.

@@ -1,7 +1,7 @@
 /// Runs a plan's iterations in this process, one run after another, on the main actor.
 ///
-/// The simplest runner, for tests and benchmarks of the worker loop itself: a trap or hang in a
-/// scenario takes this process down with it.
+/// The simplest runner, for tests of scenarios and executors: a trap or hang in a scenario takes
+/// this process down with it, so the command line uses ``Supervisor`` instead.
 public enum InProcessRunner {
   @MainActor
   public static func run(_ run: RunPlan.Run) async -> RunResult {
@@ -13,12 +13,5 @@ public enum InProcessRunner {
     return RunResult(
       scenario: run.scenario.name, variant: run.variant.name, executor: run.executor.name,
       tally: tally, seconds: elapsed.seconds)
-  }
-}
-
-extension Duration {
-  /// The duration in seconds, as a floating-point number for reports.
-  var seconds: Double {
-    Double(components.seconds) + Double(components.attoseconds) * 1e-18
   }
 }

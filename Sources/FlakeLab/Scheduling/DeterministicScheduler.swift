@@ -200,7 +200,8 @@ public final class DeterministicScheduler: @unchecked Sendable {
 
   private func takeStep() -> Step {
     queues.withLock { queues -> Step in
-      if queues.ready.isEmpty, !queues.sleepers.isEmpty, mayWake {
+      // Sleepers wake while an iteration runs or drains; an idle scheduler leaves them be.
+      if queues.ready.isEmpty, !queues.sleepers.isEmpty, phase != .idle {
         let deadline = queues.sleepers.map(\.deadline).min()!
         queues.now = max(queues.now, deadline)
         let due = queues.sleepers.filter { $0.deadline == deadline }.sorted { $0.sequence < $1.sequence }
@@ -210,9 +211,7 @@ public final class DeterministicScheduler: @unchecked Sendable {
       guard !queues.ready.isEmpty else {
         switch phase {
         case .running: return .finish(deadlocked: true)
-        case .draining:
-          queues.sleepers.removeAll()  // past the budget: leftovers are dropped, never run
-          return .finish(deadlocked: false)
+        case .draining: return .finish(deadlocked: false)
         case .idle: return .quiet
         }
       }
@@ -230,9 +229,6 @@ public final class DeterministicScheduler: @unchecked Sendable {
       return .run(job)
     }
   }
-
-  /// Sleepers wake while an iteration runs or drains; an idle scheduler leaves them for later.
-  private var mayWake: Bool { phase != .idle }
 
   private func pick(among count: Int) -> Int {
     guard phase == .running, count > 1 else { return 0 }
