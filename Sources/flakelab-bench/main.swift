@@ -1,6 +1,7 @@
 import FlakeLab
 import Foundation
 import Scenarios
+import Synchronization
 
 /// `make bench`: the lab's own cost per iteration, measured against a bare loop.
 ///
@@ -40,21 +41,25 @@ func bareLoop(_ body: Variant.Body, executor: any IterationExecutor, iterations:
   return start.duration(to: clock.now)
 }
 
-/// A fresh outcome channel on a temporary file, as a worker is handed one.
-func channelWriter() -> OutcomeChannelWriter {
-  var template = Array("\(NSTemporaryDirectory())/flakelab-bench-XXXXXX".utf8CString)
-  let descriptor = mkstemp(&template)
-  unlink(template)
-  ftruncate(descriptor, off_t(OutcomeChannel.regionSize))
-  return try! OutcomeChannelWriter(descriptor: descriptor)
-}
-
+/// The worker loop as a worker runs it: publishing on an outcome channel that another thread
+/// drains every 2 ms, as the supervisor does (a writer waits while the ring is full).
 @MainActor
 func workerLoop(_ run: RunPlan.Run) async -> Duration {
-  var channel = channelWriter()
+  let reader = try! OutcomeChannelReader()
+  var channel = try! OutcomeChannelWriter(descriptor: reader.descriptor)
+  let done = Mutex(false)
+  let drainer = Thread {
+    while !done.withLock({ $0 }) {
+      _ = reader.drain()
+      usleep(2_000)
+    }
+  }
+  drainer.start()
   let start = clock.now
   await runIterations(of: run.variant, on: run.executor, indices: run.indices, into: &channel)
-  return start.duration(to: clock.now)
+  let elapsed = start.duration(to: clock.now)
+  done.withLock { $0 = true }
+  return elapsed
 }
 
 func supervised(_ run: RunPlan.Run, worker: String) -> Duration {

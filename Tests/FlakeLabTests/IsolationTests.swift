@@ -159,7 +159,7 @@ final class IsolationUnitTests: XCTestCase {
 
   func testChannelCarriesFailuresInOrderAcrossTheRingsEnd() throws {
     let reader = try OutcomeChannelReader()
-    var writer = try OutcomeChannelWriter(descriptor: reader.region.fileDescriptor)
+    var writer = try OutcomeChannelWriter(descriptor: reader.descriptor)
     var received: [(index: Int, observation: String)] = []
     func drain() -> [(index: Int, observation: String)] {
       reader.drain().map { record in

@@ -8,10 +8,10 @@ public struct GlobalExecutor: IterationExecutor {
   public init() {}
 
   @MainActor
-  public func run(_ iteration: Iteration, _ body: @escaping @Sendable () async -> Void) async
+  public func run(_ iteration: Iteration, _ body: @escaping Variant.Body) async
     -> IterationSchedule?
   {
-    await body()
+    await iteration.perform(body)
     return nil
   }
 }

@@ -9,11 +9,10 @@ public protocol IterationExecutor: Sendable {
   /// One line for `--help` and `list`.
   var summary: String { get }
 
-  /// Runs one iteration's `body`; returns the schedule it ran in when this executor chooses the
-  /// schedule (the deterministic scheduler), nil when the runtime does.
+  /// Runs one iteration, `iteration.perform(body)`; returns the schedule it ran in when this
+  /// executor chooses the schedule (the deterministic scheduler), nil when the runtime does.
   @MainActor
-  func run(_ iteration: Iteration, _ body: @escaping @Sendable () async -> Void) async
-    -> IterationSchedule?
+  func run(_ iteration: Iteration, _ body: @escaping Variant.Body) async -> IterationSchedule?
 }
 
 extension IterationExecutor where Self == GlobalExecutor {

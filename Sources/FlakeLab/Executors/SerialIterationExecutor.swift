@@ -1,6 +1,7 @@
-/// Runs each iteration inside ``withSerialExecutor(_:)-(()async throws->Result)``: every job the
-/// runtime would send to the global pool goes to the main actor's serial queue instead, and the
-/// runtime is restored after the iteration, also when it fails.
+/// Runs each iteration as ``withSerialExecutor(_:)-(()async throws->Result)`` would: every job
+/// the runtime would send to the global pool goes to the main actor's serial queue instead, and
+/// the runtime is restored after the iteration, also when it fails (a failing iteration returns
+/// normally: its checks and throws are recorded by the ``Iteration``).
 public struct SerialIterationExecutor: IterationExecutor {
   public var name: String { "serial" }
   public var summary: String { "every global job goes to the main actor's serial queue" }
@@ -8,10 +9,14 @@ public struct SerialIterationExecutor: IterationExecutor {
   public init() {}
 
   @MainActor
-  public func run(_ iteration: Iteration, _ body: @escaping @Sendable () async -> Void) async
+  public func run(_ iteration: Iteration, _ body: @escaping Variant.Body) async
     -> IterationSchedule?
   {
-    await withSerialExecutor { await body() }
+    // withSerialExecutor's own steps, inline: this is the per-iteration path.
+    let previous = GlobalEnqueueHook.current
+    GlobalEnqueueHook.current = GlobalEnqueueHook.mainActorRedirect
+    await iteration.perform(body)
+    GlobalEnqueueHook.current = previous
     return nil
   }
 }

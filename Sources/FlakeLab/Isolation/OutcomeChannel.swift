@@ -37,10 +37,10 @@ public enum OutcomeChannel {
 }
 
 /// A non-passing iteration as the supervisor reads it back.
-struct ChannelRecord {
-  let index: Int
-  let outcome: Outcome
-  let fingerprint: UInt64
+public struct ChannelRecord: Sendable {
+  public let index: Int
+  public let outcome: Outcome
+  public let fingerprint: UInt64
 }
 
 /// The worker's end: an ``OutcomeSink`` that publishes into the shared region.
@@ -105,13 +105,18 @@ public struct OutcomeChannelWriter: OutcomeSink {
   }
 }
 
-/// The supervisor's end: reads what a worker published.
-final class OutcomeChannelReader {
+/// The supervisor's end: reads what a worker published. A writer waits while the ring is full,
+/// so a reader must drain it as the worker runs.
+public final class OutcomeChannelReader: @unchecked Sendable {
   let region: SharedRegion
 
-  init() throws {
+  /// A new channel in a fresh shared region.
+  public init() throws {
     region = try SharedRegion(size: OutcomeChannel.regionSize)
   }
+
+  /// The descriptor a writer maps: a worker gets it as its descriptor 3.
+  public var descriptor: Int32 { region.fileDescriptor }
 
   /// Iterations the worker has finished. Read this before ``drain()`` to be sure the records of
   /// all of them are in the ring.
@@ -130,7 +135,7 @@ final class OutcomeChannelReader {
   }
 
   /// The records published since the last call, in iteration order.
-  func drain() -> [ChannelRecord] {
+  public func drain() -> [ChannelRecord] {
     let head = region.word(at: OutcomeChannel.headOffset).pointee.load(ordering: .acquiring)
     var tail = region.word(at: OutcomeChannel.tailOffset).pointee.load(ordering: .relaxed)
     var records: [ChannelRecord] = []

@@ -28,7 +28,7 @@ final class WorkerProcess {
     environment["SWIFT_BACKTRACE"] = "enable=no"
     let spawned = try ProcessSpawner.spawn(
       executable: executable, arguments: invocation.arguments, environment: environment,
-      channel: channel.region.fileDescriptor)
+      channel: channel.descriptor)
     pid = spawned.pid
     output = spawned.output
     lastProgress = .now

@@ -22,14 +22,7 @@ public func runIterations<Sink: OutcomeSink>(
 public func runIteration(
   of variant: Variant, index: Int, on executor: any IterationExecutor
 ) async -> (Outcome, IterationSchedule?) {
-  let body = variant.body
   let iteration = Iteration(index: index)
-  let schedule = await executor.run(iteration) {
-    do {
-      try await body(iteration)
-    } catch {
-      iteration.recordThrown(error)
-    }
-  }
+  let schedule = await executor.run(iteration, variant.body)
   return (schedule?.deadlock.map { .deadlocked(observation: $0) } ?? iteration.outcome, schedule)
 }

@@ -33,15 +33,19 @@ public final class Iteration: Sendable {
     }
   }
 
-  /// Records that the test body threw instead of returning.
-  func recordThrown(_ error: any Error) {
-    failures.withLock { $0.append("the test threw \(error)") }
+  /// Runs the test body as this iteration; a throw is recorded as one more observation, so
+  /// an executor only has to await this.
+  public func perform(_ body: Variant.Body) async {
+    do {
+      try await body(self)
+    } catch {
+      let text = "the test threw \(error)"
+      failures.withLock { $0.append(text) }
+    }
   }
 
   /// Passed when no check failed; otherwise every observation, in the order made.
   var outcome: Outcome {
-    let observations = failures.withLock { $0 }
-    return observations.isEmpty
-      ? .passed : .failed(observation: observations.joined(separator: "; "))
+    failures.withLock { $0.isEmpty ? .passed : .failed(observation: $0.joined(separator: "; ")) }
   }
 }

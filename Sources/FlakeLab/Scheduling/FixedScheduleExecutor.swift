@@ -21,9 +21,11 @@ public struct FixedScheduleExecutor: IterationExecutor {
   public var summary: String { "the deterministic scheduler with a fixed policy" }
 
   @MainActor
-  public func run(_ iteration: Iteration, _ body: @escaping @Sendable () async -> Void) async
+  public func run(_ iteration: Iteration, _ body: @escaping Variant.Body) async
     -> IterationSchedule?
   {
-    await DeterministicScheduler.shared.runIteration(policy: policy, tracing: tracing, body)
+    await DeterministicScheduler.shared.runIteration(policy: policy, tracing: tracing) {
+      await iteration.perform(body)
+    }
   }
 }

@@ -38,10 +38,11 @@ public struct ScheduledExecutor: IterationExecutor {
   }
 
   @MainActor
-  public func run(_ iteration: Iteration, _ body: @escaping @Sendable () async -> Void) async
+  public func run(_ iteration: Iteration, _ body: @escaping Variant.Body) async
     -> IterationSchedule?
   {
     await DeterministicScheduler.shared.runIteration(
-      policy: policy(forIteration: iteration.index), body)
+      policy: policy(forIteration: iteration.index)
+    ) { await iteration.perform(body) }
   }
 }

@@ -23,14 +23,25 @@ final class SharedRegion: @unchecked Sendable {
       close(descriptor)
       throw SystemError("ftruncate")
     }
-    try self.init(mapping: descriptor, size: size)
+    try self.init(owning: descriptor, size: size)
   }
 
-  /// The region behind an inherited descriptor, in the worker.
-  init(mapping descriptor: Int32, size: Int) throws {
+  /// The region behind a descriptor someone else owns, such as the one a worker inherits. The
+  /// region keeps a duplicate of its own, so each region closes only what it opened, even when
+  /// both ends of a channel live in one process.
+  convenience init(mapping descriptor: Int32, size: Int) throws {
+    let duplicate = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+    guard duplicate >= 0 else { throw SystemError("dup") }
+    try self.init(owning: duplicate, size: size)
+  }
+
+  private init(owning descriptor: Int32, size: Int) throws {
     guard let pointer = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
       pointer != MAP_FAILED
-    else { throw SystemError("mmap") }
+    else {
+      close(descriptor)
+      throw SystemError("mmap")
+    }
     fileDescriptor = descriptor
     base = pointer
     self.size = size
