@@ -53,13 +53,23 @@ public final class Supervisor {
   /// Whether a run was cut short by Ctrl-C or SIGTERM; its result holds what finished before.
   public private(set) var wasInterrupted = false
 
-  /// Runs every iteration of `run` and returns the counts; stops early when interrupted.
+  /// How long a worker may take to start (load, find its test, announce itself) before the lab
+  /// gives up on it. Start-up never counts against the per-iteration timeout.
+  static let startLimit: Duration = .seconds(60)
+
+  /// Runs every iteration of a scenario run in `flakelab worker` processes.
   public func run(_ run: RunPlan.Run) throws -> RunResult {
+    try self.run(SupervisedRun(run, workerExecutable: options.workerExecutable))
+  }
+
+  /// Runs every iteration of `run` and returns the counts; stops early when interrupted.
+  public func run(_ run: SupervisedRun) throws -> RunResult {
     let clock = ContinuousClock()
     let start = clock.now
     var tally = Tally()
-    var schedule = run.executor is ScheduledExecutor ? RunSchedule(seed: run.seed) : nil
-    var pending = Self.batches(of: run.indices, count: options.jobs)
+    var schedule = run.isScheduled ? RunSchedule(seed: run.seed) : nil
+    var pending = run.iterationsPerWorker.map { Self.batches(of: run.indices, size: $0) }
+      ?? Self.batches(of: run.indices, count: options.jobs)
     var active: [WorkerProcess] = []
     var lastReport = start
 
@@ -68,27 +78,27 @@ public final class Supervisor {
         wasInterrupted = true
         for worker in active {
           worker.kill()
-          _ = worker.reap(waiting: true)
-          worker.collectFinal(into: &tally, schedule: &schedule)
+          let status = worker.reap(waiting: true) ?? 0
+          worker.collectFinal(status: status, into: &tally, schedule: &schedule)
         }
         break
       }
       while active.count < options.jobs, !pending.isEmpty {
         let indices = pending.removeFirst()
-        let invocation = WorkerInvocation(
-          selector: run.selector, executor: run.executor.name, seed: run.seed, indices: indices)
-        active.append(try WorkerProcess(invocation: invocation, executable: options.workerExecutable))
+        active.append(try WorkerProcess(run.launch(indices), indices: indices))
       }
       usleep(Self.pollInterval)
       var stillActive: [WorkerProcess] = []
       for worker in active {
         worker.poll(into: &tally, schedule: &schedule)
         if let status = worker.reap() {
-          worker.collectFinal(into: &tally, schedule: &schedule)
-          if let rest = try settle(worker, status: status, into: &tally) {
+          worker.collectFinal(status: status, into: &tally, schedule: &schedule)
+          if let rest = try settle(worker, of: run, status: status, into: &tally) {
             pending.insert(rest, at: 0)
           }
-        } else if clock.now - worker.lastProgress > options.timeout {
+        } else if worker.isReady ? clock.now - worker.lastProgress > options.timeout
+          : clock.now - worker.startedAt > Self.startLimit
+        {
           worker.wasTimedOut = true
           worker.kill()
           stillActive.append(worker)
@@ -102,23 +112,25 @@ public final class Supervisor {
         onProgress(progress(of: run, tally: tally, active: active, elapsed: clock.now - start))
       }
     }
-    return RunResult(
-      scenario: run.scenario.name, variant: run.variant.name, executor: run.executor.name,
+    var result = RunResult(
+      scenario: run.scenario, variant: run.variant, executor: run.executor,
       tally: tally, seconds: (clock.now - start).seconds, schedule: schedule)
+    result.test = run.test
+    return result
   }
 
   /// Records how `worker` ended, beyond what it published, and returns the part of its batch
   /// still to run, if any.
   private func settle(
-    _ worker: WorkerProcess, status: Int32, into tally: inout Tally
+    _ worker: WorkerProcess, of run: SupervisedRun, status: Int32, into tally: inout Tally
   ) throws -> Range<Int>? {
-    let indices = worker.invocation.indices
+    let indices = worker.indices
     let stopped = worker.currentIndex
     guard stopped < indices.upperBound else { return nil }
-    guard worker.channel.workerIsReady else {
+    guard worker.isReady else {
+      let why = worker.wasTimedOut ? "no sign of life after \(Self.startLimit)" : Self.describe(status: status)
       throw WorkerStartFailure(
-        description: "a worker for \(worker.invocation.selector) did not start: "
-          + (Self.describe(status: status) + ". " + worker.lastOutputLines(4)))
+        description: "a worker for \(run.selector) did not start: \(why). " + worker.lastOutputLines(4))
     }
     if worker.wasTimedOut {
       tally.record(.timedOut, count: 1)
@@ -133,12 +145,12 @@ public final class Supervisor {
   }
 
   private func progress(
-    of run: RunPlan.Run, tally: Tally, active: [WorkerProcess], elapsed: Duration
+    of run: SupervisedRun, tally: Tally, active: [WorkerProcess], elapsed: Duration
   ) -> Progress {
     let running = active.reduce(0) { $0 + $1.completed }
     let runningFailures = active.reduce(0) { $0 + $1.failures }
     return Progress(
-      selector: run.selector, executor: run.executor.name,
+      selector: run.selector, executor: run.executor,
       done: tally.iterations + running - runningFailures, total: run.indices.count,
       notPassed: tally.notPassed, elapsed: elapsed)
   }
@@ -154,6 +166,13 @@ public final class Supervisor {
       SIGFPE: "SIGFPE", SIGSEGV: "SIGSEGV", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM",
     ]
     return "signal \(signalNumber)" + (names[signalNumber].map { " (\($0))" } ?? "")
+  }
+
+  /// `indices` cut into consecutive batches of `size` (the last may be shorter).
+  static func batches(of indices: Range<Int>, size: Int) -> [Range<Int>] {
+    stride(from: indices.lowerBound, to: indices.upperBound, by: size).map {
+      $0..<min($0 + size, indices.upperBound)
+    }
   }
 
   /// `indices` cut into `count` consecutive batches of near-equal size (fewer if it is short).

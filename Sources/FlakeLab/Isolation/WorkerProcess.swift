@@ -1,37 +1,39 @@
 import Foundation
 
-/// One live worker process, seen from the supervisor: its iterations, its outcome channel, and
-/// the tail of what it printed.
+/// One live worker process, seen from the supervisor: its iterations, its outcome feed, and the
+/// tail of what it printed.
 final class WorkerProcess {
   /// How much of a worker's output is kept for crash reports.
   static let outputTailLimit = 8192
 
-  let invocation: WorkerInvocation
+  let indices: Range<Int>
   let pid: pid_t
-  let channel: OutcomeChannelReader
+  let feed: any OutcomeFeed
   private let output: Int32
   private var outputTail: [UInt8] = []
 
-  /// Iterations finished, as last read from the channel, and when that count last moved.
+  /// Iterations finished, as last read from the feed, and when that count last moved (or the
+  /// worker became ready: start-up never counts against the per-iteration timeout).
   private(set) var completed = 0
   private(set) var lastProgress: ContinuousClock.Instant
+  let startedAt: ContinuousClock.Instant
+  private(set) var isReady = false
   /// Failure records drained so far.
   private(set) var failures = 0
   /// Set when the supervisor killed the worker for going past the timeout.
   var wasTimedOut = false
 
-  init(invocation: WorkerInvocation, executable: String) throws {
-    self.invocation = invocation
-    channel = try OutcomeChannelReader()
-    var environment = ProcessInfo.processInfo.environment
-    // A trap should end the worker at once with a short message, not symbolicate a backtrace.
-    environment["SWIFT_BACKTRACE"] = "enable=no"
+  init(_ launch: WorkerLaunch, indices: Range<Int>) throws {
+    self.indices = indices
+    feed = launch.feed
     let spawned = try ProcessSpawner.spawn(
-      executable: executable, arguments: invocation.arguments, environment: environment,
-      channel: channel.descriptor)
+      executable: launch.executable, arguments: launch.arguments,
+      environment: launch.environment, channel: feed.descriptor)
+    feed.releaseWorkerEnd()
     pid = spawned.pid
     output = spawned.output
-    lastProgress = .now
+    startedAt = .now
+    lastProgress = startedAt
   }
 
   deinit {
@@ -39,22 +41,26 @@ final class WorkerProcess {
   }
 
   /// The first iteration this worker has not finished: the one running now, if any.
-  var currentIndex: Int { invocation.indices.lowerBound + completed }
+  var currentIndex: Int { indices.lowerBound + completed }
 
   /// Reads what the worker published since the last poll into `tally` and `schedule` (records
   /// only; passes are counted once the worker has ended, from `completed`).
   func poll(into tally: inout Tally, schedule: inout RunSchedule?) {
     let before = completed
-    var finished = channel.completed
-    for record in channel.drain() {
+    var (finished, records) = feed.poll()
+    for record in records {
       tally.record(record.outcome, count: 1)
       schedule?.noteFailing(
         index: record.index, fingerprint: record.fingerprint, outcome: record.outcome)
       failures += 1
       // A record is published just before the counter moves past its iteration.
-      finished = max(finished, record.index + 1 - invocation.indices.lowerBound)
+      finished = max(finished, record.index + 1 - indices.lowerBound)
     }
     completed = max(completed, finished)
+    if !isReady, feed.workerIsReady {
+      isReady = true
+      lastProgress = .now
+    }
     // Progress is progress, whether it came as passes or as failure records.
     if completed > before { lastProgress = .now }
     readOutput()
@@ -62,10 +68,12 @@ final class WorkerProcess {
 
   /// Takes the last of what an ended worker published: its remaining records, its passes
   /// (every finished iteration that left no record), and its share of the schedule hash.
-  func collectFinal(into tally: inout Tally, schedule: inout RunSchedule?) {
+  func collectFinal(status: Int32, into tally: inout Tally, schedule: inout RunSchedule?) {
+    readOutput()
+    feed.workerEnded(status: status, output: String(decoding: outputTail, as: UTF8.self))
     poll(into: &tally, schedule: &schedule)
     tally.record(.passed, count: completed - failures)
-    schedule?.fingerprint ^= channel.schedules
+    schedule?.fingerprint ^= feed.schedules
   }
 
   /// The exit status if the worker has ended, without waiting.

@@ -13,6 +13,8 @@ public struct RunResult: Sendable {
   public var problems: [String] = []
   /// The run's seed, schedule hash and failing iterations, under the deterministic scheduler.
   public var schedule: RunSchedule?
+  /// Set when the run is of a test of the user's package (`flakelab test`).
+  public var test: TestReference?
 
   public init(
     scenario: String, variant: String, executor: String, tally: Tally, seconds: Double,

@@ -7,7 +7,8 @@ import Foundation
 enum CommandLineInterface {
   static var commands: [CommandEntry] {
     [
-      ListCommand.entry, RunCommand.entry, CompareCommand.entry, CheckCommand.entry, PlanCommand.entry,
+      ListCommand.entry, RunCommand.entry, CompareCommand.entry, TestCommand.entry, CheckCommand.entry,
+      PlanCommand.entry,
       ReplayCommand.entry, ExploreCommand.entry, MergeCommand.entry, WorkerCommand.entry,
     ]
   }

@@ -93,12 +93,23 @@ struct MeasurementOptions {
     return try ValueParsers.shard("\(index)/\(count)", option: "TEST_SHARD_INDEX/TEST_TOTAL_SHARDS")
   }
 
-  /// Runs every run of `plan` in supervised workers, notes each run's problems (gates,
-  /// baseline, and whatever `judge` adds), writes `--output`, prints the report, and returns the
-  /// exit status.
+  /// Runs every run of `plan` in `flakelab worker` processes; see ``measure(_:judge:text:)-(SupervisedRun…)``.
   @MainActor
   func measure(
     _ plan: RunPlan, judge: (inout RunResult, RunPlan.Run) -> Void = { _, _ in },
+    text: (Report) -> String
+  ) throws -> ExitStatus {
+    try measure(
+      plan.runs.map { SupervisedRun($0, workerExecutable: Self.executablePath) },
+      judge: { result, index in judge(&result, plan.runs[index]) }, text: text)
+  }
+
+  /// Runs every run in supervised workers, notes each run's problems (gates, baseline, and
+  /// whatever `judge` adds, given the run's index), writes `--output`, prints the report, and
+  /// returns the exit status.
+  @MainActor
+  func measure(
+    _ runs: [SupervisedRun], judge: (inout RunResult, Int) -> Void = { _, _ in },
     text: (Report) -> String
   ) throws -> ExitStatus {
     InterruptSignal.install()
@@ -107,9 +118,9 @@ struct MeasurementOptions {
       options: .init(jobs: jobs, timeout: timeout, workerExecutable: Self.executablePath),
       onProgress: { progress?.show(ProgressLine.render($0)) })
     var results: [RunResult] = []
-    for run in plan.runs where !supervisor.wasInterrupted {
+    for (index, run) in runs.enumerated() where !supervisor.wasInterrupted {
       var result = try supervisor.run(run)
-      judge(&result, run)
+      judge(&result, index)
       results.append(result)
     }
     progress?.clear()

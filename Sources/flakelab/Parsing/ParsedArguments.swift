@@ -8,7 +8,7 @@ import Scenarios
 /// value, or a value given to a flag is a ``UsageError``.
 struct ParsedArguments {
   private(set) var positionals: [String] = []
-  private var values: [String: String] = [:]
+  private var values: [String: [String]] = [:]
   private var flags: Set<String> = []
 
   init(_ arguments: [String], options: [OptionSpec], command: String) throws(UsageError) {
@@ -35,20 +35,24 @@ struct ParsedArguments {
             + Suggestion.didYouMean(name, among: options.map(\.name), prefix: "--")
             + " (see 'flakelab \(command) --help')")
       }
+      guard spec.isRepeatable || (values[name] == nil && !flags.contains(name)) else {
+        throw UsageError("--\(name) is given more than once")
+      }
       if spec.valueName == nil {
         guard inlineValue == nil else { throw UsageError("--\(name) takes no value") }
         flags.insert(name)
-      } else if let inlineValue {
-        values[name] = inlineValue
-      } else if let next = remaining.popFirst() {
-        values[name] = next
+      } else if let value = inlineValue ?? remaining.popFirst() {
+        values[name, default: []].append(value)
       } else {
         throw UsageError("--\(name) needs a value (\(spec.synopsis))")
       }
     }
   }
 
-  func value(_ name: String) -> String? { values[name] }
+  func value(_ name: String) -> String? { values[name]?.last }
+
+  /// Every value of a repeatable option, in the order given.
+  func values(_ name: String) -> [String] { values[name] ?? [] }
 
   /// The single `scenario.variant` a command such as `replay` takes, with its full selector.
   func singleVariant(for command: String) throws(UsageError) -> (selector: String, variant: Variant) {
@@ -65,7 +69,7 @@ struct ParsedArguments {
   func value<T>(
     _ name: String, default fallback: T, _ parse: (String, String) throws(UsageError) -> T
   ) throws(UsageError) -> T {
-    guard let text = values[name] else { return fallback }
+    guard let text = value(name) else { return fallback }
     return try parse(text, "--\(name)")
   }
 }

@@ -6,12 +6,12 @@ import Foundation
 /// `include/swift/Runtime/ConcurrencyHooks.def`: when set, every job the runtime would hand to the
 /// global executor goes to the hook instead. It is not part of any public module, so it is found
 /// by name with `dlsym`. Everything that touches it lives in this file.
-enum GlobalEnqueueHook {
-  typealias Original = @convention(thin) (UnownedJob) -> Void
-  typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
+package enum GlobalEnqueueHook {
+  package typealias Original = @convention(thin) (UnownedJob) -> Void
+  package typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
 
   /// Sends every global job to the main actor's serial executor.
-  static let mainActorRedirect: Hook = { job, _ in MainActor.shared.enqueue(job) }
+  package static let mainActorRedirect: Hook = { job, _ in MainActor.shared.enqueue(job) }
 
   /// The hook's storage in the runtime. Reads and writes are plain, as in the runtime itself:
   /// set it while no other thread is enqueueing work that must not be redirected.
@@ -22,7 +22,7 @@ enum GlobalEnqueueHook {
     return symbol.assumingMemoryBound(to: Hook?.self)
   }()
 
-  static var current: Hook? {
+  package static var current: Hook? {
     get { slot.pointee }
     set { slot.pointee = newValue }
   }

@@ -19,13 +19,8 @@ enum ProcessSpawner {
   static func spawn(
     executable: String, arguments: [String], environment: [String: String], channel: Int32
   ) throws -> Spawned {
-    var pipeEnds: [Int32] = [0, 0]
-    guard pipe(&pipeEnds) == 0 else { throw SystemError("pipe") }
-    let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
-    // Close-on-exec, so that a worker spawned later does not inherit this one's pipe. (The
-    // supervisor spawns from one thread, so nothing can fork between pipe and fcntl.)
-    _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-    _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+    let pipe = try PipeEnds()
+    let (readEnd, writeEnd) = (pipe.readEnd, pipe.writeEnd)
     defer { close(writeEnd) }
 
     var actions = posix_spawn_file_actions_t()
@@ -58,7 +53,7 @@ enum ProcessSpawner {
       errno = status
       throw SystemError("posix_spawn \(executable)")
     }
-    _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+    pipe.makeReadEndNonBlocking()
     return Spawned(pid: pid, output: readEnd)
   }
 }

@@ -1,0 +1,78 @@
+import Foundation
+
+/// One run as the supervisor sees it: the names it is reported under, its iterations, and how
+/// to start a worker process for a batch of them.
+///
+/// The supervisor knows nothing of what a worker runs: a scenario variant in `flakelab worker`
+/// or a test of the user's package in its own test binary. Both are a ``WorkerLaunch``.
+public struct SupervisedRun {
+  public let scenario: String
+  public let variant: String
+  public let executor: String
+  /// The global indices of the run's iterations.
+  public let indices: Range<Int>
+  public let seed: UInt64
+  /// Whether the run is under the deterministic scheduler, whose failing iterations carry seeds.
+  public let isScheduled: Bool
+  /// Set for a test of the user's package.
+  public let test: TestReference?
+  /// Iterations one worker process runs at most; nil splits the run evenly among the jobs, 1
+  /// gives every iteration a process of its own.
+  let iterationsPerWorker: Int?
+  /// The worker process for a batch of the run's iterations.
+  let launch: (Range<Int>) throws -> WorkerLaunch
+
+  init(
+    scenario: String, variant: String, executor: String, indices: Range<Int>, seed: UInt64,
+    isScheduled: Bool, test: TestReference? = nil, iterationsPerWorker: Int? = nil,
+    launch: @escaping (Range<Int>) throws -> WorkerLaunch
+  ) {
+    self.scenario = scenario
+    self.variant = variant
+    self.executor = executor
+    self.indices = indices
+    self.seed = seed
+    self.isScheduled = isScheduled
+    self.test = test
+    self.iterationsPerWorker = iterationsPerWorker
+    self.launch = launch
+  }
+
+  /// `scenario.variant`.
+  public var selector: String { "\(scenario).\(variant)" }
+}
+
+/// How to start one worker process: the program, its arguments and environment, and the feed
+/// it reports through on its descriptor 3.
+struct WorkerLaunch {
+  let executable: String
+  let arguments: [String]
+  let environment: [String: String]
+  let feed: any OutcomeFeed
+}
+
+extension SupervisedRun {
+  /// A scenario run, in `flakelab worker` processes of `executable`.
+  package init(_ run: RunPlan.Run, workerExecutable executable: String) {
+    self.init(
+      scenario: run.scenario.name, variant: run.variant.name, executor: run.executor.name,
+      indices: run.indices, seed: run.seed, isScheduled: run.executor is ScheduledExecutor
+    ) { indices in
+      let invocation = WorkerInvocation(
+        selector: run.selector, executor: run.executor.name, seed: run.seed, indices: indices)
+      return WorkerLaunch(
+        executable: executable, arguments: invocation.arguments,
+        environment: WorkerLaunch.baseEnvironment, feed: try OutcomeChannelReader())
+    }
+  }
+}
+
+extension WorkerLaunch {
+  /// The supervisor's environment, with what every worker needs: a trap should end the worker
+  /// at once with a short message, not symbolicate a backtrace.
+  static var baseEnvironment: [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    environment["SWIFT_BACKTRACE"] = "enable=no"
+    return environment
+  }
+}

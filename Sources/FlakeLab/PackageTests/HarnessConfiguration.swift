@@ -1,0 +1,70 @@
+/// What the supervisor tells the harness it preloads into a user's test process, through the
+/// environment: which test, how many repetitions, under which executor.
+///
+/// Both sides read and write it here, so the supervisor and the preloaded library
+/// (`libFlakeLabPreload.so`) cannot disagree.
+public struct HarnessConfiguration: Equatable, Sendable {
+  /// The executors a test process can run under.
+  public enum Executor: String, Sendable, CaseIterable {
+    case global, serial, fifo, seeded
+  }
+
+  public var executor: Executor
+  public var test: PackageTest
+  /// The global index of the process's first iteration.
+  public var firstIndex: Int
+  /// Iterations the process runs (XCTest; Swift Testing takes `--repetitions`).
+  public var repetitions: Int
+  /// The run's seed; iteration `i` is scheduled with `SplitMix64.iterationSeed(runSeed:index:)`.
+  public var seed: UInt64
+  /// Set for the start-up probe: report what took effect and exit.
+  public var isProbe: Bool
+
+  public init(
+    executor: Executor, test: PackageTest, firstIndex: Int = 0, repetitions: Int = 1,
+    seed: UInt64 = 0, isProbe: Bool = false
+  ) {
+    self.executor = executor
+    self.test = test
+    self.firstIndex = firstIndex
+    self.repetitions = repetitions
+    self.seed = seed
+    self.isProbe = isProbe
+  }
+
+  static let prefix = "FLAKELAB_HARNESS_"
+
+  /// The variables to add to the test process's environment.
+  public var environment: [String: String] {
+    [
+      Self.prefix + "EXECUTOR": executor.rawValue,
+      Self.prefix + "TEST": test.id,
+      Self.prefix + "FRAMEWORK": test.framework.rawValue,
+      Self.prefix + "FIRST_INDEX": String(firstIndex),
+      Self.prefix + "REPETITIONS": String(repetitions),
+      Self.prefix + "SEED": String(seed),
+      Self.prefix + "PROBE": isProbe ? "1" : "0",
+    ]
+  }
+
+  /// The configuration in `environment`, or nil in a process the lab did not start.
+  public init?(environment: [String: String]) {
+    func value(_ name: String) -> String? { environment[Self.prefix + name] }
+    guard let executor = value("EXECUTOR").flatMap(Executor.init(rawValue:)),
+      let id = value("TEST"), let framework = value("FRAMEWORK").flatMap(PackageTest.Framework.init),
+      let firstIndex = value("FIRST_INDEX").flatMap({ Int($0) }),
+      let repetitions = value("REPETITIONS").flatMap({ Int($0) }),
+      let seed = value("SEED").flatMap({ UInt64($0) })
+    else { return nil }
+    self.init(
+      executor: executor, test: PackageTest(id: id, framework: framework), firstIndex: firstIndex,
+      repetitions: repetitions, seed: seed, isProbe: value("PROBE") == "1")
+  }
+
+  /// The names of every variable, to remove from the environment of the test's own children.
+  public static var variableNames: [String] {
+    ["EXECUTOR", "TEST", "FRAMEWORK", "FIRST_INDEX", "REPETITIONS", "SEED", "PROBE"].map {
+      prefix + $0
+    }
+  }
+}

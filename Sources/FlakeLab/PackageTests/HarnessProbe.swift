@@ -1,0 +1,89 @@
+import Foundation
+
+/// Checks, before anything is measured, that the preloaded harness takes effect in this
+/// toolchain: the global-enqueue hook (`serial`), the custom-executor SPI (`fifo`, `seeded`),
+/// and the `XCTMain` replacement that repeats an XCTest test in one process.
+///
+/// Each relies on runtime details no public API promises. Where one did not take effect, the
+/// lab says so and falls back, or refuses, rather than report a rate measured under the wrong
+/// executor.
+public struct HarnessProbe: Sendable {
+  /// What took effect, by check: `xctmain`, `hook`, `executors`.
+  public let tookEffect: Set<String>
+
+  public var repeatsXCTestInProcess: Bool { tookEffect.contains("xctmain") }
+
+  /// The check an executor depends on, if any.
+  public static func check(for executor: HarnessConfiguration.Executor) -> String? {
+    switch executor {
+    case .global: nil
+    case .serial: "hook"
+    case .fifo, .seeded: "executors"
+    }
+  }
+
+  public func supports(_ executor: HarnessConfiguration.Executor) -> Bool {
+    Self.check(for: executor).map(tookEffect.contains) ?? true
+  }
+
+  /// Runs one probe process of `binary` with `preload` per kind of executor in `executors`.
+  public static func run(
+    binary: String, preload: String, executors: [HarnessConfiguration.Executor]
+  ) throws -> HarnessProbe {
+    // One process per check: the hook and the executors cannot be tried in the same process.
+    var kinds: [HarnessConfiguration.Executor] = [.global]
+    if executors.contains(.serial) { kinds.append(.serial) }
+    if let scheduled = executors.first(where: { $0 == .fifo || $0 == .seeded }) { kinds.append(scheduled) }
+    var tookEffect = Set<String>()
+    for executor in kinds {
+      let configuration = HarnessConfiguration(
+        executor: executor, test: PackageTest(id: "FlakeLabProbe/probe", framework: .xctest),
+        isProbe: true)
+      let feed = try ProbeOutput()
+      let spawned = try ProcessSpawner.spawn(
+        executable: binary, arguments: ["--testing-library", "xctest", "FlakeLabProbe/probe"],
+        environment: TestLaunch.environment(configuration, preload: preload),
+        channel: feed.writeEnd)
+      feed.closeWriteEnd()
+      var status: Int32 = 0
+      while waitpid(spawned.pid, &status, 0) == -1 && errno == EINTR {}
+      close(spawned.output)
+      for case .probe(let check, true) in feed.events() { tookEffect.insert(check) }
+    }
+    return HarnessProbe(tookEffect: tookEffect)
+  }
+}
+
+/// The pipe a probe process writes its findings into.
+private final class ProbeOutput {
+  let readEnd: Int32
+  let writeEnd: Int32
+  private var isWriteEndOpen = true
+
+  init() throws {
+    let pipe = try PipeEnds()
+    (readEnd, writeEnd) = (pipe.readEnd, pipe.writeEnd)
+  }
+
+  deinit {
+    closeWriteEnd()
+    close(readEnd)
+  }
+
+  func closeWriteEnd() {
+    if isWriteEndOpen { close(writeEnd) }
+    isWriteEndOpen = false
+  }
+
+  /// Every event written, once the writer has closed its end.
+  func events() -> [TestEvent] {
+    var data: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = read(readEnd, &buffer, buffer.count)
+      guard count > 0 else { break }
+      data += buffer[..<count]
+    }
+    return data.split(separator: UInt8(ascii: "\n")).compactMap { TestEvent.parse($0) }
+  }
+}

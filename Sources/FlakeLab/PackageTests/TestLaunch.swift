@@ -1,0 +1,75 @@
+import Foundation
+
+/// How the lab starts a user's test binary as a worker: the arguments each framework needs to
+/// run one test a number of times in a row, and the environment that preloads the harness.
+public enum TestLaunch {
+  /// A run of `test` under `executor`, in worker processes of the package's test binary.
+  ///
+  /// - Parameters:
+  ///   - freshProcess: one process per iteration instead of batches of repetitions.
+  ///   - probe: what took effect; an XCTest test whose `XCTMain` replacement did not take effect
+  ///     runs one process per iteration, judged by its exit status.
+  public static func run(
+    _ test: PackageTest, of package: TestPackage, executor: HarnessConfiguration.Executor,
+    indices: Range<Int>, seed: UInt64, freshProcess: Bool, probe: HarnessProbe, preload: String
+  ) -> SupervisedRun {
+    let steered = test.framework == .swiftTesting || probe.repeatsXCTestInProcess
+    let reference = TestReference(
+      test: test, packagePath: package.path,
+      layout: freshProcess || !steered ? .fresh : .repetitions)
+    return SupervisedRun(
+      scenario: test.suite, variant: test.function, executor: executor.rawValue,
+      indices: indices, seed: seed, isScheduled: executor == .seeded, test: reference,
+      iterationsPerWorker: reference.layout == .fresh ? 1 : nil
+    ) { batch in
+      let configuration = HarnessConfiguration(
+        executor: executor, test: test, firstIndex: batch.lowerBound, repetitions: batch.count,
+        seed: seed)
+      let feed: any OutcomeFeed =
+        steered
+        ? try TestEventFeed(testID: test.id, firstIndex: batch.lowerBound)
+        : try ExitStatusFeed(index: batch.lowerBound)
+      return WorkerLaunch(
+        executable: package.testBinary, arguments: arguments(test, repetitions: batch.count),
+        environment: environment(configuration, preload: preload), feed: feed)
+    }
+  }
+
+  /// The test binary's arguments to run `test` alone, `repetitions` times, one at a time.
+  static func arguments(_ test: PackageTest, repetitions: Int) -> [String] {
+    switch test.framework {
+    case .swiftTesting:
+      [
+        "--testing-library", "swift-testing",
+        // Anchored: the ID must not match a longer one (`yield()` and `yieldTwice()`).
+        "--filter", "^" + NSRegularExpression.escapedPattern(for: test.id) + "(/|$)",
+        "--repetitions", String(repetitions), "--no-parallel",
+        "--event-stream-output-path", "/dev/fd/\(ProcessSpawner.channelDescriptor)",
+        "--event-stream-version", "0",
+      ]
+    case .xctest:
+      // XCTest has no repetition flag: the harness repeats the test (`repetitions` is in the
+      // environment). The filter is exact.
+      ["--testing-library", "xctest", test.id]
+    }
+  }
+
+  /// The worker environment with the harness preloaded and configured.
+  static func environment(_ configuration: HarnessConfiguration, preload: String) -> [String: String] {
+    var environment = WorkerLaunch.baseEnvironment.merging(configuration.environment) { $1 }
+    environment["LD_PRELOAD"] = [preload, environment["LD_PRELOAD"]].compactMap { $0 }
+      .filter { !$0.isEmpty }.joined(separator: " ")
+    return environment
+  }
+
+  /// The harness library, `libFlakeLabPreload.so`, expected next to the `flakelab` executable.
+  public static func preloadLibrary(besides executable: String) throws(UsageError) -> String {
+    let path = URL(fileURLWithPath: executable).deletingLastPathComponent()
+      .appendingPathComponent("libFlakeLabPreload.so").path
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw UsageError(
+        "\(path) is missing: 'flakelab test' needs the harness library next to flakelab (make build)")
+    }
+    return path
+  }
+}

@@ -1,0 +1,37 @@
+import FlakeLab
+import Foundation
+
+/// The harness `flakelab test` preloads (`LD_PRELOAD`) into a user's unmodified test binary: it
+/// puts the process under the run's executor before the first task exists, and for XCTest
+/// repeats the one test in this process and reports each run as a test event.
+///
+/// It does nothing in a process the lab did not configure, and removes itself from the
+/// environment so that processes the tests start do not inherit it.
+enum Harness {
+  /// The run's configuration, read once by the constructor.
+  nonisolated(unsafe) static var configuration: HarnessConfiguration?
+
+  static func start() {
+    let variables = HarnessConfiguration.variableNames.compactMap { name in
+      getenv(name).map { (name, String(cString: $0)) }
+    }
+    guard let configuration = HarnessConfiguration(environment: Dictionary(uniqueKeysWithValues: variables))
+    else { return }
+    unsetenv("LD_PRELOAD")
+    HarnessConfiguration.variableNames.forEach { unsetenv($0) }
+    self.configuration = configuration
+    switch configuration.executor {
+    case .global:
+      break
+    case .serial:
+      GlobalEnqueueHook.current = configuration.isProbe ? Probe.countingRedirect : GlobalEnqueueHook.mainActorRedirect
+    case .fifo, .seeded:
+      MainQueueScheduler.install(configuration)
+    }
+    if configuration.isProbe { Probe.checkExecutor(configuration.executor) }
+  }
+}
+
+/// Runs ``Harness/start()`` when the library is loaded, before the test binary's `main`.
+@used @section(".init_array")
+let harnessConstructor: @convention(c) () -> Void = { Harness.start() }

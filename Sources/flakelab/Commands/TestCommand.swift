@@ -1,0 +1,142 @@
+import FlakeLab
+import Foundation
+
+/// `flakelab test`: a SwiftPM package's own XCTest and Swift Testing tests, unmodified, run many
+/// times under each executor, with the isolation, statistics, gates and reports of `run`.
+struct TestCommand: Command {
+  static let name = "test"
+  static let abstract = "Run a SwiftPM package's own tests many times under each executor."
+  static let usage =
+    "test [--package-path DIR] [--filter REGEX]... [--skip REGEX]... [--list] [--executors LIST] [options]"
+  static let discussion = """
+    Builds the package's tests (swift build --build-tests), then runs each test under each
+    executor in worker processes of its own test binary, with a harness preloaded that puts the
+    process under the executor: no change to the package. A test's suite stands where a scenario
+    does in reports, its function where a variant does.
+
+    By default a worker runs a batch of repetitions in one process; --fresh-process starts a
+    process per iteration instead. Rates under the global executor differ between the two, and
+    with the machine's cores and load.
+    """
+  static let options: [OptionSpec] =
+    [
+      .value("package-path", "DIR", "The package whose tests to run (default: the current directory)."),
+      .repeatable("filter", "REGEX", "Run only tests whose ID matches REGEX (any of them, when repeated)."),
+      .repeatable("skip", "REGEX", "Leave out tests whose ID matches REGEX."),
+      .flag("list", "List the tests with their framework instead of running them."),
+      .value(
+        "executor", "NAME",
+        "Run under one executor: \(HarnessConfiguration.Executor.allCases.map(\.rawValue).joined(separator: ", "))."),
+      .value(
+        "executors", "LIST",
+        "Comma-separated executors (default: \(ExecutorCatalog.comparedByDefault.joined(separator: ",")))."),
+      .flag("fresh-process", "Run every iteration in a process of its own: first-run rates, slower."),
+      .value("index", "I", "Run only iteration I (with --seed, replays a seeded iteration)."),
+    ] + MeasurementOptions.specs
+
+  let packagePath: String
+  let filters: [NSRegularExpression]
+  let filterTexts: [String]
+  let skips: [NSRegularExpression]
+  let isListing: Bool
+  let executors: [HarnessConfiguration.Executor]
+  let freshProcess: Bool
+  let index: Int?
+  let measurement: MeasurementOptions
+
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    guard arguments.positionals.isEmpty else {
+      throw UsageError(
+        "test takes no positional arguments, not '\(arguments.positionals[0])'; choose tests with --filter")
+    }
+    packagePath = arguments.value("package-path") ?? "."
+    filterTexts = arguments.values("filter")
+    filters = try filterTexts.map { text throws(UsageError) in try Self.regex(text, option: "--filter") }
+    skips = try arguments.values("skip").map { text throws(UsageError) in try Self.regex(text, option: "--skip") }
+    isListing = arguments.has("list")
+    freshProcess = arguments.has("fresh-process")
+    index = try arguments.value("index", default: nil) { text, option throws(UsageError) in
+      try ValueParsers.index(text, option: option)
+    }
+    let names: [String] =
+      switch (arguments.value("executor"), arguments.value("executors")) {
+      case (let name?, nil): [name]
+      case (nil, let list?): list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      case (nil, nil): ExecutorCatalog.comparedByDefault
+      case (_?, _?): throw UsageError("test takes --executor or --executors, not both")
+      }
+    var executors: [HarnessConfiguration.Executor] = []
+    for name in names {
+      guard let executor = HarnessConfiguration.Executor(rawValue: name) else {
+        let all = HarnessConfiguration.Executor.allCases.map(\.rawValue)
+        throw UsageError(
+          "unknown executor '\(name)'" + Suggestion.didYouMean(name, among: all)
+            + " (executors: \(all.joined(separator: ", ")))")
+      }
+      if !executors.contains(executor) { executors.append(executor) }
+    }
+    self.executors = executors
+    measurement = try MeasurementOptions(arguments, variants: [])
+  }
+
+  func run() async throws -> ExitStatus {
+    let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)
+    let package: TestPackage
+    do {
+      package = try TestPackage.build(at: packagePath)
+    } catch let failure as TestPackage.BuildFailure {
+      failure.compilerLines.forEach(printError)
+      throw UsageError(failure.message)
+    }
+    let all = try package.tests()
+    let tests = all.filter { test in
+      let id = NSRange(test.id.startIndex..., in: test.id)
+      return (filters.isEmpty || filters.contains { $0.firstMatch(in: test.id, range: id) != nil })
+        && !skips.contains { $0.firstMatch(in: test.id, range: id) != nil }
+    }
+    guard !tests.isEmpty else {
+      if all.isEmpty { throw UsageError("the package at '\(packagePath)' has no tests") }
+      let asked = (filterTexts.isEmpty ? [] : ["--filter " + filterTexts.joined(separator: ", ")])
+        + (skips.isEmpty ? [] : ["--skip"])
+      throw UsageError(
+        "no test matches \(asked.joined(separator: " and ")); \(all.count) test\(all.count == 1 ? "" : "s") exist (see --list)")
+    }
+    if isListing {
+      let width = tests.map(\.framework.rawValue.count).max() ?? 0
+      for test in tests {
+        print(test.framework.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + test.id)
+      }
+      return .success
+    }
+    let probe = try HarnessProbe.run(binary: package.testBinary, preload: preload, executors: executors)
+    let usable = executors.filter { executor in
+      guard probe.supports(executor) else {
+        printError(
+          "flakelab: the \(executor.rawValue) executor did not take effect in this toolchain's test process; its runs are left out")
+        return false
+      }
+      return true
+    }
+    if tests.contains(where: { $0.framework == .xctest }), !probe.repeatsXCTestInProcess {
+      printError(
+        "flakelab: the XCTMain replacement did not take effect; XCTest tests run one process per iteration")
+    }
+    let indices = index.map { $0..<($0 + 1) }
+      ?? measurement.shard?.indices(of: measurement.iterations) ?? 0..<measurement.iterations
+    let runs = tests.flatMap { test in
+      usable.map { executor in
+        TestLaunch.run(
+          test, of: package, executor: executor, indices: indices, seed: measurement.seed,
+          freshProcess: freshProcess, probe: probe, preload: preload)
+      }
+    }
+    return try measurement.measure(runs, text: TextReport.render)
+  }
+
+  private static func regex(_ text: String, option: String) throws(UsageError) -> NSRegularExpression {
+    guard let regex = try? NSRegularExpression(pattern: text) else {
+      throw UsageError("\(option) takes a regular expression, and '\(text)' is not one")
+    }
+    return regex
+  }
+}
