@@ -46,6 +46,7 @@ final class MainQueueScheduler: @unchecked Sendable {
   /// Makes this scheduler the process's main and default executor. Call before any task exists.
   static func install(_ configuration: HarnessConfiguration) {
     shared.configuration = configuration
+    _ = HarnessMainExecutor.mainQueueKey
     _createExecutors(factory: HarnessExecutorFactory.self)
     if configuration.executor == .seeded, configuration.test.framework == .swiftTesting,
       !configuration.isProbe
@@ -167,9 +168,17 @@ final class HarnessMainExecutor: MainExecutor, SchedulerFeeding, @unchecked Send
 
   func stop() {}
 
+  /// On the main queue, wherever it runs: after `dispatchMain()` on Linux, Dispatch drains the
+  /// main queue on a thread of its own, not the main thread.
   func isIsolatingCurrentContext() -> Bool? {
-    Thread.isMainThread
+    DispatchQueue.getSpecific(key: Self.mainQueueKey) ?? false
   }
+
+  static let mainQueueKey: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+  }()
 }
 
 final class HarnessDefaultExecutor: TaskExecutor, SchedulerFeeding, @unchecked Sendable {

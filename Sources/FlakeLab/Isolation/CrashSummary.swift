@@ -1,8 +1,9 @@
 /// Turns what a dying worker printed into a short, stable observation.
 ///
 /// The Swift runtime prints `Scenarios/File.swift:15: Fatal error: message` followed by a
-/// `Current stack trace:` of addresses that differ on every run. The summary keeps the message
-/// lines and drops the trace and the source path, so that equal crashes group in the histogram.
+/// `Current stack trace:` of addresses that differ on every run. The summary keeps the runtime's
+/// message lines (or, without one, the last lines printed) and drops the trace, the source path,
+/// colours and timestamps, so that equal crashes group in the histogram.
 enum CrashSummary {
   static let runtimeMessages = [
     "Fatal error:", "Precondition failed:", "Assertion failed:", "Fatal access conflict",
@@ -16,7 +17,9 @@ enum CrashSummary {
       if trimmed.hasPrefix("Current stack trace:") || trimmed.hasPrefix("💣") { break }
       if !trimmed.isEmpty, !isStackFrame(trimmed) { lines.append(trimmed) }
     }
-    return lines.suffix(limit).map(withoutSourcePath).joined(separator: " / ")
+    let messages = lines.filter { line in runtimeMessages.contains { line.contains($0) } }
+    return (messages.isEmpty ? lines : messages).suffix(limit)
+      .map { FailureText.normalize(withoutSourcePath($0)) }.joined(separator: " / ")
   }
 
   /// `4    flakelab    0x0000560055834b9b <unavailable> + 351131`

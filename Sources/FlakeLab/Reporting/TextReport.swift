@@ -4,8 +4,9 @@
 /// out or deadlocked.
 public enum TextReport {
   public static func render(_ report: Report) -> String {
-    // The deadlocked column only appears where a run can deadlock: under the scheduler.
-    let showsDeadlocks = report.runs.contains { $0.schedule != nil }
+    // The deadlocked column only appears where a run can deadlock: a scenario under the
+    // scheduler (in a package's test process a deadlock shows as a timeout).
+    let showsDeadlocks = report.runs.contains { $0.schedule != nil && $0.test == nil }
     var table = TextTable([.left, .left] + Array(repeating: .right, count: showsDeadlocks ? 9 : 8))
     table.add(
       ["run", "executor", "iterations", "passed", "failed", "crashed", "timed out"]
@@ -24,7 +25,7 @@ public enum TextReport {
           RateText.withInterval(tally.failureRate, report.interval(of: result)),
           Formatting.seconds(result.seconds), Formatting.rate(result.iterationsPerSecond),
         ])
-      observationLines[index + 1] = histogramLines(tally) + replayLines(result)
+      observationLines[index + 1] = histogramLines(tally) + hintLines(result) + replayLines(result)
     }
     var lines: [String] = []
     for (index, line) in table.lines().enumerated() {
@@ -58,11 +59,23 @@ extension TextReport {
   /// Under a run of the scheduler: its schedule hash, and how to replay its first failures.
   static func replayLines(_ result: RunResult) -> [String] {
     guard let schedule = result.schedule else { return [] }
-    var lines = ["    schedules: fingerprint \(ScheduleText.hex(schedule.fingerprint))"]
+    // A package's test process does not report its schedules' hash.
+    var lines = result.test == nil ? ["    schedules: fingerprint \(ScheduleText.hex(schedule.fingerprint))"] : []
     for failing in schedule.failingIterations.prefix(replaysShown) {
       lines.append("    replay: \(ScheduleText.replayCommand(result, failing))")
     }
     return lines
+  }
+}
+
+extension TextReport {
+  /// Why a package's test may time out under an executor that runs every job on one thread.
+  static func hintLines(_ result: RunResult) -> [String] {
+    guard result.test != nil, result.tally.timedOut > 0, result.executor != "global" else { return [] }
+    return [
+      "    hint: under \(result.executor) every job runs on one thread, so a test that blocks a thread "
+        + "waiting for async work (a semaphore, a blocking wait) can never finish"
+    ]
   }
 }
 
@@ -76,6 +89,12 @@ enum MachineLine {
     ]
     if let seed = report.seed, report.runs.contains(where: { $0.schedule != nil }) {
       lines.append("Seed \(seed): the same seed gives the same schedules under seeded.")
+    }
+    if let layout = report.runs.lazy.compactMap(\.test?.layout).first {
+      lines.append(
+        layout == .fresh
+          ? "Tests ran one process per iteration: first-run rates."
+          : "Tests ran as repetitions in one process per worker; first-run rates (--fresh-process) can differ.")
     }
     if let shard = report.shard {
       lines.append("Shard \(shard.index)/\(shard.count): this report holds that share of each run.")

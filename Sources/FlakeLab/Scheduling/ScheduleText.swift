@@ -1,3 +1,5 @@
+import Foundation
+
 /// How schedules read in reports: fingerprints in hex, and the command that replays an iteration.
 public enum ScheduleText {
   /// `0x00c0ffee12345678`.
@@ -15,10 +17,23 @@ public enum ScheduleText {
     text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : nil
   }
 
-  /// `flakelab replay isLoading.endpointYield --executor seeded --seed 1234 --index 37`.
+  /// `flakelab replay isLoading.endpointYield --executor seeded --seed 1234 --index 37`; for a
+  /// package's test, the `flakelab test` command that runs that one iteration with the run's
+  /// seed (the iteration's own seed is derived from it inside the test process).
   public static func replayCommand(_ run: RunResult, _ failing: RunSchedule.FailingIteration)
     -> String
   {
-    "flakelab replay \(run.selector) --executor \(run.executor) --seed \(failing.seed) --index \(failing.index)"
+    guard let test = run.test, let runSeed = run.schedule?.seed else {
+      return "flakelab replay \(run.selector) --executor \(run.executor) --seed \(failing.seed) --index \(failing.index)"
+    }
+    let filter = "^" + NSRegularExpression.escapedPattern(for: test.test.id) + "$"
+    return "flakelab test --package-path \(shellQuoted(test.packagePath)) --filter \(shellQuoted(filter)) "
+      + "--executor \(run.executor) --seed \(runSeed) --index \(failing.index)"
+  }
+
+  /// `text` as one shell word.
+  static func shellQuoted(_ text: String) -> String {
+    let plain = text.allSatisfy { $0.isLetter || $0.isNumber || "/._-+:=,".contains($0) }
+    return plain && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 }
