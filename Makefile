@@ -4,8 +4,10 @@ FLAKELAB = .build/release/flakelab
 
 .PHONY: build run test check bench clean
 
+# flakelab, and the harness `flakelab test` preloads into a package's test binary, next to it.
 build:
 	$(SWIFT) build -c release --product flakelab
+	$(SWIFT) build -c release --product FlakeLabPreload
 
 run: build
 	$(FLAKELAB) run isLoading --iterations 10000
@@ -13,14 +15,14 @@ run: build
 
 test:
 	$(SWIFT) build --product flakelab
+	$(SWIFT) build --product FlakeLabPreload
 	$(SWIFT) test --disable-swift-testing
 
 # The lab's own claims, judged statistically: a CI job of its own, not part of `make test`.
 check: build
 	$(FLAKELAB) check --iterations 1000 --no-progress
 
-bench:
-	$(SWIFT) build -c release --product flakelab
+bench: build
 	$(SWIFT) build -c release --product flakelab-bench
 	.build/release/flakelab-bench
 

@@ -17,8 +17,8 @@ public struct TestPackage: Sendable {
   }
 
   /// Builds the package at `path` with its tests (`swift build --build-tests`), showing nothing
-  /// unless the build fails.
-  public static func build(at path: String) throws -> TestPackage {
+  /// unless the build fails; with `skippingBuild`, uses what an earlier build left.
+  public static func build(at path: String, skippingBuild: Bool = false) throws -> TestPackage {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
       isDirectory.boolValue
@@ -26,10 +26,13 @@ public struct TestPackage: Sendable {
     guard FileManager.default.fileExists(atPath: path + "/Package.swift") else {
       throw UsageError("'\(path)' has no Package.swift; --package-path takes a SwiftPM package")
     }
-    let build = try CapturedProcess.run("swift", ["build", "--build-tests", "--package-path", path])
-    guard build.status == 0 else {
+    let build =
+      skippingBuild
+      ? nil : try CapturedProcess.run("swift", ["build", "--build-tests", "--package-path", path])
+    if let build, build.status != 0 {
       let lines = (build.output + build.errorOutput).split(whereSeparator: \.isNewline).map(String.init)
-      let errors = lines.filter { $0.contains("error:") }
+      var seen = Set<String>()
+      let errors = lines.filter { $0.contains("error:") && seen.insert($0).inserted }
       throw BuildFailure(
         compilerLines: Array((errors.isEmpty ? lines : errors).suffix(12)),
         message: "the package at '\(path)' does not build (swift build --build-tests exited \(build.status))")
@@ -40,7 +43,10 @@ public struct TestPackage: Sendable {
     let binaries = ((try? FileManager.default.contentsOfDirectory(atPath: binPath)) ?? [])
       .filter { $0.hasSuffix("PackageTests.xctest") }.sorted()
     guard let binary = binaries.first else {
-      throw UsageError("the package at '\(path)' has no test target (no *PackageTests.xctest in \(binPath))")
+      throw UsageError(
+        skippingBuild
+          ? "the package at '\(path)' has no built tests in \(binPath); build it or leave out --skip-build"
+          : "the package at '\(path)' has no test target (no *PackageTests.xctest in \(binPath))")
     }
     return TestPackage(path: path, testBinary: binPath + "/" + binary)
   }

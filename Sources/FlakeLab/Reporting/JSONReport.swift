@@ -61,6 +61,12 @@ public enum JSONReport {
     if let schedule = result.schedule {
       members.append(("schedule", scheduleDocument(schedule, of: result)))
     }
+    if let test = result.test {
+      members += [
+        ("test", .string(test.test.id)), ("framework", .string(test.test.framework.rawValue)),
+        ("processLayout", .string(test.layout.rawValue)), ("packagePath", .string(test.packagePath)),
+      ]
+    }
     if let verdict = result.verdict {
       members += [
         ("claim", .string(verdict.claim.rawValue)), ("verdict", .string(verdict.status.rawValue)),

@@ -32,10 +32,18 @@ public enum JSONReportReader {
       if let entry = run["schedule"] as? [String: Any] {
         runSchedule = try schedule(entry, name: name)
       }
-      results.append(
-        RunResult(
-          scenario: scenario, variant: variant, executor: executor, tally: tally,
-          seconds: run["seconds"] as? Double ?? 0, schedule: runSchedule))
+      var result = RunResult(
+        scenario: scenario, variant: variant, executor: executor, tally: tally,
+        seconds: run["seconds"] as? Double ?? 0, schedule: runSchedule)
+      if let id = run["test"] as? String {
+        guard let framework = (run["framework"] as? String).flatMap(PackageTest.Framework.init),
+          let layout = (run["processLayout"] as? String).flatMap(TestReference.ProcessLayout.init)
+        else { throw UsageError("\(name): the test run \(id) lacks its framework or process layout") }
+        result.test = TestReference(
+          test: PackageTest(id: id, framework: framework),
+          packagePath: run["packagePath"] as? String ?? ".", layout: layout)
+      }
+      results.append(result)
     }
     var shard: Shard?
     if let entry = document["shard"] as? [String: Any], let index = entry["index"] as? Int,

@@ -30,6 +30,7 @@ struct TestCommand: Command {
       .value(
         "executors", "LIST",
         "Comma-separated executors (default: \(ExecutorCatalog.comparedByDefault.joined(separator: ",")))."),
+      .flag("skip-build", "Use the tests an earlier build left instead of building first."),
       .flag("fresh-process", "Run every iteration in a process of its own: first-run rates, slower."),
       .value("index", "I", "Run only iteration I (with --seed, replays a seeded iteration)."),
     ] + MeasurementOptions.specs
@@ -41,6 +42,7 @@ struct TestCommand: Command {
   let isListing: Bool
   let executors: [HarnessConfiguration.Executor]
   let freshProcess: Bool
+  let skipsBuild: Bool
   let index: Int?
   let measurement: MeasurementOptions
 
@@ -55,6 +57,7 @@ struct TestCommand: Command {
     skips = try arguments.values("skip").map { text throws(UsageError) in try Self.regex(text, option: "--skip") }
     isListing = arguments.has("list")
     freshProcess = arguments.has("fresh-process")
+    skipsBuild = arguments.has("skip-build")
     index = try arguments.value("index", default: nil) { text, option throws(UsageError) in
       try ValueParsers.index(text, option: option)
     }
@@ -83,7 +86,7 @@ struct TestCommand: Command {
     let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)
     let package: TestPackage
     do {
-      package = try TestPackage.build(at: packagePath)
+      package = try TestPackage.build(at: packagePath, skippingBuild: skipsBuild)
     } catch let failure as TestPackage.BuildFailure {
       failure.compilerLines.forEach(printError)
       throw UsageError(failure.message)
@@ -96,10 +99,11 @@ struct TestCommand: Command {
     }
     guard !tests.isEmpty else {
       if all.isEmpty { throw UsageError("the package at '\(packagePath)' has no tests") }
-      let asked = (filterTexts.isEmpty ? [] : ["--filter " + filterTexts.joined(separator: ", ")])
-        + (skips.isEmpty ? [] : ["--skip"])
+      let matched = filterTexts.isEmpty
+        ? "no test is left after --skip"
+        : "no test matches " + filterTexts.map { "'\($0)'" }.joined(separator: " or ")
       throw UsageError(
-        "no test matches \(asked.joined(separator: " and ")); \(all.count) test\(all.count == 1 ? "" : "s") exist (see --list)")
+        "\(matched); \(all.count) test\(all.count == 1 ? "" : "s") exist (see 'flakelab test --list')")
     }
     if isListing {
       let width = tests.map(\.framework.rawValue.count).max() ?? 0

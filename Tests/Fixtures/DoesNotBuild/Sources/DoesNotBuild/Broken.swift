@@ -1,0 +1,2 @@
+/// Does not compile, on purpose.
+public let answer: Int = "forty-two"

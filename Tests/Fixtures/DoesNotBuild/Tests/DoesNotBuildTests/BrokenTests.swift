@@ -1,0 +1,6 @@
+import DoesNotBuild
+import Testing
+
+@Test func answer() {
+  #expect(DoesNotBuild.answer == 42)
+}

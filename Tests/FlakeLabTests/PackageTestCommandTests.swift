@@ -1,0 +1,164 @@
+import Foundation
+import XCTest
+
+/// `flakelab test` against the NumberFacts fixture, a package of the user's kind, through the
+/// real executable. The fixture is built once per test run; every test then runs its tests with
+/// `--skip-build`.
+final class PackageTestCommandTests: XCTestCase {
+  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Fixtures")
+  static let numberFacts = fixtures.appendingPathComponent("NumberFacts").path
+
+  /// The fixture's build (by `flakelab test --list`, as a user's first call would build it).
+  static let listing = Result { try Flakelab.run(["test", "--package-path", numberFacts, "--list"]) }
+
+  override func setUp() async throws {
+    let listing = try Self.listing.get()
+    XCTAssertEqual(listing.status, 0, listing.stderr)
+  }
+
+  private func test(_ arguments: [String]) throws -> (status: Int32, runs: [String: [String: Any]], stderr: String) {
+    let result = try Flakelab.run(
+      ["test", "--package-path", Self.numberFacts, "--skip-build", "--format", "json"] + arguments)
+    let document = try XCTUnwrap(
+      try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stderr)
+    let runs = try XCTUnwrap(document["runs"] as? [[String: Any]])
+    // Keyed by the run's test ID and executor: `NumberFactsTests.IsLoadingTests/yield() serial`.
+    let keyed = Dictionary(
+      uniqueKeysWithValues: runs.map { ("\($0["test"] as? String ?? "?") \($0["executor"] as? String ?? "?")", $0) })
+    return (result.status, keyed, result.stderr)
+  }
+
+  private func counts(_ run: [String: Any]?) -> [String: Int] {
+    ["iterations", "passed", "failed", "crashed", "timedOut"].reduce(into: [:]) {
+      $0[$1] = run?[$1] as? Int
+    }
+  }
+
+  private let xctest = "NumberFactsTests.IsLoadingXCTests/"
+  private let swiftTesting = "NumberFactsTests.IsLoadingTests/"
+
+  func testListsEveryTestWithItsFramework() throws {
+    let lines = try Self.listing.get().stdout.split(separator: "\n").map {
+      $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+    }
+    XCTAssertEqual(lines.count, 10)
+    XCTAssertTrue(lines.contains(["xctest", xctest + "testEndpointYield"]))
+    XCTAssertTrue(lines.contains(["swift-testing", swiftTesting + "endpointYield()"]))
+  }
+
+  func testSerialMakesTheFixDeterministicAndTheYieldFailEveryTimeInBothFrameworks() throws {
+    let (status, runs, stderr) = try test([
+      "--executor", "serial", "--iterations", "200", "--filter", "ndpointYield|[yY]ield\\b",
+    ])
+    XCTAssertEqual(status, 0, stderr)
+    XCTAssertEqual(runs.count, 4)
+    for fix in [xctest + "testEndpointYield", swiftTesting + "endpointYield()"] {
+      XCTAssertEqual(counts(runs[fix + " serial"]), ["iterations": 200, "passed": 200, "failed": 0, "crashed": 0, "timedOut": 0], fix)
+    }
+    for yield in [xctest + "testYield", swiftTesting + "yield()"] {
+      XCTAssertEqual(counts(runs[yield + " serial"]), ["iterations": 200, "passed": 0, "failed": 200, "crashed": 0, "timedOut": 0], yield)
+    }
+    let run = try XCTUnwrap(runs[swiftTesting + "yield() serial"])
+    XCTAssertEqual(run["framework"] as? String, "swift-testing")
+    XCTAssertEqual(run["scenario"] as? String, "NumberFactsTests.IsLoadingTests")
+    XCTAssertEqual(run["variant"] as? String, "yield()")
+    XCTAssertEqual(run["processLayout"] as? String, "repetitions")
+    let failure = try XCTUnwrap((run["failures"] as? [[String: Any]])?.first)
+    XCTAssertEqual(
+      failure["observation"] as? String,
+      "Expectation failed: (model → NumberFacts.NumberFactModel).isLoading → false")
+    XCTAssertEqual(runs[xctest + "testYield serial"]?["framework"] as? String, "xctest")
+  }
+
+  func testCrashesAndHangsAreCountedExactlyAndTheRunResumes() throws {
+    let crashes = try test(["--executor", "global", "--iterations", "300", "--filter", "rashesOnceInAHundred"])
+    XCTAssertEqual(crashes.status, 0, crashes.stderr)
+    for id in [xctest + "testCrashesOnceInAHundred", swiftTesting + "crashesOnceInAHundred()"] {
+      let run = crashes.runs[id + " global"]
+      XCTAssertEqual(counts(run), ["iterations": 300, "passed": 297, "failed": 0, "crashed": 3, "timedOut": 0], id)
+      let crash = (run?["outcomes"] as? [[String: Any]])?.first { $0["outcome"] as? String == "crashed" }
+      XCTAssertEqual(
+        crash?["observation"] as? String,
+        "signal 4 (SIGILL): Fatal error: run 100 of this process crashed on purpose", id)
+    }
+    let hangs = try test([
+      "--executor", "global", "--iterations", "100", "--timeout", "200ms", "--filter", "angsOnceInFifty",
+    ])
+    XCTAssertEqual(hangs.status, 0, hangs.stderr)
+    for id in [xctest + "testHangsOnceInFifty", swiftTesting + "hangsOnceInFifty()"] {
+      XCTAssertEqual(
+        counts(hangs.runs[id + " global"]),
+        ["iterations": 100, "passed": 98, "failed": 0, "crashed": 0, "timedOut": 2], id)
+    }
+  }
+
+  func testSeededIterationsReplayAloneWithTheirOutcome() throws {
+    for id in [xctest + "testEndpointYield", swiftTesting + "endpointYield()"] {
+      let filter = "^" + NSRegularExpression.escapedPattern(for: id) + "$"
+      let (status, runs, stderr) = try test([
+        "--executor", "seeded", "--seed", "7", "--iterations", "30", "--jobs", "2", "--filter", filter,
+      ])
+      XCTAssertEqual(status, 0, stderr)
+      let run = try XCTUnwrap(runs[id + " seeded"])
+      let failing = try XCTUnwrap((run["schedule"] as? [String: Any])?["failingIterations"] as? [[String: Any]])
+      let failingIndices = Set(failing.compactMap { $0["index"] as? Int })
+      // The seeded order makes the fix fail in some iterations and pass in others.
+      XCTAssertFalse(failingIndices.isEmpty, id)
+      let passingIndex = try XCTUnwrap((0..<20).first { !failingIndices.contains($0) }, id)
+      let replayed = try XCTUnwrap(failing.first?["replay"] as? String)
+      XCTAssertTrue(replayed.hasPrefix("flakelab test --package-path "), replayed)
+      for index in failingIndices.sorted().prefix(3) + [passingIndex] {
+        let replay = try test(["--executor", "seeded", "--seed", "7", "--index", String(index), "--filter", filter])
+        XCTAssertEqual(
+          replay.runs[id + " seeded"]?["failed"] as? Int, failingIndices.contains(index) ? 1 : 0,
+          "\(id) iteration \(index)")
+      }
+    }
+  }
+
+  func testFreshProcessesStartEveryIterationAnew() throws {
+    // The crash test traps on the 100th run of a process: with a process per iteration, never.
+    let (status, runs, stderr) = try test([
+      "--executor", "serial", "--iterations", "120", "--fresh-process", "--filter", "testCrashes|testYield",
+    ])
+    XCTAssertEqual(status, 0, stderr)
+    XCTAssertEqual(counts(runs[xctest + "testCrashesOnceInAHundred serial"])["passed"], 120)
+    XCTAssertEqual(counts(runs[xctest + "testYield serial"])["failed"], 120)
+    XCTAssertEqual(runs[xctest + "testYield serial"]?["processLayout"] as? String, "fresh")
+  }
+
+  func testBadInputIsOneLineAndExitTwo() throws {
+    let empty = FileManager.default.temporaryDirectory.path
+    let cases: [([String], String)] = [
+      (["test", "--package-path", empty], "has no Package.swift"),
+      (["test", "--package-path", "/no/such/dir"], "no directory at '/no/such/dir'"),
+      (["test", "--package-path", Self.numberFacts, "--skip-build", "--filter", "nothing"],
+       "no test matches 'nothing'; 10 tests exist"),
+      (["test", "--executors", "global,serail"], "did you mean 'serial'?"),
+      (["test", "--filter", "("], "is not one"),
+      (["test", "--iterations", "3", "--iterations", "4"], "--iterations is given more than once"),
+      (["test", "NumberFactsTests"], "test takes no positional arguments"),
+    ]
+    for (arguments, expected) in cases {
+      let result = try Flakelab.run(arguments)
+      XCTAssertEqual(result.status, 2, arguments.joined(separator: " "))
+      XCTAssertEqual(result.stdout, "", arguments.joined(separator: " "))
+      let lines = result.stderr.split(separator: "\n")
+      XCTAssertEqual(lines.count, 1, result.stderr)
+      XCTAssertTrue(result.stderr.contains(expected), result.stderr)
+    }
+  }
+
+  func testAPackageThatDoesNotBuildShowsItsCompilerErrors() throws {
+    let broken = Self.fixtures.appendingPathComponent("DoesNotBuild").path
+    let result = try Flakelab.run(["test", "--package-path", broken])
+    XCTAssertEqual(result.status, 2)
+    let lines = result.stderr.split(separator: "\n")
+    XCTAssertTrue(lines.dropLast().allSatisfy { $0.contains("error:") }, result.stderr)
+    XCTAssertTrue(lines.contains { $0.contains("cannot convert value of type 'String' to specified type 'Int'") })
+    XCTAssertEqual(
+      lines.last.map(String.init),
+      "flakelab: the package at '\(broken)' does not build (swift build --build-tests exited 1)")
+  }
+}
