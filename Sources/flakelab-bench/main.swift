@@ -13,7 +13,10 @@ import Synchronization
 ///   iteration and each outcome published on a shared-memory outcome channel;
 /// - supervised: `Supervisor.run`, end to end, including starting the worker process.
 /// The ratios are medians of per-round ratios. Then the virtual-time figure: 1,000 iterations of
-/// the five-second `countdown` under the `seeded` executor, end to end in a worker process.
+/// the five-second `countdown` under the `seeded` executor, end to end in a worker process. Last,
+/// `flakelab test` on the NumberFacts fixture: a Swift Testing test through the lab against the
+/// test binary's own `--repetitions` loop, and XCTest repetitions in one process against one
+/// process per iteration.
 /// Every figure depends on this machine and its load: compare figures from one run, never
 /// across machines.
 
@@ -79,8 +82,6 @@ func median(_ values: [Double]) -> Double {
 
 @MainActor
 func main() async {
-  let worker = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    .appendingPathComponent("flakelab").path
   let rounds = 7
   let cases = [
     Case(selector: "isLoading.endpointYield", executor: .global, iterations: 20_000),
@@ -148,7 +149,74 @@ func virtualTimeFigure(worker: String) {
       + " wall (median of 5, worker start included); \(passed) passed")
 }
 
+/// Seconds the test binary takes to run `arguments` on its own, start to exit.
+func binarySeconds(_ binary: String, _ arguments: [String]) -> Double {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: binary)
+  process.arguments = arguments
+  process.standardOutput = FileHandle.nullDevice
+  process.standardError = FileHandle.nullDevice
+  let start = clock.now
+  try! process.run()
+  process.waitUntilExit()
+  return start.duration(to: clock.now).seconds
+}
+
+/// `flakelab test`'s iterations per second against the loops a user has without it.
+func packageTestFigures(worker: String) throws {
+  let rounds = 5
+  let package = try TestPackage.build(at: "Tests/Fixtures/NumberFacts")
+  let preload = try TestLaunch.preloadLibrary(besides: worker)
+  let probe = try HarnessProbe.run(binary: package.testBinary, preload: preload, executors: [.global])
+  let supervisor = Supervisor(options: .init(workerExecutable: worker))
+  func lab(_ test: PackageTest, iterations: Int, fresh: Bool = false) throws -> Double {
+    let run = TestLaunch.run(
+      test, of: package, executor: .global, indices: 0..<iterations, seed: 0, freshProcess: fresh,
+      probe: probe, preload: preload)
+    let start = clock.now
+    _ = try supervisor.run(run)
+    return Double(iterations) / start.duration(to: clock.now).seconds
+  }
+  let swiftTesting = PackageTest(id: "NumberFactsTests.IsLoadingTests/endpointYield()", framework: .swiftTesting)
+  let iterations = 2000
+  var labRates: [Double] = []
+  var binaryRates: [Double] = []
+  var ratios: [Double] = []
+  for _ in 0..<rounds {
+    let labRate = try lab(swiftTesting, iterations: iterations)
+    let binaryRate = Double(iterations) / binarySeconds(package.testBinary, [
+      "--testing-library", "swift-testing", "--filter", "IsLoadingTests/endpointYield", "--repetitions",
+      String(iterations), "--no-parallel",
+    ])
+    labRates.append(labRate)
+    binaryRates.append(binaryRate)
+    ratios.append(labRate / binaryRate)
+  }
+  print("")
+  print("flakelab test, NumberFacts fixture, global executor, median of \(rounds) alternating rounds, process start included")
+  print(
+    String(
+      format: "  Swift Testing endpointYield(): flakelab test %.0f it/s, the binary's --repetitions %.0f it/s: %.2f× (target ≥ 0.9×)",
+      median(labRates), median(binaryRates), median(ratios)))
+  let xctest = PackageTest(id: "NumberFactsTests.IsLoadingXCTests/testEndpointYield", framework: .xctest)
+  var inProcess: [Double] = []
+  var perProcess: [Double] = []
+  var speedups: [Double] = []
+  for _ in 0..<rounds {
+    let shared = try lab(xctest, iterations: 1000)
+    let fresh = try lab(xctest, iterations: 50, fresh: true)
+    inProcess.append(shared)
+    perProcess.append(fresh)
+    speedups.append(shared / fresh)
+  }
+  print(
+    String(
+      format: "  XCTest testEndpointYield: repetitions in one process %.0f it/s, a process per iteration %.0f it/s: %.1f× (target ≥ 10×)",
+      median(inProcess), median(perProcess), median(speedups)))
+}
+
+let worker = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  .appendingPathComponent("flakelab").path
 await main()
-virtualTimeFigure(
-  worker: URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    .appendingPathComponent("flakelab").path)
+virtualTimeFigure(worker: worker)
+try packageTestFigures(worker: worker)

@@ -1,9 +1,9 @@
 /// Turns what a dying worker printed into a short, stable observation.
 ///
 /// The Swift runtime prints `Scenarios/File.swift:15: Fatal error: message` followed by a
-/// `Current stack trace:` of addresses that differ on every run. The summary keeps the runtime's
-/// message lines (or, without one, the last lines printed) and drops the trace, the source path,
-/// colours and timestamps, so that equal crashes group in the histogram.
+/// `Current stack trace:` of addresses that differ on every run. The summary keeps the last
+/// lines printed before the trace and drops the trace, the source path, colours, timestamps and
+/// a test framework's own progress lines, so that equal crashes group in the histogram.
 enum CrashSummary {
   static let runtimeMessages = [
     "Fatal error:", "Precondition failed:", "Assertion failed:", "Fatal access conflict",
@@ -13,13 +13,20 @@ enum CrashSummary {
   static func summarize(_ output: String, lines limit: Int = 2) -> String {
     var lines: [Substring] = []
     for line in output.split(whereSeparator: \.isNewline) {
-      let trimmed = line.drop { $0 == " " || $0 == "\t" }
+      let trimmed = Substring(FailureText.normalize(String(line)))
       if trimmed.hasPrefix("Current stack trace:") || trimmed.hasPrefix("💣") { break }
-      if !trimmed.isEmpty, !isStackFrame(trimmed) { lines.append(trimmed) }
+      if !trimmed.isEmpty, !isStackFrame(trimmed), !isFrameworkProgress(trimmed) {
+        lines.append(trimmed)
+      }
     }
-    let messages = lines.filter { line in runtimeMessages.contains { line.contains($0) } }
-    return (messages.isEmpty ? lines : messages).suffix(limit)
-      .map { FailureText.normalize(withoutSourcePath($0)) }.joined(separator: " / ")
+    return lines.suffix(limit).map(withoutSourcePath).joined(separator: " / ")
+  }
+
+  /// XCTest's `Test Case '…' started at …` and Swift Testing's `◇ Test … started.`: what the
+  /// framework says of every test, never what went wrong.
+  private static func isFrameworkProgress(_ line: Substring) -> Bool {
+    line.hasPrefix("Test Case '") || line.hasPrefix("Test Suite '")
+      || ["◇", "↳", "✔", "✘", "􀟈", "􀢄", "􁁛"].contains { line.hasPrefix($0) }
   }
 
   /// `4    flakelab    0x0000560055834b9b <unavailable> + 351131`

@@ -100,7 +100,10 @@ final class WorkerProcess {
       guard count > 0 else { return }
       outputTail += buffer[..<count]
       if outputTail.count > Self.outputTailLimit {
-        outputTail.removeFirst(outputTail.count - Self.outputTailLimit)
+        // Keep whole lines: a line cut in half would read as a different message.
+        let cut = outputTail.count - Self.outputTailLimit
+        let lineStart = outputTail[cut...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? cut
+        outputTail.removeFirst(lineStart)
       }
     }
   }
