@@ -123,6 +123,14 @@ final class IsolationTests: XCTestCase {
 
 /// The pieces of isolation that need no process.
 final class IsolationUnitTests: XCTestCase {
+  func testTheAdaptiveHangLimitIsAHundredMeanIterationsBetweenItsFloorAndCeiling() {
+    let ceiling = Duration.seconds(10)
+    XCTAssertEqual(Supervisor.adaptiveLimit(ceiling: ceiling, meanIteration: nil), ceiling)
+    XCTAssertEqual(Supervisor.adaptiveLimit(ceiling: ceiling, meanIteration: .milliseconds(1)), .milliseconds(250))
+    XCTAssertEqual(Supervisor.adaptiveLimit(ceiling: ceiling, meanIteration: .milliseconds(20)), .seconds(2))
+    XCTAssertEqual(Supervisor.adaptiveLimit(ceiling: ceiling, meanIteration: .seconds(1)), ceiling)
+  }
+
   func testCrashSummaryKeepsTheMessageAndDropsTheTrace() {
     let output = """
       some output the scenario printed

@@ -17,11 +17,18 @@ public final class Supervisor {
     public var timeout: Duration
     /// The `flakelab` executable, started with the hidden `worker` command.
     public var workerExecutable: String
+    /// Whether `timeout` is only the ceiling of a limit that follows the run's own pace (see
+    /// ``adaptiveLimit(ceiling:meanIteration:)``).
+    public var adaptsTimeout: Bool
 
-    public init(jobs: Int = 1, timeout: Duration = .seconds(10), workerExecutable: String) {
+    public init(
+      jobs: Int = 1, timeout: Duration = .seconds(10), workerExecutable: String,
+      adaptsTimeout: Bool = false
+    ) {
       self.jobs = jobs
       self.timeout = timeout
       self.workerExecutable = workerExecutable
+      self.adaptsTimeout = adaptsTimeout
     }
   }
 
@@ -62,6 +69,18 @@ public final class Supervisor {
     try self.run(SupervisedRun(run, workerExecutable: options.workerExecutable))
   }
 
+  /// The shortest limit an adaptive timeout sets, and how many mean iterations it allows.
+  static let adaptiveFloor: Duration = .milliseconds(250)
+  static let adaptiveFactor = 100
+
+  /// A hang limit that follows the run's pace: `adaptiveFactor` times the mean iteration so far,
+  /// at least `adaptiveFloor`, at most `ceiling` (and `ceiling` until the pace is known). A test
+  /// whose iterations take a millisecond is not left hanging for ten seconds twenty times.
+  public static func adaptiveLimit(ceiling: Duration, meanIteration: Duration?) -> Duration {
+    guard let meanIteration else { return ceiling }
+    return min(ceiling, max(adaptiveFloor, meanIteration * adaptiveFactor))
+  }
+
   /// Runs every iteration of `run` and returns the counts; stops early when interrupted.
   public func run(_ run: SupervisedRun) throws -> RunResult {
     let clock = ContinuousClock()
@@ -72,6 +91,8 @@ public final class Supervisor {
       ?? Self.batches(of: run.indices, count: options.jobs)
     var active: [WorkerProcess] = []
     var lastReport = start
+    // Time ended workers spent on the iterations they finished, and how many: the run's pace.
+    var pace: (busy: Duration, iterations: Int) = (.zero, 0)
 
     while !pending.isEmpty || !active.isEmpty {
       if InterruptSignal.isRaised {
@@ -88,15 +109,19 @@ public final class Supervisor {
         active.append(try WorkerProcess(run.launch(indices), indices: indices))
       }
       usleep(Self.pollInterval)
+      let limit = timeoutLimit(
+        busy: active.reduce(pace.busy) { $0 + $1.busyTime },
+        iterations: active.reduce(pace.iterations) { $0 + $1.completed })
       var stillActive: [WorkerProcess] = []
       for worker in active {
         worker.poll(into: &tally, schedule: &schedule)
         if let status = worker.reap() {
           worker.collectFinal(status: status, into: &tally, schedule: &schedule)
+          pace = (pace.busy + worker.busyTime, pace.iterations + worker.completed)
           if let rest = try settle(worker, of: run, status: status, into: &tally) {
             pending.insert(rest, at: 0)
           }
-        } else if worker.isReady ? clock.now - worker.lastProgress > options.timeout
+        } else if worker.isReady ? clock.now - worker.lastProgress > limit
           : clock.now - worker.startedAt > Self.startLimit
         {
           worker.wasTimedOut = true
@@ -147,12 +172,23 @@ public final class Supervisor {
   private func progress(
     of run: SupervisedRun, tally: Tally, active: [WorkerProcess], elapsed: Duration
   ) -> Progress {
-    let running = active.reduce(0) { $0 + $1.completed }
-    let runningFailures = active.reduce(0) { $0 + $1.failures }
-    return Progress(
+    Progress(
       selector: run.selector, executor: run.executor,
-      done: tally.iterations + running - runningFailures, total: run.indices.count,
+      done: Self.finished(tally: tally, active: active), total: run.indices.count,
       notPassed: tally.notPassed, elapsed: elapsed)
+  }
+
+  /// Iterations finished so far: those counted, and the passes of workers still running.
+  private static func finished(tally: Tally, active: [WorkerProcess]) -> Int {
+    tally.iterations + active.reduce(0) { $0 + $1.completed - $1.failures }
+  }
+
+  /// How long a ready worker may go without finishing an iteration, given the time workers
+  /// spent on the iterations they finished.
+  private func timeoutLimit(busy: Duration, iterations: Int) -> Duration {
+    guard options.adaptsTimeout else { return options.timeout }
+    let mean = iterations >= 10 ? busy / iterations : nil
+    return Self.adaptiveLimit(ceiling: options.timeout, meanIteration: mean)
   }
 
   /// `signal 4 (SIGILL)`, `exited with status 3`.

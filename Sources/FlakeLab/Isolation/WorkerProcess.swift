@@ -18,6 +18,9 @@ final class WorkerProcess {
   private(set) var lastProgress: ContinuousClock.Instant
   let startedAt: ContinuousClock.Instant
   private(set) var isReady = false
+  /// Time spent on the iterations finished: the gaps between progress, start-up and any stall
+  /// still under way excluded. The run's pace, for an adaptive timeout.
+  private(set) var busyTime: Duration = .zero
   /// Failure records drained so far.
   private(set) var failures = 0
   /// Set when the supervisor killed the worker for going past the timeout.
@@ -62,7 +65,11 @@ final class WorkerProcess {
       lastProgress = .now
     }
     // Progress is progress, whether it came as passes or as failure records.
-    if completed > before { lastProgress = .now }
+    if completed > before {
+      let now = ContinuousClock.now
+      busyTime += now - lastProgress
+      lastProgress = now
+    }
     readOutput()
   }
 

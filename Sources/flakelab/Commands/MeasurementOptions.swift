@@ -38,6 +38,8 @@ struct MeasurementOptions {
   let variants: [(Scenario, Variant)]
   let iterations: Int
   let timeout: Duration
+  /// Whether `--timeout` was given: a command may then let the limit follow the run's pace.
+  let timeoutIsGiven: Bool
   let jobs: Int
   let shard: Shard?
   let seed: UInt64
@@ -69,6 +71,7 @@ struct MeasurementOptions {
     self.variants = variants
     iterations = try arguments.value("iterations", default: 1000, ValueParsers.positiveCount)
     timeout = try arguments.value("timeout", default: .seconds(10), ValueParsers.duration)
+    timeoutIsGiven = arguments.value("timeout") != nil
     jobs = try arguments.value("jobs", default: 1, ValueParsers.positiveCount)
     shard = try arguments.value("shard", default: try Self.shard(from: environment), ValueParsers.shard)
     seed = try arguments.value("seed", default: UInt64.random(in: 0...UInt64.max), ValueParsers.seed)
@@ -106,16 +109,19 @@ struct MeasurementOptions {
 
   /// Runs every run in supervised workers, notes each run's problems (gates, baseline, and
   /// whatever `judge` adds, given the run's index), writes `--output`, prints the report, and
-  /// returns the exit status.
+  /// returns the exit status. With `adaptiveTimeout` and no `--timeout`, the hang limit follows
+  /// each run's pace (``Supervisor/adaptiveLimit(ceiling:meanIteration:)``).
   @MainActor
   func measure(
-    _ runs: [SupervisedRun], judge: (inout RunResult, Int) -> Void = { _, _ in },
-    text: (Report) -> String
+    _ runs: [SupervisedRun], adaptiveTimeout: Bool = false,
+    judge: (inout RunResult, Int) -> Void = { _, _ in }, text: (Report) -> String
   ) throws -> ExitStatus {
     InterruptSignal.install()
     let progress = showsProgress ? ProgressDisplay() : nil
     let supervisor = Supervisor(
-      options: .init(jobs: jobs, timeout: timeout, workerExecutable: Self.executablePath),
+      options: .init(
+        jobs: jobs, timeout: timeout, workerExecutable: Self.executablePath,
+        adaptsTimeout: adaptiveTimeout && !timeoutIsGiven),
       onProgress: { progress?.show(ProgressLine.render($0)) })
     var results: [RunResult] = []
     for (index, run) in runs.enumerated() where !supervisor.wasInterrupted {

@@ -17,6 +17,10 @@ struct TestCommand: Command {
     By default a worker runs a batch of repetitions in one process; --fresh-process starts a
     process per iteration instead. Rates under the global executor differ between the two, and
     with the machine's cores and load.
+
+    Without --timeout, a test's hang limit follows its pace: 100 times its mean iteration so far,
+    at least 250ms, at most 10s. Under serial, fifo and seeded a test that blocks a thread while
+    it waits for async work can never finish; it is reported timed out.
     """
   static let options: [OptionSpec] =
     [
@@ -134,7 +138,7 @@ struct TestCommand: Command {
           freshProcess: freshProcess, probe: probe, preload: preload)
       }
     }
-    return try measurement.measure(runs, text: TextReport.render)
+    return try measurement.measure(runs, adaptiveTimeout: true, text: TextReport.render)
   }
 
   private static func regex(_ text: String, option: String) throws(UsageError) -> NSRegularExpression {
