@@ -44,6 +44,8 @@ public enum TestLaunch {
         // Anchored: the ID must not match a longer one (`yield()` and `yieldTwice()`).
         "--filter", "^" + NSRegularExpression.escapedPattern(for: test.id) + "(/|$)",
         "--repetitions", String(repetitions), "--no-parallel",
+        // The console output would say again what the event stream says, at a cost per event.
+        "--quiet",
         "--event-stream-output-path", "/dev/fd/\(ProcessSpawner.channelDescriptor)",
         "--event-stream-version", "0",
       ]
