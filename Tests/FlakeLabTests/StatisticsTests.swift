@@ -103,4 +103,15 @@ final class StatisticsTests: XCTestCase {
     XCTAssertEqual(CSVReport.quote("plain"), "plain")
     XCTAssertEqual(CSVReport.quote("fact was '', then \"x\""), "\"fact was '', then \"\"x\"\"\"")
   }
+
+  func testATextHistogramListsTenOutcomesAndCountsTheRest() {
+    var tally = Tally()
+    tally.record(.passed, count: 5)
+    for failure in 1...15 { tally.record(.failed(observation: "failure \(failure)"), count: 1) }
+    let lines = TextReport.histogramLines(tally)
+    XCTAssertEqual(lines.count, 11)
+    XCTAssertTrue(lines[0].contains("passed"))
+    XCTAssertTrue(lines[10].contains("6 more distinct outcomes"), lines[10])
+    XCTAssertTrue(lines[10].hasPrefix("    6  30.00%"), lines[10])
+  }
 }

@@ -70,6 +70,14 @@ final class TestEventTests: XCTestCase {
     XCTAssertEqual(ExitStatusFeed.failures(in: output), "XCTAssertTrue failed")
   }
 
+  func testFailureTextKeepsTheFirstCharactersOfALongMessage() {
+    let message = "XCTAssertEqual failed: (\"" + (1...1000).map(String.init).joined(separator: ", ")
+    let text = FailureText.normalize(message)
+    XCTAssertEqual(text.count, FailureText.limit + 1)
+    XCTAssertTrue(text.hasPrefix("XCTAssertEqual failed: (\"1, 2, 3"))
+    XCTAssertTrue(text.hasSuffix("…"))
+  }
+
   func testFailureTextLosesColoursTimesAndPositions() {
     XCTAssertEqual(
       FailureText.normalize("\u{1B}[90m◇\u{1B}[0m Test started at 2026-11-22 14:25:35.404 in File.swift:12"),

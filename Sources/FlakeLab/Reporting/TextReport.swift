@@ -35,17 +35,29 @@ public enum TextReport {
     return ([MachineLine.render(report), ""] + lines).joined(separator: "\n") + "\n"
   }
 
+  /// How many outcomes a text histogram lists; the JSON report has them all.
+  static let outcomesShown = 10
+
   /// The outcome histogram, jcstress style, shown once a run has more than one outcome:
   /// `    9,860  98.60%  isLoading was false right after the tap`.
   public static func histogramLines(_ tally: Tally) -> [String] {
     let histogram = tally.histogram
     guard histogram.count > 1 || tally.passed == 0 else { return [] }
     var table = TextTable([.right, .right, .left])
-    for (outcome, count) in histogram {
+    let shown = histogram.prefix(outcomesShown)
+    for (outcome, count) in shown {
       table.add([
         Formatting.count(count),
         Formatting.percent(Double(count) / Double(max(1, tally.iterations))),
         OutcomeText.describe(outcome),
+      ])
+    }
+    let rest = histogram.dropFirst(outcomesShown)
+    if !rest.isEmpty {
+      let count = rest.reduce(0) { $0 + $1.count }
+      table.add([
+        Formatting.count(count), Formatting.percent(Double(count) / Double(max(1, tally.iterations))),
+        "\(rest.count) more distinct outcomes (all of them in --format json)",
       ])
     }
     return table.lines().map { "    " + $0 }
