@@ -15,12 +15,12 @@ import Synchronization
 ///
 /// Each iteration is scheduled with its own seed, `SplitMix64.iterationSeed(runSeed:index:)`,
 /// reset when the iteration starts, so one failing iteration can be replayed alone.
-final class MainQueueScheduler: @unchecked Sendable {
+final class MainQueueScheduler: JobScheduler, @unchecked Sendable {
   static let shared = MainQueueScheduler()
 
   private struct ReadyJob {
     let job: UnownedJob
-    let isGlobal: Bool
+    let kind: ScheduleStep.Kind
   }
 
   private struct Sleeper {
@@ -66,25 +66,21 @@ final class MainQueueScheduler: @unchecked Sendable {
     state.withLock { $0.generator = SplitMix64(seed: seed) }
   }
 
-  func enqueue(_ job: UnownedJob, isGlobal: Bool) {
+  package func enqueue(_ job: UnownedJob, kind: ScheduleStep.Kind) {
     state.withLock {
-      $0.ready.append(ReadyJob(job: job, isGlobal: isGlobal))
+      $0.ready.append(ReadyJob(job: job, kind: kind))
       $0.enqueuedJobs += 1
     }
     DispatchQueue.main.async { MainQueueScheduler.shared.runOne() }
   }
 
-  func enqueue(_ job: UnownedJob, isGlobal: Bool, after delay: Duration) {
-    // Millisecond resolution, as the lab's own scheduler: equal sleeps get equal deadlines.
-    let milliseconds = Int64(
-      (Double(delay.components.seconds) * 1000 + Double(delay.components.attoseconds) * 1e-15)
-        .rounded())
+  package func enqueue(_ job: UnownedJob, kind: ScheduleStep.Kind, after delay: Duration) {
     state.withLock {
       $0.sequence += 1
       $0.sleepers.append(
         Sleeper(
-          deadline: $0.now + .milliseconds(max(0, milliseconds)), sequence: $0.sequence,
-          job: ReadyJob(job: job, isGlobal: isGlobal)))
+          deadline: $0.now + VirtualTime.rounded(delay), sequence: $0.sequence,
+          job: ReadyJob(job: job, kind: kind)))
     }
     DispatchQueue.main.async { MainQueueScheduler.shared.wakeSleepersWhenIdle() }
   }
@@ -102,7 +98,7 @@ final class MainQueueScheduler: @unchecked Sendable {
       return state.ready.remove(at: index)
     }
     guard let next else { return }
-    if next.isGlobal, configuration?.executor == .seeded {
+    if next.kind == .global, configuration?.executor == .seeded {
       next.job.runSynchronously(on: HarnessDefaultExecutor.shared.asUnownedTaskExecutor())
     } else {
       // Under fifo global jobs run on the main actor, as the serial executor runs them.
@@ -131,35 +127,10 @@ final class MainQueueScheduler: @unchecked Sendable {
   }
 }
 
-/// An executor that hands its jobs and sleepers to ``MainQueueScheduler``.
-protocol SchedulerFeeding: SchedulingExecutor {
-  var isGlobal: Bool { get }
-}
-
-extension SchedulerFeeding {
-  func enqueue(_ job: consuming ExecutorJob) {
-    MainQueueScheduler.shared.enqueue(UnownedJob(job), isGlobal: isGlobal)
-  }
-
-  func enqueue<C: Clock>(
-    _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
-  ) {
-    MainQueueScheduler.shared.enqueue(
-      UnownedJob(job), isGlobal: isGlobal, after: delay as? Duration ?? .zero)
-  }
-
-  func enqueue<C: Clock>(
-    _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
-  ) {
-    MainQueueScheduler.shared.enqueue(
-      UnownedJob(job), isGlobal: isGlobal,
-      after: clock.now.duration(to: instant) as? Duration ?? .zero)
-  }
-}
-
-final class HarnessMainExecutor: MainExecutor, SchedulerFeeding, @unchecked Sendable {
+final class HarnessMainExecutor: MainExecutor, SchedulerFeedingExecutor, @unchecked Sendable {
   static let shared = HarnessMainExecutor()
-  let isGlobal = false
+  let jobKind = ScheduleStep.Kind.mainActor
+  var scheduler: any JobScheduler { MainQueueScheduler.shared }
 
   /// Called by an async `main` (Swift Testing's runner); jobs run from main-queue blocks.
   func run() throws {
@@ -181,9 +152,10 @@ final class HarnessMainExecutor: MainExecutor, SchedulerFeeding, @unchecked Send
   }()
 }
 
-final class HarnessDefaultExecutor: TaskExecutor, SchedulerFeeding, @unchecked Sendable {
+final class HarnessDefaultExecutor: TaskExecutor, SchedulerFeedingExecutor, @unchecked Sendable {
   static let shared = HarnessDefaultExecutor()
-  let isGlobal = true
+  let jobKind = ScheduleStep.Kind.global
+  var scheduler: any JobScheduler { MainQueueScheduler.shared }
 }
 
 enum HarnessExecutorFactory: ExecutorFactory {

@@ -22,7 +22,7 @@ import Synchronization
 ///
 /// Installed process-wide, before the first task exists, with ``install()``; the lab does this in
 /// the processes that use it (workers of the `seeded` and `fifo` executors, `replay`, `explore`).
-public final class DeterministicScheduler: @unchecked Sendable {
+public final class DeterministicScheduler: JobScheduler, @unchecked Sendable {
   /// The scheduler of this process, once ``install()`` has run.
   public static let shared = DeterministicScheduler()
 
@@ -148,21 +148,16 @@ public final class DeterministicScheduler: @unchecked Sendable {
 
   // MARK: The executors' side
 
-  func enqueue(_ job: UnownedJob, kind: ScheduleStep.Kind) {
+  package func enqueue(_ job: UnownedJob, kind: ScheduleStep.Kind) {
     queues.withLock { $0.ready.append(ReadyJob(job: job, kind: kind, firedAt: nil)) }
   }
 
-  func enqueue(_ job: UnownedJob, kind: ScheduleStep.Kind, after delay: Duration) {
-    // Millisecond resolution absorbs the microseconds between a sleep computing its deadline
-    // on the real clock and reaching here, so equal sleeps get equal virtual deadlines.
-    let milliseconds = (Double(delay.components.seconds) * 1000
-      + Double(delay.components.attoseconds) * 1e-15).rounded()
+  package func enqueue(_ job: UnownedJob, kind: ScheduleStep.Kind, after delay: Duration) {
     queues.withLock {
       $0.sequence += 1
       $0.sleepers.append(
         Sleeper(
-          deadline: $0.now + .milliseconds(Int64(max(0, milliseconds))), sequence: $0.sequence,
-          job: job, kind: kind))
+          deadline: $0.now + VirtualTime.rounded(delay), sequence: $0.sequence, job: job, kind: kind))
     }
   }
 

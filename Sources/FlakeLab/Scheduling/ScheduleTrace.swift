@@ -27,8 +27,17 @@ public struct ScheduleStep: Sendable {
   }
 }
 
-/// How virtual time reads in reports: `0 s`, `1.000 s`.
-enum VirtualTime {
+/// Virtual time: how a sleep's delay becomes a deadline, and how it reads in reports (`1.000 s`).
+package enum VirtualTime {
+  /// `delay` rounded to whole milliseconds. The rounding absorbs the microseconds between a
+  /// sleep computing its deadline on the real clock and reaching the scheduler, so equal sleeps
+  /// get equal virtual deadlines.
+  package static func rounded(_ delay: Duration) -> Duration {
+    let milliseconds = (Double(delay.components.seconds) * 1000
+      + Double(delay.components.attoseconds) * 1e-15).rounded()
+    return .milliseconds(Int64(max(0, milliseconds)))
+  }
+
   static func text(_ duration: Duration) -> String {
     let milliseconds = duration.components.seconds * 1000
       + duration.components.attoseconds / 1_000_000_000_000_000

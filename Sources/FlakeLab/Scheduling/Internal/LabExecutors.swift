@@ -1,28 +1,35 @@
 @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 import Foundation
 
-/// An executor that hands every job, and every sleeper, to ``DeterministicScheduler``, marked
-/// with the kind of job it receives.
-protocol SchedulerFeedingExecutor: SchedulingExecutor {
+/// Where the lab's executors hand their jobs: the lab's own scheduler, or the one the harness
+/// runs in a package's test process.
+package protocol JobScheduler: AnyObject, Sendable {
+  func enqueue(_ job: UnownedJob, kind: ScheduleStep.Kind)
+  func enqueue(_ job: UnownedJob, kind: ScheduleStep.Kind, after delay: Duration)
+}
+
+/// An executor that hands every job, and every sleeper, to its ``JobScheduler``, marked with the
+/// kind of job it receives.
+package protocol SchedulerFeedingExecutor: SchedulingExecutor {
   var jobKind: ScheduleStep.Kind { get }
+  var scheduler: any JobScheduler { get }
 }
 
 extension SchedulerFeedingExecutor {
-  func enqueue(_ job: consuming ExecutorJob) {
-    DeterministicScheduler.shared.enqueue(UnownedJob(job), kind: jobKind)
+  package func enqueue(_ job: consuming ExecutorJob) {
+    scheduler.enqueue(UnownedJob(job), kind: jobKind)
   }
 
-  func enqueue<C: Clock>(
+  package func enqueue<C: Clock>(
     _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
   ) {
-    DeterministicScheduler.shared.enqueue(
-      UnownedJob(job), kind: jobKind, after: delay as? Duration ?? .zero)
+    scheduler.enqueue(UnownedJob(job), kind: jobKind, after: delay as? Duration ?? .zero)
   }
 
-  func enqueue<C: Clock>(
+  package func enqueue<C: Clock>(
     _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
   ) {
-    DeterministicScheduler.shared.enqueue(
+    scheduler.enqueue(
       UnownedJob(job), kind: jobKind, after: clock.now.duration(to: instant) as? Duration ?? .zero)
   }
 }
@@ -31,6 +38,7 @@ extension SchedulerFeedingExecutor {
 final class LabMainExecutor: MainExecutor, SchedulerFeedingExecutor, @unchecked Sendable {
   static let shared = LabMainExecutor()
   let jobKind = ScheduleStep.Kind.mainActor
+  var scheduler: any JobScheduler { DeterministicScheduler.shared }
 
   func run() throws {
     DeterministicScheduler.shared.run(
@@ -48,6 +56,7 @@ final class LabMainExecutor: MainExecutor, SchedulerFeedingExecutor, @unchecked 
 final class LabDefaultExecutor: TaskExecutor, SchedulerFeedingExecutor, @unchecked Sendable {
   static let shared = LabDefaultExecutor()
   let jobKind = ScheduleStep.Kind.global
+  var scheduler: any JobScheduler { DeterministicScheduler.shared }
 }
 
 enum LabExecutorFactory: ExecutorFactory {
