@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 
+@testable import FlakeLab
+
 /// `flakelab test` against the NumberFacts fixture, a package of the user's kind, through the
 /// real executable. The fixture is built once per test run; every test then runs its tests with
 /// `--skip-build`.
@@ -136,6 +138,33 @@ final class PackageTestCommandTests: XCTestCase {
     XCTAssertEqual(counts(runs[xctest + "testCrashesOnceInAHundred serial"])["passed"], 120)
     XCTAssertEqual(counts(runs[xctest + "testYield serial"])["failed"], 120)
     XCTAssertEqual(runs[xctest + "testYield serial"]?["processLayout"] as? String, "fresh")
+  }
+
+  func testCtrlCGivesAPartialReportAnd130AndLeavesNoTestProcess() throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("flakelab-test-interrupted-\(UUID().uuidString).json").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let process = Process()
+    process.executableURL = Flakelab.executable
+    process.arguments = [
+      "test", "--package-path", Self.numberFacts, "--skip-build", "--filter", "IsLoadingTests/hangsOnceInFifty",
+      "--executor", "global", "--iterations", "100000", "--timeout", "5s", "--output", path,
+    ]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    Thread.sleep(forTimeInterval: 2)
+    process.interrupt()
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 130)
+    let report = try JSONReportReader.read(try XCTUnwrap(FileManager.default.contents(atPath: path)), name: path)
+    XCTAssertTrue(report.interrupted)
+    let tally = try XCTUnwrap(report.runs.first?.tally)
+    XCTAssertGreaterThan(tally.passed, 0)
+    XCTAssertEqual(tally.iterations, tally.passed + tally.failed + tally.crashed + tally.timedOut)
+    XCTAssertEqual(report.runs.first?.test?.test.id, swiftTesting + "hangsOnceInFifty()")
+    let left = try Flakelab.runTool("/usr/bin/pgrep", ["-f", "NumberFactsPackageTests.xctest"])
+    XCTAssertEqual(left, "", "test processes left running")
   }
 
   func testBadInputIsOneLineAndExitTwo() throws {
