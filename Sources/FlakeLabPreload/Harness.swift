@@ -17,7 +17,9 @@ enum Harness {
     }
     guard let configuration = HarnessConfiguration(environment: Dictionary(uniqueKeysWithValues: variables))
     else { return }
+    SupervisorLifetime.bind()
     unsetenv("LD_PRELOAD")
+    unsetenv(SupervisorLifetime.variable)
     HarnessConfiguration.variableNames.forEach { unsetenv($0) }
     self.configuration = configuration
     switch configuration.executor {

@@ -167,6 +167,27 @@ final class PackageTestCommandTests: XCTestCase {
     XCTAssertEqual(left, "", "test processes left running")
   }
 
+  func testKillingTheSupervisorKillsItsTestProcesses() throws {
+    for (arguments, worker) in [
+      (["run", "toggleRace", "--iterations", "1000000"], "flakelab worker"),
+      (["test", "--package-path", Self.numberFacts, "--skip-build", "--filter", "hangsOnceInFifty",
+        "--executor", "serial", "--iterations", "1000000"], "NumberFactsPackageTests.xctest"),
+    ] {
+      let process = Process()
+      process.executableURL = Flakelab.executable
+      process.arguments = arguments
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      Thread.sleep(forTimeInterval: 2)
+      XCTAssertNotEqual(try Flakelab.runTool("/usr/bin/pgrep", ["-f", worker]), "", "no \(worker) ran")
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      Thread.sleep(forTimeInterval: 1)
+      XCTAssertEqual(try Flakelab.runTool("/usr/bin/pgrep", ["-f", worker]), "", "\(worker) outlived its supervisor")
+    }
+  }
+
   func testBadInputIsOneLineAndExitTwo() throws {
     let empty = FileManager.default.temporaryDirectory.path
     let cases: [([String], String)] = [

@@ -69,10 +69,12 @@ extension SupervisedRun {
 
 extension WorkerLaunch {
   /// The supervisor's environment, with what every worker needs: a trap should end the worker
-  /// at once with a short message, not symbolicate a backtrace.
+  /// at once with a short message, not symbolicate a backtrace; and the worker must die with
+  /// the supervisor (``SupervisorLifetime``).
   static var baseEnvironment: [String: String] {
     var environment = ProcessInfo.processInfo.environment
     environment["SWIFT_BACKTRACE"] = "enable=no"
+    environment[SupervisorLifetime.variable] = String(getpid())
     return environment
   }
 }

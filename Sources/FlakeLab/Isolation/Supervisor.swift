@@ -94,48 +94,57 @@ public final class Supervisor {
     // Time ended workers spent on the iterations they finished, and how many: the run's pace.
     var pace: (busy: Duration, iterations: Int) = (.zero, 0)
 
-    while !pending.isEmpty || !active.isEmpty {
-      if InterruptSignal.isRaised {
-        wasInterrupted = true
-        for worker in active {
-          worker.kill()
-          let status = worker.reap(waiting: true) ?? 0
-          worker.collectFinal(status: status, into: &tally, schedule: &schedule)
-        }
-        break
-      }
-      while active.count < options.jobs, !pending.isEmpty {
-        let indices = pending.removeFirst()
-        active.append(try WorkerProcess(run.launch(indices), indices: indices))
-      }
-      usleep(Self.pollInterval)
-      let limit = timeoutLimit(
-        busy: active.reduce(pace.busy) { $0 + $1.busyTime },
-        iterations: active.reduce(pace.iterations) { $0 + $1.completed })
-      var stillActive: [WorkerProcess] = []
-      for worker in active {
-        worker.poll(into: &tally, schedule: &schedule)
-        if let status = worker.reap() {
-          worker.collectFinal(status: status, into: &tally, schedule: &schedule)
-          pace = (pace.busy + worker.busyTime, pace.iterations + worker.completed)
-          if let rest = try settle(worker, of: run, status: status, into: &tally) {
-            pending.insert(rest, at: 0)
+    // Whatever ends the run, no worker is left behind: an error kills and reaps every worker.
+    do {
+      while !pending.isEmpty || !active.isEmpty {
+        if InterruptSignal.isRaised {
+          wasInterrupted = true
+          for worker in active {
+            worker.kill()
+            let status = worker.reap(waiting: true) ?? 0
+            worker.collectFinal(status: status, into: &tally, schedule: &schedule)
           }
-        } else if worker.isReady ? clock.now - worker.lastProgress > limit
-          : clock.now - worker.startedAt > Self.startLimit
-        {
-          worker.wasTimedOut = true
-          worker.kill()
-          stillActive.append(worker)
-        } else {
-          stillActive.append(worker)
+          break
+        }
+        while active.count < options.jobs, !pending.isEmpty {
+          let indices = pending.removeFirst()
+          active.append(try WorkerProcess(run.launch(indices), indices: indices))
+        }
+        usleep(Self.pollInterval)
+        let limit = timeoutLimit(
+          busy: active.reduce(pace.busy) { $0 + $1.busyTime },
+          iterations: active.reduce(pace.iterations) { $0 + $1.completed })
+        var stillActive: [WorkerProcess] = []
+        for worker in active {
+          worker.poll(into: &tally, schedule: &schedule)
+          if let status = worker.reap() {
+            worker.collectFinal(status: status, into: &tally, schedule: &schedule)
+            pace = (pace.busy + worker.busyTime, pace.iterations + worker.completed)
+            if let rest = try settle(worker, of: run, status: status, into: &tally) {
+              pending.insert(rest, at: 0)
+            }
+          } else if worker.isReady ? clock.now - worker.lastProgress > limit
+            : clock.now - worker.startedAt > Self.startLimit
+          {
+            worker.wasTimedOut = true
+            worker.kill()
+            stillActive.append(worker)
+          } else {
+            stillActive.append(worker)
+          }
+        }
+        active = stillActive
+        if clock.now - lastReport > .milliseconds(100) {
+          lastReport = clock.now
+          onProgress(progress(of: run, tally: tally, active: active, elapsed: clock.now - start))
         }
       }
-      active = stillActive
-      if clock.now - lastReport > .milliseconds(100) {
-        lastReport = clock.now
-        onProgress(progress(of: run, tally: tally, active: active, elapsed: clock.now - start))
+    } catch {
+      for worker in active {
+        worker.kill()
+        _ = worker.reap(waiting: true)
       }
+      throw error
     }
     var result = RunResult(
       scenario: run.scenario, variant: run.variant, executor: run.executor,

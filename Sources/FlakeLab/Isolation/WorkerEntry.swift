@@ -3,6 +3,7 @@ public enum WorkerEntry {
   /// Runs `invocation` against `catalog`, publishing into the channel on descriptor 3.
   @MainActor
   public static func run(_ invocation: WorkerInvocation, catalog: ScenarioCatalog) async throws {
+    SupervisorLifetime.bind()
     let (_, variant) = try catalog.variant(invocation.selector)
     let executor = try ExecutorCatalog.named(invocation.executor, seed: invocation.seed)
     var channel = try OutcomeChannelWriter(descriptor: ProcessSpawner.channelDescriptor)

@@ -83,15 +83,20 @@ final class WorkerProcess {
     schedule?.fingerprint ^= feed.schedules
   }
 
+  /// Set once the worker has been reaped: its process ID may belong to another process now.
+  private var hasEnded = false
+
   /// The exit status if the worker has ended, without waiting.
   func reap(waiting: Bool = false) -> Int32? {
+    guard !hasEnded else { return nil }
     var status: Int32 = 0
     let result = waitpid(pid, &status, waiting ? 0 : WNOHANG)
-    return result == pid ? status : nil
+    hasEnded = result == pid
+    return hasEnded ? status : nil
   }
 
   func kill() {
-    Foundation.kill(pid, SIGKILL)
+    if !hasEnded { Foundation.kill(pid, SIGKILL) }
   }
 
   /// The gist of what the worker printed last (see ``CrashSummary``).
