@@ -45,12 +45,27 @@ public struct HarnessProbe: Sendable {
         environment: TestLaunch.environment(configuration, preload: preload),
         channel: feed.writeEnd)
       feed.closeWriteEnd()
-      var status: Int32 = 0
-      while waitpid(spawned.pid, &status, 0) == -1 && errno == EINTR {}
-      close(spawned.output)
+      defer { close(spawned.output) }
+      guard waitForExit(spawned.pid, within: Supervisor.startLimit) else {
+        throw UsageError(
+          "'\(binary)' did not finish a start-up probe within \(Supervisor.startLimit); is it SwiftPM's test binary?")
+      }
       for case .probe(let check, true) in feed.events() { tookEffect.insert(check) }
     }
     return HarnessProbe(tookEffect: tookEffect)
+  }
+
+  /// Whether `pid` exited within `limit`; past it, it is killed.
+  private static func waitForExit(_ pid: pid_t, within limit: Duration) -> Bool {
+    let deadline = ContinuousClock.now + limit
+    var status: Int32 = 0
+    while ContinuousClock.now < deadline {
+      if waitpid(pid, &status, WNOHANG) == pid { return true }
+      usleep(Supervisor.pollInterval)
+    }
+    kill(pid, SIGKILL)
+    _ = waitpid(pid, &status, 0)
+    return false
   }
 }
 
