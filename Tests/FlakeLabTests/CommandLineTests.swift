@@ -29,12 +29,46 @@ final class CommandLineTests: XCTestCase {
       ["run", "isLoading", "--seed", "x"],
       ["plan", "--rate", "2"],
       ["check", "isLoading", "--confidence", "1"],
+      // Values that used to pass validation and trap after the measurement.
+      ["run", "isLoading", "--confidence", "0.9999999999999999"],
+      ["run", "isLoading", "--iterations", "9223372036854775807", "--jobs", "2"],
+      ["run", "isLoading", "--iterations", "1000000000000000", "--jobs", "10000"],
+      ["run", "isLoading", "--iterations", "1000000000000001"],
+      ["run", "isLoading", "--jobs", "10000"],
+      ["plan", "--rate", "1e-300"],
+      // Repeated options, newlines and endless values.
+      ["run", "isLoading", "--iterations", "3", "--iterations", "4"],
+      ["run", "isLoading", "--no-progress", "--no-progress"],
+      ["run", "isLoading", "--iterations", "1\n2"],
+      ["run", "isLoading\nisLoading"],
+      ["run", String(repeating: "x", count: 100_000)],
     ]
     for arguments in cases {
       let result = try Flakelab.run(arguments)
       XCTAssertEqual(result.status, 2, "\(arguments)")
+      XCTAssertEqual(result.stdout, "", "\(arguments)")
+      XCTAssertLessThan(result.stderr.count, 600, "\(arguments)")
       XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, "\(arguments): \(result.stderr)")
       XCTAssertTrue(result.stderr.hasPrefix("flakelab: "), "\(arguments): \(result.stderr)")
+    }
+  }
+
+  func testAnUnwritableStandardStreamIsAnErrorNeverATrap() throws {
+    let full = FileHandle(forWritingAtPath: "/dev/full")!
+    for (arguments, stdoutFull) in [(["run", "isLoadnig"], false), (["list"], true)] {
+      let process = Process()
+      process.executableURL = Flakelab.executable
+      process.arguments = arguments
+      let errors = Pipe()
+      process.standardOutput = stdoutFull ? full : FileHandle.nullDevice
+      process.standardError = stdoutFull ? errors : full
+      try process.run()
+      process.waitUntilExit()
+      XCTAssertEqual(process.terminationStatus, 2, "\(arguments)")
+      if stdoutFull {
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(message, "flakelab: could not write to standard output: No space left on device\n")
+      }
     }
   }
 

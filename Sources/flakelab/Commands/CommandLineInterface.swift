@@ -28,7 +28,12 @@ enum CommandLineInterface {
     // hand the main thread to Dispatch, as an async `main` would (or to the scheduler).
     Task { @MainActor in
       do {
-        exit(try await command.run().rawValue)
+        let status = try await command.run()
+        // A report that could not be written is not a success (`> /dev/full`, a closed pipe).
+        if fflush(nil) != 0 {
+          fail("could not write to standard output: \(String(cString: strerror(errno)))", status: .usage)
+        }
+        exit(status.rawValue)
       } catch let error as UsageError {
         fail(error.message, status: .usage)
       } catch {
@@ -85,8 +90,11 @@ enum CommandLineInterface {
       """
   }
 
+  /// Ends with `message` as one line on stderr, however the message came to be: a value the
+  /// user typed with a newline in it, or a very long one, still gives one readable line.
   static func fail(_ message: String, status: ExitStatus) -> Never {
-    printError("flakelab: \(message)")
+    let line = message.replacingOccurrences(of: "\n", with: " ")
+    printError("flakelab: " + (line.count > 500 ? line.prefix(500) + "…" : line))
     exit(status.rawValue)
   }
 }

@@ -12,7 +12,7 @@ struct MeasurementOptions {
       "Per-iteration limit, e.g. 500ms, 2s, 1m; past it the iteration is timed out (default: 10s)."),
     .value(
       "jobs", "N",
-      "Worker processes at once (default: 1). More workers load the machine, which changes how the global executor behaves."),
+      "Worker processes at once, 1 to 256 (default: 1). More workers load the machine, which changes how the global executor behaves."),
     .value(
       "shard", "INDEX/COUNT",
       "Run only shard INDEX (0-based) of COUNT; also read from TEST_SHARD_INDEX/TEST_TOTAL_SHARDS."),
@@ -72,7 +72,7 @@ struct MeasurementOptions {
     iterations = try arguments.value("iterations", default: 1000, ValueParsers.positiveCount)
     timeout = try arguments.value("timeout", default: .seconds(10), ValueParsers.duration)
     timeoutIsGiven = arguments.value("timeout") != nil
-    jobs = try arguments.value("jobs", default: 1, ValueParsers.positiveCount)
+    jobs = try arguments.value("jobs", default: 1, ValueParsers.jobs)
     shard = try arguments.value("shard", default: try Self.shard(from: environment), ValueParsers.shard)
     seed = try arguments.value("seed", default: UInt64.random(in: 0...UInt64.max), ValueParsers.seed)
     format = try ReportFormat(arguments)

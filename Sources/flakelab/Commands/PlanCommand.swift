@@ -23,8 +23,9 @@ struct PlanCommand: Command {
     }
     guard let text = arguments.value("rate") else { throw UsageError("plan needs --rate R") }
     rate = try ValueParsers.rate(text, option: "--rate")
-    guard rate > 0, rate < 1 else {
-      throw UsageError("--rate must be strictly between 0 and 1, not '\(text)'")
+    // Below one in a billion the iterations needed are past what any run can count.
+    guard rate >= 1e-9, rate < 1 else {
+      throw UsageError("--rate must be at least 0.0000001% (1e-9) and below 100%, not '\(text)'")
     }
     confidence = try arguments.value("confidence", default: 0.95, ValueParsers.confidence)
   }

@@ -16,6 +16,6 @@ final class ProgressDisplay {
   }
 
   private func write(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    writeStandardError(text)
   }
 }

@@ -3,20 +3,45 @@ import FlakeLab
 /// Conversions of option values, each failing with a one-line ``UsageError`` that names the
 /// option and says what it accepts.
 enum ValueParsers {
-  /// A whole number ≥ 1; `10000`, `10_000` and `10,000` all read as ten thousand.
+  /// The most iterations a run takes: a trillion is eleven days at a microsecond each, and every
+  /// count derived from it (batches, shards, sums of reports) stays far from overflowing.
+  static let maximumCount = 1_000_000_000_000
+
+  /// A whole number from 1 to ``maximumCount``; `10000`, `10_000` and `10,000` all read as ten
+  /// thousand.
   static func positiveCount(_ text: String, option: String) throws(UsageError) -> Int {
     let digits = text.filter { $0 != "_" && $0 != "," }
-    guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let value = Int(digits), value >= 1
+    guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let value = Int(digits), value >= 1,
+      value <= maximumCount
     else {
-      throw UsageError("\(option) takes a whole number of at least 1, not '\(text)'")
+      throw UsageError(
+        "\(option) takes a whole number from 1 to 1,000,000,000,000, not '\(Self.shown(text))'")
     }
     return value
+  }
+
+  /// The most worker processes at once: beyond a few per core they only slow a run down.
+  static let maximumJobs = 256
+
+  /// `--jobs`: a whole number from 1 to ``maximumJobs``.
+  static func jobs(_ text: String, option: String) throws(UsageError) -> Int {
+    let value = try positiveCount(text, option: option)
+    guard value <= maximumJobs else {
+      throw UsageError("\(option) takes at most \(maximumJobs) worker processes, not '\(Self.shown(text))'")
+    }
+    return value
+  }
+
+  /// A value as an error message quotes it: on one line, and not endless.
+  static func shown(_ text: String) -> String {
+    let line = text.replacingOccurrences(of: "\n", with: "\\n")
+    return line.count > 60 ? line.prefix(60) + "…" : line
   }
 
   /// An iteration index: a whole number ≥ 0.
   static func index(_ text: String, option: String) throws(UsageError) -> Int {
     guard let value = Int(text), value >= 0 else {
-      throw UsageError("\(option) takes a whole number of at least 0, not '\(text)'")
+      throw UsageError("\(option) takes a whole number of at least 0, not '\(Self.shown(text))'")
     }
     return value
   }
@@ -26,20 +51,22 @@ enum ValueParsers {
     let isPercent = text.hasSuffix("%")
     let number = isPercent ? String(text.dropLast()) : text
     guard let value = Double(number), value.isFinite else {
-      throw UsageError("\(option) takes a rate such as 0.01 or 1%, not '\(text)'")
+      throw UsageError("\(option) takes a rate such as 0.01 or 1%, not '\(Self.shown(text))'")
     }
     let fraction = isPercent ? value / 100 : value
     guard (0...1).contains(fraction) else {
-      throw UsageError("\(option) must be between 0 and 1 (or 0% and 100%), not '\(text)'")
+      throw UsageError("\(option) must be between 0 and 1 (or 0% and 100%), not '\(Self.shown(text))'")
     }
     return fraction
   }
 
-  /// A confidence level strictly between 0 and 1: `0.95` or `95%`.
+  /// A confidence level above 0 and at most 0.999999 (`0.95` or `95%`): closer to 1, the normal
+  /// quantile it needs is not a finite double.
   static func confidence(_ text: String, option: String) throws(UsageError) -> Double {
     let value = try rate(text, option: option)
-    guard value > 0, value < 1 else {
-      throw UsageError("\(option) must be strictly between 0 and 1, such as 0.95 or 99%, not '\(text)'")
+    guard value > 0, value <= 0.999_999 else {
+      throw UsageError(
+        "\(option) must be above 0 and at most 0.999999, such as 0.95 or 99%, not '\(Self.shown(text))'")
     }
     return value
   }
@@ -48,7 +75,7 @@ enum ValueParsers {
   static func seed(_ text: String, option: String) throws(UsageError) -> UInt64 {
     let value = text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
     guard let value else {
-      throw UsageError("\(option) takes a whole number from 0 to 2^64-1 (or 0x… hex), not '\(text)'")
+      throw UsageError("\(option) takes a whole number from 0 to 2^64-1 (or 0x… hex), not '\(Self.shown(text))'")
     }
     return value
   }
@@ -63,14 +90,14 @@ enum ValueParsers {
         return .milliseconds(Int64((value * unit.seconds * 1000).rounded(.up)))
       }
     }
-    throw UsageError("\(option) takes a duration such as 500ms, 2s or 1m, not '\(text)'")
+    throw UsageError("\(option) takes a duration such as 500ms, 2s or 1m, not '\(Self.shown(text))'")
   }
 
   /// `INDEX/COUNT`, 0-based: `0/4` … `3/4`.
   static func shard(_ text: String, option: String) throws(UsageError) -> Shard {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
     guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
-      throw UsageError("\(option) takes INDEX/COUNT such as 0/4, not '\(text)'")
+      throw UsageError("\(option) takes INDEX/COUNT such as 0/4, not '\(Self.shown(text))'")
     }
     return try Shard(index: index, count: count)
   }
@@ -81,7 +108,7 @@ enum ValueParsers {
   ) throws(UsageError) -> String {
     guard choices.contains(text) else {
       throw UsageError(
-        "\(option) takes one of \(choices.joined(separator: ", ")), not '\(text)'"
+        "\(option) takes one of \(choices.joined(separator: ", ")), not '\(Self.shown(text))'"
           + Suggestion.didYouMean(text, among: choices))
     }
     return text
