@@ -14,6 +14,9 @@ enum CommandLineInterface {
   }
 
   static func main() {
+    // The supervisor waits for its workers: an ignored SIGCHLD inherited from a parent would
+    // make the kernel reap them unseen.
+    signal(SIGCHLD, SIG_DFL)
     let arguments = Array(CommandLine.arguments.dropFirst())
     let command: any Command
     do {

@@ -77,6 +77,7 @@ struct MeasurementOptions {
     seed = try arguments.value("seed", default: UInt64.random(in: 0...UInt64.max), ValueParsers.seed)
     format = try ReportFormat(arguments)
     outputPath = arguments.value("output")
+    if let outputPath { try ReportFile.checkWritable(outputPath) }
     confidence = try arguments.value("confidence", default: 0.95, ValueParsers.confidence)
     gates = try FailureRateGate.parse(arguments)
     baseline = try arguments.value("baseline", default: nil) { path, _ throws(UsageError) in
@@ -136,15 +137,22 @@ struct MeasurementOptions {
     if !supervisor.wasInterrupted {
       ProblemFinder(gates: gates, baseline: baseline).annotate(&report)
     }
-    if let outputPath {
-      try ReportFile.write(JSONReport.render(report), to: outputPath)
-    }
+    // The report is printed first: a file that cannot be written loses nothing measured.
     print(format.render(report, text: text), terminator: "")
+    var fileError: UsageError?
+    if let outputPath {
+      do throws(UsageError) {
+        try ReportFile.write(JSONReport.render(report), to: outputPath)
+      } catch {
+        printError("flakelab: \(error.message)")
+        fileError = error
+      }
+    }
     if supervisor.wasInterrupted {
       printError("flakelab: interrupted; the report holds the iterations that finished")
       return .interrupted
     }
-    return ProblemFinder.exitStatus(of: report)
+    return fileError == nil ? ProblemFinder.exitStatus(of: report) : .usage
   }
 
   /// This executable, which the supervisor starts again as `flakelab worker`.

@@ -28,6 +28,7 @@ struct MergeCommand: Command {
     paths = arguments.positionals
     format = try ReportFormat(arguments)
     outputPath = arguments.value("output")
+    if let outputPath { try ReportFile.checkWritable(outputPath) }
     confidence = try arguments.value("confidence", default: 0.95, ValueParsers.confidence)
     problems = ProblemFinder(
       gates: try FailureRateGate.parse(arguments),

@@ -12,18 +12,36 @@ final class SharedRegion: @unchecked Sendable {
   let base: UnsafeMutableRawPointer
   let size: Int
 
-  /// A new zero-filled region of `size` bytes.
+  /// A new zero-filled region of `size` bytes, in memory (`memfd_create`) where the kernel has
+  /// it, else in a file in the temporary directory that is unlinked at once. The bytes are
+  /// reserved up front: a full file system is an error here, never a SIGBUS mid-run.
   convenience init(size: Int) throws {
-    var template = Array("\(NSTemporaryDirectory())/flakelab-XXXXXX".utf8CString)
-    let descriptor = mkstemp(&template)
-    guard descriptor >= 0 else { throw SystemError("mkstemp") }
-    unlink(template)
-    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-    guard ftruncate(descriptor, off_t(size)) == 0 else {
+    let descriptor = try Self.anonymousFile()
+    let reserved = posix_fallocate(descriptor, 0, off_t(size))
+    guard reserved == 0 else {
       close(descriptor)
-      throw SystemError("ftruncate")
+      errno = reserved
+      throw SystemError("reserving \(size / 1024) KiB of shared memory")
     }
     try self.init(owning: descriptor, size: size)
+  }
+
+  private static func anonymousFile() throws -> Int32 {
+    typealias MemfdCreate = @convention(c) (UnsafePointer<CChar>, UInt32) -> Int32
+    let memfdCloexec: UInt32 = 1
+    if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "memfd_create") {
+      let descriptor = unsafeBitCast(symbol, to: MemfdCreate.self)("flakelab-channel", memfdCloexec)
+      if descriptor >= 0 { return descriptor }
+    }
+    for directory in [NSTemporaryDirectory(), "/tmp"] {
+      var template = Array("\(directory)/flakelab-XXXXXX".utf8CString)
+      let descriptor = mkstemp(&template)
+      guard descriptor >= 0 else { continue }
+      unlink(template)
+      _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+      return descriptor
+    }
+    throw SystemError("creating a shared-memory file (memfd_create, or mkstemp in $TMPDIR and /tmp)")
   }
 
   /// The region behind a descriptor someone else owns, such as the one a worker inherits. The
