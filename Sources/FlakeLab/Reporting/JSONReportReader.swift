@@ -20,7 +20,10 @@ public enum JSONReportReader {
       }
       var tally = Tally()
       for entry in outcomes {
+        // A run has at most 10^12 iterations, as on the command line, and no negative count: sums
+        // over any number of shards then never overflow, and no rate is negative.
         guard let kind = entry["outcome"] as? String, let count = entry["count"] as? Int,
+          count >= 0, count <= 1_000_000_000_000 - tally.iterations,
           let outcome = OutcomeCoding.outcome(
             kind: kind, observation: entry["observation"] as? String)
         else {

@@ -7,9 +7,12 @@ public struct Shard: Equatable, Hashable, Sendable {
   public let index: Int
   public let count: Int
 
+  /// The most shards a measurement is split into.
+  public static let maximumCount = 1_000_000
+
   public init(index: Int, count: Int) throws(UsageError) {
-    guard count >= 1, (0..<count).contains(index) else {
-      throw UsageError("a shard is INDEX/COUNT with 0 <= INDEX < COUNT, not \(index)/\(count)")
+    guard (1...Self.maximumCount).contains(count), (0..<count).contains(index) else {
+      throw UsageError("a shard is INDEX/COUNT with 0 <= INDEX < COUNT <= 1,000,000, not \(index)/\(count)")
     }
     self.index = index
     self.count = count

@@ -44,7 +44,8 @@ struct CheckCommand: Command {
           ? measurement.iterations : min(measurement.iterations, Self.realTimeIterationCap)
         runs.append(
           RunPlan.Run(
-            scenario: scenario, variant: variant, executor: executor, indices: 0..<iterations,
+            scenario: scenario, variant: variant, executor: executor,
+            indices: measurement.shard?.indices(of: iterations) ?? 0..<iterations,
             seed: measurement.seed))
       }
     }

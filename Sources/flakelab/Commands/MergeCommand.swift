@@ -8,7 +8,9 @@ struct MergeCommand: Command {
   static let usage = "merge <report.json>... [--format FORMAT] [--output FILE] [gates]"
   static let discussion = """
     Runs with the same scenario, variant and executor are added up, so merging the reports of
-    every shard gives the counts of the unsharded run. A shard given twice is an error.
+    every shard gives the counts of the unsharded run. Only the complete shards of one
+    measurement merge: a shard given twice or missing, an interrupted shard, shards of another
+    count, seed or set of runs are errors. A single unsharded report is gated as it is.
     """
   static let options: [OptionSpec] = MeasurementOptions.specs.filter {
     ["format", "output", "confidence", "max-failure-rate", "min-failure-rate", "baseline"]
@@ -38,9 +40,9 @@ struct MergeCommand: Command {
   }
 
   func run() async throws -> ExitStatus {
-    var reports: [Report] = []
+    var reports: [(name: String, report: Report)] = []
     for path in paths {
-      reports.append(try ReportFile.read(path))
+      reports.append((path, try ReportFile.read(path)))
     }
     var merged = try ReportMerger.merge(reports)
     merged.confidence = confidence
