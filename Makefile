@@ -1,8 +1,9 @@
 # FlakeLab: `make run` shows the lab at work, `make test` passes the tests.
 SWIFT ?= swift
 FLAKELAB = .build/release/flakelab
+PREFIX ?= /usr/local
 
-.PHONY: build run test check bench clean
+.PHONY: build run test check bench install clean
 
 # flakelab, and the harness `flakelab test` preloads into a package's test binary, next to it.
 build:
@@ -26,6 +27,12 @@ check: build
 bench: build
 	$(SWIFT) build -c release --product flakelab-bench
 	.build/release/flakelab-bench
+
+# flakelab on the PATH, with the harness where it looks for it: $(PREFIX)/lib/flakelab.
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/flakelab
+	install -m 755 .build/release/flakelab $(DESTDIR)$(PREFIX)/bin/flakelab
+	install -m 755 .build/release/libFlakeLabPreload.so $(DESTDIR)$(PREFIX)/lib/flakelab/libFlakeLabPreload.so
 
 clean:
 	rm -rf .build

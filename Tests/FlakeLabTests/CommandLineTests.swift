@@ -42,6 +42,12 @@ final class CommandLineTests: XCTestCase {
       ["run", "isLoading", "--iterations", "1\n2"],
       ["run", "isLoading\nisLoading"],
       ["run", String(repeating: "x", count: 100_000)],
+      // Misspelled dashes, help on nothing, the hidden worker without its channel.
+      ["run", "isLoading", "-iterations", "3"],
+      ["run", "isLoading", "---iterations", "3"],
+      ["help", "nonsense"],
+      ["help", "run", "extra"],
+      ["worker", "isLoading.naive", "global", "1", "0", "5"],
     ]
     for arguments in cases {
       let result = try Flakelab.run(arguments)
@@ -70,6 +76,20 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(message, "flakelab: could not write to standard output: No space left on device\n")
       }
     }
+  }
+
+  func testShardOptionWinsOverBazelsVariables() throws {
+    let result = try Flakelab.run(
+      ["run", "isLoading.naive", "--iterations", "10", "--shard", "0/2", "--format", "json"],
+      environment: ["TEST_SHARD_INDEX": "nonsense", "TEST_TOTAL_SHARDS": "4"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertTrue(result.stdout.contains("\"shard\": {\"index\": 0, \"count\": 2}"), result.stdout)
+  }
+
+  func testPlanSaysIterationInTheSingularAndNeverRoundsToZero() throws {
+    XCTAssertTrue(try Flakelab.run(["plan", "--rate", "99%"]).stdout.contains(": 1 iteration.\n"))
+    XCTAssertTrue(try Flakelab.run(["plan", "--rate", "1e-9"]).stdout.contains("a 0.0000001% flake"))
+    XCTAssertTrue(try Flakelab.run(["plan", "--rate", "0.999999"]).stdout.contains("a 99.9999% flake"))
   }
 
   func testHelpExitsZero() throws {

@@ -64,13 +64,18 @@ public enum TestLaunch {
     return environment
   }
 
-  /// The harness library, `libFlakeLabPreload.so`, expected next to the `flakelab` executable.
+  /// The harness library, `libFlakeLabPreload.so`: next to the `flakelab` executable (a build
+  /// tree) or in `../lib/flakelab/` (an install with `make install PREFIX=…`).
   public static func preloadLibrary(besides executable: String) throws(UsageError) -> String {
-    let path = URL(fileURLWithPath: executable).deletingLastPathComponent()
-      .appendingPathComponent("libFlakeLabPreload.so").path
-    guard FileManager.default.fileExists(atPath: path) else {
+    let directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
+    let candidates = [
+      directory.appendingPathComponent("libFlakeLabPreload.so"),
+      directory.appendingPathComponent("../lib/flakelab/libFlakeLabPreload.so").standardized,
+    ].map(\.path)
+    guard let path = candidates.first(where: FileManager.default.fileExists(atPath:)) else {
       throw UsageError(
-        "\(path) is missing: 'flakelab test' needs the harness library next to flakelab (make build)")
+        "libFlakeLabPreload.so is neither in \(directory.path) nor in ../lib/flakelab: 'flakelab test' "
+          + "needs the harness library (make build, or make install)")
     }
     return path
   }

@@ -16,8 +16,16 @@ public enum Formatting {
   /// `24.31%`; small non-zero rates keep enough digits not to read as zero (`0.004%`).
   public static func percent(_ fraction: Double) -> String {
     let value = fraction * 100
-    if value == 0 || value >= 0.01 { return String(format: "%.2f%%", value) }
-    return String(format: "%.2g%%", value)
+    // Two decimals, unless they would round a rate that is not 0 or 100% to one that is.
+    if value == 0 || value == 100 || (value >= 0.01 && value <= 99.99) {
+      return String(format: "%.2f%%", value)
+    }
+    if value > 99.99 { return String(format: "%.6g%%", value) }
+    var digits = 2
+    while digits < 12, String(format: "%.\(digits)f", value).allSatisfy({ $0 == "0" || $0 == "." }) {
+      digits += 1
+    }
+    return String(format: "%.\(digits)f%%", value)
   }
 
   /// A confidence level without needless digits: `95%`, `99.9%`.

@@ -50,7 +50,13 @@ enum CommandLineInterface {
   /// The command to run, or nil when help was printed instead.
   static func parse(_ arguments: [String]) throws(UsageError) -> (any Command)? {
     guard let name = arguments.first, !["-h", "--help", "help"].contains(name) else {
-      if arguments.count > 1, let topic = commands.first(where: { $0.name == arguments[1] }) {
+      if arguments.count > 1 {
+        guard let topic = commands.first(where: { $0.name == arguments[1] }), arguments.count == 2 else {
+          throw UsageError(
+            "no help on '\(ValueParsers.shown(arguments.dropFirst().joined(separator: " ")))'"
+              + Suggestion.didYouMean(arguments[1], among: commands.filter { !$0.isHidden }.map(\.name))
+              + " (see 'flakelab --help')")
+        }
         print(topic.helpText, terminator: "")
       } else {
         print(overview, terminator: "")
@@ -63,7 +69,7 @@ enum CommandLineInterface {
     }
     guard let type = commands.first(where: { $0.name == name }) else {
       throw UsageError(
-        "unknown command '\(name)'"
+        "unknown command '\(ValueParsers.shown(name))'"
           + Suggestion.didYouMean(name, among: commands.filter { !$0.isHidden }.map(\.name))
           + " (see 'flakelab --help')")
     }
@@ -88,7 +94,7 @@ enum CommandLineInterface {
       COMMANDS:
       \(visible.map { "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.abstract)" }.joined(separator: "\n"))
 
-      See 'flakelab <command> --help' for a command's options.
+      See 'flakelab <command> --help' for a command's options, 'flakelab --version' for the version.
 
       """
   }

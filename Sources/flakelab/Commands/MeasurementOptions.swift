@@ -73,7 +73,9 @@ struct MeasurementOptions {
     timeout = try arguments.value("timeout", default: .seconds(10), ValueParsers.duration)
     timeoutIsGiven = arguments.value("timeout") != nil
     jobs = try arguments.value("jobs", default: 1, ValueParsers.jobs)
-    shard = try arguments.value("shard", default: try Self.shard(from: environment), ValueParsers.shard)
+    // --shard wins; Bazel's variables are read (and its status file touched) only without it.
+    shard = try arguments.value("shard") == nil
+      ? Self.shard(from: environment) : arguments.value("shard", default: nil, ValueParsers.shard)
     seed = try arguments.value("seed", default: UInt64.random(in: 0...UInt64.max), ValueParsers.seed)
     format = try ReportFormat(arguments)
     outputPath = arguments.value("output")

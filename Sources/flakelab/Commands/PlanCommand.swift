@@ -37,9 +37,14 @@ struct PlanCommand: Command {
     let percentConfidence = Formatting.level(confidence)
     print(
       """
-      To see at least one failure of a \(percentRate) flake with \(percentConfidence) probability: \(Formatting.count(see)) iterations.
-      To show the rate is at most \(percentRate) (--max-failure-rate \(percentRate)) at \(percentConfidence) confidence: \(Formatting.count(prove)) iterations without a failure.
+      To see at least one failure of a \(percentRate) flake with \(percentConfidence) probability: \(Self.iterations(see)).
+      To show the rate is at most \(percentRate) (--max-failure-rate \(percentRate)) at \(percentConfidence) confidence: \(Self.iterations(prove)) without a failure.
       """)
     return .success
+  }
+
+  /// `1 iteration`, `381 iterations`.
+  static func iterations(_ count: Int) -> String {
+    "\(Formatting.count(count)) iteration\(count == 1 ? "" : "s")"
   }
 }

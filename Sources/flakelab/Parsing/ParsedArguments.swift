@@ -22,7 +22,13 @@ struct ParsedArguments {
         positionals.append(argument)
         continue
       }
-      let body = argument.drop { $0 == "-" }
+      // Options are spelled `--name` exactly: `-name` and `---name` are typos, never guesses.
+      guard argument.hasPrefix("--"), !argument.hasPrefix("---") else {
+        throw UsageError(
+          "unknown option '\(ValueParsers.shown(argument))' for '\(command)'; options start with exactly two dashes"
+            + " (see 'flakelab \(command) --help')")
+      }
+      let body = argument.dropFirst(2)
       let (name, inlineValue): (String, String?) =
         if let equals = body.firstIndex(of: "=") {
           (String(body[..<equals]), String(body[body.index(after: equals)...]))
@@ -31,7 +37,7 @@ struct ParsedArguments {
         }
       guard let spec = options.first(where: { $0.name == name }) else {
         throw UsageError(
-          "unknown option '\(argument)' for '\(command)'"
+          "unknown option '\(ValueParsers.shown(argument))' for '\(command)'"
             + Suggestion.didYouMean(name, among: options.map(\.name), prefix: "--")
             + " (see 'flakelab \(command) --help')")
       }

@@ -48,6 +48,14 @@ final class SharedRegion: @unchecked Sendable {
   /// region keeps a duplicate of its own, so each region closes only what it opened, even when
   /// both ends of a channel live in one process.
   convenience init(mapping descriptor: Int32, size: Int) throws {
+    // Only a region of exactly this size is a channel: never write into whatever file the
+    // descriptor happens to be.
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == size
+    else {
+      throw UsageError(
+        "descriptor \(descriptor) is not an outcome channel: 'flakelab worker' is started by flakelab itself")
+    }
     let duplicate = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
     guard duplicate >= 0 else { throw SystemError("dup") }
     try self.init(owning: duplicate, size: size)
