@@ -77,7 +77,7 @@ struct TestCommand: Command {
       guard let executor = HarnessConfiguration.Executor(rawValue: name) else {
         let all = HarnessConfiguration.Executor.allCases.map(\.rawValue)
         throw UsageError(
-          "unknown executor '\(name)'" + Suggestion.didYouMean(name, among: all)
+          "unknown executor '\(ValueParsers.shown(name))'" + Suggestion.didYouMean(name, among: all)
             + " (executors: \(all.joined(separator: ", ")))")
       }
       if !executors.contains(executor) { executors.append(executor) }

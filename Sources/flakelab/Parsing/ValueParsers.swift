@@ -38,10 +38,11 @@ enum ValueParsers {
     return line.count > 60 ? line.prefix(60) + "…" : line
   }
 
-  /// An iteration index: a whole number ≥ 0.
+  /// An iteration index: a whole number from 0 to below ``maximumCount``.
   static func index(_ text: String, option: String) throws(UsageError) -> Int {
-    guard let value = Int(text), value >= 0 else {
-      throw UsageError("\(option) takes a whole number of at least 0, not '\(Self.shown(text))'")
+    guard let value = Int(text), value >= 0, value < maximumCount else {
+      throw UsageError(
+        "\(option) takes a whole number from 0 to 999,999,999,999, not '\(Self.shown(text))'")
     }
     return value
   }
