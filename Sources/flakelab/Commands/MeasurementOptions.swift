@@ -85,7 +85,9 @@ struct MeasurementOptions {
     baseline = try arguments.value("baseline", default: nil) { path, _ throws(UsageError) in
       try ReportFile.read(path)
     }
-    showsProgress = !arguments.has("no-progress") && isatty(STDERR_FILENO) == 1
+    // A terminal that cannot move the cursor (TERM=dumb) would show every update as a new line.
+    showsProgress =
+      !arguments.has("no-progress") && isatty(STDERR_FILENO) == 1 && environment["TERM"] != "dumb"
   }
 
   /// Bazel's sharding variables, when a test runner sets them.
@@ -133,6 +135,9 @@ struct MeasurementOptions {
       results.append(result)
     }
     progress?.clear()
+    // Measuring is over: from here Ctrl-C and SIGTERM end the process at once, even while the
+    // report waits on a full pipe.
+    InterruptSignal.restoreDefaults()
     var report = Report(
       runs: results, interrupted: supervisor.wasInterrupted, shard: shard, confidence: confidence,
       seed: seed)

@@ -14,19 +14,23 @@ enum Flakelab {
       .deletingLastPathComponent().appendingPathComponent("flakelab")
   }
 
-  static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-    try run(executable, arguments, environment: environment)
+  /// Runs flakelab with `arguments`, in `directory` when one is given.
+  static func run(
+    _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil
+  ) throws -> Result {
+    try run(executable, arguments, environment: environment, directory: directory)
   }
 
   /// Another program's standard output, for tools the tests drive flakelab through.
   static func runTool(_ path: String, _ arguments: [String]) throws -> String {
-    try run(URL(fileURLWithPath: path), arguments, environment: [:]).stdout
+    try run(URL(fileURLWithPath: path), arguments, environment: [:], directory: nil).stdout
   }
 
   private static func run(
-    _ program: URL, _ arguments: [String], environment: [String: String]
+    _ program: URL, _ arguments: [String], environment: [String: String], directory: URL?
   ) throws -> Result {
     let process = Process()
+    if let directory { process.currentDirectoryURL = directory }
     process.executableURL = program
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

@@ -1,0 +1,68 @@
+import Foundation
+import XCTest
+
+@testable import flakelab
+
+/// Every command, every declared option, spelled wrong the ways people and scripts spell them
+/// wrong: each is one line on stderr, nothing on stdout, exit 2, and leaves no file and no
+/// process behind. The lines are generated from the commands' own declarations, so a new option
+/// is covered the day it is declared.
+final class MalformedCommandLineTests: XCTestCase {
+  /// A value each option accepts, for the cases where the value itself is fine.
+  private func goodValue(for option: OptionSpec) -> String {
+    switch option.name {
+    case "format": "json"
+    case "executor": "global"
+    case "executors": "global,serial"
+    case "shard": "0/2"
+    case "timeout": "1s"
+    case "confidence": "0.95"
+    case "rate", "max-failure-rate", "min-failure-rate": "1%"
+    case "schedule": "0.1"
+    default: "1"
+    }
+  }
+
+  private var malformedLines: [[String]] {
+    var lines: [[String]] = []
+    for command in CommandLineInterface.commands where !command.isHidden {
+      let name = command.name
+      lines += [
+        [name, "--no-such-option"], [name, "-x"], [name, "---iterations", "3"],
+        [name, "--no-such-option=1"], [name, "--\n"],
+      ]
+      for option in command.options {
+        if option.valueName == nil {
+          lines.append([name, "--\(option.name)=yes"])
+          lines.append([name, "--\(option.name)", "--\(option.name)"])
+        } else {
+          lines.append([name, "--\(option.name)"])
+          if !option.isRepeatable {
+            let value = goodValue(for: option)
+            lines.append([name, "--\(option.name)", value, "--\(option.name)=\(value)"])
+          }
+        }
+      }
+    }
+    return lines + [["frobnicate"], ["help", "frobnicate"], ["-iterations"], ["--verison"]]
+  }
+
+  func testEveryMalformedLineIsOneLineOnStderrAndExitTwo() throws {
+    let lines = malformedLines
+    XCTAssertGreaterThanOrEqual(lines.count, 150)
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("flakelab-malformed-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for arguments in lines {
+      let result = try Flakelab.run(arguments, directory: directory)
+      let shown = arguments.joined(separator: " ")
+      XCTAssertEqual(result.status, 2, shown)
+      XCTAssertEqual(result.stdout, "", shown)
+      XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, "\(shown): \(result.stderr)")
+      XCTAssertTrue(result.stderr.hasPrefix("flakelab: "), "\(shown): \(result.stderr)")
+    }
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+    XCTAssertEqual(try Flakelab.runTool("/usr/bin/pgrep", ["-f", "flakelab worker"]), "")
+  }
+}
