@@ -169,6 +169,28 @@ final class IsolationTests: XCTestCase {
     XCTAssertEqual(report.runs.first?.tally.iterations, 10)
   }
 
+  func testClosedStandardDescriptorsNeitherBreakWorkersNorLoseTheReport() throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("flakelab-closed-\(UUID().uuidString).json").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let flakelab = Flakelab.executable.path
+    for (redirection, status) in [("<&-", 0), ("2>&-", 0), (">&-", 2), ("<&- >&- 2>&-", 2)] {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = [
+        "-c", "exec '\(flakelab)' run lab.crash --iterations 200 --output '\(path)' \(redirection)",
+      ]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      process.waitUntilExit()
+      // A closed stdout cannot show the report: exit 2, and the file still has it.
+      XCTAssertEqual(process.terminationStatus, Int32(status), redirection)
+      XCTAssertEqual(try ReportFile.read(path).runs.first?.tally.crashed, 2, redirection)
+      try FileManager.default.removeItem(atPath: path)
+    }
+  }
+
   func testAMissingTemporaryDirectoryStillRuns() throws {
     let result = try Flakelab.run(["run", "lab.crash", "--iterations", "200"], environment: ["TMPDIR": "/no/such/tmp"])
     XCTAssertEqual(result.status, 0, result.stderr)

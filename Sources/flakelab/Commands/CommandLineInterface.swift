@@ -17,6 +17,12 @@ enum CommandLineInterface {
     // The supervisor waits for its workers: an ignored SIGCHLD inherited from a parent would
     // make the kernel reap them unseen.
     signal(SIGCHLD, SIG_DFL)
+    // A closed standard descriptor would be the number the next file gets, and a worker's
+    // channel would end up as its standard input. Fill each with /dev/null opened read-only:
+    // output to a closed stdout still fails, and says so.
+    for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 {
+      _ = open("/dev/null", O_RDONLY)
+    }
     let arguments = Array(CommandLine.arguments.dropFirst())
     let command: any Command
     do {
