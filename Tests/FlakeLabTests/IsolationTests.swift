@@ -191,6 +191,52 @@ final class IsolationTests: XCTestCase {
     }
   }
 
+  /// The state letter of a process, from `/proc/PID/stat`: `T` when stopped.
+  private func state(of pid: Int32) throws -> String {
+    let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+    return String(stat.split(separator: ")").last?.split(separator: " ").first ?? "")
+  }
+
+  func testCtrlZStopsTheWorkersTooAndTheStopCostsNoIteration() throws {
+    let process = Process()
+    process.executableURL = Flakelab.executable
+    process.arguments = ["run", "lab.hang", "--iterations", "2000", "--timeout", "300ms", "--format", "json"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    Thread.sleep(forTimeInterval: 1.5)
+    kill(process.processIdentifier, SIGTSTP)
+    Thread.sleep(forTimeInterval: 0.5)
+    XCTAssertEqual(try state(of: process.processIdentifier), "T")
+    let workers = try Flakelab.runTool("/usr/bin/pgrep", ["-f", "flakelab worker"]).split(separator: "\n")
+    XCTAssertFalse(workers.isEmpty)
+    for worker in workers { XCTAssertEqual(try state(of: Int32(worker)!), "T") }
+    Thread.sleep(forTimeInterval: 1)  // longer than the timeout: a stopped run must not time out
+    kill(process.processIdentifier, SIGCONT)
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 0)
+    let run = try XCTUnwrap(
+      (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["runs"] as? [[String: Any]]).first
+    XCTAssertEqual(counts(try XCTUnwrap(run)), ["iterations": 2000, "passed": 1960, "failed": 0, "crashed": 0, "timedOut": 40])
+  }
+
+  func testAnInheritedIgnoredSIGCHLDChangesNothing() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "trap '' CHLD; exec '\(Flakelab.executable.path)' run lab.crash --iterations 300 --format json"]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 0)
+    let run = try XCTUnwrap(
+      (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["runs"] as? [[String: Any]]).first
+    XCTAssertEqual(counts(try XCTUnwrap(run))["crashed"], 3)
+  }
+
   func testAMissingTemporaryDirectoryStillRuns() throws {
     let result = try Flakelab.run(["run", "lab.crash", "--iterations", "200"], environment: ["TMPDIR": "/no/such/tmp"])
     XCTAssertEqual(result.status, 0, result.stderr)

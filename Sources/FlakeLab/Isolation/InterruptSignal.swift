@@ -15,10 +15,10 @@ public enum InterruptSignal {
     }
   }
 
-  /// Gives SIGINT and SIGTERM back their default action: once nothing is left to measure,
+  /// Gives SIGINT, SIGTERM (and Ctrl-Z's SIGTSTP) back their default action: once nothing is left to measure,
   /// stopping means stopping.
   public static func restoreDefaults() {
-    for signalNumber in [SIGINT, SIGTERM] { signal(signalNumber, SIG_DFL) }
+    for signalNumber in [SIGINT, SIGTERM, SIGTSTP] { signal(signalNumber, SIG_DFL) }
   }
 
   public static var isRaised: Bool { raised.load(ordering: .relaxed) }

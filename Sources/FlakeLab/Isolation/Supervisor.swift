@@ -106,6 +106,7 @@ public final class Supervisor {
           }
           break
         }
+        if SuspendSignal.takeRaised() { SuspendSignal.suspend(active) }
         while active.count < options.jobs, !pending.isEmpty {
           let indices = pending.removeFirst()
           active.append(try WorkerProcess(run.launch(indices), indices: indices))

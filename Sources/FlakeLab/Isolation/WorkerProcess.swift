@@ -16,7 +16,7 @@ final class WorkerProcess {
   /// worker became ready: start-up never counts against the per-iteration timeout).
   private(set) var completed = 0
   private(set) var lastProgress: ContinuousClock.Instant
-  let startedAt: ContinuousClock.Instant
+  private(set) var startedAt: ContinuousClock.Instant
   private(set) var isReady = false
   /// Time spent on the iterations finished: the gaps between progress, start-up and any stall
   /// still under way excluded. The run's pace, for an adaptive timeout.
@@ -96,7 +96,19 @@ final class WorkerProcess {
   }
 
   func kill() {
-    if !hasEnded { Foundation.kill(pid, SIGKILL) }
+    send(SIGKILL)
+  }
+
+  func send(_ signalNumber: Int32) {
+    if !hasEnded { Foundation.kill(pid, signalNumber) }
+  }
+
+  /// Continues a worker stopped with its supervisor; the time stopped is not the test's.
+  func continueAfterStop() {
+    send(SIGCONT)
+    let now = ContinuousClock.now
+    startedAt = now
+    lastProgress = now
   }
 
   /// The gist of what the worker printed last (see ``CrashSummary``).

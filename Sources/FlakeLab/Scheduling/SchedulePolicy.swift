@@ -33,7 +33,10 @@ public struct ScheduleChoices: Equatable, Sendable {
   }
 
   /// The handle `replay --schedule` takes: the picks joined with dots, `-` for no choice at all.
-  public var path: String {
+  public var path: String { Self.path(of: picks) }
+
+  /// `picks` as a path.
+  public static func path(of picks: [Int]) -> String {
     picks.isEmpty ? "-" : picks.map(String.init).joined(separator: ".")
   }
 

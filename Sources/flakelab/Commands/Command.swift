@@ -44,9 +44,28 @@ extension Command {
     lines += ["", "OPTIONS:"]
     for option in all {
       let padding = String(repeating: " ", count: width - option.synopsis.count)
-      lines.append("  \(option.synopsis)\(padding)  \(option.help)")
+      let wrapped = wrap(option.help, width: max(30, helpColumns - width - 4))
+      lines.append("  \(option.synopsis)\(padding)  \(wrapped[0])")
+      lines += wrapped.dropFirst().map { String(repeating: " ", count: width + 4) + $0 }
     }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// Help lines stay within this many columns.
+  static var helpColumns: Int { 100 }
+
+  /// `text` in lines of at most `width` characters, broken between words.
+  static func wrap(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+      if !line.isEmpty, line.count + 1 + word.count > width {
+        lines.append(line)
+        line = ""
+      }
+      line += (line.isEmpty ? "" : " ") + word
+    }
+    return lines + [line]
   }
 }
 

@@ -122,6 +122,7 @@ struct MeasurementOptions {
     judge: (inout RunResult, Int) -> Void = { _, _ in }, text: (Report) -> String
   ) throws -> ExitStatus {
     InterruptSignal.install()
+    SuspendSignal.install()
     let progress = showsProgress ? ProgressDisplay() : nil
     let supervisor = Supervisor(
       options: .init(

@@ -14,8 +14,14 @@ struct ProblemFinder {
     for comparison in comparisons {
       printError("baseline: \(comparison.summary)")
     }
+    // A baseline that matches no run compared nothing: that is no pass.
+    let unmatched = baseline != nil && comparisons.isEmpty
     for index in report.runs.indices {
       let run = report.runs[index]
+      if unmatched {
+        report.runs[index].problems.append(
+          "\(run.selector) under \(run.executor): the baseline has no such run, so nothing was compared")
+      }
       report.runs[index].problems += gates.compactMap {
         $0.violation(by: run, confidence: report.confidence)
       }

@@ -56,6 +56,14 @@ struct ReplayCommand: Command {
   func run() async throws -> ExitStatus {
     let (outcome, schedule) = await runIteration(
       of: variant, index: index, on: FixedScheduleExecutor(policy: policy, tracing: tracing))
+    // A directed path must be the schedule that ran, pick for pick: a pick past the jobs that
+    // were ready, or more picks than choices, would silently replay another schedule.
+    if case .directed(let path) = policy, let picks = schedule?.choices.picks, picks != path {
+      throw UsageError(
+        "the schedule path \(ValueParsers.shown(ScheduleChoices.path(of: path))) does not fit "
+          + "\(selector) iteration \(index): it ran \(schedule.map { $0.choices.path } ?? "-") "
+          + "(see 'flakelab explore \(selector)')")
+    }
     let how: String =
       switch policy {
       case .seeded(let seed): "seed \(seed)"
