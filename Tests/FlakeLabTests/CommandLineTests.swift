@@ -92,6 +92,16 @@ final class CommandLineTests: XCTestCase {
     XCTAssertTrue(try Flakelab.run(["plan", "--rate", "0.999999"]).stdout.contains("a 99.9999% flake"))
   }
 
+  func testEveryHelpLineFitsInAHundredColumns() throws {
+    for command in ["list", "run", "compare", "test", "check", "plan", "replay", "explore", "merge"] {
+      let help = try Flakelab.run([command, "--help"]).stdout
+      for line in help.split(separator: "\n") {
+        XCTAssertLessThanOrEqual(line.count, 100, "\(command): \(line)")
+      }
+    }
+    XCTAssertTrue(try Flakelab.run(["--help"]).stdout.contains("--version"))
+  }
+
   func testHelpExitsZero() throws {
     for arguments in [["--help"], ["run", "--help"], ["compare", "-h"], ["help", "list"]] {
       let result = try Flakelab.run(arguments)

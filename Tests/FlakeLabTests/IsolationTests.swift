@@ -237,6 +237,34 @@ final class IsolationTests: XCTestCase {
     XCTAssertEqual(counts(try XCTUnwrap(run))["crashed"], 3)
   }
 
+  func testSignalsAtAnyMomentGive130AndCountsThatAddUp() throws {
+    for (moment, signalNumber) in [(0.1, SIGTERM), (0.3, SIGINT), (0.7, SIGTERM), (1.2, SIGINT)] {
+      let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("flakelab-signal-\(UUID().uuidString).json").path
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      let process = Process()
+      process.executableURL = Flakelab.executable
+      process.arguments = [
+        "run", "lab.crash", "lab.hang", "--iterations", "100000", "--timeout", "200ms", "--jobs", "2",
+        "--output", path,
+      ]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      Thread.sleep(forTimeInterval: moment)
+      kill(process.processIdentifier, signalNumber)
+      process.waitUntilExit()
+      XCTAssertEqual(process.terminationStatus, 130, "signal \(signalNumber) after \(moment) s")
+      let report = try ReportFile.read(path)
+      XCTAssertTrue(report.interrupted)
+      for run in report.runs {
+        let tally = run.tally
+        XCTAssertEqual(tally.iterations, tally.passed + tally.failed + tally.crashed + tally.timedOut)
+      }
+      XCTAssertEqual(try Flakelab.runTool("/usr/bin/pgrep", ["-f", "flakelab worker"]), "")
+    }
+  }
+
   func testAMissingTemporaryDirectoryStillRuns() throws {
     let result = try Flakelab.run(["run", "lab.crash", "--iterations", "200"], environment: ["TMPDIR": "/no/such/tmp"])
     XCTAssertEqual(result.status, 0, result.stderr)

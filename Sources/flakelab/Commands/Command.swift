@@ -37,7 +37,9 @@ extension Command {
 
   /// The `--help` text, laid out as swift-argument-parser does.
   static var helpText: String {
-    var lines = ["OVERVIEW: \(abstract)", "", "USAGE: flakelab \(usage)"]
+    let usageLines = wrap("flakelab \(usage)", width: helpColumns - 7)
+    var lines = ["OVERVIEW: \(abstract)", "", "USAGE: " + usageLines[0]]
+      + usageLines.dropFirst().map { "         " + $0 }
     if !discussion.isEmpty { lines += ["", discussion] }
     let all = options + [.flag("help", "Show this help.")]
     let width = all.map(\.synopsis.count).max() ?? 0
