@@ -81,6 +81,12 @@ final class ReportingTests: XCTestCase {
       directory.appendingPathComponent("missing.json").path,
     ])
     XCTAssertEqual(steady.status, 2)
+    // A baseline of other runs compares nothing, which is no pass.
+    let unrelated = try Flakelab.run([
+      "run", "isLoading.stream", "--executor", "serial", "--iterations", "20", "--baseline", baseline,
+    ])
+    XCTAssertEqual(unrelated.status, 1)
+    XCTAssertTrue(unrelated.stderr.contains("the baseline has no such run, so nothing was compared"), unrelated.stderr)
   }
 
   func testCheckJudgesDeclaredClaims() throws {
