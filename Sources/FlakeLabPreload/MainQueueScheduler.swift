@@ -5,7 +5,7 @@ import Foundation
 import Synchronization
 
 /// The `fifo` and `seeded` executors inside a user's test process: every job, main-actor and
-/// global alike, runs one at a time on the main thread, the next one chosen first-in first-out
+/// global alike, runs one at a time on the main queue, the next one chosen first-in first-out
 /// or by a seeded generator, with sleeps in virtual time.
 ///
 /// The lab's own scheduler runs its main loop itself; here the test framework owns the main
@@ -46,7 +46,7 @@ final class MainQueueScheduler: JobScheduler, @unchecked Sendable {
   /// Makes this scheduler the process's main and default executor. Call before any task exists.
   static func install(_ configuration: HarnessConfiguration) {
     shared.configuration = configuration
-    _ = HarnessMainExecutor.mainQueueKey
+    _ = HarnessMainExecutor.mainQueueKey  // marks the main queue before any job can ask
     _createExecutors(factory: HarnessExecutorFactory.self)
     if configuration.executor == .seeded, configuration.test.framework == .swiftTesting,
       !configuration.isProbe

@@ -85,8 +85,8 @@ extension TextReport {
   static func hintLines(_ result: RunResult) -> [String] {
     guard result.test != nil, result.tally.timedOut > 0, result.executor != "global" else { return [] }
     return [
-      "    hint: under \(result.executor) every job runs on one thread, so a test that blocks a thread "
-        + "waiting for async work (a semaphore, a blocking wait) can never finish"
+      "    hint: under \(result.executor) every job runs one at a time on one queue, so a test that blocks "
+        + "its thread waiting for async work (a semaphore, a blocking wait) can never finish"
     ]
   }
 }
