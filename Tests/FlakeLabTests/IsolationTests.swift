@@ -198,13 +198,9 @@ final class IsolationTests: XCTestCase {
   }
 
   func testCtrlZStopsTheWorkersTooAndTheStopCostsNoIteration() throws {
-    let process = Process()
-    process.executableURL = Flakelab.executable
-    process.arguments = ["run", "lab.hang", "--iterations", "2000", "--timeout", "300ms", "--format", "json"]
     let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let process = try Flakelab.launch(
+      ["run", "lab.hang", "--iterations", "2000", "--timeout", "300ms", "--format", "json"], output: output)
     Thread.sleep(forTimeInterval: 1.5)
     kill(process.processIdentifier, SIGTSTP)
     Thread.sleep(forTimeInterval: 0.5)
@@ -242,15 +238,10 @@ final class IsolationTests: XCTestCase {
       let path = FileManager.default.temporaryDirectory
         .appendingPathComponent("flakelab-signal-\(UUID().uuidString).json").path
       defer { try? FileManager.default.removeItem(atPath: path) }
-      let process = Process()
-      process.executableURL = Flakelab.executable
-      process.arguments = [
+      let process = try Flakelab.launch([
         "run", "lab.crash", "lab.hang", "--iterations", "100000", "--timeout", "200ms", "--jobs", "2",
         "--output", path,
-      ]
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
+      ])
       Thread.sleep(forTimeInterval: moment)
       kill(process.processIdentifier, signalNumber)
       process.waitUntilExit()
@@ -275,12 +266,8 @@ final class IsolationTests: XCTestCase {
     let path = FileManager.default.temporaryDirectory
       .appendingPathComponent("flakelab-interrupted-\(UUID().uuidString).json").path
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let process = Process()
-    process.executableURL = Flakelab.executable
-    process.arguments = ["run", "lab.hang", "--iterations", "100000", "--timeout", "5s", "--output", path]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let process = try Flakelab.launch(
+      ["run", "lab.hang", "--iterations", "100000", "--timeout", "5s", "--output", path])
     Thread.sleep(forTimeInterval: 1.5)
     process.interrupt()
     process.waitUntilExit()

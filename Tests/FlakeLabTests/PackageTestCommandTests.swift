@@ -144,15 +144,10 @@ final class PackageTestCommandTests: XCTestCase {
     let path = FileManager.default.temporaryDirectory
       .appendingPathComponent("flakelab-test-interrupted-\(UUID().uuidString).json").path
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let process = Process()
-    process.executableURL = Flakelab.executable
-    process.arguments = [
+    let process = try Flakelab.launch([
       "test", "--package-path", Self.numberFacts, "--skip-build", "--filter", "IsLoadingTests/hangsOnceInFifty",
       "--executor", "global", "--iterations", "100000", "--timeout", "5s", "--output", path,
-    ]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    ])
     Thread.sleep(forTimeInterval: 2)
     process.interrupt()
     process.waitUntilExit()
@@ -173,12 +168,7 @@ final class PackageTestCommandTests: XCTestCase {
       (["test", "--package-path", Self.numberFacts, "--skip-build", "--filter", "hangsOnceInFifty",
         "--executor", "serial", "--iterations", "1000000"], "NumberFactsPackageTests.xctest"),
     ] {
-      let process = Process()
-      process.executableURL = Flakelab.executable
-      process.arguments = arguments
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
+      let process = try Flakelab.launch(arguments)
       Thread.sleep(forTimeInterval: 2)
       XCTAssertNotEqual(try Flakelab.runTool("/usr/bin/pgrep", ["-f", worker]), "", "no \(worker) ran")
       kill(process.processIdentifier, SIGKILL)

@@ -21,6 +21,18 @@ enum Flakelab {
     try run(executable, arguments, environment: environment, directory: directory)
   }
 
+  /// flakelab started with `arguments` and left running, its output discarded (or sent to
+  /// `output`), for tests that signal it mid-run.
+  static func launch(_ arguments: [String], output: Pipe? = nil) throws -> Process {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.standardOutput = output ?? FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return process
+  }
+
   /// Another program's standard output, for tools the tests drive flakelab through.
   static func runTool(_ path: String, _ arguments: [String]) throws -> String {
     try run(URL(fileURLWithPath: path), arguments, environment: [:], directory: nil).stdout
