@@ -81,13 +81,23 @@ extension TextReport {
 }
 
 extension TextReport {
-  /// Why a package's test may time out under an executor that runs every job on one thread.
+  /// What a package's test run may need explained: a timeout under an executor that runs every
+  /// job on one queue, or a test its framework skipped.
   static func hintLines(_ result: RunResult) -> [String] {
-    guard result.test != nil, result.tally.timedOut > 0, result.executor != "global" else { return [] }
-    return [
-      "    hint: under \(result.executor) every job runs one at a time on one queue, so a test that blocks "
-        + "its thread waiting for async work (a semaphore, a blocking wait) can never finish"
-    ]
+    guard result.test != nil else { return [] }
+    var lines: [String] = []
+    if result.tally.timedOut > 0, result.executor != "global" {
+      lines.append(
+        "    hint: under \(result.executor) every job runs one at a time on one queue, so a test that blocks "
+          + "its thread waiting for async work (a semaphore, a blocking wait) can never finish")
+    }
+    let skipped = result.tally.nonPassing.keys.contains {
+      if case .failed(let observation) = $0 { observation.hasPrefix("skipped: ") } else { false }
+    }
+    if skipped {
+      lines.append("    hint: the framework skipped this test (disabled, or a condition trait); --skip leaves it out")
+    }
+    return lines
   }
 }
 
