@@ -234,7 +234,7 @@ final class IsolationTests: XCTestCase {
   }
 
   func testSignalsAtAnyMomentGive130AndCountsThatAddUp() throws {
-    for (moment, signalNumber) in [(0.1, SIGTERM), (0.3, SIGINT), (0.7, SIGTERM), (1.2, SIGINT)] {
+    for (moment, signalNumber) in [(0.2, SIGTERM), (0.4, SIGINT), (0.8, SIGTERM), (1.2, SIGINT)] {
       let path = FileManager.default.temporaryDirectory
         .appendingPathComponent("flakelab-signal-\(UUID().uuidString).json").path
       defer { try? FileManager.default.removeItem(atPath: path) }
