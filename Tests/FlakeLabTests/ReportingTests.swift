@@ -22,8 +22,75 @@ final class ReportingTests: XCTestCase {
     XCTAssertEqual(cases.map { $0.attribute(forName: "name")?.stringValue }, ["naive [serial]", "endpointYield [serial]"])
     let failures = try root.nodes(forXPath: "//testcase/failure")
     XCTAssertEqual(failures.count, 1)
-    let passed = try root.nodes(forXPath: "//testcase[1]/properties/property[@name='passed']/@value")
-    XCTAssertEqual(passed.first?.stringValue, "0")
+    let output = try root.nodes(forXPath: "//testcase[1]/system-out").first?.stringValue ?? ""
+    XCTAssertTrue(output.split(separator: "\n").contains("passed=0"), output)
+  }
+
+  /// What the Jenkins `junit-10.xsd` schema allows each element to contain, and its attributes.
+  private let junitSchema: [String: (children: Set<String>, attributes: Set<String>)] = [
+    "testsuites": (["testsuite"], ["name", "time", "tests", "failures", "disabled", "errors"]),
+    "testsuite": (
+      ["properties", "testcase", "system-out", "system-err"],
+      ["name", "tests", "failures", "errors", "time", "disabled", "skipped", "timestamp", "hostname",
+       "id", "package", "file", "log", "url", "version"]
+    ),
+    "properties": (["property"], []),
+    "property": ([], ["name", "value"]),
+    "testcase": (
+      ["skipped", "error", "failure", "system-out", "system-err"],
+      ["name", "assertions", "time", "classname", "status"]
+    ),
+    "skipped": ([], ["message"]),
+    "failure": ([], ["message", "type"]),
+    "error": ([], ["message", "type"]),
+    "system-out": ([], []),
+    "system-err": ([], []),
+  ]
+
+  private func checkAgainstSchema(_ element: XMLElement, file: StaticString = #filePath, line: UInt = #line) {
+    let name = element.name ?? "?"
+    guard let rule = junitSchema[name] else {
+      return XCTFail("<\(name)> is not in junit-10.xsd", file: file, line: line)
+    }
+    for attribute in element.attributes ?? [] {
+      XCTAssertTrue(rule.attributes.contains(attribute.name ?? ""), "<\(name) \(attribute.name ?? "")>", file: file, line: line)
+    }
+    for case let child as XMLElement in element.children ?? [] {
+      XCTAssertTrue(rule.children.contains(child.name ?? ""), "<\(name)> holds <\(child.name ?? "")>", file: file, line: line)
+      checkAgainstSchema(child, file: file, line: line)
+    }
+  }
+
+  func testJUnitOfEveryCommandKeepsToTheSchemaAndCountsDeadlocks() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("flakelab-junit-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let shards = (0..<2).map { directory.appendingPathComponent("\($0).json").path }
+    for (index, path) in shards.enumerated() {
+      _ = try Flakelab.run(["run", "lab.hang", "--executor", "seeded", "--seed", "3", "--iterations", "200",
+                            "--shard", "\(index)/2", "--output", path])
+    }
+    let commands: [[String]] = [
+      ["run", "lab.hang", "--executor", "seeded", "--seed", "3", "--iterations", "200"],
+      ["compare", "isLoading.naive", "--iterations", "20"],
+      ["check", "isLoading.naive", "--iterations", "20"],
+      ["merge"] + shards,
+    ]
+    for arguments in commands {
+      let result = try Flakelab.run(arguments + ["--format", "junit"])
+      let root = try XCTUnwrap(try XMLDocument(data: Data(result.stdout.utf8)).rootElement(), result.stderr)
+      checkAgainstSchema(root)
+    }
+    // A seeded lab.hang run deadlocks 4 of 200: the counts add up, and the seed is there.
+    let seeded = try Flakelab.run(commands[0] + ["--format", "junit"]).stdout
+    XCTAssertTrue(seeded.contains("passed=196\n"), seeded)
+    XCTAssertTrue(seeded.contains("deadlocked=4\n"), seeded)
+    XCTAssertTrue(seeded.contains("<property name=\"seed\" value=\"3\"/>"), seeded)
+    // No gate, yet no iteration passed: not a green test case.
+    let naive = try Flakelab.run(["run", "isLoading.naive", "--executor", "serial", "--iterations", "20", "--format", "junit"])
+    XCTAssertEqual(naive.status, 0)
+    XCTAssertTrue(naive.stdout.contains("<failure type=\"flakelab\" message=\"no iteration passed\">"), naive.stdout)
   }
 
   func testCSVHasAHeaderAndOneRowPerRun() throws {
@@ -35,6 +102,10 @@ final class ReportingTests: XCTestCase {
     XCTAssertEqual(rows.count, 2)
     XCTAssertTrue(rows[0].hasPrefix("scenario,variant,executor,iterations,passed,failed"))
     XCTAssertTrue(rows[1].hasPrefix("isLoading,naive,serial,20,0,20,0,0,1.0,0.95,"), rows[1])
+    XCTAssertTrue(rows[0].hasSuffix(",topOutcome,deadlocked,seed"), rows[0])
+    // Seconds in microseconds at most, never float noise such as 0.011712371000000001.
+    let seconds = rows[1].split(separator: ",")[12]
+    XCTAssertLessThanOrEqual(seconds.split(separator: ".").last?.count ?? 0, 6, String(seconds))
   }
 
   func testJSONCarriesTheInterval() throws {

@@ -114,4 +114,16 @@ final class StatisticsTests: XCTestCase {
     XCTAssertTrue(lines[10].contains("6 more distinct outcomes"), lines[10])
     XCTAssertTrue(lines[10].hasPrefix("    6  30.00%"), lines[10])
   }
+
+  func testAClaimCheckCouldNotShowIsASkippedTestCase() {
+    var tally = Tally()
+    tally.record(.passed, count: 20)
+    var result = RunResult(scenario: "isLoading", variant: "stream", executor: "global", tally: tally, seconds: 0.1)
+    result.verdict = Verdict(judging: .canFail, on: tally, confidence: 0.95, cores: 2)
+    XCTAssertEqual(result.verdict?.status, .notShown)
+    let junit = JUnitReport.render(Report(runs: [result]))
+    XCTAssertTrue(junit.contains("<skipped message=\"can fail? not shown: "), junit)
+    XCTAssertTrue(junit.contains("skipped=\"1\""), junit)
+    XCTAssertFalse(junit.contains("<failure"), junit)
+  }
 }

@@ -1,11 +1,12 @@
 import Foundation
 
 /// One row per run for spreadsheets (`--format csv`), RFC 4180 quoting, a header row first.
+/// Columns are only ever added at the end, so scripts that read them by position keep working.
 public enum CSVReport {
   static let columns = [
     "scenario", "variant", "executor", "iterations", "passed", "failed", "crashed", "timedOut",
     "failureRate", "confidenceLevel", "confidenceLow", "confidenceHigh", "seconds", "claim",
-    "verdict", "topOutcome",
+    "verdict", "topOutcome", "deadlocked", "seed",
   ]
 
   public static func render(_ report: Report) -> String {
@@ -16,9 +17,11 @@ public enum CSVReport {
       let fields = [
         run.scenario, run.variant, run.executor, "\(tally.iterations)", "\(tally.passed)",
         "\(tally.failed)", "\(tally.crashed)", "\(tally.timedOut)", "\(tally.failureRate)",
-        "\(report.confidence)", "\(interval.low)", "\(interval.high)", "\(run.seconds)",
+        "\(report.confidence)", "\(interval.low)", "\(interval.high)",
+        "\((run.seconds * 1e6).rounded() / 1e6)",
         run.verdict?.claim.rawValue ?? "", run.verdict?.status.rawValue ?? "",
         tally.outcomesByFrequency.first.map { OutcomeText.describe($0.outcome) } ?? "",
+        "\(tally.deadlocked)", report.seed.map { "\($0)" } ?? "",
       ]
       rows.append(fields.map(quote).joined(separator: ","))
     }

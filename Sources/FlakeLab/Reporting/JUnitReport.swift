@@ -1,9 +1,14 @@
 import Foundation
 
-/// JUnit XML (`--format junit`) for the CI tools that read test results: one `<testsuite>` per
-/// scenario, one `<testcase>` per variant and executor, with the counts as properties and a
-/// `<failure>` carrying the rate, its interval and the top outcomes when the run has a problem
-/// (a gate not met, a violated claim, a rise over the baseline).
+/// JUnit XML (`--format junit`) for the CI tools that read test results, valid against the
+/// Jenkins `junit-10.xsd` schema: one `<testsuite>` per scenario (or test suite), with the
+/// report's seed and confidence as its properties, and one `<testcase>` per variant and
+/// executor, whose counts, rate and interval are its `<system-out>` (the schema allows no
+/// properties on a test case).
+///
+/// A test case fails when the run has a problem (a gate not met, a violated claim, a rise over
+/// the baseline) or, with no gate at all, when no iteration passed; the `<failure>` carries the
+/// rate, its interval and the top outcomes. A claim `check` could not show is `<skipped>`.
 public enum JUnitReport {
   public static func render(_ report: Report) -> String {
     var suites: [(name: String, runs: [RunResult])] = []
@@ -14,16 +19,24 @@ public enum JUnitReport {
         suites.append((run.scenario, [run]))
       }
     }
-    let failures = report.runs.filter { !$0.problems.isEmpty }.count
+    let failures = report.runs.filter(isFailure).count
+    let skipped = report.runs.filter(isSkipped).count
     var lines = [
       #"<?xml version="1.0" encoding="UTF-8"?>"#,
-      "<testsuites name=\"flakelab\" tests=\"\(report.runs.count)\" failures=\"\(failures)\" time=\"\(seconds(report.runs))\">",
+      "<testsuites name=\"flakelab\" tests=\"\(report.runs.count)\" failures=\"\(failures)\" errors=\"0\" disabled=\"\(skipped)\" time=\"\(seconds(report.runs))\">",
     ]
     for suite in suites {
-      let suiteFailures = suite.runs.filter { !$0.problems.isEmpty }.count
+      let suiteFailures = suite.runs.filter(isFailure).count
+      let suiteSkipped = suite.runs.filter(isSkipped).count
       lines.append(
-        "  <testsuite name=\"\(escape(suite.name))\" tests=\"\(suite.runs.count)\" failures=\"\(suiteFailures)\" errors=\"0\" time=\"\(seconds(suite.runs))\">"
+        "  <testsuite name=\"\(escape(suite.name))\" tests=\"\(suite.runs.count)\" failures=\"\(suiteFailures)\" errors=\"0\" skipped=\"\(suiteSkipped)\" time=\"\(seconds(suite.runs))\">"
       )
+      lines.append("    <properties>")
+      let properties = [("confidence", "\(report.confidence)")] + (report.seed.map { [("seed", "\($0)")] } ?? [])
+      for (name, value) in properties {
+        lines.append("      <property name=\"\(name)\" value=\"\(escape(value))\"/>")
+      }
+      lines.append("    </properties>")
       for run in suite.runs { lines += testcase(run, in: report) }
       lines.append("  </testsuite>")
     }
@@ -31,34 +44,48 @@ public enum JUnitReport {
     return lines.joined(separator: "\n") + "\n"
   }
 
+  /// A run that fails the command, or that no iteration passed.
+  static func isFailure(_ run: RunResult) -> Bool {
+    !run.problems.isEmpty || (run.tally.iterations > 0 && run.tally.passed == 0 && !isSkipped(run))
+  }
+
+  static func isSkipped(_ run: RunResult) -> Bool {
+    run.verdict?.status == .notShown && run.problems.isEmpty
+  }
+
   private static func testcase(_ run: RunResult, in report: Report) -> [String] {
     let tally = run.tally
     let interval = report.interval(of: run)
     var lines = [
-      "    <testcase classname=\"\(escape(run.scenario))\" name=\"\(escape("\(run.variant) [\(run.executor)]"))\" time=\"\(String(format: "%.3f", run.seconds))\">",
-      "      <properties>",
+      "    <testcase classname=\"\(escape(run.scenario))\" name=\"\(escape("\(run.variant) [\(run.executor)]"))\" time=\"\(String(format: "%.3f", run.seconds))\">"
     ]
-    let properties: [(String, String)] = [
-      ("iterations", "\(tally.iterations)"), ("passed", "\(tally.passed)"),
-      ("failed", "\(tally.failed)"), ("crashed", "\(tally.crashed)"),
-      ("timedOut", "\(tally.timedOut)"), ("failureRate", "\(tally.failureRate)"),
-      ("confidenceLow", "\(interval.low)"), ("confidenceHigh", "\(interval.high)"),
-    ] + (run.verdict.map { [("claim", $0.claim.rawValue), ("verdict", $0.status.rawValue)] } ?? [])
-    for (name, value) in properties {
-      lines.append("        <property name=\"\(name)\" value=\"\(escape(value))\"/>")
-    }
-    lines.append("      </properties>")
-    if !run.problems.isEmpty {
-      let rate = RateText.withInterval(tally.failureRate, interval)
+    let rate = RateText.withInterval(tally.failureRate, interval)
+    if isSkipped(run), let verdict = run.verdict {
+      lines.append("      <skipped message=\"\(escape("\(verdict.claim.rawValue)? not shown: \(verdict.reason)"))\"/>")
+    } else if isFailure(run) {
+      let problems = run.problems.isEmpty ? ["no iteration passed"] : run.problems
       let outcomes = tally.outcomesByFrequency.prefix(5).map {
         "\($0.count) × \(OutcomeText.describe($0.outcome))"
       }
-      let body = (run.problems + ["failure rate \(rate) over \(tally.iterations) iterations"] + outcomes)
+      let body = (problems + ["failure rate \(rate) over \(tally.iterations) iterations"] + outcomes)
         .joined(separator: "\n")
       lines.append(
-        "      <failure type=\"flakelab\" message=\"\(escape(run.problems.joined(separator: "; ")))\">\(escape(body))</failure>"
+        "      <failure type=\"flakelab\" message=\"\(escape(problems.joined(separator: "; ")))\">\(escape(body))</failure>"
       )
     }
+    var figures: [(String, String)] = [
+      ("iterations", "\(tally.iterations)"), ("passed", "\(tally.passed)"),
+      ("failed", "\(tally.failed)"), ("crashed", "\(tally.crashed)"),
+      ("timedOut", "\(tally.timedOut)"), ("deadlocked", "\(tally.deadlocked)"),
+      ("failureRate", "\(tally.failureRate)"), ("confidenceLow", "\(interval.low)"),
+      ("confidenceHigh", "\(interval.high)"),
+    ]
+    figures += run.verdict.map { [("claim", $0.claim.rawValue), ("verdict", $0.status.rawValue)] } ?? []
+    figures += run.schedule.map { [("seed", "\($0.seed)")] } ?? []
+    figures += run.test.map { [("test", $0.test.id), ("framework", $0.test.framework.rawValue)] } ?? []
+    let text = figures.map { "\($0.0)=\($0.1)" }.joined(separator: "\n")
+    // Element text keeps its line breaks, which CI tools show as the test's output.
+    lines.append("      <system-out>\(escape(text).replacingOccurrences(of: "&#10;", with: "\n"))</system-out>")
     lines.append("    </testcase>")
     return lines
   }
