@@ -12,22 +12,19 @@ import Foundation
 final class SwiftTestingIterationWatch: @unchecked Sendable {
   private let testID: String
   private let onIterationStart: (Int) -> Void
-  private let readEnd: Int32
+  private var reader: LineReader
   private let supervisor: Int32
-  private var pending: [UInt8] = []
   private var started = 0
 
   init?(testID: String, onIterationStart: @escaping (Int) -> Void) {
-    var ends: [Int32] = [0, 0]
+    // Room for a job's events: nothing reads the pipe while a job runs.
     let supervisor = fcntl(EventOutput.descriptor, F_DUPFD_CLOEXEC, 10)
-    guard supervisor >= 0, pipe(&ends) == 0, dup2(ends[1], EventOutput.descriptor) >= 0 else {
-      return nil
-    }
-    close(ends[1])
-    _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
-    _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
-    _ = fcntl(ends[0], 1031, 1 << 20)  // F_SETPIPE_SZ: room for a job's events
-    self.readEnd = ends[0]
+    guard supervisor >= 0, let pipe = try? PipeEnds(capacity: 1 << 20),
+      dup2(pipe.writeEnd, EventOutput.descriptor) >= 0
+    else { return nil }
+    close(pipe.writeEnd)
+    pipe.makeReadEndNonBlocking()
+    self.reader = LineReader(descriptor: pipe.readEnd)
     self.supervisor = supervisor
     self.testID = testID
     self.onIterationStart = onIterationStart
@@ -37,23 +34,14 @@ final class SwiftTestingIterationWatch: @unchecked Sendable {
 
   /// Relays what was written since the last call and notes the iterations that started.
   func pump() {
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = read(readEnd, &buffer, buffer.count)
-      guard count > 0 else { break }
-      EventOutput.writeAll(buffer[..<count], to: supervisor)
-      pending += buffer[..<count]
-    }
-    var lineStart = pending.startIndex
-    while let newline = pending[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
-      let line = pending[lineStart..<newline]
-      lineStart = newline + 1
-      guard line.firstRange(of: Array("\"testStarted\"".utf8)) != nil,
+    reader.read(chunk: { EventOutput.writeAll($0, to: supervisor) }) { line in
+      guard LineReader.line(line, contains: Self.marker),
         case .testStarted(let id) = TestEvent.parse(line), TestEvent.testID(id, belongsTo: testID)
-      else { continue }
+      else { return }
       onIterationStart(started)
       started += 1
     }
-    pending.removeSubrange(..<lineStart)
   }
+
+  private static let marker = Array("\"testStarted\"".utf8)
 }

@@ -95,7 +95,7 @@ final class PackageTestCommandTests: XCTestCase {
     }
   }
 
-  func testWithoutATimeoutTheHangLimitFollowsTheTestsPace() throws {
+  func testWithoutATimeoutHangsAreStillCountedExactly() throws {
     // Iterations of a millisecond: the limit is the floor, 250 ms, not ten seconds per hang
     // (the limit itself is checked in IsolationUnitTests; timings belong in make bench).
     let hangs = try test(["--executor", "serial", "--iterations", "100", "--filter", "IsLoadingTests/hangsOnceInFifty"])

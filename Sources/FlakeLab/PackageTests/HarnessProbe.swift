@@ -92,13 +92,9 @@ private final class ProbeOutput {
 
   /// Every event written, once the writer has closed its end.
   func events() -> [TestEvent] {
-    var data: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = read(readEnd, &buffer, buffer.count)
-      guard count > 0 else { break }
-      data += buffer[..<count]
-    }
-    return data.split(separator: UInt8(ascii: "\n")).compactMap { TestEvent.parse($0) }
+    var reader = LineReader(descriptor: readEnd)
+    var events: [TestEvent] = []
+    reader.read { line in TestEvent.parse(line).map { events.append($0) } }
+    return events
   }
 }

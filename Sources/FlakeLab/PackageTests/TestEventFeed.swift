@@ -8,11 +8,10 @@ import Foundation
 /// in the pipe, so a crash costs one iteration and never the results before it.
 final class TestEventFeed: OutcomeFeed {
   let descriptor: Int32
-  private let readEnd: Int32
+  private var reader: LineReader
   private var writeEndIsOpen = true
   private let testID: String
   private let firstIndex: Int
-  private var pending: [UInt8] = []
   private var completed = 0
   private(set) var workerIsReady = false
   /// The issues of the iteration under way; nil between iterations.
@@ -23,14 +22,15 @@ final class TestEventFeed: OutcomeFeed {
     // A larger pipe lets the test run on while the supervisor sleeps between polls.
     let pipe = try PipeEnds(capacity: 1 << 20)
     pipe.makeReadEndNonBlocking()
-    (readEnd, descriptor) = (pipe.readEnd, pipe.writeEnd)
+    reader = LineReader(descriptor: pipe.readEnd)
+    descriptor = pipe.writeEnd
     self.testID = testID
     self.firstIndex = firstIndex
   }
 
   deinit {
     releaseWorkerEnd()
-    close(readEnd)
+    close(reader.descriptor)
   }
 
   func releaseWorkerEnd() {
@@ -40,18 +40,7 @@ final class TestEventFeed: OutcomeFeed {
 
   func poll() -> (completed: Int, records: [ChannelRecord]) {
     var records: [ChannelRecord] = []
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = read(readEnd, &buffer, buffer.count)
-      guard count > 0 else { break }
-      pending += buffer[..<count]
-    }
-    var lineStart = pending.startIndex
-    while let newline = pending[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
-      handle(pending[lineStart..<newline], into: &records)
-      lineStart = newline + 1
-    }
-    pending.removeSubrange(..<lineStart)
+    reader.read { handle($0, into: &records) }
     return (completed, records)
   }
 
@@ -93,10 +82,6 @@ final class TestEventFeed: OutcomeFeed {
   private static let markers = TestEvent.kinds.map { Array("\"\($0)\"".utf8) }
 
   private static func mayMatter(_ line: ArraySlice<UInt8>) -> Bool {
-    markers.contains { marker in
-      line.withContiguousStorageIfAvailable { bytes in
-        bytes.firstRange(of: marker) != nil
-      } ?? false
-    }
+    markers.contains { LineReader.line(line, contains: $0) }
   }
 }

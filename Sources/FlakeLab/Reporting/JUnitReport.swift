@@ -85,7 +85,7 @@ public enum JUnitReport {
     figures += run.test.map { [("test", $0.test.id), ("framework", $0.test.framework.rawValue)] } ?? []
     let text = figures.map { "\($0.0)=\($0.1)" }.joined(separator: "\n")
     // Element text keeps its line breaks, which CI tools show as the test's output.
-    lines.append("      <system-out>\(escape(text).replacingOccurrences(of: "&#10;", with: "\n"))</system-out>")
+    lines.append("      <system-out>\(escape(text, inAttribute: false))</system-out>")
     lines.append("    </testcase>")
     return lines
   }
@@ -94,8 +94,9 @@ public enum JUnitReport {
     String(format: "%.3f", runs.reduce(0) { $0 + $1.seconds })
   }
 
-  /// Text safe in XML attributes and elements; characters XML 1.0 forbids are dropped.
-  static func escape(_ text: String) -> String {
+  /// Text safe in XML attributes (line breaks as `&#10;`, or they would read as spaces) and
+  /// elements (line breaks kept); characters XML 1.0 forbids are dropped.
+  static func escape(_ text: String, inAttribute: Bool = true) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
       switch scalar {
@@ -104,7 +105,7 @@ public enum JUnitReport {
       case ">": out += "&gt;"
       case "\"": out += "&quot;"
       case "'": out += "&apos;"
-      case "\n": out += "&#10;"
+      case "\n": out += inAttribute ? "&#10;" : "\n"
       case "\t", "\r": out += "&#\(scalar.value);"
       case _ where scalar.value < 0x20: continue
       default: out.unicodeScalars.append(scalar)

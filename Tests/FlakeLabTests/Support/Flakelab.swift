@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import FlakeLab
+
 /// Runs the built `flakelab` executable, as a user would, and collects what it printed.
 enum Flakelab {
   struct Result {
@@ -41,29 +43,9 @@ enum Flakelab {
   private static func run(
     _ program: URL, _ arguments: [String], environment: [String: String], directory: URL?
   ) throws -> Result {
-    let process = Process()
-    if let directory { process.currentDirectoryURL = directory }
-    process.executableURL = program
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardOutput = stdout
-    process.standardError = stderr
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    // Read both pipes to the end before waiting, so a full pipe can never block the child.
-    let group = DispatchGroup()
-    nonisolated(unsafe) var errorData = Data()
-    DispatchQueue.global().async(group: group) {
-      errorData = stderr.fileHandleForReading.readDataToEndOfFile()
-    }
-    let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return Result(
-      status: process.terminationStatus,
-      stdout: String(decoding: outputData, as: UTF8.self),
-      stderr: String(decoding: errorData, as: UTF8.self))
+    let result = try CapturedProcess.run(
+      program.path, arguments,
+      environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, directory: directory)
+    return Result(status: result.status, stdout: result.output, stderr: result.errorOutput)
   }
 }

@@ -2,14 +2,14 @@ import Foundation
 
 /// A pipe whose ends are closed on exec, so a worker spawned later never inherits another's.
 /// (The supervisor spawns from one thread, so nothing can fork between `pipe` and `fcntl`.)
-struct PipeEnds {
-  let readEnd: Int32
-  let writeEnd: Int32
+package struct PipeEnds {
+  package let readEnd: Int32
+  package let writeEnd: Int32
 
   /// Linux's `F_SETPIPE_SZ`, which Glibc's module does not export.
   private static let setPipeSize: Int32 = 1031
 
-  init(capacity: Int32? = nil) throws {
+  package init(capacity: Int32? = nil) throws {
     var ends: [Int32] = [0, 0]
     guard pipe(&ends) == 0 else { throw SystemError("pipe") }
     (readEnd, writeEnd) = (ends[0], ends[1])
@@ -18,7 +18,7 @@ struct PipeEnds {
     if let capacity { _ = fcntl(readEnd, Self.setPipeSize, capacity) }
   }
 
-  func makeReadEndNonBlocking() {
+  package func makeReadEndNonBlocking() {
     _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
   }
 }

@@ -1,17 +1,20 @@
 import Foundation
 
-/// A helper program run to its end with its output captured: `swift build`, a test binary's
-/// `--list-tests`.
-struct CapturedProcess {
-  let status: Int32
-  let output: String
-  let errorOutput: String
+/// A program run to its end with its output captured: `swift build`, a test binary's
+/// `--list-tests`, and `flakelab` itself in this package's tests.
+package struct CapturedProcess {
+  package let status: Int32
+  package let output: String
+  package let errorOutput: String
 
-  /// Runs `executable` (found on `PATH` when it has no slash) with `arguments`.
-  static func run(
-    _ executable: String, _ arguments: [String], environment: [String: String]? = nil
+  /// Runs `executable` (found on `PATH` when it has no slash) with `arguments`, in `directory`
+  /// when one is given, with standard input empty.
+  package static func run(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+    directory: URL? = nil
   ) throws -> CapturedProcess {
     let process = Process()
+    if let directory { process.currentDirectoryURL = directory }
     if executable.contains("/") {
       process.executableURL = URL(fileURLWithPath: executable)
       process.arguments = arguments
