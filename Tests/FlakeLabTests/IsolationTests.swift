@@ -57,6 +57,37 @@ final class IsolationTests: XCTestCase {
       ["iterations": 200_000, "passed": 0, "failed": 200_000, "crashed": 0, "timedOut": 0])
   }
 
+  func testGlobalRunsAreMeasuredAsReplicatesAndIndependentOnesNeedNone() throws {
+    func replicates(_ run: [String: Any]) -> [[String: Int]] {
+      (run["replicates"] as? [[String: Any]] ?? []).map { replicate in
+        replicate.compactMapValues { $0 as? Int }
+      }
+    }
+    // Global: ten replicates by default, each a block of its own, adding up to the run.
+    let (status, global) = try runJSON(["run", "lab.crash", "--iterations", "1000"])
+    XCTAssertEqual(status, 0)
+    XCTAssertEqual(
+      replicates(global[0]),
+      Array(repeating: ["iterations": 100, "passed": 99, "failed": 0, "crashed": 1, "timedOut": 0, "deadlocked": 0], count: 10))
+    XCTAssertEqual((global[0]["confidence"] as? [String: Any])?["method"] as? String, "quasi-binomial-wilson")
+    XCTAssertEqual(global[0]["dispersion"] as? Double, 1)
+    // Serial: one per job, and the binomial interval.
+    let (_, serial) = try runJSON(["run", "isLoading.naive", "--executor", "serial", "--iterations", "30", "--jobs", "2"])
+    XCTAssertEqual(replicates(serial[0]).map { $0["iterations"] }, [15, 15])
+    XCTAssertEqual((serial[0]["confidence"] as? [String: Any])?["method"] as? String, "wilson")
+    XCTAssertTrue(serial[0]["dispersion"] is NSNull)
+    // --replicates for every run of a command; more than the iterations gives one each.
+    let (_, compared) = try runJSON([
+      "compare", "isLoading.naive", "--executors", "global,serial", "--iterations", "3", "--replicates", "5",
+    ])
+    XCTAssertEqual(compared.map { replicates($0).count }, [3, 3])
+    for bad in ["0", "10001", "x"] {
+      let result = try Flakelab.run(["run", "isLoading.naive", "--replicates", bad])
+      XCTAssertEqual(result.status, 2, bad)
+      XCTAssertTrue(result.stderr.hasPrefix("flakelab: --replicates takes"), result.stderr)
+    }
+  }
+
   func testMergedShardsEqualTheUnshardedRun() throws {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("flakelab-shards-\(UUID().uuidString)")
@@ -309,6 +340,14 @@ final class IsolationUnitTests: XCTestCase {
     XCTAssertEqual(Supervisor.batches(of: 0..<10, count: 3), [0..<3, 3..<6, 6..<10])
     XCTAssertEqual(Supervisor.batches(of: 5..<7, count: 4), [5..<6, 6..<7])
     XCTAssertEqual(Supervisor.batches(of: 0..<1000, count: 1), [0..<1000])
+  }
+
+  func testReplicatesOfEveryRunAreInterleaved() {
+    // Two runs: the first of three replicates, the second of two, one cut into two batches.
+    let order = Supervisor.interleave([[[0..<2], [2..<4], [4..<6]], [[0..<3], [3..<4, 4..<5]]])
+    XCTAssertEqual(
+      order.map { "\($0.run).\($0.replicate):\($0.indices.lowerBound)" },
+      ["0.0:0", "1.0:0", "0.1:2", "1.1:3", "1.1:4", "0.2:4"])
   }
 
   func testShardsPartitionTheIterations() throws {

@@ -74,7 +74,10 @@ final class PackageTestCommandTests: XCTestCase {
   }
 
   func testCrashesAndHangsAreCountedExactlyAndTheRunResumes() throws {
-    let crashes = try test(["--executor", "global", "--iterations", "300", "--filter", "rashesOnceInAHundred"])
+    // One replicate: the fixture counts runs per process, and a replicate is a process.
+    let crashes = try test([
+      "--executor", "global", "--iterations", "300", "--replicates", "1", "--filter", "rashesOnceInAHundred",
+    ])
     XCTAssertEqual(crashes.status, 0, crashes.stderr)
     for id in [xctest + "testCrashesOnceInAHundred", swiftTesting + "crashesOnceInAHundred()"] {
       let run = crashes.runs[id + " global"]
@@ -85,7 +88,8 @@ final class PackageTestCommandTests: XCTestCase {
         "signal 4 (SIGILL): Fatal error: run 100 of this process crashed on purpose", id)
     }
     let hangs = try test([
-      "--executor", "global", "--iterations", "100", "--timeout", "200ms", "--filter", "angsOnceInFifty",
+      "--executor", "global", "--iterations", "100", "--replicates", "1", "--timeout", "200ms",
+      "--filter", "angsOnceInFifty",
     ])
     XCTAssertEqual(hangs.status, 0, hangs.stderr)
     for id in [xctest + "testHangsOnceInFifty", swiftTesting + "hangsOnceInFifty()"] {

@@ -76,26 +76,26 @@ final class StatisticsTests: XCTestCase {
   }
 
   func testVerdicts() {
-    let never = Verdict(judging: .neverFails, on: result(failures: 0, of: 1000).tally, confidence: 0.95, cores: 2)
+    let never = Verdict(judging: .neverFails, on: result(failures: 0, of: 1000), confidence: 0.95, cores: 2)
     XCTAssertEqual(never.status, .holds)
     XCTAssertEqual(
-      Verdict(judging: .neverFails, on: result(failures: 1, of: 1000).tally, confidence: 0.95, cores: 2).status,
+      Verdict(judging: .neverFails, on: result(failures: 1, of: 1000), confidence: 0.95, cores: 2).status,
       .violated)
     XCTAssertEqual(
-      Verdict(judging: .alwaysFails, on: result(failures: 999, of: 1000).tally, confidence: 0.95, cores: 2).status,
+      Verdict(judging: .alwaysFails, on: result(failures: 999, of: 1000), confidence: 0.95, cores: 2).status,
       .violated)
     XCTAssertEqual(
-      Verdict(judging: .alwaysFails, on: result(failures: 1000, of: 1000).tally, confidence: 0.95, cores: 2).status,
+      Verdict(judging: .alwaysFails, on: result(failures: 1000, of: 1000), confidence: 0.95, cores: 2).status,
       .holds)
-    let unshown = Verdict(judging: .canFail, on: result(failures: 0, of: 1000).tally, confidence: 0.95, cores: 2)
+    let unshown = Verdict(judging: .canFail, on: result(failures: 0, of: 1000), confidence: 0.95, cores: 2)
     XCTAssertEqual(unshown.status, .notShown)
     // 1 − 0.05^(1/1000) = 0.2991%: a rarer flake can go unseen in 1,000 iterations.
     XCTAssertTrue(unshown.reason.contains("0.30%"), unshown.reason)
     XCTAssertEqual(
-      Verdict(judging: .canPass, on: result(failures: 999, of: 1000).tally, confidence: 0.95, cores: 2).status,
+      Verdict(judging: .canPass, on: result(failures: 999, of: 1000), confidence: 0.95, cores: 2).status,
       .holds)
     XCTAssertEqual(
-      Verdict(judging: .canPass, on: result(failures: 1000, of: 1000).tally, confidence: 0.95, cores: 2).status,
+      Verdict(judging: .canPass, on: result(failures: 1000, of: 1000), confidence: 0.95, cores: 2).status,
       .notShown)
   }
 
@@ -119,7 +119,7 @@ final class StatisticsTests: XCTestCase {
     var tally = Tally()
     tally.record(.passed, count: 20)
     var result = RunResult(scenario: "isLoading", variant: "stream", executor: "global", tally: tally, seconds: 0.1)
-    result.verdict = Verdict(judging: .canFail, on: tally, confidence: 0.95, cores: 2)
+    result.verdict = Verdict(judging: .canFail, on: result, confidence: 0.95, cores: 2)
     XCTAssertEqual(result.verdict?.status, .notShown)
     let junit = JUnitReport.render(Report(runs: [result]))
     XCTAssertTrue(junit.contains("<skipped message=\"can fail? not shown: "), junit)

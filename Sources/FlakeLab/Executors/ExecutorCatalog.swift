@@ -24,6 +24,12 @@ public enum ExecutorCatalog {
         + " (executors: \(names.joined(separator: ", ")))")
   }
 
+  /// Whether runs under the executor called `name` have independent iterations; false for a
+  /// name the catalog does not know (a report of another version), the cautious answer.
+  public static func iterationsAreIndependent(_ name: String) -> Bool {
+    (try? named(name))?.iterationsAreIndependent ?? false
+  }
+
   /// Whether the executor called `name` needs the deterministic scheduler installed in its
   /// process.
   public static func needsScheduler(_ name: String) -> Bool {

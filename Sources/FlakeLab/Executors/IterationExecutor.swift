@@ -8,11 +8,20 @@ public protocol IterationExecutor: Sendable {
   var name: String { get }
   /// One line for `--help` and `list`.
   var summary: String { get }
+  /// Whether iterations under this executor are independent trials of one failure rate, so
+  /// that the binomial interval is right for a run (``FailureRateEstimate``). An executor that
+  /// leaves the order to the machine, as the global executor does, is not.
+  var iterationsAreIndependent: Bool { get }
 
   /// Runs one iteration, `iteration.perform(body)`; returns the schedule it ran in when this
   /// executor chooses the schedule (the deterministic scheduler), nil when the runtime does.
   @MainActor
   func run(_ iteration: Iteration, _ body: @escaping Variant.Body) async -> IterationSchedule?
+}
+
+extension IterationExecutor {
+  /// Unless an executor fixes the order of every job, a run's rate may move between processes.
+  public var iterationsAreIndependent: Bool { false }
 }
 
 extension IterationExecutor where Self == GlobalExecutor {

@@ -5,6 +5,8 @@
 public struct SerialIterationExecutor: IterationExecutor {
   public var name: String { "serial" }
   public var summary: String { "every global job goes to the main actor's serial queue" }
+  /// One job at a time on one queue, in the order the code enqueues them.
+  public var iterationsAreIndependent: Bool { true }
 
   public init() {}
 

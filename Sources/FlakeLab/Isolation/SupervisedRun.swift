@@ -16,7 +16,13 @@ public struct SupervisedRun {
   public let isScheduled: Bool
   /// Set for a test of the user's package.
   public let test: TestReference?
-  /// Iterations one worker process runs at most; nil splits the run evenly among the jobs, 1
+  /// Whether the executor makes iterations independent, which decides how the run's interval
+  /// is computed (``FailureRateEstimate``).
+  public let iterationsAreIndependent: Bool
+  /// How many replicates the run is measured as: consecutive blocks of its iterations, each in
+  /// worker processes of its own. Nil makes one per job.
+  public var replicates: Int?
+  /// Iterations one worker process runs at most; nil runs each replicate in one process, 1
   /// gives every iteration a process of its own.
   let iterationsPerWorker: Int?
   /// The worker process for a batch of the run's iterations.
@@ -24,7 +30,8 @@ public struct SupervisedRun {
 
   init(
     scenario: String, variant: String, executor: String, indices: Range<Int>, seed: UInt64,
-    isScheduled: Bool, test: TestReference? = nil, iterationsPerWorker: Int? = nil,
+    isScheduled: Bool, iterationsAreIndependent: Bool, test: TestReference? = nil,
+    replicates: Int? = nil, iterationsPerWorker: Int? = nil,
     launch: @escaping (Range<Int>) throws -> WorkerLaunch
   ) {
     self.scenario = scenario
@@ -33,13 +40,23 @@ public struct SupervisedRun {
     self.indices = indices
     self.seed = seed
     self.isScheduled = isScheduled
+    self.iterationsAreIndependent = iterationsAreIndependent
     self.test = test
+    self.replicates = replicates
     self.iterationsPerWorker = iterationsPerWorker
     self.launch = launch
   }
 
   /// `scenario.variant`.
   public var selector: String { "\(scenario).\(variant)" }
+
+  /// The worker batches of each replicate: `replicates` (or `jobs`) near-equal blocks of the
+  /// run's indices, each cut into batches of `iterationsPerWorker` when that is set.
+  func replicateBatches(jobs: Int) -> [[Range<Int>]] {
+    Supervisor.batches(of: indices, count: replicates ?? jobs).map { block in
+      iterationsPerWorker.map { Supervisor.batches(of: block, size: $0) } ?? [block]
+    }
+  }
 }
 
 /// How to start one worker process: the program, its arguments and environment, and the feed
@@ -56,7 +73,8 @@ extension SupervisedRun {
   package init(_ run: RunPlan.Run, workerExecutable executable: String) {
     self.init(
       scenario: run.scenario.name, variant: run.variant.name, executor: run.executor.name,
-      indices: run.indices, seed: run.seed, isScheduled: run.executor is ScheduledExecutor
+      indices: run.indices, seed: run.seed, isScheduled: run.executor is ScheduledExecutor,
+      iterationsAreIndependent: run.executor.iterationsAreIndependent
     ) { indices in
       let invocation = WorkerInvocation(
         selector: run.selector, executor: run.executor.name, seed: run.seed, indices: indices)

@@ -3,7 +3,8 @@ import Foundation
 /// Runs a plan's iterations in worker processes, so that a crash or a hang inside a scenario is
 /// an outcome to report instead of the end of the run.
 ///
-/// Each run's iterations are split among `jobs` workers, each a batch of consecutive indices.
+/// Each run's iterations are split into replicates, consecutive blocks of indices each run by a
+/// worker process of its own, up to `jobs` workers at once.
 /// The supervisor polls every worker's ``OutcomeChannel`` every few milliseconds. When a worker
 /// dies, the iteration it was running is recorded as `crashed` (with the signal and the last
 /// lines it printed) and a new worker takes the rest of its batch. When a worker's count has not
@@ -34,8 +35,8 @@ public final class Supervisor {
 
   /// What a run looks like while it is under way, for progress displays.
   public struct Progress: Sendable {
-    public let selector: String
-    public let executor: String
+    /// `isLoading.naive (global)`, or `12 runs` when several are interleaved.
+    public let label: String
     public let done: Int
     public let total: Int
     public let notPassed: Int
@@ -66,7 +67,7 @@ public final class Supervisor {
 
   /// Runs every iteration of a scenario run in `flakelab worker` processes.
   public func run(_ run: RunPlan.Run) throws -> RunResult {
-    try self.run(SupervisedRun(run, workerExecutable: options.workerExecutable))
+    try self.run([SupervisedRun(run, workerExecutable: options.workerExecutable)])[0]
   }
 
   /// The shortest limit an adaptive timeout sets, and how many mean iterations it allows.
@@ -81,77 +82,135 @@ public final class Supervisor {
     return min(ceiling, max(adaptiveFloor, meanIteration * adaptiveFactor))
   }
 
-  /// Runs every iteration of `run` and returns the counts; stops early when interrupted.
-  public func run(_ run: SupervisedRun) throws -> RunResult {
+  /// One batch of one run's iterations, for one worker process.
+  struct Batch: Equatable {
+    let run: Int
+    let replicate: Int
+    let indices: Range<Int>
+  }
+
+  /// The order batches start in: each run's first replicate, then each run's second, and so on.
+  /// `replicateBatches[run][replicate]` are the worker batches of that replicate.
+  static func interleave(_ replicateBatches: [[[Range<Int>]]]) -> [Batch] {
+    let rounds = replicateBatches.map(\.count).max() ?? 0
+    return (0..<rounds).flatMap { replicate in
+      replicateBatches.enumerated().flatMap { run, replicates in
+        replicate < replicates.count
+          ? replicates[replicate].map { Batch(run: run, replicate: replicate, indices: $0) } : []
+      }
+    }
+  }
+
+  /// What the supervisor knows of one run while its replicates are under way.
+  private struct RunState {
+    var replicates: [Tally]
+    var schedule: RunSchedule?
+    /// Time ended workers spent on the iterations they finished, and how many: the pace.
+    var busy: Duration = .zero
+    var finished = 0
+    /// The lifetimes of the run's workers, start to exit.
+    var workerTime: Duration = .zero
+    var batches: Int
+
+    /// Takes in what `worker`, running `replicate`, published since the last poll.
+    mutating func poll(_ worker: WorkerProcess, replicate: Int) {
+      worker.poll(into: &replicates[replicate], schedule: &schedule)
+    }
+
+    /// Takes in the rest of what `worker` published before it ended with `status`.
+    mutating func collectFinal(_ worker: WorkerProcess, replicate: Int, status: Int32) {
+      worker.collectFinal(status: status, into: &replicates[replicate], schedule: &schedule)
+    }
+  }
+
+  /// Runs every iteration of `runs` and returns each run's counts, replicate by replicate, in
+  /// the order of `runs`; stops early when interrupted (a run that had not started is empty).
+  ///
+  /// The replicates of all the runs are interleaved, first replicate of every run, then the
+  /// second, …, so that drift in the machine's load falls on every run alike.
+  public func run(_ runs: [SupervisedRun]) throws -> [RunResult] {
     let clock = ContinuousClock()
     let start = clock.now
-    var tally = Tally()
-    var schedule = run.isScheduled ? RunSchedule(seed: run.seed) : nil
-    var pending = run.iterationsPerWorker.map { Self.batches(of: run.indices, size: $0) }
-      ?? Self.batches(of: run.indices, count: options.jobs)
-    var active: [WorkerProcess] = []
+    let replicateBatches = runs.map { $0.replicateBatches(jobs: options.jobs) }
+    var states = zip(runs, replicateBatches).map { run, replicates in
+      RunState(
+        replicates: Array(repeating: Tally(), count: replicates.count),
+        schedule: run.isScheduled ? RunSchedule(seed: run.seed) : nil,
+        batches: replicates.reduce(0) { $0 + $1.count })
+    }
+    var pending = Self.interleave(replicateBatches)
+    var active: [(worker: WorkerProcess, batch: Batch)] = []
     var lastReport = start
-    // Time ended workers spent on the iterations they finished, and how many: the run's pace.
-    var pace: (busy: Duration, iterations: Int) = (.zero, 0)
 
     // Whatever ends the run, no worker is left behind: an error kills and reaps every worker.
     do {
       while !pending.isEmpty || !active.isEmpty {
         if InterruptSignal.isRaised {
           wasInterrupted = true
-          for worker in active {
+          for (worker, batch) in active {
             worker.kill()
             let status = worker.reap(waiting: true) ?? 0
-            worker.collectFinal(status: status, into: &tally, schedule: &schedule)
+            states[batch.run].collectFinal(worker, replicate: batch.replicate, status: status)
           }
           break
         }
-        if SuspendSignal.takeRaised() { SuspendSignal.suspend(active) }
+        if SuspendSignal.takeRaised() { SuspendSignal.suspend(active.map(\.worker)) }
         while active.count < options.jobs, !pending.isEmpty {
-          let indices = pending.removeFirst()
-          active.append(try WorkerProcess(run.launch(indices), indices: indices))
+          let batch = pending.removeFirst()
+          active.append((try WorkerProcess(runs[batch.run].launch(batch.indices), indices: batch.indices), batch))
         }
         usleep(Self.pollInterval)
-        let limit = timeoutLimit(
-          busy: active.reduce(pace.busy) { $0 + $1.busyTime },
-          iterations: active.reduce(pace.iterations) { $0 + $1.completed })
-        var stillActive: [WorkerProcess] = []
-        for worker in active {
-          worker.poll(into: &tally, schedule: &schedule)
+        var stillActive: [(worker: WorkerProcess, batch: Batch)] = []
+        for (worker, batch) in active {
+          let run = batch.run
+          states[run].poll(worker, replicate: batch.replicate)
           if let status = worker.reap() {
-            worker.collectFinal(status: status, into: &tally, schedule: &schedule)
-            pace = (pace.busy + worker.busyTime, pace.iterations + worker.completed)
-            if let rest = try settle(worker, of: run, status: status, into: &tally) {
-              pending.insert(rest, at: 0)
+            states[run].collectFinal(worker, replicate: batch.replicate, status: status)
+            states[run].busy += worker.busyTime
+            states[run].finished += worker.completed
+            states[run].workerTime += clock.now - worker.startedAt
+            if let rest = try settle(
+              worker, of: runs[run], status: status, into: &states[run].replicates[batch.replicate])
+            {
+              pending.insert(Batch(run: run, replicate: batch.replicate, indices: rest), at: 0)
             }
-          } else if worker.isReady ? clock.now - worker.lastProgress > limit
+          } else if worker.isReady
+            ? clock.now - worker.lastProgress > timeoutLimit(for: run, states: states, active: active)
             : clock.now - worker.startedAt > Self.startLimit
           {
             worker.wasTimedOut = true
             worker.kill()
-            stillActive.append(worker)
+            stillActive.append((worker, batch))
           } else {
-            stillActive.append(worker)
+            stillActive.append((worker, batch))
           }
         }
         active = stillActive
         if clock.now - lastReport > .milliseconds(100) {
           lastReport = clock.now
-          onProgress(progress(of: run, tally: tally, active: active, elapsed: clock.now - start))
+          onProgress(progress(of: runs, states: states, active: active, elapsed: clock.now - start))
         }
       }
     } catch {
-      for worker in active {
+      for (worker, _) in active {
         worker.kill()
         _ = worker.reap(waiting: true)
       }
       throw error
     }
-    var result = RunResult(
-      scenario: run.scenario, variant: run.variant, executor: run.executor,
-      tally: tally, seconds: (clock.now - start).seconds, schedule: schedule)
-    result.test = run.test
-    return result
+    return zip(runs, states).map { run, state in
+      var tally = Tally()
+      for replicate in state.replicates { tally.merge(replicate) }
+      // The time the run would take alone: its workers' time over the workers it ran at once.
+      let parallel = max(1, min(options.jobs, state.batches))
+      var result = RunResult(
+        scenario: run.scenario, variant: run.variant, executor: run.executor, tally: tally,
+        seconds: (state.workerTime / parallel).seconds, schedule: state.schedule,
+        replicates: state.replicates.filter { $0.iterations > 0 }.map(ReplicateCounts.init),
+        iterationsAreIndependent: run.iterationsAreIndependent)
+      result.test = run.test
+      return result
+    }
   }
 
   /// Records how `worker` ended, beyond what it published, and returns the part of its batch
@@ -180,23 +239,31 @@ public final class Supervisor {
   }
 
   private func progress(
-    of run: SupervisedRun, tally: Tally, active: [WorkerProcess], elapsed: Duration
+    of runs: [SupervisedRun], states: [RunState], active: [(worker: WorkerProcess, batch: Batch)],
+    elapsed: Duration
   ) -> Progress {
-    Progress(
-      selector: run.selector, executor: run.executor,
-      done: Self.finished(tally: tally, active: active), total: run.indices.count,
-      notPassed: tally.notPassed, elapsed: elapsed)
+    var done = states.reduce(0) { $0 + $1.replicates.reduce(0) { $0 + $1.iterations } }
+    let notPassed = states.reduce(0) { $0 + $1.replicates.reduce(0) { $0 + $1.notPassed } }
+    // Passes of workers still running are not counted yet; their failures are.
+    for (worker, _) in active { done += worker.completed - worker.failures }
+    return Progress(
+      label: runs.count == 1 ? "\(runs[0].selector) (\(runs[0].executor))" : "\(runs.count) runs",
+      done: done, total: runs.reduce(0) { $0 + $1.indices.count }, notPassed: notPassed,
+      elapsed: elapsed)
   }
 
-  /// Iterations finished so far: those counted, and the passes of workers still running.
-  private static func finished(tally: Tally, active: [WorkerProcess]) -> Int {
-    tally.iterations + active.reduce(0) { $0 + $1.completed - $1.failures }
-  }
-
-  /// How long a ready worker may go without finishing an iteration, given the time workers
-  /// spent on the iterations they finished.
-  private func timeoutLimit(busy: Duration, iterations: Int) -> Duration {
+  /// How long a ready worker of run `run` may go without finishing an iteration, given the
+  /// time its workers spent on the iterations they finished.
+  private func timeoutLimit(
+    for run: Int, states: [RunState], active: [(worker: WorkerProcess, batch: Batch)]
+  ) -> Duration {
     guard options.adaptsTimeout else { return options.timeout }
+    var busy = states[run].busy
+    var iterations = states[run].finished
+    for (worker, batch) in active where batch.run == run {
+      busy += worker.busyTime
+      iterations += worker.completed
+    }
     let mean = iterations >= 10 ? busy / iterations : nil
     return Self.adaptiveLimit(ceiling: options.timeout, meanIteration: mean)
   }

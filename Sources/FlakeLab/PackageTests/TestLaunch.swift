@@ -19,7 +19,9 @@ public enum TestLaunch {
       layout: freshProcess || !steered ? .fresh : .repetitions)
     return SupervisedRun(
       scenario: test.suite, variant: test.function, executor: executor.rawValue,
-      indices: indices, seed: seed, isScheduled: executor == .seeded, test: reference,
+      indices: indices, seed: seed, isScheduled: executor == .seeded,
+      iterationsAreIndependent: ExecutorCatalog.iterationsAreIndependent(executor.rawValue),
+      test: reference,
       iterationsPerWorker: reference.layout == .fresh ? 1 : nil
     ) { batch in
       let configuration = HarnessConfiguration(

@@ -6,22 +6,24 @@ public enum CSVReport {
   static let columns = [
     "scenario", "variant", "executor", "iterations", "passed", "failed", "crashed", "timedOut",
     "failureRate", "confidenceLevel", "confidenceLow", "confidenceHigh", "seconds", "claim",
-    "verdict", "topOutcome", "deadlocked", "seed",
+    "verdict", "topOutcome", "deadlocked", "seed", "confidenceMethod", "dispersion", "replicates",
   ]
 
   public static func render(_ report: Report) -> String {
     var rows = [columns.joined(separator: ",")]
     for run in report.runs {
       let tally = run.tally
-      let interval = report.interval(of: run)
+      let estimate = report.estimate(of: run)
+      let dispersion = estimate.dispersion.map { "\(($0 * 1e6).rounded() / 1e6)" } ?? ""
       let fields = [
         run.scenario, run.variant, run.executor, "\(tally.iterations)", "\(tally.passed)",
         "\(tally.failed)", "\(tally.crashed)", "\(tally.timedOut)", "\(tally.failureRate)",
-        "\(report.confidence)", "\(interval.low)", "\(interval.high)",
+        "\(report.confidence)", "\(estimate.low)", "\(estimate.high)",
         "\((run.seconds * 1e6).rounded() / 1e6)",
         run.verdict?.claim.rawValue ?? "", run.verdict?.status.rawValue ?? "",
         tally.outcomesByFrequency.first.map { OutcomeText.describe($0.outcome) } ?? "",
-        "\(tally.deadlocked)", report.seed.map { "\($0)" } ?? "",
+        "\(tally.deadlocked)", report.seed.map { "\($0)" } ?? "", estimate.method.rawValue,
+        dispersion, "\(run.replicates.count)",
       ]
       rows.append(fields.map(quote).joined(separator: ","))
     }

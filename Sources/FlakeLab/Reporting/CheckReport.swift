@@ -10,7 +10,7 @@ public enum CheckReport {
       guard let verdict = run.verdict else { continue }
       table.add([
         run.selector, run.executor, verdict.claim.rawValue, verdict.status.rawValue,
-        RateText.withInterval(run.tally.failureRate, report.interval(of: run)), verdict.reason,
+        RateText.withInterval(report.estimate(of: run)), verdict.reason,
       ])
     }
     let counts = Dictionary(grouping: report.runs.compactMap(\.verdict), by: \.status)

@@ -6,17 +6,23 @@ public enum ComparisonReport {
     table.add(["variant"] + executors.map { "\($0) failure rate" })
     var order: [String] = []
     var cells: [String: [String: String]] = [:]
+    var variations: [String] = []
     for result in report.runs {
       if cells[result.selector] == nil { order.append(result.selector) }
       let tally = result.tally
+      let estimate = report.estimate(of: result)
       cells[result.selector, default: [:]][result.executor] =
-        "\(RateText.withInterval(tally.failureRate, report.interval(of: result))) "
+        "\(RateText.withInterval(estimate)) "
         + "(\(Formatting.count(tally.notPassed))/\(Formatting.count(tally.iterations)))"
+      if let variation = RateText.variation(estimate) {
+        variations.append("\(result.selector) under \(result.executor): \(variation)")
+      }
     }
     for selector in order {
       table.add([selector] + executors.map { cells[selector]?[$0] ?? "-" })
     }
-    return ([MachineLine.render(report), ""] + table.lines()).joined(separator: "\n")
+    let notes = variations.isEmpty ? [] : [""] + variations
+    return ([MachineLine.render(report), ""] + table.lines() + notes).joined(separator: "\n")
       + "\n"
   }
 }

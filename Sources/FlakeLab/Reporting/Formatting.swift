@@ -47,6 +47,11 @@ public enum Formatting {
     value < 0.0001 ? "< 0.0001" : String(format: "= %.4f", value)
   }
 
+  /// A dispersion: one decimal below 10, whole above (`1.4`, `41`, `380`).
+  public static func dispersion(_ value: Double) -> String {
+    value < 10 ? String(format: "%.1f", value) : count(Int(value.rounded()))
+  }
+
   /// Iterations per second, rounded to a whole number.
   static func rate(_ value: Double) -> String {
     count(Int(value.rounded()))

@@ -30,7 +30,7 @@ public enum JSONReport {
 
   private static func run(_ result: RunResult, in report: Report) -> JSONValue {
     let tally = result.tally
-    let interval = report.interval(of: result)
+    let estimate = report.estimate(of: result)
     let failures: [JSONValue] = tally.outcomesByFrequency.compactMap { outcome, count in
       guard case .failed(let observation) = outcome else { return nil }
       return .object([("observation", .string(observation)), ("count", .int(count))])
@@ -49,10 +49,12 @@ public enum JSONReport {
       (
         "confidence",
         .object([
-          ("level", .double(interval.confidence)), ("low", .double(interval.low)),
-          ("high", .double(interval.high)),
+          ("level", .double(estimate.confidence)), ("low", .double(estimate.low)),
+          ("high", .double(estimate.high)), ("method", .string(estimate.method.rawValue)),
         ])
       ),
+      ("dispersion", estimate.dispersion.map { .double(($0 * 1e6).rounded() / 1e6) } ?? .null),
+      ("replicates", .array(result.replicates.map(replicateDocument))),
       ("seconds", .double((result.seconds * 1e6).rounded() / 1e6)),
       ("failures", .array(failures)),
       ("outcomes", .array(outcomes(tally))),
@@ -74,6 +76,14 @@ public enum JSONReport {
       ]
     }
     return .object(members)
+  }
+
+  private static func replicateDocument(_ counts: ReplicateCounts) -> JSONValue {
+    .object([
+      ("iterations", .int(counts.iterations)), ("passed", .int(counts.passed)),
+      ("failed", .int(counts.failed)), ("crashed", .int(counts.crashed)),
+      ("timedOut", .int(counts.timedOut)), ("deadlocked", .int(counts.deadlocked)),
+    ])
   }
 
   /// Seeds are strings: 64-bit values do not survive JSON readers that parse numbers as doubles.

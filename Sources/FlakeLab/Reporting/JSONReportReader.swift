@@ -35,9 +35,22 @@ public enum JSONReportReader {
       if let entry = run["schedule"] as? [String: Any] {
         runSchedule = try schedule(entry, name: name)
       }
+      // Reports from before replicates hold the run as one.
+      let replicates = try (run["replicates"] as? [[String: Any]]).map {
+        entries throws(UsageError) in
+        try entries.map { entry throws(UsageError) in
+          try replicate(entry, of: tally, name: name, run: "\(scenario).\(variant)")
+        }
+      }
+      if let replicates,
+        replicates.reduce(0, { $0 + $1.iterations }) != tally.iterations
+          || replicates.reduce(0, { $0 + $1.passed }) != tally.passed
+      {
+        throw UsageError("\(name): the replicates of \(scenario).\(variant) do not add up to its counts")
+      }
       var result = RunResult(
         scenario: scenario, variant: variant, executor: executor, tally: tally,
-        seconds: run["seconds"] as? Double ?? 0, schedule: runSchedule)
+        seconds: run["seconds"] as? Double ?? 0, schedule: runSchedule, replicates: replicates)
       if let id = run["test"] as? String {
         guard let framework = (run["framework"] as? String).flatMap(PackageTest.Framework.init),
           let layout = (run["processLayout"] as? String).flatMap(TestReference.ProcessLayout.init)
@@ -60,6 +73,20 @@ public enum JSONReportReader {
         swift: machine["swift"] as? String ?? ""),
       runs: results, interrupted: document["interrupted"] as? Bool ?? false, shard: shard,
       seed: (document["seed"] as? String).flatMap { UInt64($0) })
+  }
+
+  /// One replicate's counts, each within what the run itself counted.
+  private static func replicate(
+    _ entry: [String: Any], of tally: Tally, name: String, run: String
+  ) throws(UsageError) -> ReplicateCounts {
+    let keys = ["iterations", "passed", "failed", "crashed", "timedOut", "deadlocked"]
+    let values = keys.compactMap { entry[$0] as? Int }
+    guard values.count == keys.count, values.allSatisfy({ $0 >= 0 && $0 <= tally.iterations }),
+      values[1...].reduce(0, +) == values[0]
+    else { throw UsageError("\(name): a replicate of \(run) is malformed") }
+    return ReplicateCounts(
+      iterations: values[0], passed: values[1], failed: values[2], crashed: values[3],
+      timedOut: values[4], deadlocked: values[5])
   }
 
   private static func schedule(_ entry: [String: Any], name: String) throws(UsageError)

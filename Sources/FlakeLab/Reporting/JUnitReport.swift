@@ -55,11 +55,11 @@ public enum JUnitReport {
 
   private static func testcase(_ run: RunResult, in report: Report) -> [String] {
     let tally = run.tally
-    let interval = report.interval(of: run)
+    let estimate = report.estimate(of: run)
     var lines = [
       "    <testcase classname=\"\(escape(run.scenario))\" name=\"\(escape("\(run.variant) [\(run.executor)]"))\" time=\"\(String(format: "%.3f", run.seconds))\">"
     ]
-    let rate = RateText.withInterval(tally.failureRate, interval)
+    let rate = RateText.withInterval(estimate)
     if isSkipped(run), let verdict = run.verdict {
       lines.append("      <skipped message=\"\(escape("\(verdict.claim.rawValue)? not shown: \(verdict.reason)"))\"/>")
     } else if isFailure(run) {
@@ -77,9 +77,11 @@ public enum JUnitReport {
       ("iterations", "\(tally.iterations)"), ("passed", "\(tally.passed)"),
       ("failed", "\(tally.failed)"), ("crashed", "\(tally.crashed)"),
       ("timedOut", "\(tally.timedOut)"), ("deadlocked", "\(tally.deadlocked)"),
-      ("failureRate", "\(tally.failureRate)"), ("confidenceLow", "\(interval.low)"),
-      ("confidenceHigh", "\(interval.high)"),
+      ("failureRate", "\(tally.failureRate)"), ("confidenceLow", "\(estimate.low)"),
+      ("confidenceHigh", "\(estimate.high)"), ("confidenceMethod", estimate.method.rawValue),
+      ("replicates", "\(run.replicates.count)"),
     ]
+    figures += estimate.dispersion.map { [("dispersion", "\($0)")] } ?? []
     figures += run.verdict.map { [("claim", $0.claim.rawValue), ("verdict", $0.status.rawValue)] } ?? []
     figures += run.schedule.map { [("seed", "\($0.seed)")] } ?? []
     figures += run.test.map { [("test", $0.test.id), ("framework", $0.test.framework.rawValue)] } ?? []

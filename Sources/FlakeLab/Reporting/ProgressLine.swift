@@ -4,7 +4,7 @@ public enum ProgressLine {
   public static func render(_ progress: Supervisor.Progress) -> String {
     let rate = progress.done > 0 ? Double(progress.notPassed) / Double(progress.done) : 0
     var line =
-      "\(progress.selector) (\(progress.executor))  \(Formatting.count(progress.done))/\(Formatting.count(progress.total))"
+      "\(progress.label)  \(Formatting.count(progress.done))/\(Formatting.count(progress.total))"
       + "  \(Formatting.count(progress.notPassed)) not passed (\(Formatting.percent(rate)))"
     if progress.done > 0, progress.done < progress.total {
       let remaining = progress.elapsed.seconds * Double(progress.total - progress.done)

@@ -2,11 +2,21 @@
 /// and for a run with no failures `none [≤ 0.04%]`, which says both that none were seen and how
 /// high the rate could still be.
 public enum RateText {
-  public static func withInterval(_ rate: Double, _ interval: WilsonInterval) -> String {
-    if rate == 0 {
-      return "none [≤ \(Formatting.percent(interval.high))]"
+  public static func withInterval(_ estimate: FailureRateEstimate) -> String {
+    if estimate.rate == 0 {
+      return "none [≤ \(Formatting.percent(estimate.high))]"
     }
     return
-      "\(Formatting.percent(rate)) [\(Formatting.percent(interval.low)), \(Formatting.percent(interval.high))]"
+      "\(Formatting.percent(estimate.rate)) [\(Formatting.percent(estimate.low)), \(Formatting.percent(estimate.high))]"
+  }
+
+  /// `runs varied 18.8%–43.6% (10 replicates, dispersion 41)`, for a run whose replicates
+  /// differed materially; nil otherwise.
+  public static func variation(_ estimate: FailureRateEstimate) -> String? {
+    guard estimate.dispersionIsMaterial, let range = estimate.replicateRates,
+      let dispersion = estimate.dispersion
+    else { return nil }
+    return "runs varied \(Formatting.percent(range.lowerBound))–\(Formatting.percent(range.upperBound)) "
+      + "(\(estimate.replicatesRun) replicates, dispersion \(Formatting.dispersion(dispersion)))"
   }
 }

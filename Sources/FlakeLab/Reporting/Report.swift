@@ -27,10 +27,8 @@ public struct Report: Sendable {
     self.seed = seed
   }
 
-  /// The interval of `result`'s failure rate at the report's confidence.
-  public func interval(of result: RunResult) -> WilsonInterval {
-    WilsonInterval(
-      failures: result.tally.notPassed, iterations: result.tally.iterations,
-      confidence: confidence)
+  /// `result`'s failure rate and its interval at the report's confidence.
+  public func estimate(of result: RunResult) -> FailureRateEstimate {
+    result.estimate(confidence: confidence)
   }
 }

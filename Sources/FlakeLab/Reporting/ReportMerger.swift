@@ -18,6 +18,7 @@ public enum ReportMerger {
       let key = "\(run.selector) \(run.executor)"
       if var existing = merged[key] {
         existing.tally.merge(run.tally)
+        existing.replicates += run.replicates
         existing.seconds += run.seconds
         if let schedule = run.schedule { existing.schedule?.merge(schedule) }
         merged[key] = existing

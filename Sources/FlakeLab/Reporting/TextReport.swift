@@ -16,16 +16,18 @@ public enum TextReport {
     var observationLines: [Int: [String]] = [:]
     for (index, result) in report.runs.enumerated() {
       let tally = result.tally
+      let estimate = report.estimate(of: result)
       table.add(
         [
           result.selector, result.executor, Formatting.count(tally.iterations),
           Formatting.count(tally.passed), Formatting.count(tally.failed),
           Formatting.count(tally.crashed), Formatting.count(tally.timedOut),
         ] + (showsDeadlocks ? [Formatting.count(tally.deadlocked)] : []) + [
-          RateText.withInterval(tally.failureRate, report.interval(of: result)),
+          RateText.withInterval(estimate),
           Formatting.seconds(result.seconds), Formatting.rate(result.iterationsPerSecond),
         ])
-      observationLines[index + 1] = histogramLines(tally) + hintLines(result) + replayLines(result)
+      observationLines[index + 1] =
+        variationLines(estimate) + histogramLines(tally) + hintLines(result) + replayLines(result)
     }
     var lines: [String] = []
     for (index, line) in table.lines().enumerated() {
@@ -33,6 +35,11 @@ public enum TextReport {
       lines += observationLines[index, default: []]
     }
     return ([MachineLine.render(report), ""] + lines).joined(separator: "\n") + "\n"
+  }
+
+  /// How far apart the replicates' rates were, when the interval had to allow for it.
+  static func variationLines(_ estimate: FailureRateEstimate) -> [String] {
+    RateText.variation(estimate).map { ["    \($0)"] } ?? []
   }
 
   /// How many outcomes a text histogram lists; the JSON report has them all.

@@ -19,6 +19,8 @@ public struct ScheduledExecutor: IterationExecutor {
   }
 
   public var name: String { order.rawValue }
+  /// One job at a time, in an order fixed by the iteration's seed (or first-in, first-out).
+  public var iterationsAreIndependent: Bool { true }
 
   public var summary: String {
     switch order {

@@ -18,7 +18,9 @@ public struct BaselineComparison: Sendable {
       else { return nil }
       let test = TwoProportionTest(
         baselineFailures: old.tally.notPassed, baselineIterations: old.tally.iterations,
-        failures: run.tally.notPassed, iterations: run.tally.iterations)
+        failures: run.tally.notPassed, iterations: run.tally.iterations,
+        baselineDispersion: old.estimate(confidence: confidence).dispersion ?? 1,
+        dispersion: run.estimate(confidence: confidence).dispersion ?? 1)
       return BaselineComparison(
         selector: run.selector, executor: run.executor, test: test,
         roseSignificantly: test.roseSignificantly(confidence: confidence))

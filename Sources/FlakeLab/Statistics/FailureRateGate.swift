@@ -1,11 +1,13 @@
 /// A bound a run's failure rate must be proven to respect, as set by `--max-failure-rate` and
 /// `--min-failure-rate`; a CI job fails (exit 1) when any run is outside.
 ///
-/// Gates decide on the Wilson interval, not the point estimate, so that a gate is not itself
-/// flaky: "fails at most 1%" holds only when the interval's high end is at most 1%, that is when
+/// Gates decide on the run's interval (``FailureRateEstimate``), not the point estimate, so that a
+/// gate is not itself flaky: "fails at most 1%" holds only when the interval's high end is at most 1%, that is when
 /// the run proved the rate low enough. 0 failures in 200 iterations does not prove it (the high
 /// end is 1.9%); 0 in 400 does. When a gate fails only for lack of iterations, the message says
-/// how many would do.
+/// how many would do. Under the global executor the interval allows for how much the rate moved
+/// between the run's replicates, so a threshold inside that range is "not shown" in every run
+/// rather than met in one and missed in the next.
 public struct FailureRateGate: Equatable, Sendable {
   public enum Bound: Equatable, Sendable {
     /// The test must be shown to fail at most this often: a gate against flakiness.
@@ -25,23 +27,28 @@ public struct FailureRateGate: Equatable, Sendable {
 
   /// Why `result` is not proven within this gate at `confidence`, or nil when it is.
   public func violation(by result: RunResult, confidence: Double) -> String? {
-    let tally = result.tally
-    let interval = WilsonInterval(
-      failures: tally.notPassed, iterations: tally.iterations, confidence: confidence)
+    let estimate = result.estimate(confidence: confidence)
     let (side, limit, holds, word) =
       switch bound {
-      case .atMost(let limit): (Side.high, limit, interval.high <= limit, "at most")
-      case .atLeast(let limit): (Side.low, limit, interval.low >= limit, "at least")
+      case .atMost(let limit): (Side.high, limit, estimate.high <= limit, "at most")
+      case .atLeast(let limit): (Side.low, limit, estimate.low >= limit, "at least")
       }
     guard !holds else { return nil }
     var message =
-      "\(result.selector) under \(result.executor): failure rate \(RateText.withInterval(tally.failureRate, interval)) "
+      "\(result.selector) under \(result.executor): failure rate \(RateText.withInterval(estimate)) "
       + "is not shown to be \(word) \(Formatting.percent(limit)) at \(Formatting.level(confidence)) confidence"
+    if let variation = RateText.variation(estimate) { message += "; \(variation)" }
     if let needed = IterationPlanner.iterationsForInterval(
-      toBring: side, within: limit, observedRate: tally.failureRate, confidence: confidence)
+      toBring: side, within: limit, observedRate: estimate.rate, confidence: confidence,
+      dispersion: estimate.dispersion ?? 1, critical: estimate.critical)
     {
-      message +=
-        "; the observed rate would pass with about \(Formatting.count(needed)) iterations"
+      message += "; the observed rate would pass with about \(Formatting.count(needed)) iterations"
+      // Under dispersion the spread between processes dominates: replicates, not longer ones.
+      if estimate.method == .quasiBinomialWilson, estimate.replicatesRun > 0 {
+        let perReplicate = max(1, result.tally.iterations / estimate.replicatesRun)
+        let replicates = (needed + perReplicate - 1) / perReplicate
+        message += " (\(Formatting.count(replicates)) replicates of \(Formatting.count(perReplicate)))"
+      }
     }
     return message
   }

@@ -21,13 +21,18 @@ public enum IterationPlanner {
   /// The fewest iterations at which a run failing at `observedRate` would bring the interval's
   /// `side` within `limit`, or nil when no number of iterations would (the rate itself is on the
   /// wrong side). Used to say how many iterations a gate that failed for lack of data needs.
+  /// With a `dispersion` φ (and the t `critical` value it came with) a run of n iterations
+  /// carries the information of n/φ independent ones, so the answer is φ times larger.
   public static func iterationsForInterval(
     toBring side: FailureRateGate.Side, within limit: Double, observedRate: Double,
-    confidence: Double
+    confidence: Double, dispersion: Double = 1, critical: Double? = nil
   ) -> Int? {
+    let z = critical ?? Normal.twoSidedZ(confidence: confidence)
     func holds(_ n: Int) -> Bool {
       let failures = Int((observedRate * Double(n)).rounded())
-      let interval = WilsonInterval(failures: failures, iterations: n, confidence: confidence)
+      let interval = WilsonInterval(
+        failures: failures, iterations: n, effectiveIterations: Double(n), critical: z,
+        confidence: confidence)
       return side == .high ? interval.high <= limit : interval.low >= limit
     }
     switch side {
@@ -44,6 +49,7 @@ public enum IterationPlanner {
       let middle = (low + high) / 2
       if holds(middle) { high = middle } else { low = middle }
     }
-    return high
+    let scaled = (Double(high) * dispersion).rounded(.up)
+    return scaled < 1e15 ? Int(scaled) : nil
   }
 }

@@ -1,5 +1,8 @@
 /// Did a test get flakier? The one-sided two-proportion z-test of a new failure rate against a
-/// baseline's, with the pooled standard error.
+/// baseline's, with the pooled standard error. Each side's variance is multiplied by its run's
+/// dispersion (1 for independent iterations), as the intervals are (``FailureRateEstimate``):
+/// two global runs whose replicates spread widely are not evidence of a change by their
+/// difference alone.
 ///
 /// ```swift
 /// let test = TwoProportionTest(baselineFailures: 10, baselineIterations: 1000,
@@ -14,14 +17,18 @@ public struct TwoProportionTest: Equatable, Sendable {
   /// The probability of a rise at least this large if the true rates were equal.
   public let pValue: Double
 
-  public init(baselineFailures: Int, baselineIterations: Int, failures: Int, iterations: Int) {
+  public init(
+    baselineFailures: Int, baselineIterations: Int, failures: Int, iterations: Int,
+    baselineDispersion: Double = 1, dispersion: Double = 1
+  ) {
     baselineRate = baselineIterations > 0 ? Double(baselineFailures) / Double(baselineIterations) : 0
     rate = iterations > 0 ? Double(failures) / Double(iterations) : 0
     let pooled =
       Double(baselineFailures + failures) / Double(max(1, baselineIterations + iterations))
     let standardError =
       (pooled * (1 - pooled)
-      * (1 / Double(max(1, baselineIterations)) + 1 / Double(max(1, iterations)))).squareRoot()
+      * (baselineDispersion / Double(max(1, baselineIterations))
+        + dispersion / Double(max(1, iterations)))).squareRoot()
     if standardError > 0 {
       z = (rate - baselineRate) / standardError
       pValue = 1 - Normal.cdf(z)

@@ -15,12 +15,13 @@ public struct Verdict: Equatable, Sendable {
   /// One sentence with the evidence, for the verdict table.
   public let reason: String
 
-  /// Judges `claim` on `tally`, with intervals at `confidence`.
-  public init(judging claim: Claim, on tally: Tally, confidence: Double, cores: Int) {
+  /// Judges `claim` on `result`, with its interval at `confidence`.
+  public init(judging claim: Claim, on result: RunResult, confidence: Double, cores: Int) {
     self.claim = claim
+    let tally = result.tally
     let n = tally.iterations
     let failures = tally.notPassed
-    let interval = WilsonInterval(failures: failures, iterations: n, confidence: confidence)
+    let interval = result.estimate(confidence: confidence)
     let level = Formatting.level(confidence)
     // The largest rate that still leaves no sighting in n iterations with probability 1 − C.
     let unseenUpTo = n > 0 ? 1 - pow(1 - confidence, 1 / Double(n)) : 1

@@ -15,15 +15,25 @@ public struct WilsonInterval: Equatable, Sendable {
   public let low: Double
   public let high: Double
 
+  /// The binomial interval: every iteration an independent trial.
   public init(failures: Int, iterations: Int, confidence: Double) {
+    self.init(
+      failures: failures, iterations: iterations, effectiveIterations: Double(iterations),
+      critical: Normal.twoSidedZ(confidence: confidence), confidence: confidence)
+  }
+
+  /// The interval of `failures` in `iterations` as if the run held `effectiveIterations`
+  /// independent ones, with `critical` in place of the normal z (see ``FailureRateEstimate``).
+  init(
+    failures: Int, iterations: Int, effectiveIterations n: Double, critical z: Double,
+    confidence: Double
+  ) {
     self.confidence = confidence
-    guard iterations > 0 else {
+    guard iterations > 0, n > 0 else {
       (low, high) = (0, 1)
       return
     }
-    let n = Double(iterations)
-    let rate = Double(failures) / n
-    let z = Normal.twoSidedZ(confidence: confidence)
+    let rate = Double(failures) / Double(iterations)
     let z2 = z * z
     let denominator = 1 + z2 / n
     let center = (rate + z2 / (2 * n)) / denominator

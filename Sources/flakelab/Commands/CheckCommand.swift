@@ -56,7 +56,7 @@ struct CheckCommand: Command {
     return try measurement.measure(RunPlan(runs: runs), judge: { result, run in
       guard let claim = run.variant.claims[run.executor.name] else { return }
       let verdict = Verdict(
-        judging: claim, on: result.tally, confidence: measurement.confidence, cores: cores)
+        judging: claim, on: result, confidence: measurement.confidence, cores: cores)
       result.verdict = verdict
       if verdict.status == .violated {
         result.problems.append(

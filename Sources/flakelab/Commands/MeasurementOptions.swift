@@ -14,6 +14,9 @@ struct MeasurementOptions {
       "jobs", "N",
       "Worker processes at once, 1 to 256 (default: 1). More workers load the machine, which changes how the global executor behaves."),
     .value(
+      "replicates", "R",
+      "Worker processes each run is measured in (default: \(defaultReplicates) under global, one per job under serial, fifo and seeded). Global rates move between processes; the spread of the replicates widens the interval."),
+    .value(
       "shard", "INDEX/COUNT",
       "Run only shard INDEX (0-based) of COUNT; also read from TEST_SHARD_INDEX/TEST_TOTAL_SHARDS."),
     .value(
@@ -41,6 +44,8 @@ struct MeasurementOptions {
   /// Whether `--timeout` was given: a command may then let the limit follow the run's pace.
   let timeoutIsGiven: Bool
   let jobs: Int
+  /// `--replicates`, or nil for each run's default (``replicates(independent:)``).
+  let replicates: Int?
   let shard: Shard?
   let seed: UInt64
   let format: ReportFormat
@@ -73,6 +78,7 @@ struct MeasurementOptions {
     timeout = try arguments.value("timeout", default: .seconds(10), ValueParsers.duration)
     timeoutIsGiven = arguments.value("timeout") != nil
     jobs = try arguments.value("jobs", default: 1, ValueParsers.jobs)
+    replicates = try arguments.value("replicates", default: nil, ValueParsers.replicates)
     // --shard wins; Bazel's variables are read (and its status file touched) only without it.
     shard = try arguments.value("shard") == nil
       ? Self.shard(from: environment) : arguments.value("shard", default: nil, ValueParsers.shard)
@@ -88,6 +94,17 @@ struct MeasurementOptions {
     // A terminal that cannot move the cursor (TERM=dumb) would show every update as a new line.
     showsProgress =
       !arguments.has("no-progress") && isatty(STDERR_FILENO) == 1 && environment["TERM"] != "dumb"
+  }
+
+  /// Replicates of a global run unless `--replicates` says otherwise: enough to see how far the
+  /// rate moves between processes, few enough that process start-up stays a small share.
+  static let defaultReplicates = 10
+
+  /// The replicates of a run: `--replicates`, or by default ``defaultReplicates`` (at least one
+  /// per job) where iterations are not independent, and one per job where they are (their
+  /// interval needs no replicates, see ``FailureRateEstimate``).
+  func replicates(independent: Bool) -> Int {
+    replicates ?? (independent ? jobs : max(Self.defaultReplicates, jobs))
   }
 
   /// Bazel's sharding variables, when a test runner sets them.
@@ -129,9 +146,16 @@ struct MeasurementOptions {
         jobs: jobs, timeout: timeout, workerExecutable: Self.executablePath,
         adaptsTimeout: adaptiveTimeout && !timeoutIsGiven),
       onProgress: { progress?.show(ProgressLine.render($0)) })
+    let measured = try supervisor.run(
+      runs.map { run in
+        var run = run
+        run.replicates = run.replicates ?? replicates(independent: run.iterationsAreIndependent)
+        return run
+      })
     var results: [RunResult] = []
-    for (index, run) in runs.enumerated() where !supervisor.wasInterrupted {
-      var result = try supervisor.run(run)
+    for (index, var result) in measured.enumerated() {
+      // An interrupted command reports the runs it got to.
+      guard !supervisor.wasInterrupted || result.tally.iterations > 0 else { continue }
       judge(&result, index)
       results.append(result)
     }

@@ -4,18 +4,23 @@ import FlakeLab
 struct PlanCommand: Command {
   static let name = "plan"
   static let abstract = "How many iterations it takes to see, or to rule out, a flake of a given rate."
-  static let usage = "plan --rate R [--confidence C]"
+  static let usage = "plan --rate R [--confidence C] [--dispersion D]"
   static let discussion = """
     Prints the iterations after which a flake failing at rate R has shown at least one failure
     with probability C, and the failure-free iterations after which '--max-failure-rate R' holds.
+    Under the global executor a run's replicates spread more than chance allows; with the
+    dispersion D a report gave (JSON 'dispersion'), a run of n iterations weighs as n/D
+    independent ones, so both figures are D times larger.
     """
   static let options: [OptionSpec] = [
     .value("rate", "R", "The flake's failure rate: a fraction like 0.01, or 1%."),
     .value("confidence", "C", "Probability, or confidence level (default: 0.95)."),
+    .value("dispersion", "D", "The dispersion of the runs to plan, at least 1 (default: 1, independent iterations)."),
   ]
 
   let rate: Double
   let confidence: Double
+  let dispersion: Double
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     guard arguments.positionals.isEmpty else {
@@ -28,6 +33,7 @@ struct PlanCommand: Command {
       throw UsageError("--rate must be at least 0.0000001% (1e-9) and below 100%, not '\(text)'")
     }
     confidence = try arguments.value("confidence", default: 0.95, ValueParsers.confidence)
+    dispersion = try arguments.value("dispersion", default: 1, ValueParsers.dispersion)
   }
 
   func run() async throws -> ExitStatus {
@@ -35,11 +41,15 @@ struct PlanCommand: Command {
     let prove = IterationPlanner.failureFreeIterationsToProve(rate: rate, confidence: confidence)
     let percentRate = Formatting.percent(rate)
     let percentConfidence = Formatting.level(confidence)
+    let scaled = { (count: Int) in Self.iterations(Int((Double(count) * dispersion).rounded(.up))) }
     print(
       """
-      To see at least one failure of a \(percentRate) flake with \(percentConfidence) probability: \(Self.iterations(see)).
-      To show the rate is at most \(percentRate) (--max-failure-rate \(percentRate)) at \(percentConfidence) confidence: \(Self.iterations(prove)) without a failure.
+      To see at least one failure of a \(percentRate) flake with \(percentConfidence) probability: \(scaled(see)).
+      To show the rate is at most \(percentRate) (--max-failure-rate \(percentRate)) at \(percentConfidence) confidence: \(scaled(prove)) without a failure.
       """)
+    if dispersion > 1 {
+      print("Both are \(Formatting.dispersion(dispersion)) times the figures for independent iterations (--dispersion \(Formatting.dispersion(dispersion))).")
+    }
     return .success
   }
 

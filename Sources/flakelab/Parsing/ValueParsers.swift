@@ -32,6 +32,26 @@ enum ValueParsers {
     return value
   }
 
+  /// The most replicates a run is measured as: each is a worker process of its own.
+  static let maximumReplicates = 10_000
+
+  /// `--replicates R`: 1 to `maximumReplicates`.
+  static func replicates(_ text: String, option: String) throws(UsageError) -> Int {
+    let value = try positiveCount(text, option: option)
+    guard value <= maximumReplicates else {
+      throw UsageError("\(option) takes at most \(Formatting.count(maximumReplicates)) replicates, not '\(Self.shown(text))'")
+    }
+    return value
+  }
+
+  /// `--dispersion D`: 1 (independent iterations) to a million.
+  static func dispersion(_ text: String, option: String) throws(UsageError) -> Double {
+    guard let value = Double(text), value.isFinite, value >= 1, value <= 1_000_000 else {
+      throw UsageError("\(option) takes a number from 1 to 1,000,000, not '\(Self.shown(text))'")
+    }
+    return value
+  }
+
   /// A value as an error message quotes it: on one line, and not endless.
   static func shown(_ text: String) -> String {
     let line = text.replacingOccurrences(of: "\n", with: "\\n")

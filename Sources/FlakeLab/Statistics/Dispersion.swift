@@ -1,0 +1,34 @@
+/// How much more a run's replicates differ than binomial noise allows: Pearson's χ² over the
+/// replicates divided by its degrees of freedom, R − 1, and never below 1.
+///
+/// If every iteration failed independently with one rate p, replicates of nᵢ iterations would
+/// spread with variance nᵢp(1−p), and the statistic would be near 1. Under the global executor
+/// the rate itself moves from process to process (load, thread placement), and the statistic
+/// says by how much the variance is inflated: 40 means the run carries the information of
+/// about a fortieth of its iterations. It is floored at 1 because a spread below binomial noise
+/// is chance, not evidence that iterations are worth more than independent ones.
+///
+/// ```swift
+/// // 10 replicates of 1,000 iterations failing 150…350 times each:
+/// Dispersion.pearson([150, 180, …, 350].map { ReplicateCounts(iterations: 1000, passed: 1000 - $0) })
+/// // ≈ 20
+/// ```
+public enum Dispersion {
+  /// The dispersion of `replicates`, or nil when fewer than two of them ran an iteration. A run
+  /// where every iteration passed, or none did, shows no spread: 1.
+  public static func pearson(_ replicates: [ReplicateCounts]) -> Double? {
+    let ran = replicates.filter { $0.iterations > 0 }
+    guard ran.count >= 2 else { return nil }
+    let iterations = ran.reduce(0) { $0 + $1.iterations }
+    let notPassed = ran.reduce(0) { $0 + $1.notPassed }
+    let rate = Double(notPassed) / Double(iterations)
+    guard rate > 0, rate < 1 else { return 1 }
+    let chiSquare = ran.reduce(0.0) { sum, replicate in
+      let n = Double(replicate.iterations)
+      let expected = n * rate
+      let deviation = Double(replicate.notPassed) - expected
+      return sum + deviation * deviation / (expected * (1 - rate))
+    }
+    return max(1, chiSquare / Double(ran.count - 1))
+  }
+}
