@@ -13,7 +13,9 @@ import Synchronization
 ///   iteration and each outcome published on a shared-memory outcome channel;
 /// - supervised: `Supervisor.run`, end to end, including starting the worker process.
 /// The ratios are medians of per-round ratios. Then the virtual-time figure: 1,000 iterations of
-/// the five-second `countdown` under the `seeded` executor, end to end in a worker process. Last,
+/// the five-second `countdown` under the `seeded` executor, end to end in a worker process. Then
+/// whether the lab moves what it measures: the global failure rate through the supervised worker
+/// beside a plain loop in an async `main`, with a rank-sum test. Last,
 /// `flakelab test` on the NumberFacts fixture: a Swift Testing test through the lab against the
 /// test binary's own `--repetitions` loop, and XCTest repetitions in one process against one
 /// process per iteration.

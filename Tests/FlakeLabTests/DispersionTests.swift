@@ -87,7 +87,7 @@ final class DispersionTests: XCTestCase {
     XCTAssertNil(gate.violation(by: pooled, confidence: 0.95))
     let message = try XCTUnwrap(gate.violation(by: result(spread), confidence: 0.95))
     XCTAssertTrue(message.contains("is not shown to be at most 25.00%"), message)
-    XCTAssertTrue(message.contains("runs varied 12.00%–35.00% (10 replicates, dispersion 31)"), message)
+    XCTAssertTrue(message.contains("runs varied 12.00%–35.00% (10 replicates of 1,000, dispersion 31)"), message)
   }
 
   func testTheBaselineTestAllowsForDispersion() {

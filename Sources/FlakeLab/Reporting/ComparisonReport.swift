@@ -15,7 +15,7 @@ public enum ComparisonReport {
         "\(RateText.withInterval(estimate)) "
         + "(\(Formatting.count(tally.notPassed))/\(Formatting.count(tally.iterations)))"
       if let variation = RateText.variation(estimate) {
-        variations.append("\(result.selector) under \(result.executor): \(variation)")
+        variations.append("  \(result.selector) under \(result.executor): \(variation)")
       }
     }
     for selector in order {

@@ -10,13 +10,17 @@ public enum RateText {
       "\(Formatting.percent(estimate.rate)) [\(Formatting.percent(estimate.low)), \(Formatting.percent(estimate.high))]"
   }
 
-  /// `runs varied 18.8%–43.6% (10 replicates, dispersion 41)`, for a run whose replicates
-  /// differed materially; nil otherwise.
+  /// `runs varied 18.80%–43.60% (10 replicates of 2,000, dispersion 41)`, for a run whose
+  /// replicates differed materially; nil otherwise.
   public static func variation(_ estimate: FailureRateEstimate) -> String? {
     guard estimate.dispersionIsMaterial, let range = estimate.replicateRates,
-      let dispersion = estimate.dispersion
+      let sizes = estimate.replicateSizes, let dispersion = estimate.dispersion
     else { return nil }
+    let size =
+      sizes.lowerBound == sizes.upperBound
+      ? Formatting.count(sizes.lowerBound)
+      : "\(Formatting.count(sizes.lowerBound))–\(Formatting.count(sizes.upperBound))"
     return "runs varied \(Formatting.percent(range.lowerBound))–\(Formatting.percent(range.upperBound)) "
-      + "(\(estimate.replicatesRun) replicates, dispersion \(Formatting.dispersion(dispersion)))"
+      + "(\(estimate.replicatesRun) replicates of \(size), dispersion \(Formatting.dispersion(dispersion)))"
   }
 }

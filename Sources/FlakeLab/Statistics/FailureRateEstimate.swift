@@ -42,6 +42,9 @@ public struct FailureRateEstimate: Equatable, Sendable {
   public let replicateRates: ClosedRange<Double>?
   /// How many replicates ran an iteration.
   public let replicatesRun: Int
+  /// The iterations of the replicates that ran, smallest and largest: the rate under the global
+  /// executor depends on how many iterations a process runs, so reports say.
+  public let replicateSizes: ClosedRange<Int>?
 
   /// The estimate for a run measured as `replicates`.
   public init(replicates: [ReplicateCounts], iterationsAreIndependent: Bool, confidence: Double) {
@@ -53,6 +56,8 @@ public struct FailureRateEstimate: Equatable, Sendable {
     replicatesRun = ran.count
     let rates = ran.map(\.failureRate)
     replicateRates = ran.count >= 2 ? rates.min()!...rates.max()! : nil
+    let sizes = ran.map(\.iterations)
+    replicateSizes = sizes.isEmpty ? nil : sizes.min()!...sizes.max()!
     let interval: WilsonInterval
     if !iterationsAreIndependent, let dispersion = Dispersion.pearson(ran) {
       method = .quasiBinomialWilson
