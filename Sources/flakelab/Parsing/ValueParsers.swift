@@ -25,21 +25,24 @@ enum ValueParsers {
 
   /// `--jobs`: a whole number from 1 to ``maximumJobs``.
   static func jobs(_ text: String, option: String) throws(UsageError) -> Int {
-    let value = try positiveCount(text, option: option)
-    guard value <= maximumJobs else {
-      throw UsageError("\(option) takes at most \(maximumJobs) worker processes, not '\(Self.shown(text))'")
-    }
-    return value
+    try count(text, option: option, atMost: maximumJobs, of: "worker processes")
   }
 
   /// The most replicates a run is measured as: each is a worker process of its own.
   static let maximumReplicates = 10_000
 
-  /// `--replicates R`: 1 to `maximumReplicates`.
+  /// `--replicates R`: 1 to ``maximumReplicates``.
   static func replicates(_ text: String, option: String) throws(UsageError) -> Int {
+    try count(text, option: option, atMost: maximumReplicates, of: "replicates")
+  }
+
+  /// A whole number from 1 to `maximum` of `things`.
+  private static func count(
+    _ text: String, option: String, atMost maximum: Int, of things: String
+  ) throws(UsageError) -> Int {
     let value = try positiveCount(text, option: option)
-    guard value <= maximumReplicates else {
-      throw UsageError("\(option) takes at most \(Formatting.count(maximumReplicates)) replicates, not '\(Self.shown(text))'")
+    guard value <= maximum else {
+      throw UsageError("\(option) takes at most \(Formatting.count(maximum)) \(things), not '\(Self.shown(text))'")
     }
     return value
   }
