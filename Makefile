@@ -18,7 +18,7 @@ run: build
 test:
 	$(SWIFT) build --product flakelab
 	$(SWIFT) build --product FlakeLabPreload
-	$(SWIFT) test --disable-swift-testing
+	$(SWIFT) test
 
 # The lab's own claims, judged statistically: a CI job of its own, not part of `make test`.
 check: build

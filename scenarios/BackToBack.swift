@@ -45,7 +45,7 @@ let backToBack = Scenario(
       name: "streams",
       summary: "each call waits on its own stream; feed the second, sleep 100 ms, feed the first",
       realTimeWait: "sleeps 100 ms per iteration",
-      claims: ["global": .canFail, "serial": .neverFails, "fifo": .neverFails]
+      claims: [.global: .canFail, .serial: .neverFails, .fifo: .neverFails]
     ) { @MainActor iteration in
       let (fact0, feed0) = AsyncStream.makeStream(of: String.self)
       let (fact1, feed1) = AsyncStream.makeStream(of: String.self)
@@ -63,7 +63,7 @@ let backToBack = Scenario(
     Variant(
       name: "serialForm",
       summary: "the endpoint answers at once by call count; the test yields once (episode 241)",
-      claims: ["global": .canPass, "serial": .neverFails, "fifo": .neverFails]
+      claims: [.global: .canPass, .serial: .neverFails, .fifo: .neverFails]
     ) { @MainActor iteration in
       try await backToBackTest(
         iteration,

@@ -32,7 +32,7 @@ let cancel = Scenario(
     Variant(
       name: "never",
       summary: "endpoint suspends until cancelled; megaYield, then cancel (episode 239)",
-      claims: ["global": .canPass, "serial": .neverFails, "fifo": .neverFails]
+      claims: [.global: .canPass, .serial: .neverFails, .fifo: .neverFails]
     ) { @MainActor iteration in
       await cancelTest(
         iteration,
@@ -43,7 +43,7 @@ let cancel = Scenario(
     Variant(
       name: "serialForm",
       summary: "endpoint yields, checks cancellation, answers; the test yields once (episode 241)",
-      claims: ["global": .canFail, "serial": .neverFails, "fifo": .neverFails]
+      claims: [.global: .canFail, .serial: .neverFails, .fifo: .neverFails]
     ) { @MainActor iteration in
       await cancelTest(
         iteration,

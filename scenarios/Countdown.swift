@@ -118,7 +118,7 @@ let countdown = Scenario(
       name: "timeoutTask",
       summary: "async let the countdown and the first 4 messages under a 10 s TimeoutTask",
       realTimeWait: "sleeps 5 s per iteration; virtual time under seeded and fifo",
-      claims: ["seeded": .neverFails, "fifo": .neverFails]
+      claims: [.seeded: .neverFails, .fifo: .neverFails]
     ) { iteration in
       let server = ChatServerRecorder()
       let model = BlabberModel(server: server)

@@ -77,7 +77,7 @@ let isLoading = Scenario(
       name: "naive",
       summary: "endpoint answers at once; asserts right after spawning the task",
       claims: [
-        "global": .canFail, "serial": .alwaysFails, "fifo": .alwaysFails, "seeded": .alwaysFails,
+        .global: .canFail, .serial: .alwaysFails, .fifo: .alwaysFails, .seeded: .alwaysFails,
       ]
     ) { iteration in
       await isLoadingTest(iteration, answer: immediateAnswer) {}
@@ -85,14 +85,14 @@ let isLoading = Scenario(
     Variant(
       name: "yield",
       summary: "endpoint answers at once; one Task.yield() before asserting",
-      claims: ["global": .canFail, "serial": .alwaysFails, "fifo": .alwaysFails]
+      claims: [.global: .canFail, .serial: .alwaysFails, .fifo: .alwaysFails]
     ) { iteration in
       await isLoadingTest(iteration, answer: immediateAnswer) { await Task.yield() }
     },
     Variant(
       name: "endpointYield",
       summary: "the README's fix: endpoint yields once before answering, test yields once",
-      claims: ["global": .canFail, "serial": .neverFails, "fifo": .neverFails, "seeded": .canFail]
+      claims: [.global: .canFail, .serial: .neverFails, .fifo: .neverFails, .seeded: .canFail]
     ) { iteration in
       await isLoadingTest(iteration, answer: { number in
         await Task.yield()
@@ -102,14 +102,14 @@ let isLoading = Scenario(
     Variant(
       name: "stream",
       summary: "endpoint waits on a stream fed after the first checks; one Task.yield()",
-      claims: ["global": .canFail, "serial": .neverFails, "fifo": .neverFails]
+      claims: [.global: .canFail, .serial: .neverFails, .fifo: .neverFails]
     ) { iteration in
       await streamTest(iteration) { await Task.yield() }
     },
     Variant(
       name: "megaYield",
       summary: "as stream, with 20 detached background tasks that each yield (episode 239)",
-      claims: ["global": .canPass, "serial": .neverFails, "fifo": .neverFails]
+      claims: [.global: .canPass, .serial: .neverFails, .fifo: .neverFails]
     ) { iteration in
       await streamTest(iteration) { await Task.megaYield() }
     },

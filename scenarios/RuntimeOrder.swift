@@ -14,7 +14,7 @@ let runtimeOrder = Scenario(
     Variant(
       name: "taskGroupStart",
       summary: "100 task-group children; their results arrive in order 1...100",
-      claims: ["global": .canFail, "serial": .neverFails, "fifo": .neverFails]
+      claims: [.global: .canFail, .serial: .neverFails, .fifo: .neverFails]
     ) { iteration in
       let values = await withTaskGroup(of: [Int].self) { group in
         for index in 1...100 {
@@ -27,7 +27,7 @@ let runtimeOrder = Scenario(
     Variant(
       name: "yieldScheduling",
       summary: "11 tasks each append, yield, append; all evens come before all odds",
-      claims: ["global": .canFail, "serial": .neverFails, "fifo": .neverFails]
+      claims: [.global: .canFail, .serial: .neverFails, .fifo: .neverFails]
     ) { iteration in
       let values = LockIsolated<[Int]>([])
       let tasks = (0...10).map { n in

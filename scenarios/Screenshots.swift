@@ -57,7 +57,7 @@ let screenshots = Scenario(
     Variant(
       name: "megaYield",
       summary: "megaYield after starting onTask; yield until each count arrives (episode 239)",
-      claims: ["global": .canPass, "serial": .neverFails, "fifo": .neverFails]
+      claims: [.global: .canPass, .serial: .neverFails, .fifo: .neverFails]
     ) { @MainActor iteration in
       await screenshotTest(iteration, afterStart: { await Task.megaYield() }) { model, expected in
         while model.count != expected { await Task.yield() }
@@ -66,7 +66,7 @@ let screenshots = Scenario(
     Variant(
       name: "singleYield",
       summary: "one Task.yield() after starting onTask and after each post (episode 241)",
-      claims: ["global": .canFail, "serial": .alwaysFails, "fifo": .alwaysFails]
+      claims: [.global: .canFail, .serial: .alwaysFails, .fifo: .alwaysFails]
     ) { @MainActor iteration in
       await screenshotTest(iteration, afterStart: { await Task.yield() }) { _, _ in
         await Task.yield()

@@ -43,7 +43,7 @@ let toggleRace = Scenario(
       name: "taskGroup",
       summary: "a task group of 1,000 children that each toggle once",
       claims: [
-        "global": .canFail, "serial": .neverFails, "fifo": .neverFails, "seeded": .neverFails,
+        .global: .canFail, .serial: .neverFails, .fifo: .neverFails, .seeded: .neverFails,
       ]
     ) { iteration in
       let toggle = Toggle()

@@ -74,7 +74,7 @@ final class DispersionTests: XCTestCase {
     XCTAssertEqual(estimate.high, binomial.high)
     // serial, fifo and seeded say so of themselves; global and unknown names do not.
     XCTAssertEqual(
-      ExecutorCatalog.names.filter(ExecutorCatalog.iterationsAreIndependent), ["serial", "seeded", "fifo"])
+      ExecutorCatalog.standard.filter(\.iterationsAreIndependent).map(\.name), ["serial", "seeded", "fifo"])
     XCTAssertFalse(ExecutorCatalog.iterationsAreIndependent("tracing"))
   }
 

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import flakelab
+@testable import FlakeLabCommand
 
 /// Every command, every declared option, spelled wrong the ways people and scripts spell them
 /// wrong: each is one line on stderr, nothing on stdout, exit 2, and leaves no file and no
@@ -25,7 +25,7 @@ final class MalformedCommandLineTests: XCTestCase {
 
   private var malformedLines: [[String]] {
     var lines: [[String]] = []
-    for command in CommandLineInterface.commands where !command.isHidden {
+    for command in FlakeLabCommand.commands(.standard) where !command.isHidden {
       let name = command.name
       lines += [
         [name, "--no-such-option"], [name, "-x"], [name, "---iterations", "3"],

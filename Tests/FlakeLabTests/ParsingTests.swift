@@ -1,7 +1,8 @@
 import FlakeLab
+import Scenarios
 import XCTest
 
-@testable import flakelab
+@testable import FlakeLabCommand
 
 final class ParsingTests: XCTestCase {
   private let options: [OptionSpec] = [
@@ -53,7 +54,7 @@ final class ParsingTests: XCTestCase {
   }
 
   func testSelectors() throws {
-    let catalog = ScenarioCatalog([
+    let catalog = try ScenarioCatalog([
       Scenario(
         name: "isLoading", summary: "", source: "",
         variants: [
@@ -77,5 +78,36 @@ final class ParsingTests: XCTestCase {
       XCTAssertEqual(($0 as? UsageError)?.message, "unknown scenario 'nothingLikeIt'")
     }
     XCTAssertEqual(catalog.listed(includingDiagnostics: false).map(\.name), ["isLoading"])
+  }
+
+  func testACatalogRefusesAClaimUnderAnExecutorItDoesNotHave() {
+    let misspelled = Variant(
+      name: "fix", summary: "", claims: [.serial: .neverFails, ExecutorID("serail"): .neverFails]
+    ) { _ in }
+    XCTAssertThrowsError(
+      try ScenarioCatalog([Scenario(name: "counter", summary: "", source: "", variants: [misspelled])])
+    ) {
+      XCTAssertEqual(
+        ($0 as? CatalogError)?.description,
+        "counter.fix claims an outcome under 'serail', which is not an executor of the catalog; "
+          + "did you mean 'serial'? (executors: global, serial, seeded, fifo)")
+    }
+    // An executor of the lab's own makes the same claim valid; names given twice are refused.
+    struct Tracing: IterationExecutor {
+      var name: String { "tracing" }
+      var summary: String { "" }
+      @MainActor
+      func run(_ iteration: Iteration, _ body: @escaping Variant.Body) async -> IterationSchedule? {
+        await iteration.perform(body)
+        return nil
+      }
+    }
+    let traced = Variant(name: "fix", summary: "", claims: [ExecutorID("tracing"): .canPass]) { _ in }
+    let scenario = Scenario(name: "counter", summary: "", source: "", variants: [traced])
+    XCTAssertNoThrow(try ScenarioCatalog([scenario], executors: ExecutorCatalog.standard + [Tracing()]))
+    XCTAssertThrowsError(try ScenarioCatalog([scenario, scenario], executors: [Tracing()]))
+    XCTAssertThrowsError(try ScenarioCatalog([scenario], executors: [Tracing(), Tracing()]))
+    // The lab's own catalog is built at first use: it must build.
+    XCTAssertEqual(ScenarioCatalog.standard.executors.map(\.name), ["global", "serial", "seeded", "fifo"])
   }
 }

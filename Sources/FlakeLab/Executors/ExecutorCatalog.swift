@@ -1,38 +1,17 @@
-/// The executors a run can name with `--executor`.
+/// The executors FlakeLab comes with, and what a catalog offers when it is given none.
 public enum ExecutorCatalog {
-  /// The names of every executor, in the order help texts show them.
-  public static let names = ["global", "serial", "seeded", "fifo"]
+  /// Every executor of the lab, in the order help texts show them.
+  public static let standard: [any IterationExecutor] = [
+    GlobalExecutor(), SerialIterationExecutor(), ScheduledExecutor(order: .seeded),
+    ScheduledExecutor(order: .fifo),
+  ]
 
-  /// What `compare` runs when no `--executors` is given.
-  public static let comparedByDefault = ["global", "serial"]
+  /// What `compare` and `test` run when no `--executors` is given.
+  public static let comparedByDefault: [ExecutorID] = [.global, .serial]
 
-  /// Every executor, with `seed` for those of the deterministic scheduler.
-  public static func all(seed: UInt64 = 0) -> [any IterationExecutor] {
-    [
-      GlobalExecutor(), SerialIterationExecutor(), ScheduledExecutor(order: .seeded, seed: seed),
-      ScheduledExecutor(order: .fifo, seed: seed),
-    ]
-  }
-
-  /// The executor called `name`, or an error that lists the valid names.
-  public static func named(_ name: String, seed: UInt64 = 0) throws(UsageError)
-    -> any IterationExecutor
-  {
-    if let executor = all(seed: seed).first(where: { $0.name == name }) { return executor }
-    throw UsageError(
-      "unknown executor '\(name)'" + Suggestion.didYouMean(name, among: names)
-        + " (executors: \(names.joined(separator: ", ")))")
-  }
-
-  /// Whether runs under the executor called `name` have independent iterations; false for a
-  /// name the catalog does not know (a report of another version), the cautious answer.
+  /// Whether runs under the standard executor called `name` have independent iterations; false
+  /// for any other name (a report of a lab with executors of its own), the cautious answer.
   public static func iterationsAreIndependent(_ name: String) -> Bool {
-    (try? named(name))?.iterationsAreIndependent ?? false
-  }
-
-  /// Whether the executor called `name` needs the deterministic scheduler installed in its
-  /// process.
-  public static func needsScheduler(_ name: String) -> Bool {
-    (try? named(name)) is ScheduledExecutor
+    standard.first { $0.name == name }?.iterationsAreIndependent ?? false
   }
 }

@@ -2,7 +2,8 @@
 ///
 /// The worker calls ``run(_:_:)`` once per iteration, on the main actor. An executor sets up the
 /// runtime for the iteration, runs it, and puts everything back, whether the iteration passed or
-/// not. Executors are chosen by ``name`` on the command line (`--executor serial`).
+/// not. Executors are chosen by ``name`` on the command line (`--executor serial`), from the
+/// executors of the ``ScenarioCatalog`` a lab was built with; a lab of one's own can add its own.
 public protocol IterationExecutor: Sendable {
   /// The name used on the command line and in reports.
   var name: String { get }
@@ -12,6 +13,12 @@ public protocol IterationExecutor: Sendable {
   /// that the binomial interval is right for a run (``FailureRateEstimate``). An executor that
   /// leaves the order to the machine, as the global executor does, is not.
   var iterationsAreIndependent: Bool { get }
+  /// Whether this executor runs on the deterministic scheduler, which must be installed in the
+  /// worker process before its first task exists (``DeterministicScheduler/install()``).
+  var needsDeterministicScheduler: Bool { get }
+
+  /// This executor for a run with `seed`, for executors whose schedules derive from it.
+  func forRun(seed: UInt64) -> Self
 
   /// Runs one iteration, `iteration.perform(body)`; returns the schedule it ran in when this
   /// executor chooses the schedule (the deterministic scheduler), nil when the runtime does.
@@ -20,8 +27,16 @@ public protocol IterationExecutor: Sendable {
 }
 
 extension IterationExecutor {
+  /// The typed form of ``name``, which claims are keyed by.
+  public var id: ExecutorID { ExecutorID(name) }
+
   /// Unless an executor fixes the order of every job, a run's rate may move between processes.
   public var iterationsAreIndependent: Bool { false }
+
+  public var needsDeterministicScheduler: Bool { false }
+
+  /// Most executors have no use for the run's seed.
+  public func forRun(seed: UInt64) -> Self { self }
 }
 
 extension IterationExecutor where Self == GlobalExecutor {

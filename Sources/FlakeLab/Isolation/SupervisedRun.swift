@@ -73,7 +73,7 @@ extension SupervisedRun {
   package init(_ run: RunPlan.Run, workerExecutable executable: String) {
     self.init(
       scenario: run.scenario.name, variant: run.variant.name, executor: run.executor.name,
-      indices: run.indices, seed: run.seed, isScheduled: run.executor is ScheduledExecutor,
+      indices: run.indices, seed: run.seed, isScheduled: run.executor.needsDeterministicScheduler,
       iterationsAreIndependent: run.executor.iterationsAreIndependent
     ) { indices in
       let invocation = WorkerInvocation(

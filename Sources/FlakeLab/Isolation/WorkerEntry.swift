@@ -5,7 +5,7 @@ public enum WorkerEntry {
   public static func run(_ invocation: WorkerInvocation, catalog: ScenarioCatalog) async throws {
     SupervisorLifetime.bind()
     let (_, variant) = try catalog.variant(invocation.selector)
-    let executor = try ExecutorCatalog.named(invocation.executor, seed: invocation.seed)
+    let executor = try catalog.executor(named: invocation.executor, seed: invocation.seed)
     var channel = try OutcomeChannelWriter(descriptor: ProcessSpawner.channelDescriptor)
     channel.announceReady()
     await runIterations(

@@ -61,7 +61,7 @@ public enum JSONReport {
       ("problems", .array(result.problems.map { .string($0) })),
     ]
     if let schedule = result.schedule {
-      members.append(("schedule", scheduleDocument(schedule, of: result)))
+      members.append(("schedule", scheduleDocument(schedule, of: result, program: report.program)))
     }
     if let test = result.test {
       members += [
@@ -87,7 +87,9 @@ public enum JSONReport {
   }
 
   /// Seeds are strings: 64-bit values do not survive JSON readers that parse numbers as doubles.
-  private static func scheduleDocument(_ schedule: RunSchedule, of result: RunResult) -> JSONValue {
+  private static func scheduleDocument(
+    _ schedule: RunSchedule, of result: RunResult, program: String
+  ) -> JSONValue {
     .object([
       ("seed", .string(String(schedule.seed))),
       ("fingerprint", .string(ScheduleText.hex(schedule.fingerprint))),
@@ -100,7 +102,7 @@ public enum JSONReport {
               ("fingerprint", .string(ScheduleText.hex(failing.fingerprint))),
               ("outcome", .string(OutcomeCoding.kind(of: failing.outcome))),
               ("observation", .string(OutcomeCoding.observation(of: failing.outcome) ?? "")),
-              ("replay", .string(ScheduleText.replayCommand(result, failing))),
+              ("replay", .string(ScheduleText.replayCommand(result, failing, program: program))),
             ])
           })
       ),

@@ -14,10 +14,13 @@ public struct Report: Sendable {
   /// The seed of the runs (`--seed`, or one drawn at random), printed in every report so that
   /// runs under the deterministic scheduler can be repeated.
   public var seed: UInt64?
+  /// The executable the runs were made with, which the replay commands a report prints name.
+  public var program: String
 
   public init(
     machine: MachineInfo = .current, runs: [RunResult], interrupted: Bool = false,
-    shard: Shard? = nil, confidence: Double = 0.95, seed: UInt64? = nil
+    shard: Shard? = nil, confidence: Double = 0.95, seed: UInt64? = nil,
+    program: String = "flakelab"
   ) {
     self.machine = machine
     self.runs = runs
@@ -25,6 +28,7 @@ public struct Report: Sendable {
     self.shard = shard
     self.confidence = confidence
     self.seed = seed
+    self.program = program
   }
 
   /// `result`'s failure rate and its interval at the report's confidence.

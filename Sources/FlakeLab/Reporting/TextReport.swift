@@ -27,7 +27,8 @@ public enum TextReport {
           Formatting.seconds(result.seconds), Formatting.rate(result.iterationsPerSecond),
         ])
       observationLines[index + 1] =
-        variationLines(estimate) + histogramLines(tally) + hintLines(result) + replayLines(result)
+        variationLines(estimate) + histogramLines(tally) + hintLines(result)
+        + replayLines(result, program: report.program)
     }
     var lines: [String] = []
     for (index, line) in table.lines().enumerated() {
@@ -76,12 +77,12 @@ extension TextReport {
   static let replaysShown = 3
 
   /// Under a run of the scheduler: its schedule hash, and how to replay its first failures.
-  static func replayLines(_ result: RunResult) -> [String] {
+  static func replayLines(_ result: RunResult, program: String) -> [String] {
     guard let schedule = result.schedule else { return [] }
     // A package's test process does not report its schedules' hash.
     var lines = result.test == nil ? ["    schedules: fingerprint \(ScheduleText.hex(schedule.fingerprint))"] : []
     for failing in schedule.failingIterations.prefix(replaysShown) {
-      lines.append("    replay: \(ScheduleText.replayCommand(result, failing))")
+      lines.append("    replay: \(ScheduleText.replayCommand(result, failing, program: program))")
     }
     return lines
   }

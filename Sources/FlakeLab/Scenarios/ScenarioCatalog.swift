@@ -1,12 +1,70 @@
-/// The scenarios a lab knows, and the lookup of command-line selectors in them.
+/// The scenarios and executors a lab knows, and the lookup of command-line names in them.
 ///
-/// The engine knows scenarios only through a catalog handed to it; the `Scenarios` module builds
-/// the standard one.
+/// The engine knows scenarios and executors only through a catalog handed to it: `flakelab` is
+/// ``FlakeLabCommand`` with the standard one, and a lab of one's own passes its own.
+///
+/// ```swift
+/// let catalog = try ScenarioCatalog([counter], executors: ExecutorCatalog.standard + [Tracing()])
+/// ```
 public struct ScenarioCatalog: Sendable {
   public let scenarios: [Scenario]
+  /// The executors runs can name, in the order `list` and help texts show them.
+  public let executors: [any IterationExecutor]
 
-  public init(_ scenarios: [Scenario]) {
+  /// A catalog of `scenarios` and `executors`.
+  ///
+  /// - Parameters:
+  ///   - scenarios: the scenarios, in the order `list` shows them.
+  ///   - executors: the executors runs may name; FlakeLab's own by default.
+  /// - Throws: ``CatalogError`` when a scenario, variant or executor name is given twice, or a
+  ///   variant claims an outcome under an executor that is not among `executors`.
+  public init(
+    _ scenarios: [Scenario], executors: [any IterationExecutor] = ExecutorCatalog.standard
+  ) throws(CatalogError) {
+    try Self.check(scenarios, executors: executors)
     self.scenarios = scenarios
+    self.executors = executors
+  }
+
+  private static func check(
+    _ scenarios: [Scenario], executors: [any IterationExecutor]
+  ) throws(CatalogError) {
+    let names = executors.map(\.name)
+    if let twice = firstRepeated(names) { throw CatalogError("the executor '\(twice)' is given twice") }
+    if let twice = firstRepeated(scenarios.map(\.name)) {
+      throw CatalogError("the scenario '\(twice)' is given twice")
+    }
+    for scenario in scenarios {
+      if let twice = firstRepeated(scenario.variants.map(\.name)) {
+        throw CatalogError("the variant '\(scenario.name).\(twice)' is given twice")
+      }
+      for variant in scenario.variants {
+        for executor in variant.claims.keys.map(\.name).sorted() where !names.contains(executor) {
+          throw CatalogError(
+            "\(scenario.name).\(variant.name) claims an outcome under '\(executor)', which is not an "
+              + "executor of the catalog" + Suggestion.didYouMean(executor, among: names)
+              + " (executors: \(names.joined(separator: ", ")))")
+        }
+      }
+    }
+  }
+
+  private static func firstRepeated(_ names: [String]) -> String? {
+    var seen = Set<String>()
+    return names.first { !seen.insert($0).inserted }
+  }
+
+  /// The executor called `name`, ready for a run with `seed`, or an error that lists the names.
+  public func executor(named name: String, seed: UInt64 = 0) throws(UsageError)
+    -> any IterationExecutor
+  {
+    guard let executor = executors.first(where: { $0.name == name }) else {
+      let names = executors.map(\.name)
+      throw UsageError(
+        "unknown executor '\(name)'" + Suggestion.didYouMean(name, among: names)
+          + " (executors: \(names.joined(separator: ", ")))")
+    }
+    return executor.forRun(seed: seed)
   }
 
   /// The scenarios `list` shows: all of them with `includingDiagnostics`, else the teaching ones.

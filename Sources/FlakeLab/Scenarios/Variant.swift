@@ -11,12 +11,12 @@ public struct Variant: Sendable {
   /// Set when an iteration waits on the wall clock (a real `Task.sleep`), so that `list` can warn
   /// that large iteration counts take real time, e.g. "sleeps 100 ms per iteration".
   public let realTimeWait: String?
-  /// What the source claims or the lab demonstrates under each executor, by executor name.
-  public let claims: [String: Claim]
+  /// What the source claims or the lab demonstrates under each executor.
+  public let claims: [ExecutorID: Claim]
   public let body: Body
 
   public init(
-    name: String, summary: String, realTimeWait: String? = nil, claims: [String: Claim] = [:],
+    name: String, summary: String, realTimeWait: String? = nil, claims: [ExecutorID: Claim] = [:],
     body: @escaping Body
   ) {
     self.name = name

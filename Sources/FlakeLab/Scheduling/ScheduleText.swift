@@ -19,15 +19,16 @@ public enum ScheduleText {
 
   /// `flakelab replay isLoading.endpointYield --executor seeded --seed 1234 --index 37`; for a
   /// package's test, the `flakelab test` command that runs that one iteration with the run's
-  /// seed (the iteration's own seed is derived from it inside the test process).
-  public static func replayCommand(_ run: RunResult, _ failing: RunSchedule.FailingIteration)
-    -> String
-  {
+  /// seed (the iteration's own seed is derived from it inside the test process). `program` is
+  /// the executable that ran the run: `flakelab`, or a lab of one's own.
+  public static func replayCommand(
+    _ run: RunResult, _ failing: RunSchedule.FailingIteration, program: String
+  ) -> String {
     guard let test = run.test, let runSeed = run.schedule?.seed else {
-      return "flakelab replay \(run.selector) --executor \(run.executor) --seed \(failing.seed) --index \(failing.index)"
+      return "\(program) replay \(run.selector) --executor \(run.executor) --seed \(failing.seed) --index \(failing.index)"
     }
     let filter = "^" + NSRegularExpression.escapedPattern(for: test.test.id) + "$"
-    return "flakelab test --package-path \(shellQuoted(test.packagePath)) --filter \(shellQuoted(filter)) "
+    return "\(program) test --package-path \(shellQuoted(test.packagePath)) --filter \(shellQuoted(filter)) "
       + "--executor \(run.executor) --seed \(runSeed) --index \(failing.index)"
   }
 

@@ -13,7 +13,7 @@ public struct ScheduledExecutor: IterationExecutor {
   /// The run's seed; each iteration's own seed is derived from it and its index.
   public let seed: UInt64
 
-  public init(order: Order, seed: UInt64) {
+  public init(order: Order, seed: UInt64 = 0) {
     self.order = order
     self.seed = seed
   }
@@ -21,6 +21,12 @@ public struct ScheduledExecutor: IterationExecutor {
   public var name: String { order.rawValue }
   /// One job at a time, in an order fixed by the iteration's seed (or first-in, first-out).
   public var iterationsAreIndependent: Bool { true }
+
+  public var needsDeterministicScheduler: Bool { true }
+
+  public func forRun(seed: UInt64) -> ScheduledExecutor {
+    ScheduledExecutor(order: order, seed: seed)
+  }
 
   public var summary: String {
     switch order {

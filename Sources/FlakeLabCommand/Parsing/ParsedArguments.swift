@@ -1,5 +1,4 @@
 import FlakeLab
-import Scenarios
 
 /// A command's arguments split into positionals, option values and flags, checked against the
 /// options the command declares.
@@ -26,7 +25,7 @@ struct ParsedArguments {
       guard argument.hasPrefix("--"), !argument.hasPrefix("---") else {
         throw UsageError(
           "unknown option '\(ValueParsers.shown(argument))' for '\(command)'; options start with exactly two dashes"
-            + " (see 'flakelab \(command) --help')")
+            + " (see '\(Program.name) \(command) --help')")
       }
       let body = argument.dropFirst(2)
       let (name, inlineValue): (String, String?) =
@@ -39,7 +38,7 @@ struct ParsedArguments {
         throw UsageError(
           "unknown option '\(ValueParsers.shown(argument))' for '\(command)'"
             + Suggestion.didYouMean(name, among: options.map(\.name), prefix: "--")
-            + " (see 'flakelab \(command) --help')")
+            + " (see '\(Program.name) \(command) --help')")
       }
       guard spec.isRepeatable || (values[name] == nil && !flags.contains(name)) else {
         throw UsageError("--\(name) is given more than once")
@@ -61,11 +60,13 @@ struct ParsedArguments {
   func values(_ name: String) -> [String] { values[name] ?? [] }
 
   /// The single `scenario.variant` a command such as `replay` takes, with its full selector.
-  func singleVariant(for command: String) throws(UsageError) -> (selector: String, variant: Variant) {
+  func singleVariant(for command: String, in catalog: ScenarioCatalog) throws(UsageError)
+    -> (selector: String, variant: Variant)
+  {
     guard positionals.count == 1 else {
-      throw UsageError("\(command) takes one scenario.variant (see 'flakelab \(command) --help')")
+      throw UsageError("\(command) takes one scenario.variant (see '\(Program.name) \(command) --help')")
     }
-    let (scenario, variant) = try ScenarioCatalog.standard.variant(positionals[0])
+    let (scenario, variant) = try catalog.variant(positionals[0])
     return ("\(scenario.name).\(variant.name)", variant)
   }
 

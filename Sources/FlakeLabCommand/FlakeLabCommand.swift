@@ -1,19 +1,35 @@
 import FlakeLab
 import Foundation
 
-/// The entry point: picks the subcommand, parses its arguments, runs it, and turns every way it
-/// can end into one exit status. Bad input never ends in a trap or a stack trace.
-@main
-enum CommandLineInterface {
-  static var commands: [CommandEntry] {
-    [
-      ListCommand.entry, RunCommand.entry, CompareCommand.entry, TestCommand.entry, CheckCommand.entry,
-      PlanCommand.entry,
-      ReplayCommand.entry, ExploreCommand.entry, MergeCommand.entry, WorkerCommand.entry,
-    ]
+/// Every command of `flakelab` (`list`, `run`, `compare`, `check`, `plan`, `replay`, `explore`,
+/// `merge`, `test`), over the scenarios and executors of a catalog: `flakelab` is this with
+/// the standard catalog, and a lab of one's own is this with its own.
+///
+/// Runs are supervised: workers are this same executable started again with a hidden `worker`
+/// command, which ``main(catalog:)`` recognizes first, so a lab's own executable needs nothing
+/// else. Printed commands, such as the replay of a failing iteration, name that executable.
+///
+/// ```swift
+/// // Sources/my-lab/main.swift
+/// import FlakeLab
+/// import FlakeLabCommand
+///
+/// FlakeLabCommand.main(catalog: try! ScenarioCatalog([counter]))
+/// ```
+public enum FlakeLabCommand {
+  /// Runs the command this process's arguments name against `catalog`, and exits.
+  ///
+  /// Picks the subcommand, parses its arguments, runs it, and turns every way it can end into
+  /// one exit status: 0 done, 1 a gate, claim or baseline not met, 2 bad input (one line on
+  /// stderr, never a trap), 3 an internal error, 130 interrupted.
+  ///
+  /// - Parameter catalog: the scenarios and executors every command sees.
+  /// - Returns: never; the process exits with the command's status.
+  public static func main(catalog: ScenarioCatalog) -> Never {
+    Program.$name.withValue(Program.startedAs) { run(catalog) }
   }
 
-  static func main() {
+  private static func run(_ catalog: ScenarioCatalog) -> Never {
     // The supervisor waits for its workers: an ignored SIGCHLD inherited from a parent would
     // make the kernel reap them unseen.
     signal(SIGCHLD, SIG_DFL)
@@ -26,7 +42,9 @@ enum CommandLineInterface {
     let arguments = Array(CommandLine.arguments.dropFirst())
     let command: any Command
     do {
-      guard let parsed = try parse(arguments) else { exit(ExitStatus.success.rawValue) }
+      guard let parsed = try parse(arguments, commands: commands(catalog)) else {
+        exit(ExitStatus.success.rawValue)
+      }
       command = parsed
     } catch {
       fail(error.message, status: .usage)
@@ -57,19 +75,31 @@ enum CommandLineInterface {
     dispatchMain()
   }
 
+  /// The commands of a lab with `catalog`, in the order help lists them.
+  static func commands(_ catalog: ScenarioCatalog) -> [CommandEntry] {
+    [
+      ListCommand.entry(catalog), RunCommand.entry(catalog), CompareCommand.entry(catalog),
+      TestCommand.entry(catalog), CheckCommand.entry(catalog), PlanCommand.entry(catalog),
+      ReplayCommand.entry(catalog), ExploreCommand.entry(catalog), MergeCommand.entry(catalog),
+      WorkerCommand.entry(catalog),
+    ]
+  }
+
   /// The command to run, or nil when help was printed instead.
-  static func parse(_ arguments: [String]) throws(UsageError) -> (any Command)? {
+  static func parse(_ arguments: [String], commands: [CommandEntry]) throws(UsageError)
+    -> (any Command)?
+  {
     guard let name = arguments.first, !["-h", "--help", "help"].contains(name) else {
       if arguments.count > 1 {
         guard let topic = commands.first(where: { $0.name == arguments[1] }), arguments.count == 2 else {
           throw UsageError(
             "no help on '\(ValueParsers.shown(arguments.dropFirst().joined(separator: " ")))'"
               + Suggestion.didYouMean(arguments[1], among: commands.filter { !$0.isHidden }.map(\.name))
-              + " (see 'flakelab --help')")
+              + " (see '\(Program.name) --help')")
         }
         print(topic.helpText, terminator: "")
       } else {
-        print(overview, terminator: "")
+        print(overview(commands), terminator: "")
       }
       return nil
     }
@@ -81,7 +111,7 @@ enum CommandLineInterface {
       throw UsageError(
         "unknown command '\(ValueParsers.shown(name))'"
           + Suggestion.didYouMean(name, among: commands.filter { !$0.isHidden }.map(\.name))
-          + " (see 'flakelab --help')")
+          + " (see '\(Program.name) --help')")
     }
     let rest = Array(arguments.dropFirst())
     if rest.contains("--help") || rest.contains("-h") {
@@ -92,19 +122,19 @@ enum CommandLineInterface {
     return try type.make(parsed)
   }
 
-  static var overview: String {
+  static func overview(_ commands: [CommandEntry]) -> String {
     let visible = commands.filter { !$0.isHidden }
     let width = visible.map(\.name.count).max() ?? 0
     return """
       OVERVIEW: A test-flakiness lab for Swift concurrency: runs classic async tests thousands of
       times under different executors and reports how often, and how, they fail.
 
-      USAGE: flakelab <command> [options]
+      USAGE: \(Program.name) <command> [options]
 
       COMMANDS:
       \(visible.map { "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.abstract)" }.joined(separator: "\n"))
 
-      See 'flakelab <command> --help' for a command's options, 'flakelab --version' for the version.
+      See '\(Program.name) <command> --help' for a command's options, '\(Program.name) --version' for the version.
 
       """
   }
@@ -113,7 +143,7 @@ enum CommandLineInterface {
   /// user typed with a newline in it, or a very long one, still gives one readable line.
   static func fail(_ message: String, status: ExitStatus) -> Never {
     let line = message.replacingOccurrences(of: "\n", with: " ")
-    printError("flakelab: " + (line.count > 500 ? line.prefix(500) + "…" : line))
+    printError("\(Program.name): " + (line.count > 500 ? line.prefix(500) + "…" : line))
     exit(status.rawValue)
   }
 }

@@ -23,7 +23,7 @@ struct MergeCommand: Command {
   let confidence: Double
   let problems: ProblemFinder
 
-  init(_ arguments: ParsedArguments) throws(UsageError) {
+  init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     guard !arguments.positionals.isEmpty else {
       throw UsageError("merge needs at least one JSON report")
     }
@@ -45,6 +45,7 @@ struct MergeCommand: Command {
       reports.append((path, try ReportFile.read(path)))
     }
     var merged = try ReportMerger.merge(reports)
+    merged.program = Program.name
     merged.confidence = confidence
     problems.annotate(&merged)
     if let outputPath { try ReportFile.write(JSONReport.render(merged), to: outputPath) }

@@ -10,12 +10,12 @@ struct ReplayCommand: Command {
   static let discussion = """
     A run under the seeded executor lists its failing iterations with their seeds; this reruns
     one of them alone and gets the same schedule and outcome. --schedule takes a path printed by
-    'flakelab explore'. --trace prints every step: which task ran, whether its job was a main-actor
+    '\(Program.name) explore'. --trace prints every step: which task ran, whether its job was a main-actor
     or a global job, and which sleeper virtual time woke.
     """
   static let options: [OptionSpec] = [
     .value("seed", "S", "The iteration's seed, as a report lists it."),
-    .value("schedule", "PATH", "A schedule path from 'flakelab explore' (e.g. 1.0.2), instead of a seed."),
+    .value("schedule", "PATH", "A schedule path from '\(Program.name) explore' (e.g. 1.0.2), instead of a seed."),
     .value("index", "I", "The iteration's index, as a report lists it (default: 0)."),
     .value("executor", "NAME", "seeded (default) or fifo; fifo ignores the seed."),
     .flag("trace", "Print the schedule step by step."),
@@ -27,8 +27,8 @@ struct ReplayCommand: Command {
   let index: Int
   let tracing: Bool
 
-  init(_ arguments: ParsedArguments) throws(UsageError) {
-    (selector, variant) = try arguments.singleVariant(for: Self.name)
+  init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
+    (selector, variant) = try arguments.singleVariant(for: Self.name, in: catalog)
     index = try arguments.value("index", default: 0, ValueParsers.index)
     tracing = arguments.has("trace")
     let executor = arguments.value("executor") ?? "seeded"
@@ -62,7 +62,7 @@ struct ReplayCommand: Command {
       throw UsageError(
         "the schedule path \(ValueParsers.shown(ScheduleChoices.path(of: path))) does not fit "
           + "\(selector) iteration \(index): it ran \(schedule.map { $0.choices.path } ?? "-") "
-          + "(see 'flakelab explore \(selector)')")
+          + "(see '\(Program.name) explore \(selector)')")
     }
     let how: String =
       switch policy {

@@ -13,22 +13,22 @@ struct CompareCommand: Command {
     [
       .value(
         "executors", "LIST",
-        "Comma-separated executors among \(ExecutorCatalog.names.joined(separator: ", ")) (default: \(ExecutorCatalog.comparedByDefault.joined(separator: ",")))."
+        "Comma-separated executors, as '\(Program.name) list' shows them (default: \(ExecutorCatalog.comparedByDefault.map(\.name).joined(separator: ",")))."
       )
     ] + MeasurementOptions.specs
 
   let measurement: MeasurementOptions
   let executors: [any IterationExecutor]
 
-  init(_ arguments: ParsedArguments) throws(UsageError) {
-    measurement = try MeasurementOptions(arguments, command: Self.name)
+  init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
+    measurement = try MeasurementOptions(arguments, command: Self.name, catalog: catalog)
     let names =
       arguments.value("executors").map {
         $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      } ?? ExecutorCatalog.comparedByDefault
+      } ?? ExecutorCatalog.comparedByDefault.map(\.name)
     var executors: [any IterationExecutor] = []
     for name in names {
-      let executor = try ExecutorCatalog.named(name, seed: measurement.seed)
+      let executor = try catalog.executor(named: name, seed: measurement.seed)
       if !executors.contains(where: { $0.name == executor.name }) { executors.append(executor) }
     }
     self.executors = executors

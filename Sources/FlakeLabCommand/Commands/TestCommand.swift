@@ -33,7 +33,7 @@ struct TestCommand: Command {
         "Run under one executor: \(HarnessConfiguration.Executor.allCases.map(\.rawValue).joined(separator: ", "))."),
       .value(
         "executors", "LIST",
-        "Comma-separated executors (default: \(ExecutorCatalog.comparedByDefault.joined(separator: ",")))."),
+        "Comma-separated executors (default: \(ExecutorCatalog.comparedByDefault.map(\.name).joined(separator: ",")))."),
       .flag("skip-build", "Use the tests an earlier build left instead of building first."),
       .flag("fresh-process", "Run every iteration in a process of its own: first-run rates, slower."),
       .value("index", "I", "Run only iteration I (with --seed, replays a seeded iteration)."),
@@ -50,7 +50,7 @@ struct TestCommand: Command {
   let index: Int?
   let measurement: MeasurementOptions
 
-  init(_ arguments: ParsedArguments) throws(UsageError) {
+  init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     guard arguments.positionals.isEmpty else {
       throw UsageError(
         "test takes no positional arguments, not '\(arguments.positionals[0])'; choose tests with --filter")
@@ -69,7 +69,7 @@ struct TestCommand: Command {
       switch (arguments.value("executor"), arguments.value("executors")) {
       case (let name?, nil): [name]
       case (nil, let list?): list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      case (nil, nil): ExecutorCatalog.comparedByDefault
+      case (nil, nil): ExecutorCatalog.comparedByDefault.map(\.name)
       case (_?, _?): throw UsageError("test takes --executor or --executors, not both")
       }
     var executors: [HarnessConfiguration.Executor] = []
@@ -107,7 +107,7 @@ struct TestCommand: Command {
         ? "no test is left after --skip"
         : "no test matches " + filterTexts.map { "'\($0)'" }.joined(separator: " or ")
       throw UsageError(
-        "\(matched); \(all.count) test\(all.count == 1 ? "" : "s") exist (see 'flakelab test --list')")
+        "\(matched); \(all.count) test\(all.count == 1 ? "" : "s") exist (see '\(Program.name) test --list')")
     }
     if isListing {
       let width = tests.map(\.framework.rawValue.count).max() ?? 0
@@ -120,14 +120,14 @@ struct TestCommand: Command {
     let usable = executors.filter { executor in
       guard probe.supports(executor) else {
         printError(
-          "flakelab: the \(executor.rawValue) executor did not take effect in this toolchain's test process; its runs are left out")
+          "\(Program.name): the \(executor.rawValue) executor did not take effect in this toolchain's test process; its runs are left out")
         return false
       }
       return true
     }
     if tests.contains(where: { $0.framework == .xctest }), !probe.repeatsXCTestInProcess {
       printError(
-        "flakelab: the XCTMain replacement did not take effect; XCTest tests run one process per iteration")
+        "\(Program.name): the XCTMain replacement did not take effect; XCTest tests run one process per iteration")
     }
     let indices = index.map { $0..<($0 + 1) }
       ?? measurement.shard?.indices(of: measurement.iterations) ?? 0..<measurement.iterations

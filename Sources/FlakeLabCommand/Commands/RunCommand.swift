@@ -7,23 +7,23 @@ struct RunCommand: Command {
   static let abstract = "Run scenarios many times and report how often, and how, they fail."
   static let usage = "run <selector>... [--iterations N] [--executor NAME] [options]"
   static let discussion = """
-    A selector is a scenario (all its variants) or scenario.variant; see 'flakelab list'.
+    A selector is a scenario (all its variants) or scenario.variant; see '\(Program.name) list'.
     Rates under the global executor depend on the machine's cores and load.
     """
   static let options: [OptionSpec] =
     [
       .value(
         "executor", "NAME",
-        "Executor: \(ExecutorCatalog.names.joined(separator: ", ")) (default: global); see 'flakelab list'.")
+        "Executor, as '\(Program.name) list' shows them (default: global).")
     ] + MeasurementOptions.specs
 
   let measurement: MeasurementOptions
   let executor: any IterationExecutor
 
-  init(_ arguments: ParsedArguments) throws(UsageError) {
-    measurement = try MeasurementOptions(arguments, command: Self.name)
-    executor = try ExecutorCatalog.named(
-      arguments.value("executor") ?? "global", seed: measurement.seed)
+  init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
+    measurement = try MeasurementOptions(arguments, command: Self.name, catalog: catalog)
+    executor = try catalog.executor(
+      named: arguments.value("executor") ?? ExecutorID.global.name, seed: measurement.seed)
   }
 
   func run() async throws -> ExitStatus {

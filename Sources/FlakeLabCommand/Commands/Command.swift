@@ -1,11 +1,12 @@
 import FlakeLab
 
-/// A `flakelab` subcommand: its name, help, declared options, and what it does.
+/// A subcommand of `flakelab` (or of a lab of one's own): its name, help, declared options, and
+/// what it does.
 protocol Command {
   static var name: String { get }
   /// One line for the command list.
   static var abstract: String { get }
-  /// The synopsis after `flakelab`, e.g. `run <selector>... [options]`.
+  /// The synopsis after the program's name, e.g. `run <selector>... [options]`.
   static var usage: String { get }
   /// Paragraphs shown by `--help` after the usage line.
   static var discussion: String { get }
@@ -13,7 +14,8 @@ protocol Command {
   /// Set for commands the lab runs itself and `flakelab --help` does not list.
   static var isHidden: Bool { get }
 
-  init(_ arguments: ParsedArguments) throws(UsageError)
+  /// The command `arguments` ask for, with names looked up in `catalog`.
+  init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError)
 
   /// Whether this process must run on the deterministic scheduler, which is installed before
   /// the first task exists.
@@ -28,16 +30,16 @@ extension Command {
 
   var needsDeterministicScheduler: Bool { false }
 
-  /// The command as an entry of the command table.
-  static var entry: CommandEntry {
+  /// The command as an entry of the command table of a lab with `catalog`.
+  static func entry(_ catalog: ScenarioCatalog) -> CommandEntry {
     CommandEntry(
       name: name, abstract: abstract, helpText: helpText, options: options, isHidden: isHidden,
-      make: { arguments throws(UsageError) in try Self(arguments) })
+      make: { arguments throws(UsageError) in try Self(arguments, catalog: catalog) })
   }
 
   /// The `--help` text, laid out as swift-argument-parser does.
   static var helpText: String {
-    let usageLines = wrap("flakelab \(usage)", width: helpColumns - 7)
+    let usageLines = wrap("\(Program.name) \(usage)", width: helpColumns - 7)
     var lines = ["OVERVIEW: \(abstract)", "", "USAGE: " + usageLines[0]]
       + usageLines.dropFirst().map { "         " + $0 }
     if !discussion.isEmpty { lines += ["", discussion] }

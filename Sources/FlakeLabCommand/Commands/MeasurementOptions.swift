@@ -1,6 +1,5 @@
 import FlakeLab
 import Foundation
-import Scenarios
 
 /// The options `run` and `compare` share: what to run, how many times, in how many workers,
 /// how to report, and the gates a CI job sets.
@@ -56,15 +55,15 @@ struct MeasurementOptions {
   let showsProgress: Bool
 
   init(
-    _ arguments: ParsedArguments, command: String,
+    _ arguments: ParsedArguments, command: String, catalog: ScenarioCatalog,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(UsageError) {
     guard !arguments.positionals.isEmpty else {
       throw UsageError(
-        "\(command) needs at least one scenario or scenario.variant (see 'flakelab list')")
+        "\(command) needs at least one scenario or scenario.variant (see '\(Program.name) list')")
     }
     try self.init(
-      arguments, variants: ScenarioCatalog.standard.resolve(arguments.positionals),
+      arguments, variants: catalog.resolve(arguments.positionals),
       environment: environment)
   }
 
@@ -165,7 +164,7 @@ struct MeasurementOptions {
     InterruptSignal.restoreDefaults()
     var report = Report(
       runs: results, interrupted: supervisor.wasInterrupted, shard: shard, confidence: confidence,
-      seed: seed)
+      seed: seed, program: Program.name)
     if !supervisor.wasInterrupted {
       ProblemFinder(gates: gates, baseline: baseline).annotate(&report)
     }
@@ -176,12 +175,12 @@ struct MeasurementOptions {
       do throws(UsageError) {
         try ReportFile.write(JSONReport.render(report), to: outputPath)
       } catch {
-        printError("flakelab: \(error.message)")
+        printError("\(Program.name): \(error.message)")
         fileError = error
       }
     }
     if supervisor.wasInterrupted {
-      printError("flakelab: interrupted; the report holds the iterations that finished")
+      printError("\(Program.name): interrupted; the report holds the iterations that finished")
       return .interrupted
     }
     return fileError == nil ? ProblemFinder.exitStatus(of: report) : .usage

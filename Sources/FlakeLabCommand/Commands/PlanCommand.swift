@@ -22,7 +22,7 @@ struct PlanCommand: Command {
   let confidence: Double
   let dispersion: Double
 
-  init(_ arguments: ParsedArguments) throws(UsageError) {
+  init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     guard arguments.positionals.isEmpty else {
       throw UsageError("plan takes no arguments, got '\(arguments.positionals[0])'")
     }

@@ -1,6 +1,5 @@
 import FlakeLab
 import Foundation
-import Scenarios
 
 /// `flakelab check`: runs every declared claim and judges it, the lab's own CI gate.
 struct CheckCommand: Command {
@@ -13,7 +12,7 @@ struct CheckCommand: Command {
     verdict: holds, violated (exit 1), or not shown, when a "can" claim did not show in this run;
     a race may need more cores or iterations than this machine gave it. Variants that sleep on the
     wall clock run at most \(realTimeIterationCap) iterations. With no selector, every scenario
-    that 'flakelab list' shows is checked.
+    that '\(Program.name) list' shows is checked.
     """
   static let options: [OptionSpec] = MeasurementOptions.specs.filter {
     !["max-failure-rate", "min-failure-rate", "baseline", "shard"].contains($0.name)
@@ -21,26 +20,28 @@ struct CheckCommand: Command {
   static let realTimeIterationCap = 20
 
   let measurement: MeasurementOptions
+  /// Every executor of the catalog, for this run's seed: claims may name any of them.
+  let executors: [any IterationExecutor]
 
-  init(_ arguments: ParsedArguments) throws(UsageError) {
-    let catalog = ScenarioCatalog.standard
+  init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     let variants =
       arguments.positionals.isEmpty
       ? catalog.listed(includingDiagnostics: false).flatMap { scenario in
         scenario.variants.map { (scenario, $0) }
       }
       : try catalog.resolve(arguments.positionals)
-    measurement = try MeasurementOptions(arguments, variants: variants)
+    let measurement = try MeasurementOptions(arguments, variants: variants)
+    self.measurement = measurement
+    executors = catalog.executors.map { $0.forRun(seed: measurement.seed) }
   }
 
   func run() async throws -> ExitStatus {
     var runs: [RunPlan.Run] = []
     for (scenario, variant) in measurement.variants {
-      for executor in ExecutorCatalog.all(seed: measurement.seed)
-      where variant.claims[executor.name] != nil {
+      for executor in executors where variant.claims[executor.id] != nil {
         // Sleeps cost real time except under the scheduler, whose time is virtual.
         let iterations =
-          variant.realTimeWait == nil || executor is ScheduledExecutor
+          variant.realTimeWait == nil || executor.needsDeterministicScheduler
           ? measurement.iterations : min(measurement.iterations, Self.realTimeIterationCap)
         runs.append(
           RunPlan.Run(
@@ -54,7 +55,7 @@ struct CheckCommand: Command {
     }
     let cores = MachineInfo.current.cores
     return try measurement.measure(RunPlan(runs: runs), judge: { result, run in
-      guard let claim = run.variant.claims[run.executor.name] else { return }
+      guard let claim = run.variant.claims[run.executor.id] else { return }
       let verdict = Verdict(
         judging: claim, on: result, confidence: measurement.confidence, cores: cores)
       result.verdict = verdict

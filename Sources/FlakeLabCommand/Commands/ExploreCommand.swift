@@ -21,8 +21,8 @@ struct ExploreCommand: Command {
   let maxSchedules: Int
   let index: Int
 
-  init(_ arguments: ParsedArguments) throws(UsageError) {
-    (selector, variant) = try arguments.singleVariant(for: Self.name)
+  init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
+    (selector, variant) = try arguments.singleVariant(for: Self.name, in: catalog)
     maxSchedules = try arguments.value("max-schedules", default: 10_000, ValueParsers.positiveCount)
     index = try arguments.value("index", default: 0, ValueParsers.index)
   }
@@ -45,12 +45,12 @@ struct ExploreCommand: Command {
     }
     lines.append("")
     if let failure = result.firstFailure {
-      lines.append("first failing schedule: flakelab replay \(selector) --schedule \(failure.path) --trace")
+      lines.append("first failing schedule: \(Program.name) replay \(selector) --schedule \(failure.path) --trace")
     } else {
       lines.append("no schedule failed")
     }
     if let pass = result.firstPass {
-      lines.append("first passing schedule: flakelab replay \(selector) --schedule \(pass)")
+      lines.append("first passing schedule: \(Program.name) replay \(selector) --schedule \(pass)")
     }
     print(lines.joined(separator: "\n"))
     return .success

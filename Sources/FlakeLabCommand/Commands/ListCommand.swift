@@ -1,5 +1,4 @@
 import FlakeLab
-import Scenarios
 
 /// `flakelab list`: every scenario and variant with its one-line summary and source.
 struct ListCommand: Command {
@@ -15,8 +14,10 @@ struct ListCommand: Command {
   ]
 
   let includeDiagnostics: Bool
+  let catalog: ScenarioCatalog
 
-  init(_ arguments: ParsedArguments) throws(UsageError) {
+  init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
+    self.catalog = catalog
     guard arguments.positionals.isEmpty else {
       throw UsageError("list takes no arguments, got '\(arguments.positionals[0])'")
     }
@@ -25,7 +26,7 @@ struct ListCommand: Command {
 
   func run() async throws -> ExitStatus {
     var lines: [String] = []
-    for scenario in ScenarioCatalog.standard.listed(includingDiagnostics: includeDiagnostics) {
+    for scenario in catalog.listed(includingDiagnostics: includeDiagnostics) {
       lines += ["\(scenario.name): \(scenario.summary)", "  source: \(scenario.source)"]
       let width = scenario.variants.map(\.name.count).max() ?? 0
       for variant in scenario.variants {
@@ -36,17 +37,19 @@ struct ListCommand: Command {
       lines.append("")
     }
     lines.append("executors:")
-    let executors = ExecutorCatalog.all()
+    let executors = catalog.executors
     let width = executors.map(\.name.count).max() ?? 0
     for executor in executors {
       let padding = String(repeating: " ", count: width - executor.name.count)
       lines.append("  \(executor.name)\(padding)  \(executor.summary)")
     }
-    lines += [
-      "",
-      "The seeded and fifo executors interleave jobs only where tasks suspend: a data race inside",
-      "synchronous code (toggleRace) cannot show under them, as under serial.",
-    ]
+    if executors.contains(where: \.needsDeterministicScheduler) {
+      lines += [
+        "",
+        "The deterministic scheduler's executors interleave jobs only where tasks suspend: a data",
+        "race inside synchronous code cannot show under them, as under serial.",
+      ]
+    }
     print(lines.joined(separator: "\n"))
     return .success
   }

@@ -1,5 +1,4 @@
 import FlakeLab
-import Scenarios
 
 /// `flakelab worker`: the hidden command the supervisor starts; runs one batch of iterations and
 /// publishes each outcome on the channel it was handed. Not for people to run.
@@ -7,25 +6,27 @@ struct WorkerCommand: Command {
   static let name = WorkerInvocation.command
   static let abstract = "Run a batch of iterations for a supervising flakelab (internal)."
   static let usage = "worker <selector> <executor> <seed> <from> <to>"
-  static let discussion = "Started by 'flakelab run' and 'compare'; expects the outcome channel on descriptor 3."
+  static let discussion = "Started by '\(Program.name) run' and 'compare'; expects the outcome channel on descriptor 3."
   static let options: [OptionSpec] = []
   static let isHidden = true
 
   let invocation: WorkerInvocation
+  let catalog: ScenarioCatalog
 
-  init(_ arguments: ParsedArguments) throws(UsageError) {
+  init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     guard let invocation = WorkerInvocation(arguments: arguments.positionals) else {
-      throw UsageError("usage: flakelab \(Self.usage)")
+      throw UsageError("usage: \(Program.name) \(Self.usage)")
     }
     self.invocation = invocation
+    self.catalog = catalog
   }
 
   var needsDeterministicScheduler: Bool {
-    ExecutorCatalog.needsScheduler(invocation.executor)
+    (try? catalog.executor(named: invocation.executor))?.needsDeterministicScheduler ?? false
   }
 
   func run() async throws -> ExitStatus {
-    try await WorkerEntry.run(invocation, catalog: .standard)
+    try await WorkerEntry.run(invocation, catalog: catalog)
     return .success
   }
 }

@@ -1,0 +1,4 @@
+import FlakeLabCommand
+import Scenarios
+
+FlakeLabCommand.main(catalog: .standard)
