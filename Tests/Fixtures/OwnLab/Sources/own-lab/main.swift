@@ -1,0 +1,6 @@
+import FlakeLab
+import FlakeLabCommand
+
+// Every command of flakelab, over this lab's scenario and executors.
+FlakeLabCommand.main(
+  catalog: try! ScenarioCatalog([counter], executors: ExecutorCatalog.standard + [DetachedExecutor()]))

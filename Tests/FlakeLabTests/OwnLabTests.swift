@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+
+@testable import FlakeLab
+
+/// A lab of one's own: the OwnLab fixture depends on FlakeLab by path, declares a scenario and
+/// an executor of its own, and is `FlakeLabCommand.main(catalog:)`. Its executable gets every
+/// command, supervised, with replay commands that name it. Built once per test run.
+final class OwnLabTests: XCTestCase {
+  static let package = PackageTestCommandTests.fixtures.appendingPathComponent("OwnLab")
+  static let executable = package.appendingPathComponent(".build/debug/own-lab").path
+
+  static let build = Result {
+    try CapturedProcess.run("swift", ["build", "--package-path", package.path])
+  }
+
+  override func setUp() async throws {
+    let build = try Self.build.get()
+    XCTAssertEqual(build.status, 0, build.output + build.errorOutput)
+  }
+
+  private func ownLab(_ arguments: [String]) throws -> CapturedProcess {
+    try CapturedProcess.run(Self.executable, arguments + (arguments.first == "replay" ? [] : ["--no-progress"]))
+  }
+
+  private func runs(_ result: CapturedProcess) throws -> [String: [String: Any]] {
+    let document = try XCTUnwrap(
+      try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], result.errorOutput)
+    let runs = try XCTUnwrap(document["runs"] as? [[String: Any]])
+    return Dictionary(uniqueKeysWithValues: runs.map {
+      ("\($0["scenario"] as? String ?? "?").\($0["variant"] as? String ?? "?") \($0["executor"] as? String ?? "?")", $0)
+    })
+  }
+
+  func testListShowsTheLabsOwnScenarioAndExecutor() throws {
+    let result = try CapturedProcess.run(Self.executable, ["list"])
+    XCTAssertEqual(result.status, 0, result.errorOutput)
+    XCTAssertTrue(result.output.hasPrefix("counter: a tap counts once its increment has loaded\n"), result.output)
+    XCTAssertTrue(result.output.contains("\n  detached  the body in a detached task, off the main actor\n"), result.output)
+    XCTAssertFalse(result.output.contains("isLoading"), result.output)
+  }
+
+  func testItsOwnExecutorRunsSupervisedWithJobs() throws {
+    let detached = try ownLab([
+      "run", "counter", "--executor", "detached", "--jobs", "2", "--iterations", "200", "--format", "json",
+    ])
+    XCTAssertEqual(detached.status, 0, detached.errorOutput)
+    let measured = try runs(detached)
+    XCTAssertEqual(measured["counter.awaited detached"]?["passed"] as? Int, 200)
+    XCTAssertEqual(measured["counter.naive detached"]?["iterations"] as? Int, 200)
+    // Not an executor that fixes the order: measured as replicates.
+    XCTAssertEqual((measured["counter.naive detached"]?["replicates"] as? [Any])?.count, 10)
+    let serial = try runs(ownLab(["run", "counter.naive", "--executor", "serial", "--jobs", "2", "--iterations", "200", "--format", "json"]))
+    XCTAssertEqual(serial["counter.naive serial"]?["passed"] as? Int, 200)
+  }
+
+  func testCheckJudgesItsOwnClaims() throws {
+    let result = try ownLab(["check", "--iterations", "200"])
+    XCTAssertEqual(result.status, 0, result.output + result.errorOutput)
+    XCTAssertTrue(result.output.hasSuffix("\n10 hold, 0 violated, 0 not shown\n"), result.output)
+    XCTAssertTrue(
+      result.output.split(separator: "\n").contains { $0.hasPrefix("counter.naive    detached  can fail     holds") },
+      result.output)
+  }
+
+  func testReplayCommandsNameItsExecutableAndReplay() throws {
+    let run = try ownLab(["run", "counter.naive", "--executor", "seeded", "--seed", "5", "--iterations", "50"])
+    XCTAssertEqual(run.status, 0, run.errorOutput)
+    let replay = try XCTUnwrap(
+      run.output.split(separator: "\n").first { $0.hasPrefix("    replay: ") }, run.output)
+    let words = replay.dropFirst("    replay: ".count).split(separator: " ").map(String.init)
+    XCTAssertEqual(words.first, "own-lab")
+    let replayed = try ownLab(Array(words.dropFirst()))
+    XCTAssertEqual(replayed.status, 0, replayed.errorOutput)
+    XCTAssertTrue(replayed.output.contains("\noutcome: the count was 0 right after the tap\n"), replayed.output)
+  }
+
+  func testItsErrorsNameIt() throws {
+    let result = try ownLab(["run", "counter", "--executor", "tracing"])
+    XCTAssertEqual(result.status, 2)
+    XCTAssertEqual(
+      result.errorOutput,
+      "own-lab: unknown executor 'tracing' (executors: global, serial, seeded, fifo, detached)\n")
+  }
+}
