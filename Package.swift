@@ -1,6 +1,11 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+/// Every target: imports are internal unless marked, and existential types are spelled `any`.
+let settings: [SwiftSetting] = [
+  .enableUpcomingFeature("InternalImportsByDefault"), .enableUpcomingFeature("ExistentialAny"),
+]
+
 let package = Package(
   name: "FlakeLab",
   products: [
@@ -14,18 +19,21 @@ let package = Package(
     .library(name: "FlakeLabPreload", type: .dynamic, targets: ["FlakeLabPreload"]),
   ],
   targets: [
-    .target(name: "FlakeLab"),
-    .target(name: "FlakeLabCommand", dependencies: ["FlakeLab"]),
-    .target(name: "FlakeLabTesting", dependencies: ["FlakeLab"]),
+    .target(name: "FlakeLab", swiftSettings: settings),
+    .target(name: "FlakeLabCommand", dependencies: ["FlakeLab"], swiftSettings: settings),
+    .target(name: "FlakeLabTesting", dependencies: ["FlakeLab"], swiftSettings: settings),
     .target(
       name: "FlakeLabPreload", dependencies: ["FlakeLab"],
-      swiftSettings: [.enableExperimentalFeature("SymbolLinkageMarkers")]),
-    .target(name: "Scenarios", dependencies: ["FlakeLab"], path: "scenarios"),
-    .executableTarget(name: "flakelab", dependencies: ["FlakeLabCommand", "Scenarios"]),
-    .executableTarget(name: "flakelab-bench", dependencies: ["FlakeLab", "Scenarios"]),
+      swiftSettings: settings + [.enableExperimentalFeature("SymbolLinkageMarkers")]),
+    .target(name: "Scenarios", dependencies: ["FlakeLab"], path: "scenarios", swiftSettings: settings),
+    .executableTarget(
+      name: "flakelab", dependencies: ["FlakeLabCommand", "Scenarios"], swiftSettings: settings),
+    .executableTarget(
+      name: "flakelab-bench", dependencies: ["FlakeLab", "Scenarios"], swiftSettings: settings),
     .testTarget(
       name: "FlakeLabTests",
-      dependencies: ["FlakeLab", "FlakeLabCommand", "FlakeLabTesting", "Scenarios", "flakelab"]),
+      dependencies: ["FlakeLab", "FlakeLabCommand", "FlakeLabTesting", "Scenarios", "flakelab"],
+      swiftSettings: settings),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,4 @@
-import FlakeLab
+public import FlakeLab
 import Foundation
 
 /// Every command of `flakelab` (`list`, `run`, `compare`, `check`, `plan`, `replay`, `explore`,

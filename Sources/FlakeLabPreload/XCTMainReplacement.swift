@@ -1,6 +1,6 @@
 import FlakeLab
 import Foundation
-import XCTest
+public import XCTest
 
 /// XCTest's `XCTMain(_:)`, as SwiftPM's generated test runner calls it, replaced: the harness's
 /// definition comes first in the preloaded process, so the runner calls it instead.

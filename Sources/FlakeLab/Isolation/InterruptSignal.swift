@@ -5,11 +5,11 @@ import Synchronization
 ///
 /// The handler only sets a flag; the supervisor's poll loop sees it within milliseconds, stops
 /// the workers, and the command prints and writes the partial report and exits 130.
-public enum InterruptSignal {
+package enum InterruptSignal {
   private static let raised = Atomic<Bool>(false)
 
   /// Routes SIGINT and SIGTERM to the flag. Call once, in the supervising process only.
-  public static func install() {
+  package static func install() {
     for signalNumber in [SIGINT, SIGTERM] {
       signal(signalNumber) { _ in InterruptSignal.raised.store(true, ordering: .relaxed) }
     }
@@ -17,9 +17,9 @@ public enum InterruptSignal {
 
   /// Gives SIGINT, SIGTERM (and Ctrl-Z's SIGTSTP) back their default action: once nothing is left to measure,
   /// stopping means stopping.
-  public static func restoreDefaults() {
+  package static func restoreDefaults() {
     for signalNumber in [SIGINT, SIGTERM, SIGTSTP] { signal(signalNumber, SIG_DFL) }
   }
 
-  public static var isRaised: Bool { raised.load(ordering: .relaxed) }
+  package static var isRaised: Bool { raised.load(ordering: .relaxed) }
 }

@@ -10,7 +10,7 @@ import Synchronization
 /// infers them from `completed`. Each record is published before `completed` moves past its
 /// iteration, so a supervisor that reads `completed` and then drains the ring has every record of
 /// every finished iteration, even after the worker died.
-public enum OutcomeChannel {
+package enum OutcomeChannel {
   static let completedOffset = 0
   static let headOffset = 8  // bytes the worker has published into the ring, ever
   static let tailOffset = 16  // bytes the supervisor has consumed, ever
@@ -19,7 +19,7 @@ public enum OutcomeChannel {
   static let ringOffset = 64
   static let ringCapacity = 1 << 20
   /// The size of the shared region a channel lives in.
-  public static let regionSize = ringOffset + ringCapacity
+  package static let regionSize = ringOffset + ringCapacity
 
   /// Record: index, observation length, schedule fingerprint, kind (8 bytes each), observation.
   static let recordHeaderSize = 32
@@ -37,28 +37,28 @@ public enum OutcomeChannel {
 }
 
 /// A non-passing iteration as the supervisor reads it back.
-public struct ChannelRecord: Sendable {
-  public let index: Int
-  public let outcome: Outcome
-  public let fingerprint: UInt64
+package struct ChannelRecord: Sendable {
+  package let index: Int
+  package let outcome: Outcome
+  package let fingerprint: UInt64
 }
 
 /// The worker's end: an ``OutcomeSink`` that publishes into the shared region.
-public struct OutcomeChannelWriter: OutcomeSink {
+package struct OutcomeChannelWriter: OutcomeSink {
   private let region: SharedRegion
 
   /// Maps the region the supervisor passed as `descriptor`.
-  public init(descriptor: Int32) throws {
+  package init(descriptor: Int32) throws {
     region = try SharedRegion(mapping: descriptor, size: OutcomeChannel.regionSize)
   }
 
   /// Tells the supervisor that the worker started: a death after this is the scenario's doing,
   /// a death before it is the lab's.
-  public func announceReady() {
+  package func announceReady() {
     region.word(at: OutcomeChannel.readyOffset).pointee.store(1, ordering: .releasing)
   }
 
-  public mutating func record(_ outcome: Outcome, at index: Int, schedule: IterationSchedule?) {
+  package mutating func record(_ outcome: Outcome, at index: Int, schedule: IterationSchedule?) {
     let fingerprint = schedule?.fingerprint ?? 0
     if schedule != nil {
       let word = region.word(at: OutcomeChannel.schedulesOffset)
@@ -107,16 +107,16 @@ public struct OutcomeChannelWriter: OutcomeSink {
 
 /// The supervisor's end: reads what a worker published. A writer waits while the ring is full,
 /// so a reader must drain it as the worker runs.
-public final class OutcomeChannelReader: @unchecked Sendable {
+package final class OutcomeChannelReader: @unchecked Sendable {
   let region: SharedRegion
 
   /// A new channel in a fresh shared region.
-  public init() throws {
+  package init() throws {
     region = try SharedRegion(size: OutcomeChannel.regionSize)
   }
 
   /// The descriptor a writer maps: a worker gets it as its descriptor 3.
-  public var descriptor: Int32 { region.fileDescriptor }
+  package var descriptor: Int32 { region.fileDescriptor }
 
   /// Iterations the worker has finished. Read this before ``drain()`` to be sure the records of
   /// all of them are in the ring.
@@ -135,7 +135,7 @@ public final class OutcomeChannelReader: @unchecked Sendable {
   }
 
   /// The records published since the last call, in iteration order.
-  public func drain() -> [ChannelRecord] {
+  package func drain() -> [ChannelRecord] {
     let head = region.word(at: OutcomeChannel.headOffset).pointee.load(ordering: .acquiring)
     var tail = region.word(at: OutcomeChannel.tailOffset).pointee.load(ordering: .relaxed)
     var records: [ChannelRecord] = []

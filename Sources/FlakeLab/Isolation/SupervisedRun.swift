@@ -5,23 +5,23 @@ import Foundation
 ///
 /// The supervisor knows nothing of what a worker runs: a scenario variant in `flakelab worker`
 /// or a test of the user's package in its own test binary. Both are a ``WorkerLaunch``.
-public struct SupervisedRun {
-  public let scenario: String
-  public let variant: String
-  public let executor: String
+package struct SupervisedRun {
+  package let scenario: String
+  package let variant: String
+  package let executor: String
   /// The global indices of the run's iterations.
-  public let indices: Range<Int>
-  public let seed: UInt64
+  package let indices: Range<Int>
+  package let seed: UInt64
   /// Whether the run is under the deterministic scheduler, whose failing iterations carry seeds.
-  public let isScheduled: Bool
+  package let isScheduled: Bool
   /// Set for a test of the user's package.
-  public let test: TestReference?
+  package let test: TestReference?
   /// Whether the executor makes iterations independent, which decides how the run's interval
   /// is computed (``FailureRateEstimate``).
-  public let iterationsAreIndependent: Bool
+  package let iterationsAreIndependent: Bool
   /// How many replicates the run is measured as: consecutive blocks of its iterations, each in
   /// worker processes of its own. Nil makes one per job.
-  public var replicates: Int?
+  package var replicates: Int?
   /// Iterations one worker process runs at most; nil runs each replicate in one process, 1
   /// gives every iteration a process of its own.
   let iterationsPerWorker: Int?
@@ -48,7 +48,7 @@ public struct SupervisedRun {
   }
 
   /// `scenario.variant`.
-  public var selector: String { "\(scenario).\(variant)" }
+  package var selector: String { "\(scenario).\(variant)" }
 
   /// The worker batches of each replicate: `replicates` (or `jobs`) near-equal blocks of the
   /// run's indices, each cut into batches of `iterationsPerWorker` when that is set.

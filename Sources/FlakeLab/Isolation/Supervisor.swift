@@ -10,19 +10,19 @@ import Foundation
 /// lines it printed) and a new worker takes the rest of its batch. When a worker's count has not
 /// moved for longer than the timeout, it is killed and that iteration is `timedOut`. Counts are
 /// exact: `passed + failed + crashed + timedOut` equals the iterations run.
-public final class Supervisor {
-  public struct Options: Sendable {
+package final class Supervisor {
+  package struct Options: Sendable {
     /// Workers running at once.
-    public var jobs: Int
+    package var jobs: Int
     /// How long one iteration may take before it is recorded as timed out.
-    public var timeout: Duration
+    package var timeout: Duration
     /// The `flakelab` executable, started with the hidden `worker` command.
-    public var workerExecutable: String
+    package var workerExecutable: String
     /// Whether `timeout` is only the ceiling of a limit that follows the run's own pace (see
     /// ``adaptiveLimit(ceiling:meanIteration:)``).
-    public var adaptsTimeout: Bool
+    package var adaptsTimeout: Bool
 
-    public init(
+    package init(
       jobs: Int = 1, timeout: Duration = .seconds(10), workerExecutable: String,
       adaptsTimeout: Bool = false
     ) {
@@ -34,39 +34,39 @@ public final class Supervisor {
   }
 
   /// What a run looks like while it is under way, for progress displays.
-  public struct Progress: Sendable {
+  package struct Progress: Sendable {
     /// `isLoading.naive (global)`, or `12 runs` when several are interleaved.
-    public let label: String
-    public let done: Int
-    public let total: Int
-    public let notPassed: Int
-    public let elapsed: Duration
+    package let label: String
+    package let done: Int
+    package let total: Int
+    package let notPassed: Int
+    package let elapsed: Duration
   }
 
   /// The lab failed to run a worker at all (not the scenario's doing).
-  public struct WorkerStartFailure: Error, CustomStringConvertible {
-    public let description: String
+  package struct WorkerStartFailure: Error, CustomStringConvertible {
+    package let description: String
   }
 
   static let pollInterval: useconds_t = 2_000
 
-  public let options: Options
+  package let options: Options
   private let onProgress: (Progress) -> Void
 
-  public init(options: Options, onProgress: @escaping (Progress) -> Void = { _ in }) {
+  package init(options: Options, onProgress: @escaping (Progress) -> Void = { _ in }) {
     self.options = options
     self.onProgress = onProgress
   }
 
   /// Whether a run was cut short by Ctrl-C or SIGTERM; its result holds what finished before.
-  public private(set) var wasInterrupted = false
+  package private(set) var wasInterrupted = false
 
   /// How long a worker may take to start (load, find its test, announce itself) before the lab
   /// gives up on it. Start-up never counts against the per-iteration timeout.
   static let startLimit: Duration = .seconds(60)
 
   /// Runs every iteration of a scenario run in `flakelab worker` processes.
-  public func run(_ run: RunPlan.Run) throws -> RunResult {
+  package func run(_ run: RunPlan.Run) throws -> RunResult {
     try self.run([SupervisedRun(run, workerExecutable: options.workerExecutable)])[0]
   }
 
@@ -77,7 +77,7 @@ public final class Supervisor {
   /// A hang limit that follows the run's pace: `adaptiveFactor` times the mean iteration so far,
   /// at least `adaptiveFloor`, at most `ceiling` (and `ceiling` until the pace is known). A test
   /// whose iterations take a millisecond is not left hanging for ten seconds twenty times.
-  public static func adaptiveLimit(ceiling: Duration, meanIteration: Duration?) -> Duration {
+  package static func adaptiveLimit(ceiling: Duration, meanIteration: Duration?) -> Duration {
     guard let meanIteration else { return ceiling }
     return min(ceiling, max(adaptiveFloor, meanIteration * adaptiveFactor))
   }
@@ -128,7 +128,7 @@ public final class Supervisor {
   ///
   /// The replicates of all the runs are interleaved, first replicate of every run, then the
   /// second, …, so that drift in the machine's load falls on every run alike.
-  public func run(_ runs: [SupervisedRun]) throws -> [RunResult] {
+  package func run(_ runs: [SupervisedRun]) throws -> [RunResult] {
     let clock = ContinuousClock()
     let start = clock.now
     let replicateBatches = runs.map { $0.replicateBatches(jobs: options.jobs) }

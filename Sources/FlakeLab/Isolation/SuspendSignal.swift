@@ -4,11 +4,11 @@ import Synchronization
 /// Ctrl-Z, passed on. Workers run in process groups of their own, so the terminal's stop signal
 /// reaches only the supervisor: it stops its workers, stops itself, and when it is continued
 /// (`fg`, `bg`) continues them. The time stopped never counts against a timeout.
-public enum SuspendSignal {
+package enum SuspendSignal {
   private static let raised = Atomic<Bool>(false)
 
   /// Routes SIGTSTP to the flag. Call once, in the supervising process only.
-  public static func install() {
+  package static func install() {
     signal(SIGTSTP) { _ in SuspendSignal.raised.store(true, ordering: .relaxed) }
   }
 

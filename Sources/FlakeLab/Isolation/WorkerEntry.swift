@@ -1,8 +1,8 @@
 /// The worker side of a supervised run: find the variant, run the batch, publish each outcome.
-public enum WorkerEntry {
+package enum WorkerEntry {
   /// Runs `invocation` against `catalog`, publishing into the channel on descriptor 3.
   @MainActor
-  public static func run(_ invocation: WorkerInvocation, catalog: ScenarioCatalog) async throws {
+  package static func run(_ invocation: WorkerInvocation, catalog: ScenarioCatalog) async throws {
     SupervisorLifetime.bind()
     let (_, variant) = try catalog.variant(invocation.selector)
     let executor = try catalog.executor(named: invocation.executor, seed: invocation.seed)

@@ -2,17 +2,17 @@
 ///
 /// The supervisor builds it; the `flakelab worker` command parses it back. Both sides live here
 /// so the two can never disagree.
-public struct WorkerInvocation: Equatable, Sendable {
+package struct WorkerInvocation: Equatable, Sendable {
   /// The subcommand name, hidden from help.
-  public static let command = "worker"
+  package static let command = "worker"
 
-  public let selector: String
-  public let executor: String
+  package let selector: String
+  package let executor: String
   /// The run's seed, from which the deterministic scheduler derives each iteration's seed.
-  public let seed: UInt64
-  public let indices: Range<Int>
+  package let seed: UInt64
+  package let indices: Range<Int>
 
-  public init(selector: String, executor: String, seed: UInt64, indices: Range<Int>) {
+  package init(selector: String, executor: String, seed: UInt64, indices: Range<Int>) {
     self.selector = selector
     self.executor = executor
     self.seed = seed
@@ -20,7 +20,7 @@ public struct WorkerInvocation: Equatable, Sendable {
   }
 
   /// The arguments after the executable.
-  public var arguments: [String] {
+  package var arguments: [String] {
     [
       Self.command, selector, executor, String(seed), String(indices.lowerBound),
       String(indices.upperBound),
@@ -28,7 +28,7 @@ public struct WorkerInvocation: Equatable, Sendable {
   }
 
   /// Reads the arguments after `worker` back.
-  public init?(arguments: [String]) {
+  package init?(arguments: [String]) {
     guard arguments.count == 5, let seed = UInt64(arguments[2]), let from = Int(arguments[3]),
       let to = Int(arguments[4]), from <= to
     else { return nil }

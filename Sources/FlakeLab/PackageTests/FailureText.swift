@@ -8,7 +8,7 @@ import Foundation
 /// placeholders or go; the rest stays as written (XCTest's empty ` - ` message suffix aside), up
 /// to ``limit`` characters: an assertion that prints two thousand-element arrays says what
 /// failed in its first line, and a run of a hundred thousand such failures must fit in memory.
-public enum FailureText {
+package enum FailureText {
   private static let rules: [(pattern: NSRegularExpression, replacement: String)] = [
     (#"\u001B\[[0-9;]*[A-Za-z]"#, ""),
     (#"0x[0-9a-fA-F]+"#, "0x…"),
@@ -20,9 +20,9 @@ public enum FailureText {
   ].map { (try! NSRegularExpression(pattern: $0.0), $0.1) }
 
   /// The longest message kept, in characters.
-  public static let limit = 240
+  package static let limit = 240
 
-  public static func normalize(_ message: String) -> String {
+  package static func normalize(_ message: String) -> String {
     var text = message
     for rule in rules {
       text = rule.pattern.stringByReplacingMatches(

@@ -3,24 +3,24 @@
 ///
 /// Both sides read and write it here, so the supervisor and the preloaded library
 /// (`libFlakeLabPreload.so`) cannot disagree.
-public struct HarnessConfiguration: Equatable, Sendable {
+package struct HarnessConfiguration: Equatable, Sendable {
   /// The executors a test process can run under.
-  public enum Executor: String, Sendable, CaseIterable {
+  package enum Executor: String, Sendable, CaseIterable {
     case global, serial, fifo, seeded
   }
 
-  public var executor: Executor
-  public var test: PackageTest
+  package var executor: Executor
+  package var test: PackageTest
   /// The global index of the process's first iteration.
-  public var firstIndex: Int
+  package var firstIndex: Int
   /// Iterations the process runs (XCTest; Swift Testing takes `--repetitions`).
-  public var repetitions: Int
+  package var repetitions: Int
   /// The run's seed; iteration `i` is scheduled with `SplitMix64.iterationSeed(runSeed:index:)`.
-  public var seed: UInt64
+  package var seed: UInt64
   /// Set for the start-up probe: report what took effect and exit.
-  public var isProbe: Bool
+  package var isProbe: Bool
 
-  public init(
+  package init(
     executor: Executor, test: PackageTest, firstIndex: Int = 0, repetitions: Int = 1,
     seed: UInt64 = 0, isProbe: Bool = false
   ) {
@@ -35,7 +35,7 @@ public struct HarnessConfiguration: Equatable, Sendable {
   static let prefix = "FLAKELAB_HARNESS_"
 
   /// The variables to add to the test process's environment.
-  public var environment: [String: String] {
+  package var environment: [String: String] {
     [
       Self.prefix + "EXECUTOR": executor.rawValue,
       Self.prefix + "TEST": test.id,
@@ -48,7 +48,7 @@ public struct HarnessConfiguration: Equatable, Sendable {
   }
 
   /// The configuration in `environment`, or nil in a process the lab did not start.
-  public init?(environment: [String: String]) {
+  package init?(environment: [String: String]) {
     func value(_ name: String) -> String? { environment[Self.prefix + name] }
     guard let executor = value("EXECUTOR").flatMap(Executor.init(rawValue:)),
       let id = value("TEST"), let framework = value("FRAMEWORK").flatMap(PackageTest.Framework.init),
@@ -62,7 +62,7 @@ public struct HarnessConfiguration: Equatable, Sendable {
   }
 
   /// The names of every variable, to remove from the environment of the test's own children.
-  public static var variableNames: [String] {
+  package static var variableNames: [String] {
     ["EXECUTOR", "TEST", "FRAMEWORK", "FIRST_INDEX", "REPETITIONS", "SEED", "PROBE"].map {
       prefix + $0
     }

@@ -7,14 +7,14 @@ import Foundation
 /// Each relies on runtime details no public API promises. Where one did not take effect, the
 /// lab says so and falls back, or refuses, rather than report a rate measured under the wrong
 /// executor.
-public struct HarnessProbe: Sendable {
+package struct HarnessProbe: Sendable {
   /// What took effect, by check: `xctmain`, `hook`, `executors`.
-  public let tookEffect: Set<String>
+  package let tookEffect: Set<String>
 
-  public var repeatsXCTestInProcess: Bool { tookEffect.contains("xctmain") }
+  package var repeatsXCTestInProcess: Bool { tookEffect.contains("xctmain") }
 
   /// The check an executor depends on, if any.
-  public static func check(for executor: HarnessConfiguration.Executor) -> String? {
+  package static func check(for executor: HarnessConfiguration.Executor) -> String? {
     switch executor {
     case .global: nil
     case .serial: "hook"
@@ -22,12 +22,12 @@ public struct HarnessProbe: Sendable {
     }
   }
 
-  public func supports(_ executor: HarnessConfiguration.Executor) -> Bool {
+  package func supports(_ executor: HarnessConfiguration.Executor) -> Bool {
     Self.check(for: executor).map(tookEffect.contains) ?? true
   }
 
   /// Runs one probe process of `binary` with `preload` per kind of executor in `executors`.
-  public static func run(
+  package static func run(
     binary: String, preload: String, executors: [HarnessConfiguration.Executor]
   ) throws -> HarnessProbe {
     // One process per check: the hook and the executors cannot be tried in the same process.

@@ -4,47 +4,47 @@
 /// Testing, `NumberFactsTests.IsLoadingXCTests/testYield` for XCTest. In reports the suite (all
 /// before the last `/`) stands where a scenario does and the test function where a variant does,
 /// so every reader of reports, `merge` and `--baseline` treat tests and scenarios alike.
-public struct PackageTest: Hashable, Sendable {
-  public enum Framework: String, Sendable, CaseIterable {
+package struct PackageTest: Hashable, Sendable {
+  package enum Framework: String, Sendable, CaseIterable {
     case xctest
     case swiftTesting = "swift-testing"
   }
 
-  public let id: String
-  public let framework: Framework
+  package let id: String
+  package let framework: Framework
 
-  public init(id: String, framework: Framework) {
+  package init(id: String, framework: Framework) {
     self.id = id
     self.framework = framework
   }
 
   /// `NumberFactsTests.IsLoadingTests`.
-  public var suite: String {
+  package var suite: String {
     id.lastIndex(of: "/").map { String(id[..<$0]) } ?? id
   }
 
   /// `yield()`.
-  public var function: String {
+  package var function: String {
     id.lastIndex(of: "/").map { String(id[id.index(after: $0)...]) } ?? id
   }
 }
 
 /// What a report says of a run that measured a package's test: which test, where, and how its
 /// iterations were laid out in processes (global rates differ between the two layouts).
-public struct TestReference: Equatable, Sendable {
-  public enum ProcessLayout: String, Sendable {
+package struct TestReference: Equatable, Sendable {
+  package enum ProcessLayout: String, Sendable {
     /// Batches of repetitions in one warm process per worker.
     case repetitions
     /// One process per iteration (`--fresh-process`): first-run rates.
     case fresh
   }
 
-  public let test: PackageTest
+  package let test: PackageTest
   /// The package directory, as given on the command line, for the replay command.
-  public let packagePath: String
-  public let layout: ProcessLayout
+  package let packagePath: String
+  package let layout: ProcessLayout
 
-  public init(test: PackageTest, packagePath: String, layout: ProcessLayout) {
+  package init(test: PackageTest, packagePath: String, layout: ProcessLayout) {
     self.test = test
     self.packagePath = packagePath
     self.layout = layout

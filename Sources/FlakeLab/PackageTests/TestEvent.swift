@@ -6,7 +6,7 @@ import Foundation
 /// With repetitions the stream has no iteration records: the k-th `testStarted`…`testEnded` pair
 /// of a test is its k-th iteration, failed when an issue that is not a known issue was recorded
 /// between them.
-public enum TestEvent: Equatable, Sendable {
+package enum TestEvent: Equatable, Sendable {
   /// The process got as far as running tests.
   case runStarted
   case testStarted(testID: String)
@@ -21,7 +21,7 @@ public enum TestEvent: Equatable, Sendable {
   static let kinds = ["runStarted", "testStarted", "issueRecorded", "testEnded", "testSkipped", "probe"]
 
   /// The event on `line`, or nil for a line of another kind (test records, run ends, values).
-  public static func parse(_ line: some Collection<UInt8>) -> TestEvent? {
+  package static func parse(_ line: some Collection<UInt8>) -> TestEvent? {
     guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
       let payload = object["payload"] as? [String: Any]
     else { return nil }
@@ -57,7 +57,7 @@ public enum TestEvent: Equatable, Sendable {
   }
 
   /// The event as one line of the stream, newline included.
-  public var line: String {
+  package var line: String {
     let object: [String: Any]
     switch self {
     case .runStarted:
@@ -88,7 +88,7 @@ public enum TestEvent: Equatable, Sendable {
 
   /// Whether an event's `testID` is `id` itself or one of its parts (Swift Testing appends the
   /// source location to the function's ID).
-  public static func testID(_ eventID: String, belongsTo id: String) -> Bool {
+  package static func testID(_ eventID: String, belongsTo id: String) -> Bool {
     eventID == id || eventID.hasPrefix(id + "/")
   }
 }

@@ -2,14 +2,14 @@ import Foundation
 
 /// How the lab starts a user's test binary as a worker: the arguments each framework needs to
 /// run one test a number of times in a row, and the environment that preloads the harness.
-public enum TestLaunch {
+package enum TestLaunch {
   /// A run of `test` under `executor`, in worker processes of the package's test binary.
   ///
   /// - Parameters:
   ///   - freshProcess: one process per iteration instead of batches of repetitions.
   ///   - probe: what took effect; an XCTest test whose `XCTMain` replacement did not take effect
   ///     runs one process per iteration, judged by its exit status.
-  public static func run(
+  package static func run(
     _ test: PackageTest, of package: TestPackage, executor: HarnessConfiguration.Executor,
     indices: Range<Int>, seed: UInt64, freshProcess: Bool, probe: HarnessProbe, preload: String
   ) -> SupervisedRun {
@@ -68,7 +68,7 @@ public enum TestLaunch {
 
   /// The harness library, `libFlakeLabPreload.so`: next to the `flakelab` executable (a build
   /// tree) or in `../lib/flakelab/` (an install with `make install PREFIX=…`).
-  public static func preloadLibrary(besides executable: String) throws(UsageError) -> String {
+  package static func preloadLibrary(besides executable: String) throws(UsageError) -> String {
     let directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
     let candidates = [
       directory.appendingPathComponent("libFlakeLabPreload.so"),

@@ -5,20 +5,20 @@ import Foundation
 /// The lab runs the binary SwiftPM builds (`<bin-path>/<Name>PackageTests.xctest`) directly,
 /// not `swift test`, because only the binary itself accepts `--repetitions`, and only a binary
 /// the lab starts can be handed the preloaded harness.
-public struct TestPackage: Sendable {
+package struct TestPackage: Sendable {
   /// The directory as given, for messages and replay commands.
-  public let path: String
-  public let testBinary: String
+  package let path: String
+  package let testBinary: String
 
   /// A package that could not be built: the compiler's last lines, then one line saying so.
-  public struct BuildFailure: Error {
-    public let compilerLines: [String]
-    public let message: String
+  package struct BuildFailure: Error {
+    package let compilerLines: [String]
+    package let message: String
   }
 
   /// Builds the package at `path` with its tests (`swift build --build-tests`), showing nothing
   /// unless the build fails; with `skippingBuild`, uses what an earlier build left.
-  public static func build(at path: String, skippingBuild: Bool = false) throws -> TestPackage {
+  package static func build(at path: String, skippingBuild: Bool = false) throws -> TestPackage {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
       isDirectory.boolValue
@@ -51,13 +51,13 @@ public struct TestPackage: Sendable {
     return TestPackage(path: path, testBinary: binPath + "/" + binary)
   }
 
-  public init(path: String, testBinary: String) {
+  package init(path: String, testBinary: String) {
     self.path = path
     self.testBinary = testBinary
   }
 
   /// Every test of both frameworks, as the binary lists them, XCTest first.
-  public func tests() throws -> [PackageTest] {
+  package func tests() throws -> [PackageTest] {
     try PackageTest.Framework.allCases.flatMap { framework in
       let listing = try CapturedProcess.run(
         testBinary, ["--testing-library", framework.rawValue, "--list-tests"])

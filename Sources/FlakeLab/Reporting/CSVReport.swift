@@ -2,14 +2,14 @@ import Foundation
 
 /// One row per run for spreadsheets (`--format csv`), RFC 4180 quoting, a header row first.
 /// Columns are only ever added at the end, so scripts that read them by position keep working.
-public enum CSVReport {
+package enum CSVReport {
   static let columns = [
     "scenario", "variant", "executor", "iterations", "passed", "failed", "crashed", "timedOut",
     "failureRate", "confidenceLevel", "confidenceLow", "confidenceHigh", "seconds", "claim",
     "verdict", "topOutcome", "deadlocked", "seed", "confidenceMethod", "dispersion", "replicates",
   ]
 
-  public static func render(_ report: Report) -> String {
+  package static func render(_ report: Report) -> String {
     var rows = [columns.joined(separator: ",")]
     for run in report.runs {
       let tally = run.tally

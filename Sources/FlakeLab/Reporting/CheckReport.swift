@@ -1,6 +1,6 @@
 /// The verdict table of `flakelab check`: each declared claim, what the run showed, and why.
-public enum CheckReport {
-  public static func render(_ report: Report) -> String {
+package enum CheckReport {
+  package static func render(_ report: Report) -> String {
     var table = TextTable([.left, .left, .left, .left, .right, .left])
     table.add([
       "variant", "executor", "claim", "verdict",

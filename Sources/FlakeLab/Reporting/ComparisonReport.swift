@@ -1,7 +1,7 @@
 /// The human-readable report of `flakelab compare`: one row per variant, its failure rate under
 /// each executor side by side.
-public enum ComparisonReport {
-  public static func render(_ report: Report, executors: [String]) -> String {
+package enum ComparisonReport {
+  package static func render(_ report: Report, executors: [String]) -> String {
     var table = TextTable([.left] + executors.map { _ in .right })
     table.add(["variant"] + executors.map { "\($0) failure rate" })
     var order: [String] = []

@@ -1,9 +1,9 @@
 import Foundation
 
 /// The number formats of the text reports, in one place so every table reads the same.
-public enum Formatting {
+package enum Formatting {
   /// `12,345`: counts with thousands separators.
-  public static func count(_ value: Int) -> String {
+  package static func count(_ value: Int) -> String {
     let digits = String(value.magnitude)
     var grouped = ""
     for (offset, digit) in digits.enumerated() {
@@ -14,7 +14,7 @@ public enum Formatting {
   }
 
   /// `24.31%`; small non-zero rates keep enough digits not to read as zero (`0.004%`).
-  public static func percent(_ fraction: Double) -> String {
+  package static func percent(_ fraction: Double) -> String {
     let value = fraction * 100
     // Two decimals, unless they would round a rate that is not 0 or 100% to one that is.
     if value == 0 || value == 100 || (value >= 0.01 && value <= 99.99) {
@@ -29,7 +29,7 @@ public enum Formatting {
   }
 
   /// A confidence level without needless digits: `95%`, `99.9%`.
-  public static func level(_ fraction: Double) -> String {
+  package static func level(_ fraction: Double) -> String {
     var text = String(format: "%.4f", fraction * 100)
     while text.hasSuffix("0") { text.removeLast() }
     if text.hasSuffix(".") { text.removeLast() }
@@ -48,7 +48,7 @@ public enum Formatting {
   }
 
   /// A dispersion: one decimal below 10, whole above (`1.4`, `41`, `380`).
-  public static func dispersion(_ value: Double) -> String {
+  package static func dispersion(_ value: Double) -> String {
     value < 10 ? String(format: "%.1f", value) : count(Int(value.rounded()))
   }
 

@@ -1,8 +1,8 @@
 /// The machine-readable report (`--format json`), documented field by field in the README.
 ///
 /// The shape only grows: fields are added, never renamed or removed, so scripts keep working.
-public enum JSONReport {
-  public static func render(_ report: Report) -> String {
+package enum JSONReport {
+  package static func render(_ report: Report) -> String {
     document(report).serialized() + "\n"
   }
 

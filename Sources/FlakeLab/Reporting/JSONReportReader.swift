@@ -1,9 +1,9 @@
-import Foundation
+package import Foundation
 
 /// Reads a report written by `--format json` or `--output` back, for `merge` and baselines.
-public enum JSONReportReader {
+package enum JSONReportReader {
   /// The report in `data`; `name` says which file in error messages.
-  public static func read(_ data: Data, name: String) throws(UsageError) -> Report {
+  package static func read(_ data: Data, name: String) throws(UsageError) -> Report {
     guard let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
       document["flakelab"] is String,
       let machine = document["machine"] as? [String: Any],

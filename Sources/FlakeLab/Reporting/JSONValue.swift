@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON document with its object keys in a fixed order, so that reports are stable to diff and
 /// read in the order the documentation lists their fields.
-public enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
   case null
   case bool(Bool)
   case int(Int)
@@ -11,12 +11,12 @@ public enum JSONValue: Equatable, Sendable {
   case array([JSONValue])
   case object([(String, JSONValue)])
 
-  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+  package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
     lhs.serialized() == rhs.serialized()
   }
 
   /// Compact JSON text, one line.
-  public func serialized() -> String {
+  package func serialized() -> String {
     var out = ""
     write(to: &out)
     return out

@@ -9,8 +9,8 @@ import Foundation
 /// A test case fails when the run has a problem (a gate not met, a violated claim, a rise over
 /// the baseline) or, with no gate at all, when no iteration passed; the `<failure>` carries the
 /// rate, its interval and the top outcomes. A claim `check` could not show is `<skipped>`.
-public enum JUnitReport {
-  public static func render(_ report: Report) -> String {
+package enum JUnitReport {
+  package static func render(_ report: Report) -> String {
     var suites: [(name: String, runs: [RunResult])] = []
     for run in report.runs {
       if let index = suites.firstIndex(where: { $0.name == run.scenario }) {

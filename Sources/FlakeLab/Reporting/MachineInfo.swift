@@ -4,19 +4,19 @@ import Foundation
 ///
 /// Races need threads running at once, so the same scenario fails at different rates on machines
 /// with different core counts or load. Every report carries these so a rate is never read alone.
-public struct MachineInfo: Equatable, Sendable {
-  public var cores: Int
-  public var os: String
-  public var swift: String
+package struct MachineInfo: Equatable, Sendable {
+  package var cores: Int
+  package var os: String
+  package var swift: String
 
-  public init(cores: Int, os: String, swift: String) {
+  package init(cores: Int, os: String, swift: String) {
     self.cores = cores
     self.os = os
     self.swift = swift
   }
 
   /// This machine, now.
-  public static var current: MachineInfo {
+  package static var current: MachineInfo {
     MachineInfo(
       cores: ProcessInfo.processInfo.activeProcessorCount,
       os: operatingSystem,

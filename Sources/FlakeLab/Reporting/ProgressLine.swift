@@ -1,7 +1,7 @@
 /// The live line a long run shows on a terminal:
 /// `isLoading.naive (global)  4,200/10,000  12 not passed (0.29%)  ETA 3s`.
-public enum ProgressLine {
-  public static func render(_ progress: Supervisor.Progress) -> String {
+package enum ProgressLine {
+  package static func render(_ progress: Supervisor.Progress) -> String {
     let rate = progress.done > 0 ? Double(progress.notPassed) / Double(progress.done) : 0
     var line =
       "\(progress.label)  \(Formatting.count(progress.done))/\(Formatting.count(progress.total))"

@@ -1,8 +1,8 @@
 /// A failure rate with its interval, as every text report shows it: `24.31% [23.48%, 25.16%]`,
 /// and for a run with no failures `none [≤ 0.04%]`, which says both that none were seen and how
 /// high the rate could still be.
-public enum RateText {
-  public static func withInterval(_ estimate: FailureRateEstimate) -> String {
+package enum RateText {
+  package static func withInterval(_ estimate: FailureRateEstimate) -> String {
     if estimate.rate == 0 {
       return "none [≤ \(Formatting.percent(estimate.high))]"
     }
@@ -12,7 +12,7 @@ public enum RateText {
 
   /// `runs varied 18.80%–43.60% (10 replicates of 2,000, dispersion 41)`, for a run whose
   /// replicates differed materially; nil otherwise.
-  public static func variation(_ estimate: FailureRateEstimate) -> String? {
+  package static func variation(_ estimate: FailureRateEstimate) -> String? {
     guard estimate.dispersionIsMaterial, let range = estimate.replicateRates,
       let sizes = estimate.replicateSizes, let dispersion = estimate.dispersion
     else { return nil }

@@ -1,23 +1,23 @@
 /// Everything one command measured, ready to be rendered as text or JSON.
-public struct Report: Sendable {
+package struct Report: Sendable {
   /// The lab's own version, written into every machine-readable report.
-  public static let labVersion = "0.1.0"
+  package static let labVersion = "0.1.0"
 
-  public var machine: MachineInfo
-  public var runs: [RunResult]
+  package var machine: MachineInfo
+  package var runs: [RunResult]
   /// Set when Ctrl-C or SIGTERM stopped the command: the runs hold what finished before.
-  public var interrupted: Bool
+  package var interrupted: Bool
   /// The shard these runs are a share of, or nil for whole runs (and merged reports).
-  public var shard: Shard?
+  package var shard: Shard?
   /// The confidence level of every interval in the report (`--confidence`, 0.95 by default).
-  public var confidence: Double
+  package var confidence: Double
   /// The seed of the runs (`--seed`, or one drawn at random), printed in every report so that
   /// runs under the deterministic scheduler can be repeated.
-  public var seed: UInt64?
+  package var seed: UInt64?
   /// The executable the runs were made with, which the replay commands a report prints name.
-  public var program: String
+  package var program: String
 
-  public init(
+  package init(
     machine: MachineInfo = .current, runs: [RunResult], interrupted: Bool = false,
     shard: Shard? = nil, confidence: Double = 0.95, seed: UInt64? = nil,
     program: String = "flakelab"
@@ -32,7 +32,7 @@ public struct Report: Sendable {
   }
 
   /// `result`'s failure rate and its interval at the report's confidence.
-  public func estimate(of result: RunResult) -> FailureRateEstimate {
+  package func estimate(of result: RunResult) -> FailureRateEstimate {
     result.estimate(confidence: confidence)
   }
 }

@@ -3,8 +3,8 @@ import Foundation
 /// Report files: written so that readers only ever see a complete file (the text goes to a
 /// temporary file beside the target, is flushed to disk, and is renamed over the target), and
 /// read back for `merge` and `--baseline`.
-public enum ReportFile {
-  public static func read(_ path: String) throws(UsageError) -> Report {
+package enum ReportFile {
+  package static func read(_ path: String) throws(UsageError) -> Report {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw UsageError("cannot read \(path)")
     }
@@ -13,7 +13,7 @@ public enum ReportFile {
 
   /// Fails unless a report can be written to `path`: checked before a run, so that a typo in
   /// `--output` costs nothing measured.
-  public static func checkWritable(_ path: String) throws(UsageError) {
+  package static func checkWritable(_ path: String) throws(UsageError) {
     let target = destination(of: path)
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -37,7 +37,7 @@ public enum ReportFile {
     return current
   }
 
-  public static func write(_ text: String, to path: String) throws(UsageError) {
+  package static func write(_ text: String, to path: String) throws(UsageError) {
     let target = destination(of: path)
     let temporary = "\(target).tmp-\(getpid())"
     // A fresh file of our own: never through a link someone left at the temporary name.

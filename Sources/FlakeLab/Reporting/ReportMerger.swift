@@ -4,13 +4,13 @@
 /// twice would double its counts, a missing one would pass a part for the whole, and shards of
 /// different seeds or different runs were never one measurement. Each is refused with what is
 /// wrong. A single report that is not a shard passes through, to be gated again.
-public enum ReportMerger {
+package enum ReportMerger {
   /// Runs with the same scenario, variant and executor are added together; run order follows
   /// first appearance. Seconds add up too: the merged figure is CPU-side work, not wall time.
   ///
   /// - Parameter reports: each report with the name (its path) that messages use.
   /// - Throws: ``UsageError`` when the reports are not the complete shards of one measurement.
-  public static func merge(_ reports: [(name: String, report: Report)]) throws(UsageError) -> Report {
+  package static func merge(_ reports: [(name: String, report: Report)]) throws(UsageError) -> Report {
     try validate(reports)
     var order: [String] = []
     var merged: [String: RunResult] = [:]

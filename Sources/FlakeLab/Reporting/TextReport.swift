@@ -2,8 +2,8 @@
 /// rate's interval, the run's outcome histogram beneath it, and the machine the rates were
 /// measured on. The failure rate counts every iteration that did not pass: failed, crashed, timed
 /// out or deadlocked.
-public enum TextReport {
-  public static func render(_ report: Report) -> String {
+package enum TextReport {
+  package static func render(_ report: Report) -> String {
     // The deadlocked column only appears where a run can deadlock: a scenario under the
     // scheduler (in a package's test process a deadlock shows as a timeout).
     let showsDeadlocks = report.runs.contains { $0.schedule != nil && $0.test == nil }
@@ -48,7 +48,7 @@ public enum TextReport {
 
   /// The outcome histogram, jcstress style, shown once a run has more than one outcome:
   /// `    9,860  98.60%  isLoading was false right after the tap`.
-  public static func histogramLines(_ tally: Tally) -> [String] {
+  package static func histogramLines(_ tally: Tally) -> [String] {
     let histogram = tally.histogram
     guard histogram.count > 1 || tally.passed == 0 else { return [] }
     var table = TextTable([.right, .right, .left])
@@ -137,8 +137,8 @@ enum MachineLine {
 }
 
 /// An outcome as a phrase for text reports.
-public enum OutcomeText {
-  public static func describe(_ outcome: Outcome) -> String {
+package enum OutcomeText {
+  package static func describe(_ outcome: Outcome) -> String {
     switch outcome {
     case .passed: "passed"
     case .failed(let observation): observation

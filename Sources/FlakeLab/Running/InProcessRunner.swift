@@ -2,9 +2,9 @@
 ///
 /// The simplest runner, for tests of scenarios and executors: a trap or hang in a scenario takes
 /// this process down with it, so the command line uses ``Supervisor`` instead.
-public enum InProcessRunner {
+package enum InProcessRunner {
   @MainActor
-  public static func run(_ run: RunPlan.Run) async -> RunResult {
+  package static func run(_ run: RunPlan.Run) async -> RunResult {
     var tally = Tally()
     let clock = ContinuousClock()
     let start = clock.now

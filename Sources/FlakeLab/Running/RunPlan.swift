@@ -1,18 +1,18 @@
 /// What a command asked the lab to do: which variants, under which executors, how many times.
 ///
 /// A plan holds no results; the runner turns each ``Run`` into a ``RunResult``.
-public struct RunPlan: Sendable {
+package struct RunPlan: Sendable {
   /// One (scenario, variant, executor) combination and how many iterations it gets.
-  public struct Run: Sendable {
-    public let scenario: Scenario
-    public let variant: Variant
-    public let executor: any IterationExecutor
+  package struct Run: Sendable {
+    package let scenario: Scenario
+    package let variant: Variant
+    package let executor: any IterationExecutor
     /// The global indices of this run's iterations: `0..<iterations`, or a shard's part of it.
-    public let indices: Range<Int>
+    package let indices: Range<Int>
     /// The seed the deterministic scheduler derives each iteration's seed from.
-    public let seed: UInt64
+    package let seed: UInt64
 
-    public init(
+    package init(
       scenario: Scenario, variant: Variant, executor: any IterationExecutor, indices: Range<Int>,
       seed: UInt64 = 0
     ) {
@@ -24,18 +24,18 @@ public struct RunPlan: Sendable {
     }
 
     /// `scenario.variant`, the selector that names this run's variant.
-    public var selector: String { "\(scenario.name).\(variant.name)" }
+    package var selector: String { "\(scenario.name).\(variant.name)" }
   }
 
-  public let runs: [Run]
+  package let runs: [Run]
 
-  public init(runs: [Run]) {
+  package init(runs: [Run]) {
     self.runs = runs
   }
 
   /// Every resolved variant under every executor, variant-major, as `compare` lays them out;
   /// with a shard, each run gets that shard's block of its iterations.
-  public init(
+  package init(
     variants: [(Scenario, Variant)], executors: [any IterationExecutor], iterations: Int,
     shard: Shard? = nil, seed: UInt64 = 0
   ) {

@@ -3,14 +3,14 @@
 /// Shard `index` of `count` (0-based, as Bazel's `TEST_SHARD_INDEX`) takes a contiguous block of
 /// each run's iteration indices. Indices stay global, so a scenario sees the same index whichever
 /// shard runs it, and `flakelab merge` of all shards equals the unsharded run.
-public struct Shard: Equatable, Hashable, Sendable {
-  public let index: Int
-  public let count: Int
+package struct Shard: Equatable, Hashable, Sendable {
+  package let index: Int
+  package let count: Int
 
   /// The most shards a measurement is split into.
-  public static let maximumCount = 1_000_000
+  package static let maximumCount = 1_000_000
 
-  public init(index: Int, count: Int) throws(UsageError) {
+  package init(index: Int, count: Int) throws(UsageError) {
     guard (1...Self.maximumCount).contains(count), (0..<count).contains(index) else {
       throw UsageError("a shard is INDEX/COUNT with 0 <= INDEX < COUNT <= 1,000,000, not \(index)/\(count)")
     }
@@ -19,7 +19,7 @@ public struct Shard: Equatable, Hashable, Sendable {
   }
 
   /// This shard's block of `0..<iterations`.
-  public func indices(of iterations: Int) -> Range<Int> {
+  package func indices(of iterations: Int) -> Range<Int> {
     (iterations * index / count)..<(iterations * (index + 1) / count)
   }
 }

@@ -5,7 +5,7 @@
 /// sink. A fresh ``Iteration`` each time keeps a stray task of an earlier iteration from
 /// recording into a later one.
 @MainActor
-public func runIterations<Sink: OutcomeSink>(
+package func runIterations<Sink: OutcomeSink>(
   of variant: Variant,
   on executor: any IterationExecutor,
   indices: Range<Int>,
@@ -19,7 +19,7 @@ public func runIterations<Sink: OutcomeSink>(
 
 /// One iteration: the body under the executor, its checks and a throw turned into an outcome.
 @MainActor
-public func runIteration(
+package func runIteration(
   of variant: Variant, index: Int, on executor: any IterationExecutor
 ) async -> (Outcome, IterationSchedule?) {
   let iteration = Iteration(index: index)

@@ -19,7 +19,7 @@ public final class Iteration: Sendable {
   public let index: Int
   private let failures = Mutex<[String]>([])
 
-  public init(index: Int) {
+  package init(index: Int) {
     self.index = index
   }
 

@@ -2,7 +2,7 @@
 ///
 /// A run is a histogram of outcomes, as in jcstress: passes, and each distinct thing seen instead.
 /// Observations are plain sentences without addresses or timings, so that equal failures group.
-public enum Outcome: Hashable, Sendable {
+package enum Outcome: Hashable, Sendable {
   /// Every expectation of the test held.
   case passed
   /// An expectation did not hold; the observation says what was seen instead.

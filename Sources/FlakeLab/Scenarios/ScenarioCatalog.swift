@@ -55,7 +55,7 @@ public struct ScenarioCatalog: Sendable {
   }
 
   /// The executor called `name`, ready for a run with `seed`, or an error that lists the names.
-  public func executor(named name: String, seed: UInt64 = 0) throws(UsageError)
+  package func executor(named name: String, seed: UInt64 = 0) throws(UsageError)
     -> any IterationExecutor
   {
     guard let executor = executors.first(where: { $0.name == name }) else {
@@ -68,13 +68,13 @@ public struct ScenarioCatalog: Sendable {
   }
 
   /// The scenarios `list` shows: all of them with `includingDiagnostics`, else the teaching ones.
-  public func listed(includingDiagnostics: Bool) -> [Scenario] {
+  package func listed(includingDiagnostics: Bool) -> [Scenario] {
     includingDiagnostics ? scenarios : scenarios.filter { !$0.isDiagnostic }
   }
 
   /// The variants a selector names: `scenario` for all its variants, `scenario.variant` for one.
   /// Diagnostic scenarios have dotted names (`lab.crash`), so a whole name is tried first.
-  public func resolve(_ selector: String) throws(UsageError) -> [(Scenario, Variant)] {
+  package func resolve(_ selector: String) throws(UsageError) -> [(Scenario, Variant)] {
     if let scenario = scenarios.first(where: { $0.name == selector }) {
       return scenario.variants.map { (scenario, $0) }
     }
@@ -96,7 +96,7 @@ public struct ScenarioCatalog: Sendable {
 
   /// The one variant `selector` names, for commands that run a single variant (`replay`,
   /// `explore`, a worker).
-  public func variant(_ selector: String) throws(UsageError) -> (Scenario, Variant) {
+  package func variant(_ selector: String) throws(UsageError) -> (Scenario, Variant) {
     let pairs = try resolve(selector)
     guard pairs.count == 1 else {
       throw UsageError(
@@ -107,7 +107,7 @@ public struct ScenarioCatalog: Sendable {
   }
 
   /// Every selector resolved in order, each (scenario, variant) pair once.
-  public func resolve(_ selectors: [String]) throws(UsageError) -> [(Scenario, Variant)] {
+  package func resolve(_ selectors: [String]) throws(UsageError) -> [(Scenario, Variant)] {
     var seen = Set<String>()
     var pairs: [(Scenario, Variant)] = []
     for selector in selectors {

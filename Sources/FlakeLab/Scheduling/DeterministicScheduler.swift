@@ -22,9 +22,9 @@ import Synchronization
 ///
 /// Installed process-wide, before the first task exists, with ``install()``; the lab does this in
 /// the processes that use it (workers of the `seeded` and `fifo` executors, `replay`, `explore`).
-public final class DeterministicScheduler: JobScheduler, @unchecked Sendable {
+package final class DeterministicScheduler: JobScheduler, @unchecked Sendable {
   /// The scheduler of this process, once ``install()`` has run.
-  public static let shared = DeterministicScheduler()
+  package static let shared = DeterministicScheduler()
 
   /// Jobs that may run after the test returned, before leftovers are dropped.
   static let drainBudget = 100_000
@@ -75,16 +75,16 @@ public final class DeterministicScheduler: JobScheduler, @unchecked Sendable {
 
   /// Makes this scheduler the process's main and default executor. Call first thing in a
   /// synchronous `main`, before any task exists, then ``runMainLoop()``.
-  public static func install() {
+  package static func install() {
     _createExecutors(factory: LabExecutorFactory.self)
     shared.isInstalled = true
   }
 
   /// Whether ``install()`` ran in this process.
-  public static var isInstalled: Bool { shared.isInstalled }
+  package static var isInstalled: Bool { shared.isInstalled }
 
   /// Runs jobs until the process exits.
-  public static func runMainLoop() -> Never {
+  package static func runMainLoop() -> Never {
     do {
       try MainActor.executor.run()
     } catch {
@@ -98,7 +98,7 @@ public final class DeterministicScheduler: JobScheduler, @unchecked Sendable {
   /// Runs `body` as one iteration under `policy`, in a task of its own, and returns its
   /// schedule when it has finished, or deadlocked.
   @MainActor
-  public func runIteration(
+  package func runIteration(
     policy: SchedulePolicy, tracing: Bool = false, _ body: @escaping @Sendable () async -> Void
   ) async -> IterationSchedule {
     precondition(isInstalled, "the deterministic scheduler is not installed in this process")
@@ -249,19 +249,4 @@ public final class DeterministicScheduler: JobScheduler, @unchecked Sendable {
         number: steps, label: "task \(tasksSeen[identity]!)", kind: job.kind,
         firedTimerAt: job.firedAt, choice: count > 1 ? (pick, count) : nil))
   }
-}
-
-/// What the scheduler saw of one iteration.
-public struct IterationSchedule: Sendable {
-  public let choices: ScheduleChoices
-  /// Jobs the iteration ran before it finished.
-  public let steps: Int
-  /// The deadlock observation, when the iteration could never finish.
-  public let deadlock: String?
-  /// Every step, when tracing was asked for.
-  public let trace: [ScheduleStep]
-  /// The virtual clock when the iteration ended.
-  public let virtualTime: Duration
-
-  public var fingerprint: UInt64 { choices.fingerprint }
 }

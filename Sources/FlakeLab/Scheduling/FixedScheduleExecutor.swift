@@ -1,16 +1,16 @@
 /// The deterministic scheduler with one given policy for every iteration: how `replay` reruns a
 /// seed or a path, and how `explore` walks schedules.
-public struct FixedScheduleExecutor: IterationExecutor {
-  public let policy: SchedulePolicy
+package struct FixedScheduleExecutor: IterationExecutor {
+  package let policy: SchedulePolicy
   /// Whether to keep every step for `replay --trace`.
-  public let tracing: Bool
+  package let tracing: Bool
 
-  public init(policy: SchedulePolicy, tracing: Bool = false) {
+  package init(policy: SchedulePolicy, tracing: Bool = false) {
     self.policy = policy
     self.tracing = tracing
   }
 
-  public var name: String {
+  package var name: String {
     switch policy {
     case .fifo: "fifo"
     case .seeded: "seeded"
@@ -18,10 +18,10 @@ public struct FixedScheduleExecutor: IterationExecutor {
     }
   }
 
-  public var summary: String { "the deterministic scheduler with a fixed policy" }
+  package var summary: String { "the deterministic scheduler with a fixed policy" }
 
   @MainActor
-  public func run(_ iteration: Iteration, _ body: @escaping Variant.Body) async
+  package func run(_ iteration: Iteration, _ body: @escaping Variant.Body) async
     -> IterationSchedule?
   {
     await DeterministicScheduler.shared.runIteration(policy: policy, tracing: tracing) {

@@ -1,26 +1,26 @@
 /// What a run under the deterministic scheduler records about its schedules: the run's seed, one
 /// hash of every iteration's schedule, and the first failing iterations with their replay seeds.
-public struct RunSchedule: Equatable, Sendable {
+package struct RunSchedule: Equatable, Sendable {
   /// How many failing iterations a report lists.
-  public static let failingLimit = 20
+  package static let failingLimit = 20
 
   /// A failing iteration and what replays it.
-  public struct FailingIteration: Equatable, Sendable {
-    public let index: Int
+  package struct FailingIteration: Equatable, Sendable {
+    package let index: Int
     /// The iteration's own seed: `flakelab replay … --seed` takes it.
-    public let seed: UInt64
-    public let fingerprint: UInt64
-    public let outcome: Outcome
+    package let seed: UInt64
+    package let fingerprint: UInt64
+    package let outcome: Outcome
   }
 
-  public let seed: UInt64
+  package let seed: UInt64
   /// XOR of every iteration's share (index and schedule fingerprint): equal for two runs with
   /// the same seed and the same schedules, whatever the split into workers and shards.
-  public var fingerprint: UInt64
+  package var fingerprint: UInt64
   /// The failing iterations with the lowest indices, up to ``failingLimit``.
-  public private(set) var failingIterations: [FailingIteration]
+  package private(set) var failingIterations: [FailingIteration]
 
-  public init(seed: UInt64, fingerprint: UInt64 = 0, failingIterations: [FailingIteration] = []) {
+  package init(seed: UInt64, fingerprint: UInt64 = 0, failingIterations: [FailingIteration] = []) {
     self.seed = seed
     self.fingerprint = fingerprint
     self.failingIterations = failingIterations

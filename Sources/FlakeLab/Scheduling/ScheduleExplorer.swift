@@ -5,20 +5,20 @@
 /// option, and the first ready job after it. Every schedule so reached is distinct, and when no
 /// choice has an untried option left, every schedule the scheduler can produce has been run.
 /// (The number of schedules grows exponentially with the ready jobs; `--max-schedules` bounds it.)
-public enum ScheduleExplorer {
-  public struct Result: Sendable {
-    public let schedules: Int
+package enum ScheduleExplorer {
+  package struct Result: Sendable {
+    package let schedules: Int
     /// True when every schedule was explored, false when the bound stopped the walk.
-    public let isComplete: Bool
-    public let tally: Tally
+    package let isComplete: Bool
+    package let tally: Tally
     /// The path (`replay --schedule`) and outcome of the first failing schedule.
-    public let firstFailure: (path: String, outcome: Outcome)?
+    package let firstFailure: (path: String, outcome: Outcome)?
     /// The path of the first passing schedule.
-    public let firstPass: String?
+    package let firstPass: String?
   }
 
   @MainActor
-  public static func explore(_ variant: Variant, index: Int = 0, maxSchedules: Int) async -> Result {
+  package static func explore(_ variant: Variant, index: Int = 0, maxSchedules: Int) async -> Result {
     var tally = Tally()
     var path: [Int] = []
     var count = 0

@@ -1,5 +1,5 @@
 /// How the deterministic scheduler picks the next job when more than one is ready.
-public enum SchedulePolicy: Sendable {
+package enum SchedulePolicy: Sendable {
   /// The first job enqueued first, as the serial executor does.
   case fifo
   /// A job drawn by a generator seeded with the iteration's seed.
@@ -11,9 +11,9 @@ public enum SchedulePolicy: Sendable {
 
 /// The choices one iteration made, in order: which ready job was picked, out of how many.
 /// Only real choices (two or more ready jobs) are recorded.
-public struct ScheduleChoices: Equatable, Sendable {
-  public private(set) var picks: [Int] = []
-  public private(set) var options: [Int] = []
+package struct ScheduleChoices: Equatable, Sendable {
+  package private(set) var picks: [Int] = []
+  package private(set) var options: [Int] = []
 
   mutating func append(pick: Int, of count: Int) {
     picks.append(pick)
@@ -21,7 +21,7 @@ public struct ScheduleChoices: Equatable, Sendable {
   }
 
   /// A 64-bit FNV-1a hash of the choices: equal schedules have equal fingerprints.
-  public var fingerprint: UInt64 {
+  package var fingerprint: UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for (pick, count) in zip(picks, options) {
       for value in [UInt64(pick), UInt64(count)] {
@@ -33,15 +33,15 @@ public struct ScheduleChoices: Equatable, Sendable {
   }
 
   /// The handle `replay --schedule` takes: the picks joined with dots, `-` for no choice at all.
-  public var path: String { Self.path(of: picks) }
+  package var path: String { Self.path(of: picks) }
 
   /// `picks` as a path.
-  public static func path(of picks: [Int]) -> String {
+  package static func path(of picks: [Int]) -> String {
     picks.isEmpty ? "-" : picks.map(String.init).joined(separator: ".")
   }
 
   /// Parses a ``path`` back into picks.
-  public static func picks(fromPath path: String) -> [Int]? {
+  package static func picks(fromPath path: String) -> [Int]? {
     if path == "-" { return [] }
     let picks = path.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
     guard picks.allSatisfy({ ($0 ?? -1) >= 0 }) else { return nil }

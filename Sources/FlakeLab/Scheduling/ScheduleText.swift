@@ -1,19 +1,19 @@
 import Foundation
 
 /// How schedules read in reports: fingerprints in hex, and the command that replays an iteration.
-public enum ScheduleText {
+package enum ScheduleText {
   /// `0x00c0ffee12345678`.
-  public static func hex(_ value: UInt64) -> String {
+  package static func hex(_ value: UInt64) -> String {
     let digits = String(value, radix: 16)
     return "0x" + String(repeating: "0", count: 16 - digits.count) + digits
   }
 
   /// Virtual time as reports show it: `0 s`, `5.000 s`.
-  public static func virtualTime(_ duration: Duration) -> String {
+  package static func virtualTime(_ duration: Duration) -> String {
     VirtualTime.text(duration)
   }
 
-  public static func parseHex(_ text: String) -> UInt64? {
+  package static func parseHex(_ text: String) -> UInt64? {
     text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : nil
   }
 
@@ -21,7 +21,7 @@ public enum ScheduleText {
   /// package's test, the `flakelab test` command that runs that one iteration with the run's
   /// seed (the iteration's own seed is derived from it inside the test process). `program` is
   /// the executable that ran the run: `flakelab`, or a lab of one's own.
-  public static func replayCommand(
+  package static func replayCommand(
     _ run: RunResult, _ failing: RunSchedule.FailingIteration, program: String
   ) -> String {
     guard let test = run.test, let runSeed = run.schedule?.seed else {

@@ -1,25 +1,25 @@
 import Foundation
 
 /// One step of an iteration's schedule, for `replay --trace`.
-public struct ScheduleStep: Sendable {
-  public enum Kind: String, Sendable {
+package struct ScheduleStep: Sendable {
+  package enum Kind: String, Sendable {
     /// A job of a main-actor-isolated task.
     case mainActor = "main actor"
     /// A job bound for the default (global) executor.
     case global
   }
 
-  public let number: Int
+  package let number: Int
   /// `task 3`: the runtime's task id, renumbered from 1 in the order tasks first ran in the
   /// iteration, so traces compare across processes; `job` for a job that is not a task.
-  public let label: String
-  public let kind: Kind
+  package let label: String
+  package let kind: Kind
   /// Set when the job was a sleeper whose virtual deadline had come.
-  public let firedTimerAt: Duration?
+  package let firedTimerAt: Duration?
   /// The choice made to run it: the pick and how many jobs were ready; nil when only one was.
-  public let choice: (pick: Int, of: Int)?
+  package let choice: (pick: Int, of: Int)?
 
-  public var description: String {
+  package var description: String {
     var line = "step \(number): \(label) (\(kind.rawValue) job)"
     if let fired = firedTimerAt { line += ", a sleeper woken at \(VirtualTime.text(fired))" }
     if let choice { line += ", chosen \(choice.pick + 1) of \(choice.of) ready" }

@@ -38,7 +38,7 @@ public struct ScheduledExecutor: IterationExecutor {
   }
 
   /// The policy of the iteration with `index`.
-  public func policy(forIteration index: Int) -> SchedulePolicy {
+  package func policy(forIteration index: Int) -> SchedulePolicy {
     switch order {
     case .seeded: .seeded(SplitMix64.iterationSeed(runSeed: seed, index: index))
     case .fifo: .fifo

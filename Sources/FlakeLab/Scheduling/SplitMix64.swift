@@ -1,13 +1,13 @@
 /// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64), so that a seed
 /// printed in a report gives the same choices on any machine and any Swift version.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
-  public init(seed: UInt64) {
+  package init(seed: UInt64) {
     state = seed
   }
 
-  public mutating func next() -> UInt64 {
+  package mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     return Self.mix(state)
   }
@@ -22,7 +22,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 
   /// The seed of iteration `index` of a run seeded with `runSeed`: every iteration gets its own
   /// seed, so one failing iteration can be replayed alone.
-  public static func iterationSeed(runSeed: UInt64, index: Int) -> UInt64 {
+  package static func iterationSeed(runSeed: UInt64, index: Int) -> UInt64 {
     mix(runSeed ^ mix(UInt64(bitPattern: Int64(index))))
   }
 

@@ -1,13 +1,13 @@
 /// `--baseline old.json`: each run against the same run (scenario, variant, executor) of an
 /// earlier report, by a one-sided two-proportion test.
-public struct BaselineComparison: Sendable {
-  public let selector: String
-  public let executor: String
-  public let test: TwoProportionTest
-  public let roseSignificantly: Bool
+package struct BaselineComparison: Sendable {
+  package let selector: String
+  package let executor: String
+  package let test: TwoProportionTest
+  package let roseSignificantly: Bool
 
   /// One comparison for every run of `report` that `baseline` also has.
-  public static func compare(
+  package static func compare(
     _ report: Report, with baseline: Report, confidence: Double
   ) -> [BaselineComparison] {
     report.runs.compactMap { run in
@@ -28,7 +28,7 @@ public struct BaselineComparison: Sendable {
   }
 
   /// `isLoading.naive under global: 1.20% in the baseline → 3.40% now (one-sided p = 0.0003), …`.
-  public var summary: String {
+  package var summary: String {
     "\(selector) under \(executor): \(Formatting.percent(test.baselineRate)) in the baseline → "
       + "\(Formatting.percent(test.rate)) now (one-sided p \(Formatting.pValue(test.pValue)))"
       + (roseSignificantly ? ", flakiness rose significantly" : "")

@@ -13,10 +13,10 @@
 /// Dispersion.pearson([150, 180, …, 350].map { ReplicateCounts(iterations: 1000, passed: 1000 - $0) })
 /// // ≈ 20
 /// ```
-public enum Dispersion {
+package enum Dispersion {
   /// The dispersion of `replicates`, or nil when fewer than two of them ran an iteration. A run
   /// where every iteration passed, or none did, shows no spread: 1.
-  public static func pearson(_ replicates: [ReplicateCounts]) -> Double? {
+  package static func pearson(_ replicates: [ReplicateCounts]) -> Double? {
     let ran = replicates.filter { $0.iterations > 0 }
     guard ran.count >= 2 else { return nil }
     let iterations = ran.reduce(0) { $0 + $1.iterations }

@@ -24,30 +24,30 @@
 /// estimate.dispersion  // 41.2: the replicates spread 41 times more than binomial noise
 /// estimate.low...estimate.high
 /// ```
-public struct FailureRateEstimate: Equatable, Sendable {
+package struct FailureRateEstimate: Equatable, Sendable {
   /// How the interval was computed, as named in JSON reports (`confidence.method`).
-  public enum Method: String, Sendable {
+  package enum Method: String, Sendable {
     case wilson
     case quasiBinomialWilson = "quasi-binomial-wilson"
   }
 
-  public let rate: Double
-  public let low: Double
-  public let high: Double
-  public let confidence: Double
-  public let method: Method
+  package let rate: Double
+  package let low: Double
+  package let high: Double
+  package let confidence: Double
+  package let method: Method
   /// The replicates' dispersion (at least 1), or nil under the binomial method.
-  public let dispersion: Double?
+  package let dispersion: Double?
   /// The lowest and highest failure rate among the replicates that ran, when two or more did.
-  public let replicateRates: ClosedRange<Double>?
+  package let replicateRates: ClosedRange<Double>?
   /// How many replicates ran an iteration.
-  public let replicatesRun: Int
+  package let replicatesRun: Int
   /// The iterations of the replicates that ran, smallest and largest: the rate under the global
   /// executor depends on how many iterations a process runs, so reports say.
-  public let replicateSizes: ClosedRange<Int>?
+  package let replicateSizes: ClosedRange<Int>?
 
   /// The estimate for a run measured as `replicates`.
-  public init(replicates: [ReplicateCounts], iterationsAreIndependent: Bool, confidence: Double) {
+  package init(replicates: [ReplicateCounts], iterationsAreIndependent: Bool, confidence: Double) {
     let ran = replicates.filter { $0.iterations > 0 }
     let iterations = ran.reduce(0) { $0 + $1.iterations }
     let notPassed = ran.reduce(0) { $0 + $1.notPassed }
@@ -77,10 +77,10 @@ public struct FailureRateEstimate: Equatable, Sendable {
 
   /// The dispersion from which a report shows how the replicates varied: the interval is then
   /// at least √2 times as wide as the binomial one.
-  public static let materialDispersion = 2.0
+  package static let materialDispersion = 2.0
 
   /// Whether the replicates differed enough that a report should say by how much.
-  public var dispersionIsMaterial: Bool { (dispersion ?? 1) >= Self.materialDispersion }
+  package var dispersionIsMaterial: Bool { (dispersion ?? 1) >= Self.materialDispersion }
 
   /// The critical value the interval used: Student's t on R − 1 degrees of freedom under the
   /// quasi-binomial method, the normal z under Wilson's.

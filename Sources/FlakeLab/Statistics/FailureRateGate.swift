@@ -8,8 +8,8 @@
 /// how many would do. Under the global executor the interval allows for how much the rate moved
 /// between the run's replicates, so a threshold inside that range is "not shown" in every run
 /// rather than met in one and missed in the next.
-public struct FailureRateGate: Equatable, Sendable {
-  public enum Bound: Equatable, Sendable {
+package struct FailureRateGate: Equatable, Sendable {
+  package enum Bound: Equatable, Sendable {
     /// The test must be shown to fail at most this often: a gate against flakiness.
     case atMost(Double)
     /// The test must be shown to fail at least this often: proof a race is still reproduced.
@@ -17,16 +17,16 @@ public struct FailureRateGate: Equatable, Sendable {
   }
 
   /// Which end of the interval a bound looks at.
-  public enum Side: Sendable { case low, high }
+  package enum Side: Sendable { case low, high }
 
-  public let bound: Bound
+  package let bound: Bound
 
-  public init(_ bound: Bound) {
+  package init(_ bound: Bound) {
     self.bound = bound
   }
 
   /// Why `result` is not proven within this gate at `confidence`, or nil when it is.
-  public func violation(by result: RunResult, confidence: Double) -> String? {
+  package func violation(by result: RunResult, confidence: Double) -> String? {
     let estimate = result.estimate(confidence: confidence)
     let (side, limit, holds, word) =
       switch bound {

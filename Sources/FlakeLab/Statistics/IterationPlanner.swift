@@ -1,18 +1,18 @@
 import Foundation
 
 /// How many iterations a question about a flaky test needs (`flakelab plan`).
-public enum IterationPlanner {
+package enum IterationPlanner {
   /// Iterations after which a flake failing at `rate` has shown at least one failure with
   /// probability `confidence`: the least n with 1 − (1 − rate)ⁿ ≥ confidence. A 1% flake needs
   /// 299 iterations to show itself with 95% probability.
-  public static func iterationsToSeeAFailure(rate: Double, confidence: Double) -> Int {
+  package static func iterationsToSeeAFailure(rate: Double, confidence: Double) -> Int {
     guard rate < 1 else { return 1 }
     return Int((log(1 - confidence) / log(1 - rate)).rounded(.up))
   }
 
   /// Failure-free iterations after which the Wilson interval's high end is at most `rate`, i.e.
   /// the fewest iterations that let `--max-failure-rate rate` hold with no failures seen.
-  public static func failureFreeIterationsToProve(rate: Double, confidence: Double) -> Int {
+  package static func failureFreeIterationsToProve(rate: Double, confidence: Double) -> Int {
     // With no failures the high end is z² / (n + z²); solve z² / (n + z²) ≤ rate for n.
     let z = Normal.twoSidedZ(confidence: confidence)
     return Int((z * z * (1 - rate) / rate).rounded(.up))
@@ -23,7 +23,7 @@ public enum IterationPlanner {
   /// wrong side). Used to say how many iterations a gate that failed for lack of data needs.
   /// With a `dispersion` φ (and the t `critical` value it came with) a run of n iterations
   /// carries the information of n/φ independent ones, so the answer is φ times larger.
-  public static func iterationsForInterval(
+  package static func iterationsForInterval(
     toBring side: FailureRateGate.Side, within limit: Double, observedRate: Double,
     confidence: Double, dispersion: Double = 1, critical: Double? = nil
   ) -> Int? {

@@ -3,15 +3,15 @@
 /// A run is measured as several replicates so that the spread between processes, which under
 /// the global executor is far beyond binomial noise, can be seen and allowed for
 /// (``Dispersion``).
-public struct ReplicateCounts: Equatable, Sendable {
-  public var iterations: Int
-  public var passed: Int
-  public var failed: Int
-  public var crashed: Int
-  public var timedOut: Int
-  public var deadlocked: Int
+package struct ReplicateCounts: Equatable, Sendable {
+  package var iterations: Int
+  package var passed: Int
+  package var failed: Int
+  package var crashed: Int
+  package var timedOut: Int
+  package var deadlocked: Int
 
-  public init(
+  package init(
     iterations: Int, passed: Int, failed: Int = 0, crashed: Int = 0, timedOut: Int = 0,
     deadlocked: Int = 0
   ) {
@@ -24,14 +24,14 @@ public struct ReplicateCounts: Equatable, Sendable {
   }
 
   /// The counts of `tally`.
-  public init(_ tally: Tally) {
+  package init(_ tally: Tally) {
     self.init(
       iterations: tally.iterations, passed: tally.passed, failed: tally.failed,
       crashed: tally.crashed, timedOut: tally.timedOut, deadlocked: tally.deadlocked)
   }
 
   /// Iterations that did not pass, for any reason.
-  public var notPassed: Int { iterations - passed }
+  package var notPassed: Int { iterations - passed }
 
-  public var failureRate: Double { iterations == 0 ? 0 : Double(notPassed) / Double(iterations) }
+  package var failureRate: Double { iterations == 0 ? 0 : Double(notPassed) / Double(iterations) }
 }

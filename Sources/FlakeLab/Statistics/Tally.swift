@@ -2,18 +2,18 @@
 ///
 /// Passes are a plain counter; every other outcome is kept in a histogram so that a report can
 /// say not only how often a test failed but how (jcstress's per-outcome counts).
-public struct Tally: Equatable, Sendable, OutcomeSink {
-  public private(set) var passed = 0
+package struct Tally: Equatable, Sendable, OutcomeSink {
+  package private(set) var passed = 0
   /// Each outcome other than `.passed`, with how many iterations came to it.
-  public private(set) var nonPassing: [Outcome: Int] = [:]
+  package private(set) var nonPassing: [Outcome: Int] = [:]
 
-  public init() {}
+  package init() {}
 
-  public mutating func record(_ outcome: Outcome, at index: Int, schedule: IterationSchedule?) {
+  package mutating func record(_ outcome: Outcome, at index: Int, schedule: IterationSchedule?) {
     record(outcome, count: 1)
   }
 
-  public mutating func record(_ outcome: Outcome, count: Int) {
+  package mutating func record(_ outcome: Outcome, count: Int) {
     if outcome == .passed {
       passed += count
     } else {
@@ -22,33 +22,33 @@ public struct Tally: Equatable, Sendable, OutcomeSink {
   }
 
   /// Adds another tally's counts to this one (workers, shards).
-  public mutating func merge(_ other: Tally) {
+  package mutating func merge(_ other: Tally) {
     passed += other.passed
     for (outcome, count) in other.nonPassing { nonPassing[outcome, default: 0] += count }
   }
 
-  public var failed: Int { count { if case .failed = $0 { true } else { false } } }
-  public var crashed: Int { count { if case .crashed = $0 { true } else { false } } }
-  public var timedOut: Int { nonPassing[.timedOut, default: 0] }
-  public var deadlocked: Int { count { if case .deadlocked = $0 { true } else { false } } }
-  public var iterations: Int { passed + nonPassing.values.reduce(0, +) }
+  package var failed: Int { count { if case .failed = $0 { true } else { false } } }
+  package var crashed: Int { count { if case .crashed = $0 { true } else { false } } }
+  package var timedOut: Int { nonPassing[.timedOut, default: 0] }
+  package var deadlocked: Int { count { if case .deadlocked = $0 { true } else { false } } }
+  package var iterations: Int { passed + nonPassing.values.reduce(0, +) }
   /// Iterations that did not pass, for any reason: the numerator of the failure rate.
-  public var notPassed: Int { iterations - passed }
+  package var notPassed: Int { iterations - passed }
 
   /// The failure rate as a fraction, 0 for an empty run.
-  public var failureRate: Double {
+  package var failureRate: Double {
     iterations == 0 ? 0 : Double(notPassed) / Double(iterations)
   }
 
   /// Non-passing outcomes, most frequent first; ties in a stable order.
-  public var outcomesByFrequency: [(outcome: Outcome, count: Int)] {
+  package var outcomesByFrequency: [(outcome: Outcome, count: Int)] {
     nonPassing.map { (outcome: $0.key, count: $0.value) }
       .sorted { $0.count != $1.count ? $0.count > $1.count : "\($0.outcome)" < "\($1.outcome)" }
   }
 
   /// Every distinct outcome with its count: passes first, then the rest most frequent first.
   /// The jcstress-style histogram of a run.
-  public var histogram: [(outcome: Outcome, count: Int)] {
+  package var histogram: [(outcome: Outcome, count: Int)] {
     (passed > 0 ? [(outcome: .passed, count: passed)] : []) + outcomesByFrequency
   }
 

@@ -9,15 +9,15 @@
 ///                              failures: 30, iterations: 1000)
 /// test.pValue  // 0.00012…: flakiness rose
 /// ```
-public struct TwoProportionTest: Equatable, Sendable {
-  public let baselineRate: Double
-  public let rate: Double
+package struct TwoProportionTest: Equatable, Sendable {
+  package let baselineRate: Double
+  package let rate: Double
   /// The z statistic; positive when the new rate is higher.
-  public let z: Double
+  package let z: Double
   /// The probability of a rise at least this large if the true rates were equal.
-  public let pValue: Double
+  package let pValue: Double
 
-  public init(
+  package init(
     baselineFailures: Int, baselineIterations: Int, failures: Int, iterations: Int,
     baselineDispersion: Double = 1, dispersion: Double = 1
   ) {
@@ -40,7 +40,7 @@ public struct TwoProportionTest: Equatable, Sendable {
   }
 
   /// Whether the rise is significant at `confidence` (p-value below 1 − confidence).
-  public func roseSignificantly(confidence: Double) -> Bool {
+  package func roseSignificantly(confidence: Double) -> Bool {
     rate > baselineRate && pValue < 1 - confidence
   }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// How a run bears on a ``Claim``: it holds, it is violated, or this run could not show it.
-public struct Verdict: Equatable, Sendable {
-  public enum Status: String, Sendable {
+package struct Verdict: Equatable, Sendable {
+  package enum Status: String, Sendable {
     case holds
     case violated
     /// A "can" claim that this run did not show: not evidence against it, and said apart from
@@ -10,13 +10,13 @@ public struct Verdict: Equatable, Sendable {
     case notShown = "not shown"
   }
 
-  public let claim: Claim
-  public let status: Status
+  package let claim: Claim
+  package let status: Status
   /// One sentence with the evidence, for the verdict table.
-  public let reason: String
+  package let reason: String
 
   /// Judges `claim` on `result`, with its interval at `confidence`.
-  public init(judging claim: Claim, on result: RunResult, confidence: Double, cores: Int) {
+  package init(judging claim: Claim, on result: RunResult, confidence: Double, cores: Int) {
     self.claim = claim
     let tally = result.tally
     let n = tally.iterations

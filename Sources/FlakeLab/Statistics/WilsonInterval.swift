@@ -10,13 +10,13 @@
 /// interval.low   // 0.00512…
 /// interval.high  // 0.04316…
 /// ```
-public struct WilsonInterval: Equatable, Sendable {
-  public let confidence: Double
-  public let low: Double
-  public let high: Double
+package struct WilsonInterval: Equatable, Sendable {
+  package let confidence: Double
+  package let low: Double
+  package let high: Double
 
   /// The binomial interval: every iteration an independent trial.
-  public init(failures: Int, iterations: Int, confidence: Double) {
+  package init(failures: Int, iterations: Int, confidence: Double) {
     self.init(
       failures: failures, iterations: iterations, effectiveIterations: Double(iterations),
       critical: Normal.twoSidedZ(confidence: confidence), confidence: confidence)

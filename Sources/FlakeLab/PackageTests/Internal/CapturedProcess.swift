@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A program run to its end with its output captured: `swift build`, a test binary's
 /// `--list-tests`, and `flakelab` itself in this package's tests.
