@@ -82,10 +82,10 @@ final class DispersionTests: XCTestCase {
     let gate = FailureRateGate(.atMost(0.25))
     // The binomial interval of the pooled counts, [21.2%, 22.8%], would pass it, and the next
     // run, whose processes happened to land higher, would not.
-    var pooled = result(spread)
-    pooled.replicates = [ReplicateCounts(pooled.tally)]
-    XCTAssertNil(gate.violation(by: pooled, confidence: 0.95))
-    let message = try XCTUnwrap(gate.violation(by: result(spread), confidence: 0.95))
+    let pooled = RunResult(
+      scenario: "s", variant: "v", executor: "global", tally: result(spread).tally, seconds: 1)
+    XCTAssertNil(gate.violation(by: pooled))
+    let message = try XCTUnwrap(gate.violation(by: result(spread))?.description)
     XCTAssertTrue(message.contains("is not shown to be at most 25.00%"), message)
     XCTAssertTrue(message.contains("runs varied 12.00%–35.00% (10 replicates of 1,000, dispersion 31)"), message)
   }

@@ -72,10 +72,10 @@ final class ParsingTests: XCTestCase {
       try catalog.resolve(["isLoading.naive", "isLoading"]).map(\.1.name), ["naive", "yield"])
     XCTAssertThrowsError(try catalog.resolve("isLoadnig")) {
       XCTAssertEqual(
-        ($0 as? UsageError)?.message, "unknown scenario 'isLoadnig'; did you mean 'isLoading'?")
+        ($0 as? ScenarioCatalog.LookupError)?.description, "unknown scenario 'isLoadnig'; did you mean 'isLoading'?")
     }
     XCTAssertThrowsError(try catalog.resolve("nothingLikeIt")) {
-      XCTAssertEqual(($0 as? UsageError)?.message, "unknown scenario 'nothingLikeIt'")
+      XCTAssertEqual(($0 as? ScenarioCatalog.LookupError)?.description, "unknown scenario 'nothingLikeIt'")
     }
     XCTAssertEqual(catalog.listed(includingDiagnostics: false).map(\.name), ["isLoading"])
   }

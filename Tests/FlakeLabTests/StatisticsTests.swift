@@ -34,23 +34,23 @@ final class StatisticsTests: XCTestCase {
   func testMaxGateDecidesOnTheHighEnd() {
     let gate = FailureRateGate(.atMost(0.01))
     // 0 failures prove "at most 1%" from 381 iterations on (z²(1−R)/R = 380.3), not before.
-    XCTAssertNil(gate.violation(by: result(failures: 0, of: 381), confidence: 0.95))
-    let short = gate.violation(by: result(failures: 0, of: 380), confidence: 0.95)
+    XCTAssertNil(gate.violation(by: result(failures: 0, of: 381))?.description)
+    let short = gate.violation(by: result(failures: 0, of: 380))?.description
     XCTAssertNotNil(short)
     XCTAssertTrue(short?.contains("about 381 iterations") == true, short ?? "")
     // A rate above the bound is not a matter of iterations.
-    let high = gate.violation(by: result(failures: 30, of: 1000), confidence: 0.95)
+    let high = gate.violation(by: result(failures: 30, of: 1000))?.description
     XCTAssertFalse(high?.contains("iterations") == true, high ?? "")
   }
 
   func testMinGateDecidesOnTheLowEnd() {
     let gate = FailureRateGate(.atLeast(0.05))
     // 50 of 100 has a low end of 40.4%: shown to be at least 5%.
-    XCTAssertNil(gate.violation(by: result(failures: 50, of: 100), confidence: 0.95))
+    XCTAssertNil(gate.violation(by: result(failures: 50, of: 100))?.description)
     // 5 of 100 has a low end of 2.2%: not shown, though the point estimate is exactly 5%.
-    XCTAssertNotNil(gate.violation(by: result(failures: 5, of: 100), confidence: 0.95))
+    XCTAssertNotNil(gate.violation(by: result(failures: 5, of: 100))?.description)
     // 10 of 100 is above 5%, but 10 iterations' worth of data would not show it.
-    let message = gate.violation(by: result(failures: 1, of: 10), confidence: 0.95)
+    let message = gate.violation(by: result(failures: 1, of: 10))?.description
     XCTAssertTrue(message?.contains("would pass with about") == true, message ?? "")
   }
 
@@ -76,26 +76,26 @@ final class StatisticsTests: XCTestCase {
   }
 
   func testVerdicts() {
-    let never = Verdict(judging: .neverFails, on: result(failures: 0, of: 1000), confidence: 0.95, cores: 2)
+    let never = Verdict(judging: .neverFails, on: result(failures: 0, of: 1000), cores: 2)
     XCTAssertEqual(never.status, .holds)
     XCTAssertEqual(
-      Verdict(judging: .neverFails, on: result(failures: 1, of: 1000), confidence: 0.95, cores: 2).status,
+      Verdict(judging: .neverFails, on: result(failures: 1, of: 1000), cores: 2).status,
       .violated)
     XCTAssertEqual(
-      Verdict(judging: .alwaysFails, on: result(failures: 999, of: 1000), confidence: 0.95, cores: 2).status,
+      Verdict(judging: .alwaysFails, on: result(failures: 999, of: 1000), cores: 2).status,
       .violated)
     XCTAssertEqual(
-      Verdict(judging: .alwaysFails, on: result(failures: 1000, of: 1000), confidence: 0.95, cores: 2).status,
+      Verdict(judging: .alwaysFails, on: result(failures: 1000, of: 1000), cores: 2).status,
       .holds)
-    let unshown = Verdict(judging: .canFail, on: result(failures: 0, of: 1000), confidence: 0.95, cores: 2)
+    let unshown = Verdict(judging: .canFail, on: result(failures: 0, of: 1000), cores: 2)
     XCTAssertEqual(unshown.status, .notShown)
     // 1 − 0.05^(1/1000) = 0.2991%: a rarer flake can go unseen in 1,000 iterations.
     XCTAssertTrue(unshown.reason.contains("0.30%"), unshown.reason)
     XCTAssertEqual(
-      Verdict(judging: .canPass, on: result(failures: 999, of: 1000), confidence: 0.95, cores: 2).status,
+      Verdict(judging: .canPass, on: result(failures: 999, of: 1000), cores: 2).status,
       .holds)
     XCTAssertEqual(
-      Verdict(judging: .canPass, on: result(failures: 1000, of: 1000), confidence: 0.95, cores: 2).status,
+      Verdict(judging: .canPass, on: result(failures: 1000, of: 1000), cores: 2).status,
       .notShown)
   }
 
@@ -119,7 +119,7 @@ final class StatisticsTests: XCTestCase {
     var tally = Tally()
     tally.record(.passed, count: 20)
     var result = RunResult(scenario: "isLoading", variant: "stream", executor: "global", tally: tally, seconds: 0.1)
-    result.verdict = Verdict(judging: .canFail, on: result, confidence: 0.95, cores: 2)
+    result.verdict = Verdict(judging: .canFail, on: result, cores: 2)
     XCTAssertEqual(result.verdict?.status, .notShown)
     let junit = JUnitReport.render(Report(runs: [result]))
     XCTAssertTrue(junit.contains("<skipped message=\"can fail? not shown: "), junit)

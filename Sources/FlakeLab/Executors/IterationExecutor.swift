@@ -4,6 +4,20 @@
 /// runtime for the iteration, runs it, and puts everything back, whether the iteration passed or
 /// not. Executors are chosen by ``name`` on the command line (`--executor serial`), from the
 /// executors of the ``ScenarioCatalog`` a lab was built with; a lab of one's own can add its own.
+///
+/// ```swift
+/// /// The body in a detached task, off the main actor.
+/// struct DetachedExecutor: IterationExecutor {
+///   var name: String { "detached" }
+///   var summary: String { "the body in a detached task, off the main actor" }
+///
+///   @MainActor
+///   func run(_ iteration: Iteration, _ body: @escaping Variant.Body) async -> IterationSchedule? {
+///     await Task.detached { await iteration.perform(body) }.value
+///     return nil
+///   }
+/// }
+/// ```
 public protocol IterationExecutor: Sendable {
   /// The name used on the command line and in reports.
   var name: String { get }
@@ -18,10 +32,19 @@ public protocol IterationExecutor: Sendable {
   var needsDeterministicScheduler: Bool { get }
 
   /// This executor for a run with `seed`, for executors whose schedules derive from it.
+  ///
+  /// - Parameter seed: the run's seed (`--seed`, or one drawn at random and reported).
+  /// - Returns: the executor to run the run's iterations with; `self` unless it uses the seed.
   func forRun(seed: UInt64) -> Self
 
-  /// Runs one iteration, `iteration.perform(body)`; returns the schedule it ran in when this
-  /// executor chooses the schedule (the deterministic scheduler), nil when the runtime does.
+  /// Runs one iteration, and puts the runtime back as it was, pass or fail.
+  ///
+  /// - Parameters:
+  ///   - iteration: the iteration to run; `iteration.perform(body)` runs the body and records
+  ///     its failed checks and throws.
+  ///   - body: the variant's test body.
+  /// - Returns: the schedule the iteration ran in when this executor chooses it (the
+  ///   deterministic scheduler), nil when the runtime does.
   @MainActor
   func run(_ iteration: Iteration, _ body: @escaping Variant.Body) async -> IterationSchedule?
 }

@@ -22,6 +22,10 @@
 /// > code starts meanwhile is serialized too; and a serial order hides races that real users hit,
 /// > so keep it to tests whose subject is not concurrency itself (`flakelab run toggleRace`
 /// > shows what it hides).
+///
+/// - Parameter operation: the test, or the part of it, to run serially.
+/// - Returns: what `operation` returns.
+/// - Throws: what `operation` throws, after the runtime is restored.
 @MainActor
 public func withSerialExecutor<Result>(
   _ operation: @MainActor () async throws -> Result
@@ -40,6 +44,10 @@ public func withSerialExecutor<Result>(
 ///   withSerialExecutor { super.invokeTest() }
 /// }
 /// ```
+///
+/// - Parameter operation: the synchronous work during which async jobs run serially.
+/// - Returns: what `operation` returns.
+/// - Throws: what `operation` throws, after the runtime is restored.
 public func withSerialExecutor<Result>(_ operation: () throws -> Result) rethrows -> Result {
   let previous = GlobalEnqueueHook.current
   GlobalEnqueueHook.current = GlobalEnqueueHook.mainActorRedirect

@@ -71,13 +71,16 @@ struct WorkerLaunch {
 extension SupervisedRun {
   /// A scenario run, in `flakelab worker` processes of `executable`.
   package init(_ run: RunPlan.Run, workerExecutable executable: String) {
+    // Names only: the worker resolves them in its own catalog, and the supervisor never holds
+    // the variant's body.
+    let (selector, executor, seed) = (run.selector, run.executor.name, run.seed)
     self.init(
-      scenario: run.scenario.name, variant: run.variant.name, executor: run.executor.name,
-      indices: run.indices, seed: run.seed, isScheduled: run.executor.needsDeterministicScheduler,
+      scenario: run.scenario.name, variant: run.variant.name, executor: executor,
+      indices: run.indices, seed: seed, isScheduled: run.executor.needsDeterministicScheduler,
       iterationsAreIndependent: run.executor.iterationsAreIndependent
     ) { indices in
       let invocation = WorkerInvocation(
-        selector: run.selector, executor: run.executor.name, seed: run.seed, indices: indices)
+        selector: selector, executor: executor, seed: seed, indices: indices)
       return WorkerLaunch(
         executable: executable, arguments: invocation.arguments,
         environment: WorkerLaunch.baseEnvironment, feed: try OutcomeChannelReader())

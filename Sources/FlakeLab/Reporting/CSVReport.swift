@@ -13,7 +13,7 @@ package enum CSVReport {
     var rows = [columns.joined(separator: ",")]
     for run in report.runs {
       let tally = run.tally
-      let estimate = report.estimate(of: run)
+      let estimate = run.estimate
       let dispersion = estimate.dispersion.map { "\(($0 * 1e6).rounded() / 1e6)" } ?? ""
       let fields = [
         run.scenario, run.variant, run.executor, "\(tally.iterations)", "\(tally.passed)",

@@ -10,7 +10,7 @@ package enum CheckReport {
       guard let verdict = run.verdict else { continue }
       table.add([
         run.selector, run.executor, verdict.claim.rawValue, verdict.status.rawValue,
-        RateText.withInterval(report.estimate(of: run)), verdict.reason,
+        RateText.withInterval(run.estimate), verdict.reason,
       ])
     }
     let counts = Dictionary(grouping: report.runs.compactMap(\.verdict), by: \.status)

@@ -10,7 +10,7 @@ package enum ComparisonReport {
     for result in report.runs {
       if cells[result.selector] == nil { order.append(result.selector) }
       let tally = result.tally
-      let estimate = report.estimate(of: result)
+      let estimate = result.estimate
       cells[result.selector, default: [:]][result.executor] =
         "\(RateText.withInterval(estimate)) "
         + "(\(Formatting.count(tally.notPassed))/\(Formatting.count(tally.iterations)))"

@@ -30,7 +30,7 @@ package enum JSONReport {
 
   private static func run(_ result: RunResult, in report: Report) -> JSONValue {
     let tally = result.tally
-    let estimate = report.estimate(of: result)
+    let estimate = result.estimate
     let failures: [JSONValue] = tally.outcomesByFrequency.compactMap { outcome, count in
       guard case .failed(let observation) = outcome else { return nil }
       return .object([("observation", .string(observation)), ("count", .int(count))])
@@ -58,7 +58,7 @@ package enum JSONReport {
       ("seconds", .double((result.seconds * 1e6).rounded() / 1e6)),
       ("failures", .array(failures)),
       ("outcomes", .array(outcomes(tally))),
-      ("problems", .array(result.problems.map { .string($0) })),
+      ("problems", .array(result.problems.map { .string($0.description) })),
     ]
     if let schedule = result.schedule {
       members.append(("schedule", scheduleDocument(schedule, of: result, program: report.program)))

@@ -65,7 +65,11 @@ package enum JSONReportReader {
     if let entry = document["shard"] as? [String: Any], let index = entry["index"] as? Int,
       let count = entry["count"] as? Int
     {
-      shard = try Shard(index: index, count: count)
+      do {
+        shard = try Shard(index: index, count: count)
+      } catch {
+        throw UsageError("\(name): \(error)")
+      }
     }
     return Report(
       machine: MachineInfo(

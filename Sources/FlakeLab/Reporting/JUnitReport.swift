@@ -55,7 +55,7 @@ package enum JUnitReport {
 
   private static func testcase(_ run: RunResult, in report: Report) -> [String] {
     let tally = run.tally
-    let estimate = report.estimate(of: run)
+    let estimate = run.estimate
     var lines = [
       "    <testcase classname=\"\(escape(run.scenario))\" name=\"\(escape("\(run.variant) [\(run.executor)]"))\" time=\"\(String(format: "%.3f", run.seconds))\">"
     ]
@@ -63,7 +63,7 @@ package enum JUnitReport {
     if isSkipped(run), let verdict = run.verdict {
       lines.append("      <skipped message=\"\(escape("\(verdict.claim.rawValue)? not shown: \(verdict.reason)"))\"/>")
     } else if isFailure(run) {
-      let problems = run.problems.isEmpty ? ["no iteration passed"] : run.problems
+      let problems = run.problems.isEmpty ? ["no iteration passed"] : run.problems.map(\.description)
       let outcomes = tally.outcomesByFrequency.prefix(5).map {
         "\($0.count) × \(OutcomeText.describe($0.outcome))"
       }

@@ -4,13 +4,16 @@ package struct Report: Sendable {
   package static let labVersion = "0.1.0"
 
   package var machine: MachineInfo
-  package var runs: [RunResult]
+  /// The runs, each with its interval at ``confidence``.
+  package private(set) var runs: [RunResult]
   /// Set when Ctrl-C or SIGTERM stopped the command: the runs hold what finished before.
   package var interrupted: Bool
   /// The shard these runs are a share of, or nil for whole runs (and merged reports).
   package var shard: Shard?
   /// The confidence level of every interval in the report (`--confidence`, 0.95 by default).
-  package var confidence: Double
+  package var confidence: Double {
+    didSet { runs = runs.map { Self.estimated($0, at: confidence) } }
+  }
   /// The seed of the runs (`--seed`, or one drawn at random), printed in every report so that
   /// runs under the deterministic scheduler can be repeated.
   package var seed: UInt64?
@@ -23,7 +26,7 @@ package struct Report: Sendable {
     program: String = "flakelab"
   ) {
     self.machine = machine
-    self.runs = runs
+    self.runs = runs.map { Self.estimated($0, at: confidence) }
     self.interrupted = interrupted
     self.shard = shard
     self.confidence = confidence
@@ -31,8 +34,14 @@ package struct Report: Sendable {
     self.program = program
   }
 
-  /// `result`'s failure rate and its interval at the report's confidence.
-  package func estimate(of result: RunResult) -> FailureRateEstimate {
-    result.estimate(confidence: confidence)
+  /// Notes `problems` on the run at `index`: the one way a report's runs change after it is made.
+  package mutating func note(_ problems: [Problem], onRunAt index: Int) {
+    runs[index].problems += problems
+  }
+
+  private static func estimated(_ run: RunResult, at confidence: Double) -> RunResult {
+    var run = run
+    run.estimate(atConfidence: confidence)
+    return run
   }
 }

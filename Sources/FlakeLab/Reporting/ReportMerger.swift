@@ -17,10 +17,7 @@ package enum ReportMerger {
     for run in reports.flatMap(\.report.runs) {
       let key = "\(run.selector) \(run.executor)"
       if var existing = merged[key] {
-        existing.tally.merge(run.tally)
-        existing.replicates += run.replicates
-        existing.seconds += run.seconds
-        if let schedule = run.schedule { existing.schedule?.merge(schedule) }
+        existing.add(run)
         merged[key] = existing
       } else {
         order.append(key)

@@ -16,7 +16,7 @@ package enum TextReport {
     var observationLines: [Int: [String]] = [:]
     for (index, result) in report.runs.enumerated() {
       let tally = result.tally
-      let estimate = report.estimate(of: result)
+      let estimate = result.estimate
       table.add(
         [
           result.selector, result.executor, Formatting.count(tally.iterations),

@@ -10,9 +10,19 @@ package struct Shard: Equatable, Hashable, Sendable {
   /// The most shards a measurement is split into.
   package static let maximumCount = 1_000_000
 
-  package init(index: Int, count: Int) throws(UsageError) {
+  /// A shard that is not `INDEX/COUNT` with `0 <= INDEX < COUNT <= maximumCount`.
+  package struct Invalid: InputError {
+    package let index: Int
+    package let count: Int
+
+    package var description: String {
+      "a shard is INDEX/COUNT with 0 <= INDEX < COUNT <= 1,000,000, not \(index)/\(count)"
+    }
+  }
+
+  package init(index: Int, count: Int) throws(Invalid) {
     guard (1...Self.maximumCount).contains(count), (0..<count).contains(index) else {
-      throw UsageError("a shard is INDEX/COUNT with 0 <= INDEX < COUNT <= 1,000,000, not \(index)/\(count)")
+      throw Invalid(index: index, count: count)
     }
     self.index = index
     self.count = count

@@ -26,6 +26,10 @@ public final class Iteration: Sendable {
   /// Records `observation` unless `condition` holds. The observation is only built when the
   /// check fails, so a passing check costs a branch. Observations are plain sentences without
   /// addresses or timings, so that equal failures group in the outcome histogram.
+  ///
+  /// - Parameters:
+  ///   - condition: what the test expects.
+  ///   - observation: what it saw instead, as a sentence (`"isLoading was false right after the tap"`).
   public func expect(_ condition: Bool, _ observation: @autoclosure () -> String) {
     if !condition {
       let text = observation()
@@ -35,6 +39,8 @@ public final class Iteration: Sendable {
 
   /// Runs the test body as this iteration; a throw is recorded as one more observation, so
   /// an executor only has to await this.
+  ///
+  /// - Parameter body: the variant's test body.
   public func perform(_ body: Variant.Body) async {
     do {
       try await body(self)

@@ -25,6 +25,15 @@ public struct Scenario: Sendable {
   /// unless asked with `--all`.
   public let isDiagnostic: Bool
 
+  /// A scenario, as a ``ScenarioCatalog`` lists it.
+  ///
+  /// - Parameters:
+  ///   - name: the name on the command line; a selector is `name` or `name.variant`.
+  ///   - summary: one line saying what the test checks.
+  ///   - source: where the model and the test come from.
+  ///   - isDiagnostic: whether it exercises the lab rather than teaching something (hidden
+  ///     from `list` unless `--all`).
+  ///   - variants: the ways the test is written.
   public init(
     name: String, summary: String, source: String, isDiagnostic: Bool = false,
     variants: [Variant]
@@ -36,7 +45,10 @@ public struct Scenario: Sendable {
     self.variants = variants
   }
 
-  /// The variant called `name`, if there is one.
+  /// The variant called `name`.
+  ///
+  /// - Parameter name: a variant's name, without the scenario's.
+  /// - Returns: the variant, or nil when the scenario has none of that name.
   public func variant(named name: String) -> Variant? {
     variants.first { $0.name == name }
   }

@@ -55,12 +55,12 @@ public struct ScenarioCatalog: Sendable {
   }
 
   /// The executor called `name`, ready for a run with `seed`, or an error that lists the names.
-  package func executor(named name: String, seed: UInt64 = 0) throws(UsageError)
+  package func executor(named name: String, seed: UInt64 = 0) throws(LookupError)
     -> any IterationExecutor
   {
     guard let executor = executors.first(where: { $0.name == name }) else {
       let names = executors.map(\.name)
-      throw UsageError(
+      throw LookupError(
         "unknown executor '\(name)'" + Suggestion.didYouMean(name, among: names)
           + " (executors: \(names.joined(separator: ", ")))")
     }
@@ -74,7 +74,7 @@ public struct ScenarioCatalog: Sendable {
 
   /// The variants a selector names: `scenario` for all its variants, `scenario.variant` for one.
   /// Diagnostic scenarios have dotted names (`lab.crash`), so a whole name is tried first.
-  package func resolve(_ selector: String) throws(UsageError) -> [(Scenario, Variant)] {
+  package func resolve(_ selector: String) throws(LookupError) -> [(Scenario, Variant)] {
     if let scenario = scenarios.first(where: { $0.name == selector }) {
       return scenario.variants.map { (scenario, $0) }
     }
@@ -86,7 +86,7 @@ public struct ScenarioCatalog: Sendable {
     }
     guard let variant = scenario.variant(named: variantName) else {
       let names = scenario.variants.map(\.name)
-      throw UsageError(
+      throw LookupError(
         "unknown variant '\(variantName)' of '\(scenario.name)'"
           + Suggestion.didYouMean(variantName, among: names)
           + " (variants: \(names.joined(separator: ", ")))")
@@ -96,10 +96,10 @@ public struct ScenarioCatalog: Sendable {
 
   /// The one variant `selector` names, for commands that run a single variant (`replay`,
   /// `explore`, a worker).
-  package func variant(_ selector: String) throws(UsageError) -> (Scenario, Variant) {
+  package func variant(_ selector: String) throws(LookupError) -> (Scenario, Variant) {
     let pairs = try resolve(selector)
     guard pairs.count == 1 else {
-      throw UsageError(
+      throw LookupError(
         "'\(selector)' names \(pairs.count) variants; name one as scenario.variant, e.g. "
           + "'\(pairs[0].0.name).\(pairs[0].1.name)'")
     }
@@ -107,7 +107,7 @@ public struct ScenarioCatalog: Sendable {
   }
 
   /// Every selector resolved in order, each (scenario, variant) pair once.
-  package func resolve(_ selectors: [String]) throws(UsageError) -> [(Scenario, Variant)] {
+  package func resolve(_ selectors: [String]) throws(LookupError) -> [(Scenario, Variant)] {
     var seen = Set<String>()
     var pairs: [(Scenario, Variant)] = []
     for selector in selectors {
@@ -118,8 +118,17 @@ public struct ScenarioCatalog: Sendable {
     return pairs
   }
 
-  private func unknownScenario(_ name: String) -> UsageError {
-    UsageError(
+  private func unknownScenario(_ name: String) -> LookupError {
+    LookupError(
       "unknown scenario '\(name)'" + Suggestion.didYouMean(name, among: scenarios.map(\.name)))
+  }
+
+  /// A selector or executor name the catalog does not have, with the names it does.
+  package struct LookupError: InputError {
+    package let description: String
+
+    init(_ description: String) {
+      self.description = description
+    }
   }
 }

@@ -1,4 +1,15 @@
 /// One way a scenario's test is written: its body and what makes it differ from its siblings.
+///
+/// ```swift
+/// Variant(
+///   name: "awaited", summary: "taps, awaits the tap's task, checks the count",
+///   claims: [.global: .neverFails, .serial: .neverFails]
+/// ) { iteration in
+///   let model = await Counter(increment: loadIncrement)
+///   await model.tap().value
+///   iteration.expect(await model.count == 1, "the count was wrong after the tap finished")
+/// }
+/// ```
 public struct Variant: Sendable {
   /// The test body of one iteration. It checks with ``Iteration/expect(_:_:)``; the iteration
   /// passes when every check held and the body returned without throwing.
@@ -13,8 +24,18 @@ public struct Variant: Sendable {
   public let realTimeWait: String?
   /// What the source claims or the lab demonstrates under each executor.
   public let claims: [ExecutorID: Claim]
+  /// The test, run once per iteration.
   public let body: Body
 
+  /// A variant of a scenario's test.
+  ///
+  /// - Parameters:
+  ///   - name: the name after the scenario's in a selector (`isLoading.naive`).
+  ///   - summary: one line saying how this variant writes the test.
+  ///   - realTimeWait: set when an iteration sleeps on the wall clock, to warn in `list`.
+  ///   - claims: what the variant's source claims under each executor, judged by `check`;
+  ///     every executor named must be in the catalog (``ScenarioCatalog/init(_:executors:)``).
+  ///   - body: the test body of one iteration.
   public init(
     name: String, summary: String, realTimeWait: String? = nil, claims: [ExecutorID: Claim] = [:],
     body: @escaping Body

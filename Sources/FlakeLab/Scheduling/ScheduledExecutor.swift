@@ -5,14 +5,23 @@
 /// Only usable in a process where ``DeterministicScheduler/install()`` ran; the lab's workers
 /// for these executors are such processes.
 public struct ScheduledExecutor: IterationExecutor {
+  /// How the scheduler picks among the jobs that are ready.
   public enum Order: String, Sendable {
-    case seeded, fifo
+    /// By a generator seeded per iteration: many interleavings, each replayable.
+    case seeded
+    /// First in, first out: the serial executor's order, in virtual time.
+    case fifo
   }
 
   public let order: Order
   /// The run's seed; each iteration's own seed is derived from it and its index.
   public let seed: UInt64
 
+  /// An executor of the deterministic scheduler.
+  ///
+  /// - Parameters:
+  ///   - order: how ready jobs are picked.
+  ///   - seed: the run's seed; ``forRun(seed:)`` sets it for a run.
   public init(order: Order, seed: UInt64 = 0) {
     self.order = order
     self.seed = seed
@@ -24,6 +33,10 @@ public struct ScheduledExecutor: IterationExecutor {
 
   public var needsDeterministicScheduler: Bool { true }
 
+  /// This executor with the run's seed, from which each iteration's seed derives.
+  ///
+  /// - Parameter seed: the run's seed.
+  /// - Returns: the executor for that run.
   public func forRun(seed: UInt64) -> ScheduledExecutor {
     ScheduledExecutor(order: order, seed: seed)
   }

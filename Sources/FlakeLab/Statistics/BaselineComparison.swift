@@ -19,8 +19,7 @@ package struct BaselineComparison: Sendable {
       let test = TwoProportionTest(
         baselineFailures: old.tally.notPassed, baselineIterations: old.tally.iterations,
         failures: run.tally.notPassed, iterations: run.tally.iterations,
-        baselineDispersion: old.estimate(confidence: confidence).dispersion ?? 1,
-        dispersion: run.estimate(confidence: confidence).dispersion ?? 1)
+        baselineDispersion: old.estimate.dispersion ?? 1, dispersion: run.estimate.dispersion ?? 1)
       return BaselineComparison(
         selector: run.selector, executor: run.executor, test: test,
         roseSignificantly: test.roseSignificantly(confidence: confidence))

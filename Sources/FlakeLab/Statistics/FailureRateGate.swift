@@ -25,9 +25,11 @@ package struct FailureRateGate: Equatable, Sendable {
     self.bound = bound
   }
 
-  /// Why `result` is not proven within this gate at `confidence`, or nil when it is.
-  package func violation(by result: RunResult, confidence: Double) -> String? {
-    let estimate = result.estimate(confidence: confidence)
+  /// The problem of `result` when it is not proven within this gate at its interval's
+  /// confidence, or nil when it is.
+  package func violation(by result: RunResult) -> Problem? {
+    let estimate = result.estimate
+    let confidence = estimate.confidence
     let (side, limit, holds, word) =
       switch bound {
       case .atMost(let limit): (Side.high, limit, estimate.high <= limit, "at most")
@@ -50,6 +52,6 @@ package struct FailureRateGate: Equatable, Sendable {
         message += " (\(Formatting.count(replicates)) replicates of \(Formatting.count(perReplicate)))"
       }
     }
-    return message
+    return .gateNotMet(self, message: message)
   }
 }

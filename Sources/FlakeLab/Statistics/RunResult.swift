@@ -1,20 +1,27 @@
-/// A finished run: what was run, its tally, and how long it took.
+/// A finished run: what was run, its counts, how long it took, and what the statistics stage
+/// made of them.
+///
+/// The statistics are one stage: the interval is computed when the counts or the confidence
+/// change, never by a reader; the verdict on a claim and the problems are added once, by the
+/// command that judges them. Every report, gate and exit status reads them from here.
 package struct RunResult: Sendable {
   package let scenario: String
   package let variant: String
   package let executor: String
-  package var tally: Tally
+  package private(set) var tally: Tally
   /// Each replicate's counts, in the order they were measured; they add up to `tally`.
-  package var replicates: [ReplicateCounts]
+  package private(set) var replicates: [ReplicateCounts]
   /// Whether the executor makes iterations independent (``IterationExecutor/iterationsAreIndependent``).
-  package var iterationsAreIndependent: Bool
+  package let iterationsAreIndependent: Bool
+  /// The failure rate and its interval, at the confidence of the report the run is in.
+  package private(set) var estimate: FailureRateEstimate
   /// Wall-clock seconds spent running iterations.
   package var seconds: Double
   /// The verdict on the variant's claim under this executor, for `flakelab check`.
   package var verdict: Verdict?
   /// Why this run fails the command: gates not met, a violated claim, a significant rise over
   /// the baseline. Each becomes a `<failure>` in JUnit and a line on stderr.
-  package var problems: [String] = []
+  package var problems: [Problem] = []
   /// The run's seed, schedule hash and failing iterations, under the deterministic scheduler.
   package var schedule: RunSchedule?
   /// Set when the run is of a test of the user's package (`flakelab test`).
@@ -23,28 +30,43 @@ package struct RunResult: Sendable {
   package init(
     scenario: String, variant: String, executor: String, tally: Tally, seconds: Double,
     schedule: RunSchedule? = nil, replicates: [ReplicateCounts]? = nil,
-    iterationsAreIndependent: Bool? = nil
+    iterationsAreIndependent: Bool? = nil, confidence: Double = 0.95
   ) {
     self.scenario = scenario
     self.variant = variant
     self.executor = executor
     self.tally = tally
-    self.replicates = replicates ?? [ReplicateCounts(tally)]
-    self.iterationsAreIndependent =
-      iterationsAreIndependent ?? ExecutorCatalog.iterationsAreIndependent(executor)
+    let replicates = replicates ?? [ReplicateCounts(tally)]
+    self.replicates = replicates
+    let independent = iterationsAreIndependent ?? ExecutorCatalog.iterationsAreIndependent(executor)
+    self.iterationsAreIndependent = independent
+    estimate = FailureRateEstimate(
+      replicates: replicates, iterationsAreIndependent: independent, confidence: confidence)
     self.seconds = seconds
     self.schedule = schedule
   }
 
-  /// `scenario.variant`, the selector that names this run's variant.
-  package var selector: String { "\(scenario).\(variant)" }
-
-  /// The failure rate and its interval at `confidence`, from the replicates.
-  package func estimate(confidence: Double) -> FailureRateEstimate {
-    FailureRateEstimate(
+  /// The interval again, at `confidence` (a report's, which may differ from the default).
+  package mutating func estimate(atConfidence confidence: Double) {
+    guard confidence != estimate.confidence else { return }
+    estimate = FailureRateEstimate(
       replicates: replicates, iterationsAreIndependent: iterationsAreIndependent,
       confidence: confidence)
   }
+
+  /// Adds `other`, the same run measured elsewhere (a shard), to this one.
+  package mutating func add(_ other: RunResult) {
+    tally.merge(other.tally)
+    replicates += other.replicates
+    seconds += other.seconds
+    if let schedule = other.schedule { self.schedule?.merge(schedule) }
+    estimate = FailureRateEstimate(
+      replicates: replicates, iterationsAreIndependent: iterationsAreIndependent,
+      confidence: estimate.confidence)
+  }
+
+  /// `scenario.variant`, the selector that names this run's variant.
+  package var selector: String { "\(scenario).\(variant)" }
 
   package var iterationsPerSecond: Double {
     seconds > 0 ? Double(tally.iterations) / seconds : 0

@@ -15,13 +15,14 @@ package struct Verdict: Equatable, Sendable {
   /// One sentence with the evidence, for the verdict table.
   package let reason: String
 
-  /// Judges `claim` on `result`, with its interval at `confidence`.
-  package init(judging claim: Claim, on result: RunResult, confidence: Double, cores: Int) {
+  /// Judges `claim` on `result`, with its interval.
+  package init(judging claim: Claim, on result: RunResult, cores: Int) {
     self.claim = claim
     let tally = result.tally
     let n = tally.iterations
     let failures = tally.notPassed
-    let interval = result.estimate(confidence: confidence)
+    let interval = result.estimate
+    let confidence = interval.confidence
     let level = Formatting.level(confidence)
     // The largest rate that still leaves no sighting in n iterations with probability 1 − C.
     let unseenUpTo = n > 0 ? 1 - pow(1 - confidence, 1 / Double(n)) : 1

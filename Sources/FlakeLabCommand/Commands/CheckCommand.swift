@@ -29,7 +29,9 @@ struct CheckCommand: Command {
       ? catalog.listed(includingDiagnostics: false).flatMap { scenario in
         scenario.variants.map { (scenario, $0) }
       }
-      : try catalog.resolve(arguments.positionals)
+      : try UsageError.mapping { () throws(ScenarioCatalog.LookupError) in
+        try catalog.resolve(arguments.positionals)
+      }
     let measurement = try MeasurementOptions(arguments, variants: variants)
     self.measurement = measurement
     executors = catalog.executors.map { $0.forRun(seed: measurement.seed) }
@@ -56,12 +58,11 @@ struct CheckCommand: Command {
     let cores = MachineInfo.current.cores
     return try measurement.measure(RunPlan(runs: runs), judge: { result, run in
       guard let claim = run.variant.claims[run.executor.id] else { return }
-      let verdict = Verdict(
-        judging: claim, on: result, confidence: measurement.confidence, cores: cores)
+      let verdict = Verdict(judging: claim, on: result, cores: cores)
       result.verdict = verdict
       if verdict.status == .violated {
         result.problems.append(
-          "\(result.selector) under \(result.executor) \(claim.rawValue)? violated: \(verdict.reason)")
+          .claimViolated(verdict, selector: result.selector, executor: result.executor))
       }
     }, text: CheckReport.render)
   }

@@ -26,9 +26,12 @@ struct CompareCommand: Command {
       arguments.value("executors").map {
         $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
       } ?? ExecutorCatalog.comparedByDefault.map(\.name)
+    let seed = measurement.seed
     var executors: [any IterationExecutor] = []
     for name in names {
-      let executor = try catalog.executor(named: name, seed: measurement.seed)
+      let executor = try UsageError.mapping { () throws(ScenarioCatalog.LookupError) in
+        try catalog.executor(named: name, seed: seed)
+      }
       if !executors.contains(where: { $0.name == executor.name }) { executors.append(executor) }
     }
     self.executors = executors

@@ -62,9 +62,10 @@ struct MeasurementOptions {
       throw UsageError(
         "\(command) needs at least one scenario or scenario.variant (see '\(Program.name) list')")
     }
-    try self.init(
-      arguments, variants: catalog.resolve(arguments.positionals),
-      environment: environment)
+    let variants = try UsageError.mapping { () throws(ScenarioCatalog.LookupError) in
+      try catalog.resolve(arguments.positionals)
+    }
+    try self.init(arguments, variants: variants, environment: environment)
   }
 
   /// The options with the variants already chosen (`check` chooses them by their claims).
@@ -155,6 +156,8 @@ struct MeasurementOptions {
     for (index, var result) in measured.enumerated() {
       // An interrupted command reports the runs it got to.
       guard !supervisor.wasInterrupted || result.tally.iterations > 0 else { continue }
+      // The statistics stage: the interval once, at the report's confidence, then the verdict.
+      result.estimate(atConfidence: confidence)
       judge(&result, index)
       results.append(result)
     }

@@ -16,18 +16,16 @@ struct ProblemFinder {
     }
     // A baseline that matches no run compared nothing: that is no pass.
     let unmatched = baseline != nil && comparisons.isEmpty
-    for index in report.runs.indices {
-      let run = report.runs[index]
+    for (index, run) in report.runs.enumerated() {
+      var problems: [Problem] = []
       if unmatched {
-        report.runs[index].problems.append(
-          "\(run.selector) under \(run.executor): the baseline has no such run, so nothing was compared")
+        problems.append(.missingFromBaseline(selector: run.selector, executor: run.executor))
       }
-      report.runs[index].problems += gates.compactMap {
-        $0.violation(by: run, confidence: report.confidence)
-      }
-      report.runs[index].problems += comparisons.filter {
+      problems += gates.compactMap { $0.violation(by: run) }
+      problems += comparisons.filter {
         $0.roseSignificantly && $0.selector == run.selector && $0.executor == run.executor
-      }.map(\.summary)
+      }.map { .roseOverBaseline(summary: $0.summary) }
+      report.note(problems, onRunAt: index)
     }
     for problem in report.runs.flatMap(\.problems) {
       printError("not met: \(problem)")

@@ -22,8 +22,11 @@ struct RunCommand: Command {
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     measurement = try MeasurementOptions(arguments, command: Self.name, catalog: catalog)
-    executor = try catalog.executor(
-      named: arguments.value("executor") ?? ExecutorID.global.name, seed: measurement.seed)
+    let name = arguments.value("executor") ?? ExecutorID.global.name
+    let seed = measurement.seed
+    executor = try UsageError.mapping { () throws(ScenarioCatalog.LookupError) in
+      try catalog.executor(named: name, seed: seed)
+    }
   }
 
   func run() async throws -> ExitStatus {

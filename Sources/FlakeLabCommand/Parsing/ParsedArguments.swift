@@ -66,7 +66,10 @@ struct ParsedArguments {
     guard positionals.count == 1 else {
       throw UsageError("\(command) takes one scenario.variant (see '\(Program.name) \(command) --help')")
     }
-    let (scenario, variant) = try catalog.variant(positionals[0])
+    let selector = positionals[0]
+    let (scenario, variant) = try UsageError.mapping { () throws(ScenarioCatalog.LookupError) in
+      try catalog.variant(selector)
+    }
     return ("\(scenario.name).\(variant.name)", variant)
   }
 

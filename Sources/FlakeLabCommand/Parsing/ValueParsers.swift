@@ -123,7 +123,7 @@ enum ValueParsers {
     guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
       throw UsageError("\(option) takes INDEX/COUNT such as 0/4, not '\(Self.shown(text))'")
     }
-    return try Shard(index: index, count: count)
+    return try UsageError.mapping { () throws(Shard.Invalid) in try Shard(index: index, count: count) }
   }
 
   /// One of `choices`, e.g. an output format.
