@@ -127,6 +127,16 @@ final class DispersionTests: XCTestCase {
     let other = try JSONReportReader.read(Data(JSONReport.render(shard).utf8), name: "b.json")
     let merged = try ReportMerger.merge([("a.json", read), ("b.json", other)])
     XCTAssertEqual(merged.runs[0].replicates, spread + spread)
+    // A report says how its interval was computed, which decides it for an executor the lab
+    // does not know: wilson over several replicates was independent, quasi-binomial was not.
+    let independent = RunResult(
+      scenario: "s", variant: "v", executor: "tracing", tally: result(spread).tally, seconds: 1,
+      replicates: spread, iterationsAreIndependent: true)
+    let readBack = try JSONReportReader.read(
+      Data(JSONReport.render(Report(runs: [independent, result(spread, executor: "tracing")])).utf8),
+      name: "d.json")
+    XCTAssertEqual(readBack.runs.map(\.iterationsAreIndependent), [true, false])
+    XCTAssertEqual(readBack.runs.map(\.estimate.method), [.wilson, .quasiBinomialWilson])
     // Replicates that do not add up to the run's counts are refused.
     let broken = text.replacingOccurrences(of: "\"passed\": 850", with: "\"passed\": 851")
     XCTAssertThrowsError(try JSONReportReader.read(Data(broken.utf8), name: "c.json"))

@@ -48,9 +48,20 @@ package enum JSONReportReader {
       {
         throw UsageError("\(name): the replicates of \(scenario).\(variant) do not add up to its counts")
       }
+      // How the run's interval was computed says whether its iterations were independent, also
+      // for an executor of a lab's own; a single replicate, or an older report, cannot say.
+      let method = ((run["confidence"] as? [String: Any])?["method"] as? String)
+        .flatMap(FailureRateEstimate.Method.init)
+      let independent: Bool? =
+        switch method {
+        case .quasiBinomialWilson: false
+        case .wilson where (replicates?.count ?? 0) > 1: true
+        default: nil
+        }
       var result = RunResult(
         scenario: scenario, variant: variant, executor: executor, tally: tally,
-        seconds: run["seconds"] as? Double ?? 0, schedule: runSchedule, replicates: replicates)
+        seconds: run["seconds"] as? Double ?? 0, schedule: runSchedule, replicates: replicates,
+        iterationsAreIndependent: independent)
       if let id = run["test"] as? String {
         guard let framework = (run["framework"] as? String).flatMap(PackageTest.Framework.init),
           let layout = (run["processLayout"] as? String).flatMap(TestReference.ProcessLayout.init)
