@@ -151,6 +151,7 @@ package final class Supervisor {
             worker.kill()
             let status = worker.reap(waiting: true) ?? 0
             states[batch.run].collectFinal(worker, replicate: batch.replicate, status: status)
+            states[batch.run].workerTime += clock.now - worker.startedAt
           }
           break
         }

@@ -19,10 +19,11 @@
 ///   again, but for t, when the replicates agree.
 ///
 /// ```swift
+/// // The ten replicates of the Dispersion example: 2,200 failures in 10,000 iterations.
 /// let estimate = FailureRateEstimate(
 ///   replicates: counts, iterationsAreIndependent: false, confidence: 0.95)
-/// estimate.dispersion  // 41.2: the replicates spread 41 times more than binomial noise
-/// estimate.low...estimate.high
+/// estimate.dispersion             // 30.56
+/// estimate.low...estimate.high    // 17.27%...27.59% (Wilson on 10,000 alone: 21.2%...22.8%)
 /// ```
 package struct FailureRateEstimate: Equatable, Sendable {
   /// How the interval was computed, as named in JSON reports (`confidence.method`).
