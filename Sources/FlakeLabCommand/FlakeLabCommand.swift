@@ -67,6 +67,8 @@ public enum FlakeLabCommand {
         exit(status.rawValue)
       } catch let error as UsageError {
         fail(error.message, status: .usage)
+      } catch let interrupted as LabInterrupted {
+        fail("interrupted while \(interrupted.stage.rawValue); nothing was measured", status: .interrupted)
       } catch {
         fail("internal error: \(error)", status: .internalError)
       }

@@ -1,15 +1,33 @@
 import FlakeLab
 import Foundation
 
-/// Writes test events to descriptor 3, the pipe the supervisor reads (see `TestEventFeed`).
+/// Writes test events to the supervisor's pipe (see `TestEventFeed`), through a descriptor of
+/// the harness's own.
+///
+/// The supervisor hands the pipe over at a descriptor it drew at random
+/// (`HarnessConfiguration.channel`). The harness duplicates it first thing, before the test
+/// runs, and checks before every write that its duplicate is still that pipe: a test that
+/// closes descriptors and opens files of its own never gets the harness's events in them.
 enum EventOutput {
-  static let descriptor: Int32 = 3
+  nonisolated(unsafe) private(set) static var descriptor: Int32 = -1
+  nonisolated(unsafe) private static var pipe: (device: UInt64, inode: UInt64)?
 
-  static func write(_ event: TestEvent) {
-    writeAll(Array(event.line.utf8), to: descriptor)
+  /// Takes over the supervisor's pipe at `channel`; with `closingChannel`, the number itself
+  /// is freed (XCTest: only the harness writes events). Swift Testing opens `/dev/fd/<channel>`
+  /// itself, so there the number stays.
+  static func adopt(_ channel: Int32, closingChannel: Bool) {
+    descriptor = fcntl(channel, F_DUPFD_CLOEXEC, 10)
+    pipe = identity(of: descriptor)
+    if closingChannel, descriptor >= 0 { close(channel) }
   }
 
-  static func writeAll(_ bytes: some Collection<UInt8>, to descriptor: Int32) {
+  static func write(_ event: TestEvent) {
+    writeAll(Array(event.line.utf8))
+  }
+
+  /// Writes `bytes` whole, unless the harness's descriptor is no longer the supervisor's pipe.
+  static func writeAll(_ bytes: some Collection<UInt8>) {
+    guard let pipe, identity(of: descriptor).map({ $0 == pipe }) == true else { return }
     var bytes = Array(bytes)[...]
     while !bytes.isEmpty {
       let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
@@ -17,5 +35,11 @@ enum EventOutput {
       guard written > 0 else { return }
       bytes = bytes.dropFirst(written)
     }
+  }
+
+  private static func identity(of descriptor: Int32) -> (device: UInt64, inode: UInt64)? {
+    var status = stat()
+    guard descriptor >= 0, fstat(descriptor, &status) == 0 else { return nil }
+    return (UInt64(status.st_dev), UInt64(status.st_ino))
   }
 }

@@ -21,6 +21,9 @@ enum Harness {
     unsetenv("LD_PRELOAD")
     unsetenv(SupervisorLifetime.variable)
     HarnessConfiguration.variableNames.forEach { unsetenv($0) }
+    EventOutput.adopt(
+      configuration.channel,
+      closingChannel: configuration.isProbe || configuration.test.framework == .xctest)
     self.configuration = configuration
     switch configuration.executor {
     case .global:

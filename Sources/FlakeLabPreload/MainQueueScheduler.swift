@@ -51,7 +51,9 @@ final class MainQueueScheduler: JobScheduler, @unchecked Sendable {
     if configuration.executor == .seeded, configuration.test.framework == .swiftTesting,
       !configuration.isProbe
     {
-      shared.iterationWatch = SwiftTestingIterationWatch(testID: configuration.test.id) { started in
+      shared.iterationWatch = SwiftTestingIterationWatch(
+        testID: configuration.test.id, channel: configuration.channel
+      ) { started in
         shared.beginIteration(configuration.firstIndex + started)
       }
     }

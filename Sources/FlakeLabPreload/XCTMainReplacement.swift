@@ -61,7 +61,10 @@ private final class TestEventObserver: NSObject, XCTestObservation {
     EventOutput.write(.issueRecorded(testID: testID, message: description, isFailure: true))
   }
 
+  /// A run `XCTSkip` ended is skipped, not passed. XCTest tells no observer the skip's message.
   func testCaseDidFinish(_ testCase: XCTestCase) {
-    EventOutput.write(.testEnded(testID: testID))
+    EventOutput.write(
+      testCase.testRun?.hasBeenSkipped == true
+        ? .testSkipped(testID: testID, message: "XCTSkip") : .testEnded(testID: testID))
   }
 }

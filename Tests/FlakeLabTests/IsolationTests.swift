@@ -236,9 +236,9 @@ final class IsolationTests: XCTestCase {
     kill(process.processIdentifier, SIGTSTP)
     Thread.sleep(forTimeInterval: 0.5)
     XCTAssertEqual(try state(of: process.processIdentifier), "T")
-    let workers = try Flakelab.runTool("/usr/bin/pgrep", ["-f", "flakelab worker"]).split(separator: "\n")
+    let workers = OwnProcesses.living("flakelab worker")
     XCTAssertFalse(workers.isEmpty)
-    for worker in workers { XCTAssertEqual(try state(of: Int32(worker)!), "T") }
+    for worker in workers { XCTAssertEqual(try state(of: worker), "T") }
     Thread.sleep(forTimeInterval: 1)  // longer than the timeout: a stopped run must not time out
     kill(process.processIdentifier, SIGCONT)
     let data = output.fileHandleForReading.readDataToEndOfFile()
@@ -283,7 +283,7 @@ final class IsolationTests: XCTestCase {
         let tally = run.tally
         XCTAssertEqual(tally.iterations, tally.passed + tally.failed + tally.crashed + tally.timedOut)
       }
-      XCTAssertEqual(try Flakelab.runTool("/usr/bin/pgrep", ["-f", "flakelab worker"]), "")
+      XCTAssertEqual(OwnProcesses.living("flakelab worker"), [])
     }
   }
 
@@ -314,14 +314,6 @@ final class IsolationTests: XCTestCase {
 
 /// The pieces of isolation that need no process.
 final class IsolationUnitTests: XCTestCase {
-  func testTheAdaptiveHangLimitIsAHundredMeanIterationsBetweenItsFloorAndCeiling() {
-    let ceiling = Duration.seconds(10)
-    XCTAssertEqual(Supervisor.adaptiveLimit(ceiling: ceiling, meanIteration: nil), ceiling)
-    XCTAssertEqual(Supervisor.adaptiveLimit(ceiling: ceiling, meanIteration: .milliseconds(1)), .milliseconds(250))
-    XCTAssertEqual(Supervisor.adaptiveLimit(ceiling: ceiling, meanIteration: .milliseconds(20)), .seconds(2))
-    XCTAssertEqual(Supervisor.adaptiveLimit(ceiling: ceiling, meanIteration: .seconds(1)), ceiling)
-  }
-
   func testCrashSummaryKeepsTheMessageAndDropsTheTrace() {
     let output = """
       some output the scenario printed

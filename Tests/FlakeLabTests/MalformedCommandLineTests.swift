@@ -63,6 +63,6 @@ final class MalformedCommandLineTests: XCTestCase {
       XCTAssertTrue(result.stderr.hasPrefix("flakelab: "), "\(shown): \(result.stderr)")
     }
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
-    XCTAssertEqual(try Flakelab.runTool("/usr/bin/pgrep", ["-f", "flakelab worker"]), "")
+    XCTAssertEqual(OwnProcesses.living("flakelab worker"), [])
   }
 }

@@ -162,8 +162,7 @@ final class PackageTestCommandTests: XCTestCase {
     XCTAssertGreaterThan(tally.passed, 0)
     XCTAssertEqual(tally.iterations, tally.passed + tally.failed + tally.crashed + tally.timedOut)
     XCTAssertEqual(report.runs.first?.test?.test.id, swiftTesting + "hangsOnceInFifty()")
-    let left = try Flakelab.runTool("/usr/bin/pgrep", ["-f", "NumberFactsPackageTests.xctest"])
-    XCTAssertEqual(left, "", "test processes left running")
+    XCTAssertEqual(OwnProcesses.living("NumberFactsPackageTests.xctest"), [], "test processes left running")
   }
 
   func testKillingTheSupervisorKillsItsTestProcesses() throws {
@@ -174,11 +173,11 @@ final class PackageTestCommandTests: XCTestCase {
     ] {
       let process = try Flakelab.launch(arguments)
       Thread.sleep(forTimeInterval: 2)
-      XCTAssertNotEqual(try Flakelab.runTool("/usr/bin/pgrep", ["-f", worker]), "", "no \(worker) ran")
+      XCTAssertNotEqual(OwnProcesses.living(worker), [], "no \(worker) ran")
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
       Thread.sleep(forTimeInterval: 1)
-      XCTAssertEqual(try Flakelab.runTool("/usr/bin/pgrep", ["-f", worker]), "", "\(worker) outlived its supervisor")
+      XCTAssertEqual(OwnProcesses.living(worker), [], "\(worker) outlived its supervisor")
     }
   }
 

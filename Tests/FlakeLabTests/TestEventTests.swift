@@ -8,8 +8,10 @@ final class TestEventTests: XCTestCase {
   private let id = "Module.Suite/yield()"
 
   /// Writes `lines` into a fresh feed's pipe and polls it once.
-  private func poll(_ lines: [String], firstIndex: Int = 10) throws -> (Int, [ChannelRecord], Bool) {
-    let feed = try TestEventFeed(testID: id, firstIndex: firstIndex)
+  private func poll(
+    _ lines: [String], firstIndex: Int = 10, iterations: Int = 100
+  ) throws -> (Int, [ChannelRecord], Bool) {
+    let feed = try TestEventFeed(testID: id, firstIndex: firstIndex, iterations: iterations)
     let bytes = Array(lines.joined().utf8)
     XCTAssertEqual(write(feed.descriptor, bytes, bytes.count), bytes.count)
     let (completed, records) = feed.poll()
@@ -42,7 +44,7 @@ final class TestEventTests: XCTestCase {
   }
 
   func testAPartialLineWaitsForItsEnd() throws {
-    let feed = try TestEventFeed(testID: id, firstIndex: 0)
+    let feed = try TestEventFeed(testID: id, firstIndex: 0, iterations: 1)
     let line = Array((TestEvent.testStarted(testID: id).line + TestEvent.testEnded(testID: id).line).utf8)
     _ = write(feed.descriptor, line, line.count - 5)
     XCTAssertEqual(feed.poll().completed, 0)
@@ -82,5 +84,89 @@ final class TestEventTests: XCTestCase {
     XCTAssertEqual(
       FailureText.normalize("\u{1B}[90m◇\u{1B}[0m Test started at 2026-11-22 14:25:35.404 in File.swift:12"),
       "◇ Test started at … in File.swift")
+  }
+
+  // Issue 15, point 5: what the test said, whole, grouped.
+
+  func testASwiftTestingIssueKeepsItsDetailsAndItsComment() throws {
+    let line = #"{"kind":"event","version":0,"payload":{"kind":"issueRecorded","testID":"M.t()/F.swift:1:1","#
+      + #""messages":[{"symbol":"fail","text":"Expectation failed: (x → 2) == 3"},{"symbol":"details","text":"the comment"}],"#
+      + #""issue":{"isKnown":false}}}"#
+    XCTAssertEqual(
+      TestEvent.parse(Array(line.utf8)),
+      .issueRecorded(testID: "M.t()/F.swift:1:1", message: "Expectation failed: (x → 2) == 3 — the comment", isFailure: true))
+  }
+
+  func testTwoIssuesInEitherOrderAreOneOutcome() throws {
+    let location = id + "/File.swift:3:4"
+    func iteration(_ messages: [String]) -> [String] {
+      [TestEvent.testStarted(testID: location).line]
+        + messages.map { TestEvent.issueRecorded(testID: location, message: $0, isFailure: true).line }
+        + [TestEvent.testEnded(testID: location).line]
+    }
+    let (_, records, _) = try poll(iteration(["b second", "a first"]) + iteration(["a first", "b second", "a first"]))
+    XCTAssertEqual(records.map(\.outcome), Array(repeating: .failed(observation: "a first; b second"), count: 2))
+  }
+
+  func testValuesThatChangeEveryIterationFoldSoEqualFailuresGroupAndAnExampleIsKept() throws {
+    let location = id + "/File.swift:3:4"
+    let messages = [
+      #"Expectation failed: (id → "B4000578-8CB1-469B-8E23-504EDB6B0577") == "x""#,
+      #"Expectation failed: (id → "0C2F1D3E-7A55-4B1B-9D2E-11AA22BB33CC") == "x""#,
+    ]
+    let lines = messages.flatMap {
+      [TestEvent.testStarted(testID: location).line, TestEvent.issueRecorded(testID: location, message: $0, isFailure: true).line,
+       TestEvent.testEnded(testID: location).line]
+    }
+    let (_, records, _) = try poll(lines)
+    XCTAssertEqual(Set(records.map(\.outcome)), [.failed(observation: #"Expectation failed: (id → "<uuid>") == "x""#)])
+    XCTAssertEqual(records.map(\.example), messages)
+    XCTAssertEqual(FailureText.normalize("port 54321 token dGhpcyBpcyBhIHRva2VuMTIz== hash 9f86d081884c7d65 r → 0.7342519"),
+      "port <n> token <token> hash <hex> r → <n>")
+    // What stays: short numbers, words, and a hexadecimal-looking word without digits.
+    XCTAssertEqual(FailureText.normalize("count → 3 == 1024, deadbeef"), "count → 3 == 1024, deadbeef")
+  }
+
+  // Issue 15, points 4 and 11: skipped iterations, and no iteration counted twice.
+
+  func testASkippedTestIsASkippedOutcomeWithItsReason() throws {
+    let line = #"{"kind":"event","version":0,"payload":{"kind":"testSkipped","testID":"Module.Suite/yield()/F.swift:1:1","#
+      + #""messages":[{"symbol":"skip","text":"Test yield() skipped: \"not today\""}]}}"#
+    let (completed, records, _) = try poll([line + "\n"])
+    XCTAssertEqual(completed, 1)
+    XCTAssertEqual(records.map(\.outcome), [.skipped(reason: "not today")])
+  }
+
+  func testForgedOrRepeatedEndsNeverCountMoreIterationsThanAsked() throws {
+    let location = id + "/File.swift:3:4"
+    let pair = [TestEvent.testStarted(testID: location).line, TestEvent.testEnded(testID: location).line]
+    let lines = pair + [TestEvent.testEnded(testID: location).line] + Array(repeating: pair, count: 5).flatMap { $0 }
+    let (completed, records, _) = try poll(lines, iterations: 4)
+    XCTAssertEqual(completed, 4)
+    XCTAssertEqual(records.count, 0)
+  }
+
+  // Issue 15, points 1 to 3: what a test binary lists.
+
+  func testEveryListedTestIsKeptAtFileScopeToo() {
+    let swiftTesting = "P.Suite/inSuite()\nP.fileScope()\nP.param(x:)\n"
+    XCTAssertEqual(TestPackage.testIDs(inListing: swiftTesting), ["P.Suite/inSuite()", "P.fileScope()", "P.param(x:)"])
+    let xctest = "Listing 2 tests in debug.xctest:\n\nP.XT/testA\nP.XT/testB\n"
+    XCTAssertEqual(TestPackage.testIDs(inListing: xctest), ["P.XT/testA", "P.XT/testB"])
+    let atFileScope = PackageTest(id: "P.param(x:)", framework: .swiftTesting)
+    XCTAssertEqual([atFileScope.suite, atFileScope.function], ["P", "param(x:)"])
+    let inSuite = PackageTest(id: "P.Suite/inSuite()", framework: .swiftTesting)
+    XCTAssertEqual([inSuite.suite, inSuite.function], ["P.Suite", "inSuite()"])
+  }
+
+  func testABuildFailureShowsTheCompilersLocatedErrorsFirst() {
+    let output = """
+      [3/9] Compiling M Macro.swift
+      /p/Sources/M/A.swift:3:9: error: cannot find 'x' in scope
+      macro expansion #Foo:1:2: error: fragment
+      error: fatalError
+      /p/Sources/M/A.swift:3:9: error: cannot find 'x' in scope
+      """
+    XCTAssertEqual(TestPackage.compilerErrors(in: output), ["/p/Sources/M/A.swift:3:9: error: cannot find 'x' in scope"])
   }
 }

@@ -41,6 +41,9 @@ package struct ChannelRecord: Sendable {
   package let index: Int
   package let outcome: Outcome
   package let fingerprint: UInt64
+  /// The failure as the test said it, before ``FailureText`` folded what changes from one
+  /// iteration to the next; nil where it is the outcome's observation itself.
+  package var example: String? = nil
 }
 
 /// The worker's end: an ``OutcomeSink`` that publishes into the shared region.
@@ -71,8 +74,8 @@ package struct OutcomeChannelWriter: OutcomeSink {
       publish(index: index, kind: .failed, observation: observation, fingerprint: fingerprint)
     case .deadlocked(let observation):
       publish(index: index, kind: .deadlocked, observation: observation, fingerprint: fingerprint)
-    case .passed, .crashed, .timedOut:
-      break  // crashes and timeouts are the supervisor's findings, never a worker's
+    case .passed, .crashed, .timedOut, .skipped:
+      break  // crashes and timeouts are the supervisor's findings; scenarios are never skipped
     }
     region.word(at: OutcomeChannel.completedOffset).pointee.add(1, ordering: .releasing)
   }

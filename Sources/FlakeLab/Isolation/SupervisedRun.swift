@@ -60,12 +60,13 @@ package struct SupervisedRun {
 }
 
 /// How to start one worker process: the program, its arguments and environment, and the feed
-/// it reports through on its descriptor 3.
+/// it reports through on its descriptor `channelDescriptor`.
 struct WorkerLaunch {
   let executable: String
   let arguments: [String]
   let environment: [String: String]
   let feed: any OutcomeFeed
+  var channelDescriptor = ProcessSpawner.channelDescriptor
 }
 
 extension SupervisedRun {

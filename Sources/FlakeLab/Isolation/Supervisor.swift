@@ -18,18 +18,11 @@ package final class Supervisor {
     package var timeout: Duration
     /// The `flakelab` executable, started with the hidden `worker` command.
     package var workerExecutable: String
-    /// Whether `timeout` is only the ceiling of a limit that follows the run's own pace (see
-    /// ``adaptiveLimit(ceiling:meanIteration:)``).
-    package var adaptsTimeout: Bool
 
-    package init(
-      jobs: Int = 1, timeout: Duration = .seconds(10), workerExecutable: String,
-      adaptsTimeout: Bool = false
-    ) {
+    package init(jobs: Int = 1, timeout: Duration = .seconds(10), workerExecutable: String) {
       self.jobs = jobs
       self.timeout = timeout
       self.workerExecutable = workerExecutable
-      self.adaptsTimeout = adaptsTimeout
     }
   }
 
@@ -65,21 +58,13 @@ package final class Supervisor {
   /// gives up on it. Start-up never counts against the per-iteration timeout.
   static let startLimit: Duration = .seconds(60)
 
+  /// Workers of one run in a row that end before their test starts, after which the run stops
+  /// with the rest of its iterations not run.
+  static let startFailureLimit = 3
+
   /// Runs every iteration of a scenario run in `flakelab worker` processes.
   package func run(_ run: RunPlan.Run) throws -> RunResult {
     try self.run([SupervisedRun(run, workerExecutable: options.workerExecutable)])[0]
-  }
-
-  /// The shortest limit an adaptive timeout sets, and how many mean iterations it allows.
-  static let adaptiveFloor: Duration = .milliseconds(250)
-  static let adaptiveFactor = 100
-
-  /// A hang limit that follows the run's pace: `adaptiveFactor` times the mean iteration so far,
-  /// at least `adaptiveFloor`, at most `ceiling` (and `ceiling` until the pace is known). A test
-  /// whose iterations take a millisecond is not left hanging for ten seconds twenty times.
-  package static func adaptiveLimit(ceiling: Duration, meanIteration: Duration?) -> Duration {
-    guard let meanIteration else { return ceiling }
-    return min(ceiling, max(adaptiveFloor, meanIteration * adaptiveFactor))
   }
 
   /// One batch of one run's iterations, for one worker process.
@@ -105,12 +90,14 @@ package final class Supervisor {
   private struct RunState {
     var replicates: [Tally]
     var schedule: RunSchedule?
-    /// Time ended workers spent on the iterations they finished, and how many: the pace.
-    var busy: Duration = .zero
-    var finished = 0
     /// The lifetimes of the run's workers, start to exit.
     var workerTime: Duration = .zero
     var batches: Int
+    /// Workers of the run that ended before their test started, since one last finished an
+    /// iteration; at ``startFailureLimit`` the run stops.
+    var startFailuresInARow = 0
+    /// Iterations left unrun because the run stopped.
+    var notRun = 0
 
     /// Takes in what `worker`, running `replicate`, published since the last poll.
     mutating func poll(_ worker: WorkerProcess, replicate: Int) {
@@ -141,6 +128,9 @@ package final class Supervisor {
     var pending = Self.interleave(replicateBatches)
     var active: [(worker: WorkerProcess, batch: Batch)] = []
     var lastReport = start
+    ProcessTree.becomeSubreaper()
+    // However the run ends, nothing a worker started outlives it.
+    defer { ProcessTree.reapOrphans(keeping: []) }
 
     // Whatever ends the run, no worker is left behind: an error kills and reaps every worker.
     do {
@@ -167,16 +157,22 @@ package final class Supervisor {
           states[run].poll(worker, replicate: batch.replicate)
           if let status = worker.reap() {
             states[run].collectFinal(worker, replicate: batch.replicate, status: status)
-            states[run].busy += worker.busyTime
-            states[run].finished += worker.completed
             states[run].workerTime += clock.now - worker.startedAt
-            if let rest = try settle(
+            let rest = try settle(
               worker, of: runs[run], status: status, into: &states[run].replicates[batch.replicate])
-            {
+            if worker.completed > 0 { states[run].startFailuresInARow = 0 }
+            if !worker.isReady { states[run].startFailuresInARow += 1 }
+            if states[run].startFailuresInARow >= Self.startFailureLimit {
+              // The test cannot start: what is left of the run would fail the same way, each a
+              // process start (or a start limit) apiece.
+              states[run].notRun += (rest?.count ?? 0)
+                + pending.filter { $0.run == run }.reduce(0) { $0 + $1.indices.count }
+              pending.removeAll { $0.run == run }
+            } else if let rest {
               pending.insert(Batch(run: run, replicate: batch.replicate, indices: rest), at: 0)
             }
           } else if worker.isReady
-            ? clock.now - worker.lastProgress > timeoutLimit(for: run, states: states, active: active)
+            ? clock.now - worker.lastProgress > options.timeout
             : clock.now - worker.startedAt > Self.startLimit
           {
             worker.wasTimedOut = true
@@ -185,6 +181,9 @@ package final class Supervisor {
           } else {
             stillActive.append((worker, batch))
           }
+        }
+        if stillActive.count < active.count {
+          ProcessTree.reapOrphans(keeping: Set(stillActive.map(\.worker.pid)))
         }
         active = stillActive
         if clock.now - lastReport > .milliseconds(100) {
@@ -210,6 +209,7 @@ package final class Supervisor {
         replicates: state.replicates.filter { $0.iterations > 0 }.map(ReplicateCounts.init),
         iterationsAreIndependent: run.iterationsAreIndependent)
       result.test = run.test
+      result.notRun = state.notRun
       return result
     }
   }
@@ -222,12 +222,22 @@ package final class Supervisor {
     let indices = worker.indices
     let stopped = worker.currentIndex
     guard stopped < indices.upperBound else { return nil }
-    guard worker.isReady else {
+    // A package's test binary passed the harness probe before any run, so a process that dies
+    // or hangs before its test's first event died of the test (an argument list that traps, a
+    // static initializer): its outcome, not the lab's failure. A scenario worker is the lab's.
+    guard worker.isReady || run.test != nil else {
       let why = worker.wasTimedOut ? "no sign of life after \(Self.startLimit)" : Self.describe(status: status)
       throw WorkerStartFailure(
         description: "a worker for \(run.selector) did not start: \(why). " + worker.lastOutputLines(4))
     }
-    if worker.wasTimedOut {
+    if !worker.isReady, !worker.wasTimedOut {
+      let printed = worker.lastOutputLines()
+      tally.record(
+        .crashed(
+          observation: "before the test started, " + Self.describe(status: status)
+            + (printed.isEmpty ? "" : ": \(printed)")),
+        count: 1)
+    } else if worker.wasTimedOut {
       tally.record(.timedOut, count: 1)
     } else {
       let printed = worker.lastOutputLines()
@@ -251,22 +261,6 @@ package final class Supervisor {
       label: runs.count == 1 ? "\(runs[0].selector) (\(runs[0].executor))" : "\(runs.count) runs",
       done: done, total: runs.reduce(0) { $0 + $1.indices.count }, notPassed: notPassed,
       elapsed: elapsed)
-  }
-
-  /// How long a ready worker of run `run` may go without finishing an iteration, given the
-  /// time its workers spent on the iterations they finished.
-  private func timeoutLimit(
-    for run: Int, states: [RunState], active: [(worker: WorkerProcess, batch: Batch)]
-  ) -> Duration {
-    guard options.adaptsTimeout else { return options.timeout }
-    var busy = states[run].busy
-    var iterations = states[run].finished
-    for (worker, batch) in active where batch.run == run {
-      busy += worker.busyTime
-      iterations += worker.completed
-    }
-    let mean = iterations >= 10 ? busy / iterations : nil
-    return Self.adaptiveLimit(ceiling: options.timeout, meanIteration: mean)
   }
 
   /// `signal 4 (SIGILL)`, `exited with status 3`.

@@ -18,9 +18,6 @@ final class WorkerProcess {
   private(set) var lastProgress: ContinuousClock.Instant
   private(set) var startedAt: ContinuousClock.Instant
   private(set) var isReady = false
-  /// Time spent on the iterations finished: the gaps between progress, start-up and any stall
-  /// still under way excluded. The run's pace, for an adaptive timeout.
-  private(set) var busyTime: Duration = .zero
   /// Failure records drained so far.
   private(set) var failures = 0
   /// Set when the supervisor killed the worker for going past the timeout.
@@ -31,7 +28,7 @@ final class WorkerProcess {
     feed = launch.feed
     let spawned = try ProcessSpawner.spawn(
       executable: launch.executable, arguments: launch.arguments,
-      environment: launch.environment, channel: feed.descriptor)
+      environment: launch.environment, channel: feed.descriptor, as: launch.channelDescriptor)
     feed.releaseWorkerEnd()
     pid = spawned.pid
     output = spawned.output
@@ -52,9 +49,10 @@ final class WorkerProcess {
     let before = completed
     var (finished, records) = feed.poll()
     for record in records {
-      tally.record(record.outcome, count: 1)
-      schedule?.noteFailing(
-        index: record.index, fingerprint: record.fingerprint, outcome: record.outcome)
+      tally.record(record.outcome, count: 1, example: record.example)
+      // A skipped iteration ran nothing: there is no schedule to replay.
+      if case .skipped = record.outcome {} else { schedule?.noteFailing(
+        index: record.index, fingerprint: record.fingerprint, outcome: record.outcome) }
       failures += 1
       // A record is published just before the counter moves past its iteration.
       finished = max(finished, record.index + 1 - indices.lowerBound)
@@ -65,11 +63,7 @@ final class WorkerProcess {
       lastProgress = .now
     }
     // Progress is progress, whether it came as passes or as failure records.
-    if completed > before {
-      let now = ContinuousClock.now
-      busyTime += now - lastProgress
-      lastProgress = now
-    }
+    if completed > before { lastProgress = .now }
     readOutput()
   }
 
@@ -92,15 +86,20 @@ final class WorkerProcess {
     var status: Int32 = 0
     let result = waitpid(pid, &status, waiting ? 0 : WNOHANG)
     hasEnded = result == pid
+    // What the worker started ends with it.
+    if hasEnded { ProcessTree.killGroup(pid) }
     return hasEnded ? status : nil
   }
 
+  /// Kills the worker and everything in its process group.
   func kill() {
     send(SIGKILL)
   }
 
+  /// Sends `signalNumber` to the worker's whole process group: a stop or a kill reaches the
+  /// processes its test started too.
   func send(_ signalNumber: Int32) {
-    if !hasEnded { Foundation.kill(pid, signalNumber) }
+    if !hasEnded { Foundation.kill(-pid, signalNumber) }
   }
 
   /// Continues a worker stopped with its supervisor; the time stopped is not the test's.

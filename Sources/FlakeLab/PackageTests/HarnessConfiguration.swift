@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the supervisor tells the harness it preloads into a user's test process, through the
 /// environment: which test, how many repetitions, under which executor.
 ///
@@ -19,10 +21,14 @@ package struct HarnessConfiguration: Equatable, Sendable {
   package var seed: UInt64
   /// Set for the start-up probe: report what took effect and exit.
   package var isProbe: Bool
+  /// The descriptor of the supervisor's event pipe in the test process: drawn at random
+  /// (``randomChannel()``) and named only here, so a test that closes or writes to a
+  /// descriptor of its own (3, say) never reaches it. The harness takes it over at start.
+  package var channel: Int32
 
   package init(
     executor: Executor, test: PackageTest, firstIndex: Int = 0, repetitions: Int = 1,
-    seed: UInt64 = 0, isProbe: Bool = false
+    seed: UInt64 = 0, isProbe: Bool = false, channel: Int32 = randomChannel()
   ) {
     self.executor = executor
     self.test = test
@@ -30,6 +36,15 @@ package struct HarnessConfiguration: Equatable, Sendable {
     self.repetitions = repetitions
     self.seed = seed
     self.isProbe = isProbe
+    self.channel = channel
+  }
+
+  /// A descriptor number far above what a process opens by itself, under the limit of open
+  /// files (1,024 as a rule).
+  package static func randomChannel() -> Int32 {
+    var limit = rlimit()
+    let ceiling = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 ? min(1000, Int32(clamping: limit.rlim_cur)) : 256
+    return Int32.random(in: min(200, ceiling / 2)..<ceiling)
   }
 
   static let prefix = "FLAKELAB_HARNESS_"
@@ -44,6 +59,7 @@ package struct HarnessConfiguration: Equatable, Sendable {
       Self.prefix + "REPETITIONS": String(repetitions),
       Self.prefix + "SEED": String(seed),
       Self.prefix + "PROBE": isProbe ? "1" : "0",
+      Self.prefix + "CHANNEL": String(channel),
     ]
   }
 
@@ -54,16 +70,17 @@ package struct HarnessConfiguration: Equatable, Sendable {
       let id = value("TEST"), let framework = value("FRAMEWORK").flatMap(PackageTest.Framework.init),
       let firstIndex = value("FIRST_INDEX").flatMap({ Int($0) }),
       let repetitions = value("REPETITIONS").flatMap({ Int($0) }),
-      let seed = value("SEED").flatMap({ UInt64($0) })
+      let seed = value("SEED").flatMap({ UInt64($0) }),
+      let channel = value("CHANNEL").flatMap({ Int32($0) })
     else { return nil }
     self.init(
       executor: executor, test: PackageTest(id: id, framework: framework), firstIndex: firstIndex,
-      repetitions: repetitions, seed: seed, isProbe: value("PROBE") == "1")
+      repetitions: repetitions, seed: seed, isProbe: value("PROBE") == "1", channel: channel)
   }
 
   /// The names of every variable, to remove from the environment of the test's own children.
   package static var variableNames: [String] {
-    ["EXECUTOR", "TEST", "FRAMEWORK", "FIRST_INDEX", "REPETITIONS", "SEED", "PROBE"].map {
+    ["EXECUTOR", "TEST", "FRAMEWORK", "FIRST_INDEX", "REPETITIONS", "SEED", "PROBE", "CHANNEL"].map {
       prefix + $0
     }
   }

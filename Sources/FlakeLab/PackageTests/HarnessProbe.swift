@@ -43,10 +43,10 @@ package struct HarnessProbe: Sendable {
       let spawned = try ProcessSpawner.spawn(
         executable: binary, arguments: ["--testing-library", "xctest", "FlakeLabProbe/probe"],
         environment: TestLaunch.environment(configuration, preload: preload),
-        channel: feed.writeEnd)
+        channel: feed.writeEnd, as: configuration.channel)
       feed.closeWriteEnd()
       defer { close(spawned.output) }
-      guard waitForExit(spawned.pid, within: Supervisor.startLimit) else {
+      guard try waitForExit(spawned.pid, within: Supervisor.startLimit) else {
         throw UsageError(
           "'\(binary)' did not finish a start-up probe within \(Supervisor.startLimit); is it SwiftPM's test binary?")
       }
@@ -55,16 +55,19 @@ package struct HarnessProbe: Sendable {
     return HarnessProbe(tookEffect: tookEffect)
   }
 
-  /// Whether `pid` exited within `limit`; past it, it is killed.
-  private static func waitForExit(_ pid: pid_t, within limit: Duration) -> Bool {
+  /// Whether `pid` exited within `limit`; past it, or when the lab is interrupted, it is killed
+  /// with its process group.
+  private static func waitForExit(_ pid: pid_t, within limit: Duration) throws(LabInterrupted) -> Bool {
     let deadline = ContinuousClock.now + limit
     var status: Int32 = 0
-    while ContinuousClock.now < deadline {
+    defer { kill(-pid, SIGKILL) }
+    while ContinuousClock.now < deadline, !InterruptSignal.isRaised {
       if waitpid(pid, &status, WNOHANG) == pid { return true }
       usleep(Supervisor.pollInterval)
     }
-    kill(pid, SIGKILL)
+    kill(-pid, SIGKILL)
     _ = waitpid(pid, &status, 0)
+    if InterruptSignal.isRaised { throw LabInterrupted(stage: .probe) }
     return false
   }
 }

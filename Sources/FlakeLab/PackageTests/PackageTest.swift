@@ -1,8 +1,10 @@
 /// A test of the user's package, as its test binary lists it.
 ///
 /// The ID is the one the framework prints: `NumberFactsTests.IsLoadingTests/yield()` for Swift
-/// Testing, `NumberFactsTests.IsLoadingXCTests/testYield` for XCTest. In reports the suite (all
-/// before the last `/`) stands where a scenario does and the test function where a variant does,
+/// Testing, `NumberFactsTests.IsLoadingXCTests/testYield` for XCTest, `NumberFactsTests.yield()`
+/// for a Swift Testing test at file scope. In reports the suite (all before the last `/`, or the
+/// module for a test at file scope) stands where a scenario does and the test function where a
+/// variant does,
 /// so every reader of reports, `merge` and `--baseline` treat tests and scenarios alike.
 package struct PackageTest: Hashable, Sendable {
   package enum Framework: String, Sendable, CaseIterable {
@@ -18,14 +20,22 @@ package struct PackageTest: Hashable, Sendable {
     self.framework = framework
   }
 
-  /// `NumberFactsTests.IsLoadingTests`.
+  /// `NumberFactsTests.IsLoadingTests`, or `NumberFactsTests` for a test at file scope.
   package var suite: String {
-    id.lastIndex(of: "/").map { String(id[..<$0]) } ?? id
+    functionStart == id.startIndex ? id : String(id[..<functionStart].dropLast())
   }
 
   /// `yield()`.
   package var function: String {
-    id.lastIndex(of: "/").map { String(id[id.index(after: $0)...]) } ?? id
+    String(id[functionStart...])
+  }
+
+  /// Where the function's name begins: after the last `/`, or at file scope after the last `.`
+  /// before the argument labels (`Module.test(x:)`).
+  private var functionStart: String.Index {
+    if let slash = id.lastIndex(of: "/") { return id.index(after: slash) }
+    let name = id[..<(id.firstIndex(of: "(") ?? id.endIndex)]
+    return name.lastIndex(of: ".").map { id.index(after: $0) } ?? id.startIndex
   }
 }
 

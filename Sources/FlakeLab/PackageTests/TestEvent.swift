@@ -34,6 +34,8 @@ package enum TestEvent: Equatable, Sendable {
       return nil
     }
     let testID = payload["testID"] as? String
+    // Swift Testing says an issue in several messages: what failed (`Expectation failed: (x →
+    // 2) == 3`, `Issue recorded`), then the details (the comment, `Issue.record`'s reason).
     let messages = (payload["messages"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
     switch kind {
     case "runStarted":
@@ -43,13 +45,13 @@ package enum TestEvent: Equatable, Sendable {
     case "testEnded":
       return testID.map { .testEnded(testID: $0) }
     case "testSkipped":
-      return testID.map { .testSkipped(testID: $0, message: messages.first ?? "skipped") }
+      return testID.map { .testSkipped(testID: $0, message: skipReason(messages.first)) }
     case "issueRecorded":
       let issue = payload["issue"] as? [String: Any] ?? [:]
       let isKnown = issue["isKnown"] as? Bool ?? false
       let isWarning = issue["severity"] as? String == "warning"
       return .issueRecorded(
-        testID: testID, message: messages.first ?? "an issue was recorded",
+        testID: testID, message: messages.isEmpty ? "an issue was recorded" : messages.joined(separator: " — "),
         isFailure: !isKnown && !isWarning)
     default:
       return nil
@@ -80,6 +82,18 @@ package enum TestEvent: Equatable, Sendable {
     }
     let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
     return String(decoding: data, as: UTF8.self) + "\n"
+  }
+
+  /// `Test disabledOne() skipped: "not today"` → `not today`; `skipped` when no reason is given
+  /// (`Test disabledOne() skipped.`); the harness's own reason (`XCTSkip`) as it is.
+  private static func skipReason(_ message: String?) -> String {
+    guard let message, !message.isEmpty else { return "skipped" }
+    guard let range = message.range(of: " skipped: ") else {
+      return message.hasPrefix("Test ") ? "skipped" : message
+    }
+    var reason = message[range.upperBound...]
+    if reason.count >= 2, reason.first == "\"", reason.last == "\"" { reason = reason.dropFirst().dropLast() }
+    return String(reason)
   }
 
   private func event(_ payload: [String: Any]) -> [String: Any] {

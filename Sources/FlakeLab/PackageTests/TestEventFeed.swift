@@ -12,13 +12,16 @@ final class TestEventFeed: OutcomeFeed {
   private var writeEndIsOpen = true
   private let testID: String
   private let firstIndex: Int
+  /// Iterations the process was asked for: an iteration past them is not the lab's to count.
+  private let iterations: Int
   private var completed = 0
   private(set) var workerIsReady = false
-  /// The issues of the iteration under way; nil between iterations.
+  /// The issues of the iteration under way, as the test said them; nil between iterations.
   private var issues: [String]?
 
-  /// A new pipe for the test `testID` of a process whose first iteration is `firstIndex`.
-  init(testID: String, firstIndex: Int) throws {
+  /// A new pipe for the test `testID` of a process whose first iteration is `firstIndex` and
+  /// that runs `iterations` of them.
+  init(testID: String, firstIndex: Int, iterations: Int) throws {
     // A larger pipe lets the test run on while the supervisor sleeps between polls.
     let pipe = try PipeEnds(capacity: 1 << 20)
     pipe.makeReadEndNonBlocking()
@@ -26,6 +29,7 @@ final class TestEventFeed: OutcomeFeed {
     descriptor = pipe.writeEnd
     self.testID = testID
     self.firstIndex = firstIndex
+    self.iterations = iterations
   }
 
   deinit {
@@ -55,28 +59,42 @@ final class TestEventFeed: OutcomeFeed {
       issues = []
     case .issueRecorded(let id, let message, true)
     where issues != nil && id.map { TestEvent.testID($0, belongsTo: testID) } ?? true:
-      issues?.append(FailureText.normalize(message))
-    case .testEnded(let id) where TestEvent.testID(id, belongsTo: testID):
-      finishIteration(failures: issues ?? [])
+      issues?.append(message)
+    case .testEnded(let id) where issues != nil && TestEvent.testID(id, belongsTo: testID):
+      let failure = Self.failure(issues ?? [])
+      finishIteration(failure.map { (.failed(observation: $0.observation), $0.example) })
     case .testSkipped(let id, let message) where TestEvent.testID(id, belongsTo: testID):
-      finishIteration(failures: ["skipped: " + FailureText.normalize(message)])
+      finishIteration((.skipped(reason: FailureText.normalize(message)), nil))
     default:
       break
     }
 
-    func finishIteration(failures: [String]) {
+    /// Counts the iteration under way (nil outcome: it passed). An end the process was never
+    /// asked for, or one without a start, is not counted: never an iteration twice.
+    func finishIteration(_ result: (outcome: Outcome?, example: String?)?) {
+      issues = nil
+      guard completed < iterations else { return }
       let index = firstIndex + completed
       completed += 1
-      issues = nil
-      var seen = Set<String>()
-      let distinct = failures.filter { seen.insert($0).inserted }
-      if !distinct.isEmpty {
-        records.append(
-          ChannelRecord(
-            index: index, outcome: .failed(observation: distinct.joined(separator: "; ")),
-            fingerprint: 0))
+      if let result, let outcome = result.outcome {
+        records.append(ChannelRecord(index: index, outcome: outcome, fingerprint: 0, example: result.example))
       }
     }
+  }
+
+  /// An iteration's issues as one failure: each folded (``FailureText``), each once, in a stable
+  /// order, so two issues in either order are one outcome; with the messages as the test said
+  /// them when folding changed them. Nil when there was no issue.
+  static func failure(_ issues: [String]) -> (observation: String, example: String?)? {
+    guard !issues.isEmpty else { return nil }
+    var folded: [String: String] = [:]
+    for issue in issues where folded[FailureText.normalize(issue)] == nil {
+      folded[FailureText.normalize(issue)] = issue
+    }
+    let order = folded.keys.sorted()
+    let observation = order.joined(separator: "; ")
+    let example = FailureText.example(order.map { folded[$0]! }.joined(separator: "; "))
+    return (observation, example == observation ? nil : example)
   }
 
   private static let markers = TestEvent.kinds.map { Array("\"\($0)\"".utf8) }

@@ -29,16 +29,18 @@ package enum TestLaunch {
         seed: seed)
       let feed: any OutcomeFeed =
         steered
-        ? try TestEventFeed(testID: test.id, firstIndex: batch.lowerBound)
+        ? try TestEventFeed(testID: test.id, firstIndex: batch.lowerBound, iterations: batch.count)
         : try ExitStatusFeed(index: batch.lowerBound)
       return WorkerLaunch(
-        executable: package.testBinary, arguments: arguments(test, repetitions: batch.count),
-        environment: environment(configuration, preload: preload), feed: feed)
+        executable: package.testBinary,
+        arguments: arguments(test, repetitions: batch.count, channel: configuration.channel),
+        environment: environment(configuration, preload: preload), feed: feed,
+        channelDescriptor: configuration.channel)
     }
   }
 
   /// The test binary's arguments to run `test` alone, `repetitions` times, one at a time.
-  static func arguments(_ test: PackageTest, repetitions: Int) -> [String] {
+  static func arguments(_ test: PackageTest, repetitions: Int, channel: Int32) -> [String] {
     switch test.framework {
     case .swiftTesting:
       [
@@ -48,7 +50,7 @@ package enum TestLaunch {
         "--repetitions", String(repetitions), "--no-parallel",
         // The console output would say again what the event stream says, at a cost per event.
         "--quiet",
-        "--event-stream-output-path", "/dev/fd/\(ProcessSpawner.channelDescriptor)",
+        "--event-stream-output-path", "/dev/fd/\(channel)",
         "--event-stream-version", "0",
       ]
     case .xctest:

@@ -4,20 +4,27 @@ import Foundation
 ///
 /// The lab runs the binary SwiftPM builds (`<bin-path>/<Name>PackageTests.xctest`) directly,
 /// not `swift test`, because only the binary itself accepts `--repetitions`, and only a binary
-/// the lab starts can be handed the preloaded harness.
+/// the lab starts can be handed the preloaded harness. `<Name>` is the manifest's name as it is
+/// now: a build folder keeps the binaries of names the package had before, which run old tests.
 package struct TestPackage: Sendable {
   /// The directory as given, for messages and replay commands.
   package let path: String
   package let testBinary: String
 
-  /// A package that could not be built: the compiler's last lines, then one line saying so.
+  /// A package that could not be built: the compiler's errors, then one line saying so.
   package struct BuildFailure: Error {
     package let compilerLines: [String]
     package let message: String
   }
 
+  /// How long a test binary may take to list its tests.
+  static let listingLimit: Duration = .seconds(60)
+
   /// Builds the package at `path` with its tests (`swift build --build-tests`), showing nothing
   /// unless the build fails; with `skippingBuild`, uses what an earlier build left.
+  ///
+  /// - Throws: ``BuildFailure``, ``UsageError`` for a path that is no package or has no tests,
+  ///   ``LabInterrupted`` when Ctrl-C or SIGTERM stops the build.
   package static func build(at path: String, skippingBuild: Bool = false) throws -> TestPackage {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
@@ -26,29 +33,62 @@ package struct TestPackage: Sendable {
     guard FileManager.default.fileExists(atPath: path + "/Package.swift") else {
       throw UsageError("'\(path)' has no Package.swift; --package-path takes a SwiftPM package")
     }
-    let build =
-      skippingBuild
-      ? nil : try CapturedProcess.run("swift", ["build", "--build-tests", "--package-path", path])
-    if let build, build.status != 0 {
-      let lines = (build.output + build.errorOutput).split(whereSeparator: \.isNewline).map(String.init)
-      var seen = Set<String>()
-      let errors = lines.filter { $0.contains("error:") && seen.insert($0).inserted }
-      throw BuildFailure(
-        compilerLines: Array((errors.isEmpty ? lines : errors).suffix(12)),
-        message: "the package at '\(path)' does not build (swift build --build-tests exited \(build.status))")
+    // SwiftPM leaves empty `TemporaryDirectory.*` folders behind: give it a directory of the
+    // lab's own, removed afterwards.
+    let scratch = FileManager.default.temporaryDirectory
+      .appendingPathComponent("flakelab-build-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    var environment = ProcessInfo.processInfo.environment
+    environment["TMPDIR"] = scratch.path
+    func swift(_ arguments: [String], stage: LabInterrupted.Stage) throws -> CapturedProcess {
+      do {
+        return try CapturedProcess.run("swift", arguments + ["--package-path", path], environment: environment)
+      } catch is CapturedProcess.Interrupted {
+        throw LabInterrupted(stage: stage)
+      }
     }
-    let binPath = try CapturedProcess.run(
-      "swift", ["build", "--build-tests", "--show-bin-path", "--package-path", path]
-    ).output.trimmingCharacters(in: .whitespacesAndNewlines)
-    let binaries = ((try? FileManager.default.contentsOfDirectory(atPath: binPath)) ?? [])
-      .filter { $0.hasSuffix("PackageTests.xctest") }.sorted()
-    guard let binary = binaries.first else {
+    if !skippingBuild {
+      let build = try swift(["build", "--build-tests"], stage: .build)
+      if build.status != 0 {
+        throw BuildFailure(
+          compilerLines: compilerErrors(in: build.output + build.errorOutput),
+          message: "the package at '\(path)' does not build (swift build --build-tests exited \(build.status))")
+      }
+    }
+    let binPath = try swift(["build", "--build-tests", "--show-bin-path"], stage: .build).output
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let manifest = try swift(["package", "dump-package"], stage: .build)
+    guard manifest.status == 0,
+      let object = try? JSONSerialization.jsonObject(with: Data(manifest.output.utf8)) as? [String: Any],
+      let name = object["name"] as? String
+    else {
+      throw UsageError(
+        "the manifest of the package at '\(path)' cannot be read (swift package dump-package exited \(manifest.status))")
+    }
+    let binary = "\(binPath)/\(name)PackageTests.xctest"
+    guard FileManager.default.isExecutableFile(atPath: binary) else {
+      let others = ((try? FileManager.default.contentsOfDirectory(atPath: binPath)) ?? [])
+        .filter { $0.hasSuffix("PackageTests.xctest") }.sorted()
+      let stale = others.isEmpty ? "" : " (\(others.joined(separator: ", ")) \(others.count == 1 ? "is" : "are") of another package name)"
       throw UsageError(
         skippingBuild
-          ? "the package at '\(path)' has no built tests in \(binPath); build it or leave out --skip-build"
-          : "the package at '\(path)' has no test target (no *PackageTests.xctest in \(binPath))")
+          ? "the package '\(name)' at '\(path)' has no built tests (\(name)PackageTests.xctest) in \(binPath)\(stale); build it or leave out --skip-build"
+          : "the package '\(name)' at '\(path)' has no test target: no \(name)PackageTests.xctest in \(binPath)\(stale)")
     }
-    return TestPackage(path: path, testBinary: binPath + "/" + binary)
+    return TestPackage(path: path, testBinary: binary)
+  }
+
+  /// The compiler's located errors (`File.swift:3:9: error: …`), each once; where there are
+  /// none, any line that says `error:`; where there is none either, the last lines. A macro's
+  /// expansion repeats fragments of an error without a location, which say nothing alone.
+  static func compilerErrors(in output: String) -> [String] {
+    let lines = output.split(whereSeparator: \.isNewline).map(String.init)
+    var seen = Set<String>()
+    let located = lines.filter { $0.firstMatch(of: #/^.+\.swift:\d+:\d+: error: /#) != nil && seen.insert($0).inserted }
+    if !located.isEmpty { return Array(located.prefix(12)) }
+    let errors = lines.filter { $0.contains("error:") && seen.insert($0).inserted }
+    return Array((errors.isEmpty ? lines : errors).suffix(12))
   }
 
   package init(path: String, testBinary: String) {
@@ -56,21 +96,38 @@ package struct TestPackage: Sendable {
     self.testBinary = testBinary
   }
 
+  /// The exit status of a test binary asked to list a framework's tests when it has none
+  /// (`EX_UNAVAILABLE`): Swift Testing's answer in a package with XCTest tests only.
+  static let noTestsOfFramework: Int32 = 69
+
   /// Every test of both frameworks, as the binary lists them, XCTest first.
   package func tests() throws -> [PackageTest] {
-    try PackageTest.Framework.allCases.flatMap { framework in
-      let listing = try CapturedProcess.run(
-        testBinary, ["--testing-library", framework.rawValue, "--list-tests"])
+    try PackageTest.Framework.allCases.flatMap { framework -> [PackageTest] in
+      let listing: CapturedProcess
+      do {
+        listing = try CapturedProcess.run(
+          testBinary, ["--testing-library", framework.rawValue, "--list-tests"],
+          timeLimit: Self.listingLimit)
+      } catch is CapturedProcess.Interrupted {
+        throw LabInterrupted(stage: .listing)
+      } catch let timedOut as CapturedProcess.TimedOut {
+        throw UsageError(
+          "'\(testBinary)' did not list its \(framework.rawValue) tests within \(timedOut.limit) (--list-tests)")
+      }
+      if listing.status == Self.noTestsOfFramework { return [] }
       guard listing.status == 0 else {
         throw UsageError(
           "'\(testBinary)' is not a SwiftPM test binary: --list-tests exited \(listing.status)")
       }
-      return listing.output.split(whereSeparator: \.isNewline).compactMap { line -> PackageTest? in
-        // Test IDs are `Module.Suite/test`; XCTest's header line is not.
-        let id = String(line)
-        guard id.contains("/"), !id.hasPrefix("Listing ") else { return nil }
-        return PackageTest(id: id, framework: framework)
-      }
+      return Self.testIDs(inListing: listing.output).map { PackageTest(id: $0, framework: framework) }
+    }
+  }
+
+  /// The IDs a `--list-tests` printed: every line but XCTest's header (`Listing 3 tests in …`)
+  /// and blank ones. Swift Testing's tests at file scope have no `/` (`Module.test()`).
+  static func testIDs(inListing output: String) -> [String] {
+    output.split(whereSeparator: \.isNewline).map(String.init).filter {
+      !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("Listing ")
     }
   }
 }

@@ -7,6 +7,7 @@ package enum CSVReport {
     "scenario", "variant", "executor", "iterations", "passed", "failed", "crashed", "timedOut",
     "failureRate", "confidenceLevel", "confidenceLow", "confidenceHigh", "seconds", "claim",
     "verdict", "topOutcome", "deadlocked", "seed", "confidenceMethod", "dispersion", "replicates",
+    "skipped",
   ]
 
   package static func render(_ report: Report) -> String {
@@ -17,13 +18,15 @@ package enum CSVReport {
       let dispersion = estimate.dispersion.map { "\(($0 * 1e6).rounded() / 1e6)" } ?? ""
       let fields = [
         run.scenario, run.variant, run.executor, "\(tally.iterations)", "\(tally.passed)",
-        "\(tally.failed)", "\(tally.crashed)", "\(tally.timedOut)", "\(tally.failureRate)",
-        "\(report.confidence)", "\(estimate.low)", "\(estimate.high)",
+        "\(tally.failed)", "\(tally.crashed)", "\(tally.timedOut)",
+        // A run that only skipped has no rate: empty fields, never 0.
+        estimate.hasRate ? "\(tally.failureRate)" : "", "\(report.confidence)",
+        estimate.hasRate ? "\(estimate.low)" : "", estimate.hasRate ? "\(estimate.high)" : "",
         "\((run.seconds * 1e6).rounded() / 1e6)",
         run.verdict?.claim.rawValue ?? "", run.verdict?.status.rawValue ?? "",
         tally.outcomesByFrequency.first.map { OutcomeText.describe($0.outcome) } ?? "",
         "\(tally.deadlocked)", report.seed.map { "\($0)" } ?? "", estimate.method.rawValue,
-        dispersion, "\(run.replicates.count)",
+        dispersion, "\(run.replicates.count)", "\(tally.skipped)",
       ]
       rows.append(fields.map(quote).joined(separator: ","))
     }

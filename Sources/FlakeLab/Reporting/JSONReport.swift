@@ -18,6 +18,7 @@ package enum JSONReport {
         ])
       ),
       ("interrupted", .bool(report.interrupted)),
+      ("timeoutSeconds", report.timeout.map { .double($0.seconds) } ?? .null),
       ("seed", report.seed.map { .string(String($0)) } ?? .null),
       (
         "shard",
@@ -45,12 +46,17 @@ package enum JSONReport {
       ("crashed", .int(tally.crashed)),
       ("timedOut", .int(tally.timedOut)),
       ("deadlocked", .int(tally.deadlocked)),
-      ("failureRate", .double(tally.failureRate)),
+      ("skipped", .int(tally.skipped)),
+      ("notRun", .int(result.notRun)),
+      // A run that only skipped has no rate: null, never a 0% no iteration measured.
+      ("failureRate", estimate.hasRate ? .double(tally.failureRate) : .null),
       (
         "confidence",
         .object([
-          ("level", .double(estimate.confidence)), ("low", .double(estimate.low)),
-          ("high", .double(estimate.high)), ("method", .string(estimate.method.rawValue)),
+          ("level", .double(estimate.confidence)),
+          ("low", estimate.hasRate ? .double(estimate.low) : .null),
+          ("high", estimate.hasRate ? .double(estimate.high) : .null),
+          ("method", .string(estimate.method.rawValue)),
         ])
       ),
       ("dispersion", estimate.dispersion.map { .double(($0 * 1e6).rounded() / 1e6) } ?? .null),
@@ -83,6 +89,7 @@ package enum JSONReport {
       ("iterations", .int(counts.iterations)), ("passed", .int(counts.passed)),
       ("failed", .int(counts.failed)), ("crashed", .int(counts.crashed)),
       ("timedOut", .int(counts.timedOut)), ("deadlocked", .int(counts.deadlocked)),
+      ("skipped", .int(counts.skipped)),
     ])
   }
 
@@ -116,6 +123,7 @@ package enum JSONReport {
       if let observation = OutcomeCoding.observation(of: outcome) {
         members.append(("observation", .string(observation)))
       }
+      if let example = tally.examples[outcome] { members.append(("example", .string(example))) }
       members += [
         ("count", .int(count)),
         ("frequency", .double(Double(count) / Double(max(tally.iterations, 1)))),
@@ -134,13 +142,15 @@ enum OutcomeCoding {
     case .crashed: "crashed"
     case .timedOut: "timedOut"
     case .deadlocked: "deadlocked"
+    case .skipped: "skipped"
     }
   }
 
   static func observation(of outcome: Outcome) -> String? {
     switch outcome {
     case .passed, .timedOut: nil
-    case .failed(let observation), .crashed(let observation), .deadlocked(let observation):
+    case .failed(let observation), .crashed(let observation), .deadlocked(let observation),
+      .skipped(reason: let observation):
       observation
     }
   }
@@ -152,6 +162,7 @@ enum OutcomeCoding {
     case ("failed", let observation?): .failed(observation: observation)
     case ("crashed", let observation?): .crashed(observation: observation)
     case ("deadlocked", let observation?): .deadlocked(observation: observation)
+    case ("skipped", let reason?): .skipped(reason: reason)
     default: nil
     }
   }

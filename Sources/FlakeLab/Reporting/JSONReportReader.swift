@@ -29,7 +29,7 @@ package enum JSONReportReader {
         else {
           throw UsageError("\(name): an outcome of \(scenario).\(variant) is malformed")
         }
-        tally.record(outcome, count: count)
+        tally.record(outcome, count: count, example: entry["example"] as? String)
       }
       var runSchedule: RunSchedule?
       if let entry = run["schedule"] as? [String: Any] {
@@ -62,6 +62,7 @@ package enum JSONReportReader {
         scenario: scenario, variant: variant, executor: executor, tally: tally,
         seconds: run["seconds"] as? Double ?? 0, schedule: runSchedule, replicates: replicates,
         iterationsAreIndependent: independent)
+      result.notRun = max(0, run["notRun"] as? Int ?? 0)
       if let id = run["test"] as? String {
         guard let framework = (run["framework"] as? String).flatMap(PackageTest.Framework.init),
           let layout = (run["processLayout"] as? String).flatMap(TestReference.ProcessLayout.init)
@@ -87,21 +88,23 @@ package enum JSONReportReader {
         cores: machine["cores"] as? Int ?? 0, os: machine["os"] as? String ?? "",
         swift: machine["swift"] as? String ?? ""),
       runs: results, interrupted: document["interrupted"] as? Bool ?? false, shard: shard,
-      seed: (document["seed"] as? String).flatMap { UInt64($0) })
+      seed: (document["seed"] as? String).flatMap { UInt64($0) },
+      timeout: (document["timeoutSeconds"] as? Double).map { .milliseconds(Int64(($0 * 1000).rounded())) })
   }
 
   /// One replicate's counts, each within what the run itself counted.
   private static func replicate(
     _ entry: [String: Any], of tally: Tally, name: String, run: String
   ) throws(UsageError) -> ReplicateCounts {
-    let keys = ["iterations", "passed", "failed", "crashed", "timedOut", "deadlocked"]
-    let values = keys.compactMap { entry[$0] as? Int }
+    let keys = ["iterations", "passed", "failed", "crashed", "timedOut", "deadlocked", "skipped"]
+    // Reports from before skipped iterations have no such count: none were skipped.
+    let values = keys.compactMap { entry[$0] as? Int ?? ($0 == "skipped" ? 0 : nil) }
     guard values.count == keys.count, values.allSatisfy({ $0 >= 0 && $0 <= tally.iterations }),
       values[1...].reduce(0, +) == values[0]
     else { throw UsageError("\(name): a replicate of \(run) is malformed") }
     return ReplicateCounts(
       iterations: values[0], passed: values[1], failed: values[2], crashed: values[3],
-      timedOut: values[4], deadlocked: values[5])
+      timedOut: values[4], deadlocked: values[5], skipped: values[6])
   }
 
   private static func schedule(_ entry: [String: Any], name: String) throws(UsageError)

@@ -44,13 +44,15 @@ package enum JUnitReport {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// A run that fails the command, or that no iteration passed.
+  /// A run that fails the command, or that ran iterations none of which passed.
   static func isFailure(_ run: RunResult) -> Bool {
-    !run.problems.isEmpty || (run.tally.iterations > 0 && run.tally.passed == 0 && !isSkipped(run))
+    !run.problems.isEmpty || (run.tally.ran > 0 && run.tally.passed == 0 && !isSkipped(run))
   }
 
+  /// A claim `check` could not show, or a test its framework skipped in every iteration.
   static func isSkipped(_ run: RunResult) -> Bool {
-    run.verdict?.status == .notShown && run.problems.isEmpty
+    run.problems.isEmpty
+      && (run.verdict?.status == .notShown || (run.tally.iterations > 0 && !run.tally.hasRate))
   }
 
   private static func testcase(_ run: RunResult, in report: Report) -> [String] {
@@ -62,6 +64,9 @@ package enum JUnitReport {
     let rate = RateText.withInterval(estimate)
     if isSkipped(run), let verdict = run.verdict {
       lines.append("      <skipped message=\"\(escape("\(verdict.claim.rawValue)? not shown: \(verdict.reason)"))\"/>")
+    } else if isSkipped(run) {
+      let reason = tally.outcomesByFrequency.first.map { OutcomeText.describe($0.outcome) } ?? "skipped"
+      lines.append("      <skipped message=\"\(escape(reason))\"/>")
     } else if isFailure(run) {
       let problems = run.problems.isEmpty ? ["no iteration passed"] : run.problems.map(\.description)
       let outcomes = tally.outcomesByFrequency.prefix(5).map {
@@ -77,6 +82,7 @@ package enum JUnitReport {
       ("iterations", "\(tally.iterations)"), ("passed", "\(tally.passed)"),
       ("failed", "\(tally.failed)"), ("crashed", "\(tally.crashed)"),
       ("timedOut", "\(tally.timedOut)"), ("deadlocked", "\(tally.deadlocked)"),
+      ("skipped", "\(tally.skipped)"),
       ("failureRate", "\(tally.failureRate)"), ("confidenceLow", "\(estimate.low)"),
       ("confidenceHigh", "\(estimate.high)"), ("confidenceMethod", estimate.method.rawValue),
       ("replicates", "\(run.replicates.count)"),

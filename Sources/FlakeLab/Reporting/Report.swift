@@ -19,11 +19,14 @@ package struct Report: Sendable {
   package var seed: UInt64?
   /// The executable the runs were made with, which the replay commands a report prints name.
   package var program: String
+  /// How long an iteration could run before it was recorded as timed out; nil where not known
+  /// (a merged report, or one from before the limit was reported).
+  package var timeout: Duration?
 
   package init(
     machine: MachineInfo = .current, runs: [RunResult], interrupted: Bool = false,
     shard: Shard? = nil, confidence: Double = 0.95, seed: UInt64? = nil,
-    program: String = "flakelab"
+    program: String = "flakelab", timeout: Duration? = nil
   ) {
     self.machine = machine
     self.runs = runs.map { Self.estimated($0, at: confidence) }
@@ -32,6 +35,7 @@ package struct Report: Sendable {
     self.confidence = confidence
     self.seed = seed
     self.program = program
+    self.timeout = timeout
   }
 
   /// Notes `problems` on the run at `index`: the one way a report's runs change after it is made.

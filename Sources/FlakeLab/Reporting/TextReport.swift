@@ -7,10 +7,13 @@ package enum TextReport {
     // The deadlocked column only appears where a run can deadlock: a scenario under the
     // scheduler (in a package's test process a deadlock shows as a timeout).
     let showsDeadlocks = report.runs.contains { $0.schedule != nil && $0.test == nil }
-    var table = TextTable([.left, .left] + Array(repeating: .right, count: showsDeadlocks ? 9 : 8))
+    // Skipped iterations only come from a package's tests.
+    let showsSkips = report.runs.contains { $0.tally.skipped > 0 }
+    let extraColumns = (showsDeadlocks ? 1 : 0) + (showsSkips ? 1 : 0)
+    var table = TextTable([.left, .left] + Array(repeating: .right, count: 8 + extraColumns))
     table.add(
       ["run", "executor", "iterations", "passed", "failed", "crashed", "timed out"]
-        + (showsDeadlocks ? ["deadlocked"] : []) + [
+        + (showsDeadlocks ? ["deadlocked"] : []) + (showsSkips ? ["skipped"] : []) + [
           "failure rate [\(Formatting.level(report.confidence)) interval]", "time", "it/s",
         ])
     var observationLines: [Int: [String]] = [:]
@@ -22,12 +25,13 @@ package enum TextReport {
           result.selector, result.executor, Formatting.count(tally.iterations),
           Formatting.count(tally.passed), Formatting.count(tally.failed),
           Formatting.count(tally.crashed), Formatting.count(tally.timedOut),
-        ] + (showsDeadlocks ? [Formatting.count(tally.deadlocked)] : []) + [
+        ] + (showsDeadlocks ? [Formatting.count(tally.deadlocked)] : [])
+          + (showsSkips ? [Formatting.count(tally.skipped)] : []) + [
           RateText.withInterval(estimate),
           Formatting.seconds(result.seconds), Formatting.rate(result.iterationsPerSecond),
         ])
       observationLines[index + 1] =
-        variationLines(estimate) + histogramLines(tally) + hintLines(result)
+        variationLines(estimate) + histogramLines(tally) + stopLines(result) + hintLines(result, in: report)
         + replayLines(result, program: report.program)
     }
     var lines: [String] = []
@@ -89,21 +93,34 @@ extension TextReport {
 }
 
 extension TextReport {
-  /// What a package's test run may need explained: a timeout under an executor that runs every
-  /// job on one queue, or a test its framework skipped.
-  static func hintLines(_ result: RunResult) -> [String] {
-    guard result.test != nil else { return [] }
+  /// Why a run has fewer iterations than asked.
+  static func stopLines(_ result: RunResult) -> [String] {
+    guard result.notRun > 0 else { return [] }
+    return [
+      "    stopped: \(Supervisor.startFailureLimit) processes in a row ended before the test started; "
+        + "\(Formatting.count(result.notRun)) iterations not run"
+    ]
+  }
+
+  /// What a package's test run may need explained: a test its framework skipped, or a timeout
+  /// under an executor that runs every job on one queue, when the evidence says the test
+  /// blocks its thread: the same test finished every iteration under global in this report (a
+  /// test that is only slow times out under every executor, or under none).
+  static func hintLines(_ result: RunResult, in report: Report) -> [String] {
+    guard let test = result.test else { return [] }
     var lines: [String] = []
-    if result.tally.timedOut > 0, result.executor != "global" {
+    let finishesUnderGlobal = report.runs.contains {
+      $0.test?.test == test.test && $0.executor == "global" && $0.tally.passed > 0 && $0.tally.timedOut == 0
+    }
+    if result.tally.timedOut > 0, result.executor != "global", finishesUnderGlobal {
       lines.append(
         "    hint: under \(result.executor) every job runs one at a time on one queue, so a test that blocks "
           + "its thread waiting for async work (a semaphore, a blocking wait) can never finish")
     }
-    let skipped = result.tally.nonPassing.keys.contains {
-      if case .failed(let observation) = $0 { observation.hasPrefix("skipped: ") } else { false }
-    }
-    if skipped {
-      lines.append("    hint: the framework skipped this test (disabled, or a condition trait); --skip leaves it out")
+    if result.tally.skipped > 0 {
+      lines.append(
+        "    hint: the framework skipped this test (disabled, a condition trait, or XCTSkip); skipped iterations are "
+          + "outside the rate, and --skip leaves the test out")
     }
     return lines
   }
@@ -119,6 +136,9 @@ enum MachineLine {
     ]
     if let seed = report.seed, report.runs.contains(where: { $0.schedule != nil }) {
       lines.append("Seed \(seed): the same seed gives the same schedules under seeded.")
+    }
+    if let timeout = report.timeout, report.runs.contains(where: { $0.test != nil }) {
+      lines.append("An iteration still running after \(timeout) was timed out (--timeout).")
     }
     if let layout = report.runs.lazy.compactMap(\.test?.layout).first {
       lines.append(
@@ -145,6 +165,7 @@ package enum OutcomeText {
     case .crashed(let observation): "crashed: \(observation)"
     case .timedOut: "timed out"
     case .deadlocked(let observation): observation
+    case .skipped(let reason): "skipped: \(reason)"
     }
   }
 }

@@ -14,4 +14,7 @@ package enum Outcome: Hashable, Sendable {
   /// Under the deterministic scheduler: nothing was left to run and no sleeper pending, yet the
   /// test had not finished, so it never would.
   case deadlocked(observation: String)
+  /// The test framework skipped the test (`.disabled`, a condition trait, `XCTSkip`): it did
+  /// not run, so it neither passed nor failed, and stays outside the failure rate.
+  case skipped(reason: String)
 }

@@ -16,9 +16,10 @@ package struct BaselineComparison: Sendable {
           $0.selector == run.selector && $0.executor == run.executor
         })
       else { return nil }
+      guard old.tally.hasRate, run.tally.hasRate else { return nil }
       let test = TwoProportionTest(
-        baselineFailures: old.tally.notPassed, baselineIterations: old.tally.iterations,
-        failures: run.tally.notPassed, iterations: run.tally.iterations,
+        baselineFailures: old.tally.notPassed, baselineIterations: old.tally.ran,
+        failures: run.tally.notPassed, iterations: run.tally.ran,
         baselineDispersion: old.estimate.dispersion ?? 1, dispersion: run.estimate.dispersion ?? 1)
       return BaselineComparison(
         selector: run.selector, executor: run.executor, test: test,

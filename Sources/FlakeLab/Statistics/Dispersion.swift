@@ -15,17 +15,18 @@
 /// // 30.56: they spread about 31 times more than binomial noise allows
 /// ```
 package enum Dispersion {
-  /// The dispersion of `replicates`, or nil when fewer than two of them ran an iteration. A run
+  /// The dispersion of `replicates`, or nil when fewer than two of them ran an iteration
+  /// (skipped ones do not count). A run
   /// where every iteration passed, or none did, shows no spread: 1.
   package static func pearson(_ replicates: [ReplicateCounts]) -> Double? {
-    let ran = replicates.filter { $0.iterations > 0 }
+    let ran = replicates.filter { $0.ran > 0 }
     guard ran.count >= 2 else { return nil }
-    let iterations = ran.reduce(0) { $0 + $1.iterations }
+    let iterations = ran.reduce(0) { $0 + $1.ran }
     let notPassed = ran.reduce(0) { $0 + $1.notPassed }
     let rate = Double(notPassed) / Double(iterations)
     guard rate > 0, rate < 1 else { return 1 }
     let chiSquare = ran.reduce(0.0) { sum, replicate in
-      let n = Double(replicate.iterations)
+      let n = Double(replicate.ran)
       let expected = n * rate
       let deviation = Double(replicate.notPassed) - expected
       return sum + deviation * deviation / (expected * (1 - rate))

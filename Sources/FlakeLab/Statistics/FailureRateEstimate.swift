@@ -43,21 +43,25 @@ package struct FailureRateEstimate: Equatable, Sendable {
   package let replicateRates: ClosedRange<Double>?
   /// How many replicates ran an iteration.
   package let replicatesRun: Int
+  /// Whether any iteration ran: a run whose every iteration was skipped has no rate, and
+  /// passes every gate.
+  package let hasRate: Bool
   /// The iterations of the replicates that ran, smallest and largest: the rate under the global
   /// executor depends on how many iterations a process runs, so reports say.
   package let replicateSizes: ClosedRange<Int>?
 
   /// The estimate for a run measured as `replicates`.
   package init(replicates: [ReplicateCounts], iterationsAreIndependent: Bool, confidence: Double) {
-    let ran = replicates.filter { $0.iterations > 0 }
-    let iterations = ran.reduce(0) { $0 + $1.iterations }
+    let ran = replicates.filter { $0.ran > 0 }
+    let iterations = ran.reduce(0) { $0 + $1.ran }
     let notPassed = ran.reduce(0) { $0 + $1.notPassed }
     self.confidence = confidence
     rate = iterations == 0 ? 0 : Double(notPassed) / Double(iterations)
     replicatesRun = ran.count
+    hasRate = iterations > 0
     let rates = ran.map(\.failureRate)
     replicateRates = ran.count >= 2 ? rates.min()!...rates.max()! : nil
-    let sizes = ran.map(\.iterations)
+    let sizes = ran.map(\.ran)
     replicateSizes = sizes.isEmpty ? nil : sizes.min()!...sizes.max()!
     let interval: WilsonInterval
     if !iterationsAreIndependent, let dispersion = Dispersion.pearson(ran) {

@@ -29,6 +29,7 @@ package struct FailureRateGate: Equatable, Sendable {
   /// confidence, or nil when it is.
   package func violation(by result: RunResult) -> Problem? {
     let estimate = result.estimate
+    guard estimate.hasRate else { return nil }
     let confidence = estimate.confidence
     let (side, limit, holds, word) =
       switch bound {
@@ -47,7 +48,7 @@ package struct FailureRateGate: Equatable, Sendable {
       message += "; the observed rate would pass with about \(Formatting.count(needed)) iterations"
       // Under dispersion the spread between processes dominates: replicates, not longer ones.
       if estimate.method == .quasiBinomialWilson, estimate.replicatesRun > 0 {
-        let perReplicate = max(1, result.tally.iterations / estimate.replicatesRun)
+        let perReplicate = max(1, result.tally.ran / estimate.replicatesRun)
         let replicates = (needed + perReplicate - 1) / perReplicate
         message += " (\(Formatting.count(replicates)) replicates of \(Formatting.count(perReplicate)))"
       }

@@ -10,10 +10,12 @@ package struct ReplicateCounts: Equatable, Sendable {
   package var crashed: Int
   package var timedOut: Int
   package var deadlocked: Int
+  /// Iterations the framework skipped: counted, never in the rate.
+  package var skipped: Int
 
   package init(
     iterations: Int, passed: Int, failed: Int = 0, crashed: Int = 0, timedOut: Int = 0,
-    deadlocked: Int = 0
+    deadlocked: Int = 0, skipped: Int = 0
   ) {
     self.iterations = iterations
     self.passed = passed
@@ -21,17 +23,22 @@ package struct ReplicateCounts: Equatable, Sendable {
     self.crashed = crashed
     self.timedOut = timedOut
     self.deadlocked = deadlocked
+    self.skipped = skipped
   }
 
   /// The counts of `tally`.
   package init(_ tally: Tally) {
     self.init(
       iterations: tally.iterations, passed: tally.passed, failed: tally.failed,
-      crashed: tally.crashed, timedOut: tally.timedOut, deadlocked: tally.deadlocked)
+      crashed: tally.crashed, timedOut: tally.timedOut, deadlocked: tally.deadlocked,
+      skipped: tally.skipped)
   }
 
-  /// Iterations that did not pass, for any reason.
-  package var notPassed: Int { iterations - passed }
+  /// Iterations that ran: all but the skipped ones.
+  package var ran: Int { iterations - skipped }
 
-  package var failureRate: Double { iterations == 0 ? 0 : Double(notPassed) / Double(iterations) }
+  /// Iterations that ran and did not pass, for any reason.
+  package var notPassed: Int { ran - passed }
+
+  package var failureRate: Double { ran == 0 ? 0 : Double(notPassed) / Double(ran) }
 }

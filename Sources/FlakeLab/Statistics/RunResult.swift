@@ -26,6 +26,9 @@ package struct RunResult: Sendable {
   package var schedule: RunSchedule?
   /// Set when the run is of a test of the user's package (`flakelab test`).
   package var test: TestReference?
+  /// Iterations left unrun because the run stopped early: ``Supervisor/startFailureLimit``
+  /// workers in a row ended before the test started, so every further one would too.
+  package var notRun = 0
 
   package init(
     scenario: String, variant: String, executor: String, tally: Tally, seconds: Double,
@@ -57,6 +60,7 @@ package struct RunResult: Sendable {
   /// Adds `other`, the same run measured elsewhere (a shard), to this one.
   package mutating func add(_ other: RunResult) {
     tally.merge(other.tally)
+    notRun += other.notRun
     replicates += other.replicates
     seconds += other.seconds
     if let schedule = other.schedule { self.schedule?.merge(schedule) }

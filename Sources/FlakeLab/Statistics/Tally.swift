@@ -6,6 +6,9 @@ package struct Tally: Equatable, Sendable, OutcomeSink {
   package private(set) var passed = 0
   /// Each outcome other than `.passed`, with how many iterations came to it.
   package private(set) var nonPassing: [Outcome: Int] = [:]
+  /// For an outcome whose observation was folded into placeholders, the first message as the
+  /// test said it, so a report can show one real instance.
+  package private(set) var examples: [Outcome: String] = [:]
 
   package init() {}
 
@@ -13,11 +16,12 @@ package struct Tally: Equatable, Sendable, OutcomeSink {
     record(outcome, count: 1)
   }
 
-  package mutating func record(_ outcome: Outcome, count: Int) {
+  package mutating func record(_ outcome: Outcome, count: Int, example: String? = nil) {
     if outcome == .passed {
       passed += count
     } else {
       nonPassing[outcome, default: 0] += count
+      if let example, examples[outcome] == nil { examples[outcome] = example }
     }
   }
 
@@ -25,20 +29,27 @@ package struct Tally: Equatable, Sendable, OutcomeSink {
   package mutating func merge(_ other: Tally) {
     passed += other.passed
     for (outcome, count) in other.nonPassing { nonPassing[outcome, default: 0] += count }
+    examples.merge(other.examples) { mine, _ in mine }
   }
 
   package var failed: Int { count { if case .failed = $0 { true } else { false } } }
   package var crashed: Int { count { if case .crashed = $0 { true } else { false } } }
   package var timedOut: Int { nonPassing[.timedOut, default: 0] }
   package var deadlocked: Int { count { if case .deadlocked = $0 { true } else { false } } }
+  package var skipped: Int { count { if case .skipped = $0 { true } else { false } } }
   package var iterations: Int { passed + nonPassing.values.reduce(0, +) }
-  /// Iterations that did not pass, for any reason: the numerator of the failure rate.
-  package var notPassed: Int { iterations - passed }
+  /// Iterations the test ran: all but the skipped ones. The denominator of the failure rate.
+  package var ran: Int { iterations - skipped }
+  /// Iterations that ran and did not pass, for any reason: the numerator of the failure rate.
+  package var notPassed: Int { ran - passed }
 
-  /// The failure rate as a fraction, 0 for an empty run.
+  /// The failure rate as a fraction, 0 for a run in which nothing ran (see ``hasRate``).
   package var failureRate: Double {
-    iterations == 0 ? 0 : Double(notPassed) / Double(iterations)
+    ran == 0 ? 0 : Double(notPassed) / Double(ran)
   }
+
+  /// Whether any iteration ran: a run that only skipped has no failure rate.
+  package var hasRate: Bool { ran > 0 }
 
   /// Non-passing outcomes, most frequent first; ties in a stable order.
   package var outcomesByFrequency: [(outcome: Outcome, count: Int)] {

@@ -19,7 +19,7 @@ package struct Verdict: Equatable, Sendable {
   package init(judging claim: Claim, on result: RunResult, cores: Int) {
     self.claim = claim
     let tally = result.tally
-    let n = tally.iterations
+    let n = tally.ran
     let failures = tally.notPassed
     let interval = result.estimate
     let confidence = interval.confidence

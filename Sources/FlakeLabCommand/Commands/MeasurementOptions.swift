@@ -4,11 +4,17 @@ import Foundation
 /// The options `run` and `compare` share: what to run, how many times, in how many workers,
 /// how to report, and the gates a CI job sets.
 struct MeasurementOptions {
-  static let specs: [OptionSpec] = [
+  static let specs = specs(defaultTimeout: defaultTimeout)
+
+  /// A scenario's iteration takes microseconds; ten seconds without one finishing is a hang.
+  static let defaultTimeout: Duration = .seconds(10)
+
+  /// The options, with `defaultTimeout` in `--timeout`'s help.
+  static func specs(defaultTimeout: Duration) -> [OptionSpec] { [
     .value("iterations", "N", "Iterations per variant and executor (default: 1000)."),
     .value(
       "timeout", "DURATION",
-      "Per-iteration limit, e.g. 500ms, 2s, 1m; past it the iteration is timed out (default: 10s)."),
+      "Per-iteration limit, e.g. 500ms, 2s, 1m; past it the iteration is timed out (default: \(defaultTimeout))."),
     .value(
       "jobs", "N",
       "Worker processes at once, 1 to 256 (default: 1). More workers load the machine, which changes how the global executor behaves."),
@@ -35,13 +41,11 @@ struct MeasurementOptions {
       "baseline", "FILE",
       "Compare with an earlier JSON report; exit 1 if a run's failure rate rose significantly."),
     .flag("no-progress", "Never show the progress line (it is shown only when stderr is a terminal)."),
-  ]
+  ] }
 
   let variants: [(Scenario, Variant)]
   let iterations: Int
   let timeout: Duration
-  /// Whether `--timeout` was given: a command may then let the limit follow the run's pace.
-  let timeoutIsGiven: Bool
   let jobs: Int
   /// `--replicates`, or nil for each run's default (``replicates(independent:)``).
   let replicates: Int?
@@ -71,12 +75,12 @@ struct MeasurementOptions {
   /// The options with the variants already chosen (`check` chooses them by their claims).
   init(
     _ arguments: ParsedArguments, variants: [(Scenario, Variant)],
+    defaultTimeout: Duration = Self.defaultTimeout,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(UsageError) {
     self.variants = variants
     iterations = try arguments.value("iterations", default: 1000, ValueParsers.positiveCount)
-    timeout = try arguments.value("timeout", default: .seconds(10), ValueParsers.duration)
-    timeoutIsGiven = arguments.value("timeout") != nil
+    timeout = try arguments.value("timeout", default: defaultTimeout, ValueParsers.duration)
     jobs = try arguments.value("jobs", default: 1, ValueParsers.jobs)
     replicates = try arguments.value("replicates", default: nil, ValueParsers.replicates)
     // --shard wins; Bazel's variables are read (and its status file touched) only without it.
@@ -131,20 +135,17 @@ struct MeasurementOptions {
 
   /// Runs every run in supervised workers, notes each run's problems (gates, baseline, and
   /// whatever `judge` adds, given the run's index), writes `--output`, prints the report, and
-  /// returns the exit status. With `adaptiveTimeout` and no `--timeout`, the hang limit follows
-  /// each run's pace (``Supervisor/adaptiveLimit(ceiling:meanIteration:)``).
+  /// returns the exit status.
   @MainActor
   func measure(
-    _ runs: [SupervisedRun], adaptiveTimeout: Bool = false,
+    _ runs: [SupervisedRun],
     judge: (inout RunResult, Int) -> Void = { _, _ in }, text: (Report) -> String
   ) throws -> ExitStatus {
     InterruptSignal.install()
     SuspendSignal.install()
     let progress = showsProgress ? ProgressDisplay() : nil
     let supervisor = Supervisor(
-      options: .init(
-        jobs: jobs, timeout: timeout, workerExecutable: Self.executablePath,
-        adaptsTimeout: adaptiveTimeout && !timeoutIsGiven),
+      options: .init(jobs: jobs, timeout: timeout, workerExecutable: Self.executablePath),
       onProgress: { progress?.show(ProgressLine.render($0)) })
     let measured = try supervisor.run(
       runs.map { run in
@@ -167,7 +168,7 @@ struct MeasurementOptions {
     InterruptSignal.restoreDefaults()
     var report = Report(
       runs: results, interrupted: supervisor.wasInterrupted, shard: shard, confidence: confidence,
-      seed: seed, program: Program.name)
+      seed: seed, program: Program.name, timeout: timeout)
     if !supervisor.wasInterrupted {
       ProblemFinder(gates: gates, baseline: baseline).annotate(&report)
     }

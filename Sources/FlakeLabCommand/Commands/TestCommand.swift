@@ -18,9 +18,13 @@ struct TestCommand: Command {
     process per iteration instead. Rates under the global executor differ between the two, and
     with the machine's cores and load.
 
-    Without --timeout, a test's hang limit follows its pace: 100 times its mean iteration so far,
-    at least 250ms, at most 10s. Under serial, fifo and seeded a test that blocks a thread while
-    it waits for async work can never finish; it is reported timed out.
+    An iteration is timed out only when it has not finished after --timeout (default: 1m,
+    Swift Testing's shortest time limit), so a slow iteration is never called a hang; the limit
+    is in every report. Under serial, fifo and seeded a test that blocks a thread while it waits
+    for async work can never finish; it is reported timed out.
+
+    Skipped tests (disabled, a condition trait, XCTSkip) are counted as skipped, outside the
+    failure rate. Processes a test starts end with its worker.
     """
   static let options: [OptionSpec] =
     [
@@ -37,7 +41,10 @@ struct TestCommand: Command {
       .flag("skip-build", "Use the tests an earlier build left instead of building first."),
       .flag("fresh-process", "Run every iteration in a process of its own: first-run rates, slower."),
       .value("index", "I", "Run only iteration I (with --seed, replays a seeded iteration)."),
-    ] + MeasurementOptions.specs
+    ] + MeasurementOptions.specs(defaultTimeout: defaultTimeout)
+
+  /// Swift Testing's shortest `.timeLimit`: an iteration that finishes within it is no hang.
+  static let defaultTimeout: Duration = .seconds(60)
 
   let packagePath: String
   let filters: [NSRegularExpression]
@@ -83,10 +90,12 @@ struct TestCommand: Command {
       if !executors.contains(executor) { executors.append(executor) }
     }
     self.executors = executors
-    measurement = try MeasurementOptions(arguments, variants: [])
+    measurement = try MeasurementOptions(arguments, variants: [], defaultTimeout: Self.defaultTimeout)
   }
 
   func run() async throws -> ExitStatus {
+    // From the start: Ctrl-C during the build or the listing stops what they started, too.
+    InterruptSignal.install()
     let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)
     let package: TestPackage
     do {
@@ -138,7 +147,7 @@ struct TestCommand: Command {
           freshProcess: freshProcess, probe: probe, preload: preload)
       }
     }
-    return try measurement.measure(runs, adaptiveTimeout: true, text: TextReport.render)
+    return try measurement.measure(runs, text: TextReport.render)
   }
 
   private static func regex(_ text: String, option: String) throws(UsageError) -> NSRegularExpression {

@@ -26,6 +26,7 @@ enum Flakelab {
   /// flakelab started with `arguments` and left running, its output discarded (or sent to
   /// `output`), for tests that signal it mid-run.
   static func launch(_ arguments: [String], output: Pipe? = nil) throws -> Process {
+    OwnProcesses.adoptOrphans
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -43,6 +44,7 @@ enum Flakelab {
   private static func run(
     _ program: URL, _ arguments: [String], environment: [String: String], directory: URL?
   ) throws -> Result {
+    OwnProcesses.adoptOrphans
     let result = try CapturedProcess.run(
       program.path, arguments,
       environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, directory: directory)

@@ -2,7 +2,8 @@ import Foundation
 
 /// Starts a worker process with `posix_spawn`, wired for supervision.
 ///
-/// - The outcome channel's shared region becomes the worker's file descriptor 3.
+/// - The outcome feed's descriptor becomes the worker's descriptor `channelDescriptor`: 3 for
+///   a scenario worker, a number drawn at random for a user's test process (``TestLaunch``).
 /// - Its standard output and standard error both go to one pipe the supervisor reads, so what a
 ///   scenario prints can never corrupt the channel and the last lines before a crash are kept.
 /// - It gets a process group of its own, so Ctrl-C at a terminal reaches only the supervisor,
@@ -14,10 +15,12 @@ enum ProcessSpawner {
     let output: Int32
   }
 
+  /// Where a scenario worker finds its outcome channel.
   static let channelDescriptor: Int32 = 3
 
   static func spawn(
-    executable: String, arguments: [String], environment: [String: String], channel: Int32
+    executable: String, arguments: [String], environment: [String: String], channel: Int32,
+    as channelDescriptor: Int32 = channelDescriptor
   ) throws -> Spawned {
     let pipe = try PipeEnds()
     let (readEnd, writeEnd) = (pipe.readEnd, pipe.writeEnd)

@@ -16,13 +16,8 @@ package enum SupervisorLifetime {
   /// the lab did not start.
   package static func bind() {
     guard let text = getenv(variable), let supervisor = pid_t(String(cString: text)) else { return }
-    // glibc declares prctl variadic, which Swift does not import; every argument here is an
-    // integer, which the variadic and fixed calling conventions pass alike.
-    typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
     let prSetPDeathSignal: Int32 = 1
-    if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") {
-      _ = unsafeBitCast(symbol, to: Prctl.self)(prSetPDeathSignal, UInt(SIGKILL), 0, 0, 0)
-    }
+    SystemCalls.prctl(prSetPDeathSignal, UInt(SIGKILL))
     if getppid() != supervisor { _exit(1) }
   }
 }

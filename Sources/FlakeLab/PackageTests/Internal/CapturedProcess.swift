@@ -2,45 +2,134 @@ package import Foundation
 
 /// A program run to its end with its output captured: `swift build`, a test binary's
 /// `--list-tests`, and `flakelab` itself in this package's tests.
+///
+/// The program runs in a process group of its own, so that everything it starts (the compiler
+/// processes of a build) can be stopped with it: when the lab is interrupted
+/// (``InterruptSignal``) or the program outlives its time limit, the whole group is killed and
+/// reaped before the call returns, and nothing it started is left running.
 package struct CapturedProcess {
   package let status: Int32
   package let output: String
   package let errorOutput: String
 
+  /// The program did not end within its time limit, and was killed with its group.
+  package struct TimedOut: Error {
+    package let limit: Duration
+  }
+
+  /// Ctrl-C or SIGTERM reached the lab while the program ran; it was killed with its group.
+  package struct Interrupted: Error {}
+
   /// Runs `executable` (found on `PATH` when it has no slash) with `arguments`, in `directory`
   /// when one is given, with standard input empty.
+  ///
+  /// - Parameters:
+  ///   - environment: the whole environment; nil passes the lab's own.
+  ///   - timeLimit: how long the program may run before it is killed (``TimedOut``).
+  /// - Returns: its exit status (128 + the signal's number when a signal ended it) and output.
+  /// - Throws: ``TimedOut``, ``Interrupted``, or a failed system call.
   package static func run(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-    directory: URL? = nil
+    directory: URL? = nil, timeLimit: Duration? = nil
   ) throws -> CapturedProcess {
-    let process = Process()
-    if let directory { process.currentDirectoryURL = directory }
-    if executable.contains("/") {
-      process.executableURL = URL(fileURLWithPath: executable)
-      process.arguments = arguments
-    } else {
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      process.arguments = [executable] + arguments
+    let output = try PipeEnds()
+    let errorOutput = try PipeEnds()
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_adddup2(&actions, output.writeEnd, 1)
+    posix_spawn_file_actions_adddup2(&actions, errorOutput.writeEnd, 2)
+    if let directory { try Self.changeDirectory(&actions, to: directory.path) }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
+    posix_spawnattr_setpgroup(&attributes, 0)
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
     }
-    if let environment { process.environment = environment }
-    let output = Pipe()
-    let errorOutput = Pipe()
-    process.standardOutput = output
-    process.standardError = errorOutput
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    // Both pipes are read to their end before waiting, so a full pipe never blocks the child.
-    nonisolated(unsafe) var errorData = Data()
-    let group = DispatchGroup()
-    DispatchQueue.global().async(group: group) {
-      errorData = errorOutput.fileHandleForReading.readDataToEndOfFile()
+    var pid = pid_t()
+    let spawned =
+      executable.contains("/")
+      ? posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+      : posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
+    close(output.writeEnd)
+    close(errorOutput.writeEnd)
+    defer {
+      close(output.readEnd)
+      close(errorOutput.readEnd)
     }
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    let status = process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+    guard spawned == 0 else {
+      errno = spawned
+      throw SystemError("starting \(executable)")
+    }
+    let deadline = timeLimit.map { ContinuousClock.now + $0 }
+    var collected: [[UInt8]] = [[], []]
+    var open = [output.readEnd, errorOutput.readEnd]
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    // Both pipes are read as output arrives, so a full pipe never blocks the program; the
+    // poll wakes at least every 50 ms to see an interrupt or the deadline.
+    while open.contains(where: { $0 >= 0 }) {
+      if InterruptSignal.isRaised {
+        stop(pid)
+        throw Interrupted()
+      }
+      if let deadline, ContinuousClock.now > deadline {
+        stop(pid)
+        throw TimedOut(limit: timeLimit!)
+      }
+      var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+      guard poll(&descriptors, nfds_t(descriptors.count), 50) >= 0 || errno == EINTR else {
+        stop(pid)
+        throw SystemError("poll")
+      }
+      for (slot, descriptor) in descriptors.enumerated() where descriptor.fd >= 0 && descriptor.revents != 0 {
+        let count = read(descriptor.fd, &buffer, buffer.count)
+        if count > 0 {
+          collected[slot] += buffer[..<count]
+        } else if count == 0 || errno != EINTR {
+          open[slot] = -1
+        }
+      }
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    // Whatever the program left behind in its group goes with it.
+    kill(-pid, SIGKILL)
     return CapturedProcess(
-      status: status, output: String(decoding: outputData, as: UTF8.self),
-      errorOutput: String(decoding: errorData, as: UTF8.self))
+      status: status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + status & 0x7f,
+      output: String(decoding: collected[0], as: UTF8.self),
+      errorOutput: String(decoding: collected[1], as: UTF8.self))
+  }
+
+  /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29 and later), which its Swift module
+  /// does not export.
+  private static func changeDirectory(
+    _ actions: inout posix_spawn_file_actions_t, to path: String
+  ) throws {
+    typealias AddChdir = @convention(c) (
+      UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
+    ) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
+    else { throw SystemError("finding posix_spawn_file_actions_addchdir_np") }
+    let status = unsafeBitCast(symbol, to: AddChdir.self)(&actions, path)
+    guard status == 0 else {
+      errno = status
+      throw SystemError("changing to \(path)")
+    }
+  }
+
+  /// Kills the program's whole process group and reaps the program.
+  private static func stop(_ pid: pid_t) {
+    kill(-pid, SIGKILL)
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
   }
 }
