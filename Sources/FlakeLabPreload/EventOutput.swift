@@ -16,7 +16,8 @@ enum EventOutput {
   /// is freed (XCTest: only the harness writes events). Swift Testing opens `/dev/fd/<channel>`
   /// itself, so there the number stays.
   static func adopt(_ channel: Int32, closingChannel: Bool) {
-    descriptor = fcntl(channel, F_DUPFD_CLOEXEC, 10)
+    // Above the channel too: out of reach of a test that tidies up the low descriptors.
+    descriptor = fcntl(channel, F_DUPFD_CLOEXEC, channel + 1)
     pipe = identity(of: descriptor)
     if closingChannel, descriptor >= 0 { close(channel) }
   }

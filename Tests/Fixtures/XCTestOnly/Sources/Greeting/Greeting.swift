@@ -1,0 +1,4 @@
+/// A greeting, the whole of this package's code.
+public func greeting(for name: String) -> String {
+  "Hello, \(name)!"
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Greeting
+import XCTest
+
+final class GreetingTests: XCTestCase {
+  func testGreets() {
+    XCTAssertEqual(greeting(for: "Ada"), "Hello, Ada!")
+  }
+
+  func testSkipsOnLinux() throws {
+    throw XCTSkip("not on Linux")
+  }
+
+  /// Starts a child and leaves it running, as a test of a command-line tool might.
+  func testLeavesAChildRunning() throws {
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: "/bin/sleep")
+    child.arguments = ["3517"]
+    try child.run()
+  }
+
+  /// Closes the pipes and files it finds among descriptors 3 to 63, as a test that tidies up
+  /// after a subprocess might, and opens a file, which gets the lowest number: what it writes
+  /// there must be all the file holds.
+  func testClosesDescriptorsAndOpensAFile() throws {
+    let path = NSTemporaryDirectory() + "greeting-\(getpid())-\(UUID().uuidString)"
+    defer { unlink(path) }
+    for descriptor in Int32(3)..<64 {
+      var status = stat()
+      guard fstat(descriptor, &status) == 0 else { continue }
+      let kind = status.st_mode & S_IFMT
+      if kind == S_IFIFO || kind == S_IFREG { close(descriptor) }
+    }
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    XCTAssertGreaterThanOrEqual(descriptor, 0)
+    let text = Array("mine\n".utf8)
+    XCTAssertEqual(write(descriptor, text, text.count), text.count)
+    close(descriptor)
+    XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "mine\n")
+  }
+}
