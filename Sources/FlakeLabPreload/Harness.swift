@@ -30,6 +30,9 @@ enum Harness {
       break
     case .serial:
       GlobalEnqueueHook.current = configuration.isProbe ? Probe.countingRedirect : GlobalEnqueueHook.mainActorRedirect
+      if configuration.test.framework == .swiftTesting, !configuration.isProbe {
+        SerialHookWatch.start(testID: configuration.test.id, channel: configuration.channel)
+      }
     case .fifo, .seeded:
       MainQueueScheduler.install(configuration)
     }

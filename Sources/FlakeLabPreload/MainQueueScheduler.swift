@@ -6,7 +6,15 @@ import Synchronization
 
 /// The `fifo` and `seeded` executors inside a user's test process: every job, main-actor and
 /// global alike, runs one at a time on the main queue, the next one chosen first-in first-out
-/// or by a seeded generator, with sleeps in virtual time.
+/// or by a seeded generator.
+///
+/// Sleeps run in real time. A user's test talks to things the scheduler cannot see (sockets,
+/// Dispatch, threads of its own), which wake its tasks when they are done; virtual time would
+/// run a five-second timeout out before a reply that takes twenty milliseconds, and report a
+/// failure the lab invented. So the schedule is the scheduler's only as long as nothing else
+/// wakes a task: when a job is enqueued from a thread outside the scheduler, or a sleeper wakes
+/// while other jobs wait, the order depends on timing, and the process tells the supervisor once
+/// (`scheduleUncontrolled`) that its failing iterations cannot be replayed by seed.
 ///
 /// The lab's own scheduler runs its main loop itself; here the test framework owns the main
 /// thread (XCTest spins its run loop and never calls an executor's `run()`). So every enqueued
@@ -23,19 +31,13 @@ final class MainQueueScheduler: JobScheduler, @unchecked Sendable {
     let kind: ScheduleStep.Kind
   }
 
-  private struct Sleeper {
-    let deadline: Duration
-    let sequence: Int
-    let job: ReadyJob
-  }
-
   private struct State {
     var ready: [ReadyJob] = []
-    var sleepers: [Sleeper] = []
-    var sequence = 0
-    var now: Duration = .zero
     var generator: SplitMix64?
     var enqueuedJobs = 0
+    /// Set once something outside the scheduler decided when a job became ready.
+    var isUncontrolled = false
+    var hasToldUncontrolled = false
   }
 
   private let state = Mutex(State())
@@ -69,27 +71,40 @@ final class MainQueueScheduler: JobScheduler, @unchecked Sendable {
   }
 
   package func enqueue(_ job: UnownedJob, kind: ScheduleStep.Kind) {
+    // The main thread (XCTest's, before its run loop turns) and main-queue blocks are the
+    // scheduler's; any other thread is a socket, a Dispatch queue or a thread of the test's.
+    let isOutside = !Self.isOnSchedulerThread
     state.withLock {
       $0.ready.append(ReadyJob(job: job, kind: kind))
       $0.enqueuedJobs += 1
+      if isOutside { $0.isUncontrolled = true }
     }
     DispatchQueue.main.async { MainQueueScheduler.shared.runOne() }
   }
 
+  /// A sleeper becomes ready when its time has passed, in real time.
   package func enqueue(_ job: UnownedJob, kind: ScheduleStep.Kind, after delay: Duration) {
-    state.withLock {
-      $0.sequence += 1
-      $0.sleepers.append(
-        Sleeper(
-          deadline: $0.now + VirtualTime.rounded(delay), sequence: $0.sequence,
-          job: ReadyJob(job: job, kind: kind)))
+    let (seconds, attoseconds) = delay.components
+    let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+    let wake = { @Sendable in
+      MainQueueScheduler.shared.state.withLock {
+        // Whether it comes before or after the jobs already waiting is a matter of timing.
+        if !$0.ready.isEmpty { $0.isUncontrolled = true }
+        $0.ready.append(ReadyJob(job: job, kind: kind))
+      }
+      MainQueueScheduler.shared.runOne()
     }
-    DispatchQueue.main.async { MainQueueScheduler.shared.wakeSleepersWhenIdle() }
+    DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(max(0, nanoseconds)), execute: wake)
+  }
+
+  private static var isOnSchedulerThread: Bool {
+    Thread.isMainThread || DispatchQueue.getSpecific(key: HarnessMainExecutor.mainQueueKey) == true
   }
 
   /// Runs the ready job the policy picks.
   private func runOne() {
     iterationWatch?.pump()
+    tellUncontrolledOnce()
     let next = state.withLock { state -> ReadyJob? in
       guard !state.ready.isEmpty else { return nil }
       var index = 0
@@ -108,24 +123,16 @@ final class MainQueueScheduler: JobScheduler, @unchecked Sendable {
     }
   }
 
-  /// Virtual time: once nothing is ready, the earliest sleepers wake at once.
-  private func wakeSleepersWhenIdle() {
-    let woken = state.withLock { state -> Int? in
-      guard !state.sleepers.isEmpty else { return 0 }
-      guard state.ready.isEmpty else { return nil }
-      let deadline = state.sleepers.map(\.deadline).min()!
-      state.now = max(state.now, deadline)
-      let due = state.sleepers.filter { $0.deadline == deadline }.sorted { $0.sequence < $1.sequence }
-      state.sleepers.removeAll { $0.deadline == deadline }
-      state.ready += due.map(\.job)
-      return due.count
+  /// Tells the supervisor, once, that this process's schedule was not the scheduler's alone.
+  /// Written from a main-queue block, between jobs, where no event of the test's is half
+  /// written.
+  private func tellUncontrolledOnce() {
+    let tell = state.withLock { state -> Bool in
+      guard state.isUncontrolled, !state.hasToldUncontrolled else { return false }
+      state.hasToldUncontrolled = true
+      return true
     }
-    guard let woken else {
-      // Jobs are ready: try again after them.
-      DispatchQueue.main.async { MainQueueScheduler.shared.wakeSleepersWhenIdle() }
-      return
-    }
-    for _ in 0..<woken { DispatchQueue.main.async { MainQueueScheduler.shared.runOne() } }
+    if tell { EventOutput.write(.scheduleUncontrolled) }
   }
 }
 

@@ -30,6 +30,11 @@ public func harnessXCTMain(_ testCases: [XCTestCaseEntry]) -> Never {
       let repeated = (0..<configuration.repetitions).map { repetition in
         (name, { (testCase: XCTestCase) throws in
           MainQueueScheduler.shared.beginIteration(configuration.firstIndex + repetition)
+          // Each iteration starts under serial; one in which the test turned it off is not
+          // counted as serial (see `SerialHookWatch` for Swift Testing).
+          let isSerial = configuration.executor == .serial
+          if isSerial, GlobalEnqueueHook.current == nil { GlobalEnqueueHook.current = GlobalEnqueueHook.mainActorRedirect }
+          defer { if isSerial, GlobalEnqueueHook.current == nil { EventOutput.write(.executorChanged) } }
           try body(testCase)
         })
       }

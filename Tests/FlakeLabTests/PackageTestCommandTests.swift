@@ -99,16 +99,6 @@ final class PackageTestCommandTests: XCTestCase {
     }
   }
 
-  func testWithoutATimeoutHangsAreStillCountedExactly() throws {
-    // Iterations of a millisecond: the limit is the floor, 250 ms, not ten seconds per hang
-    // (the limit itself is checked in IsolationUnitTests; timings belong in make bench).
-    let hangs = try test(["--executor", "serial", "--iterations", "100", "--filter", "IsLoadingTests/hangsOnceInFifty"])
-    XCTAssertEqual(hangs.status, 0, hangs.stderr)
-    XCTAssertEqual(
-      counts(hangs.runs[swiftTesting + "hangsOnceInFifty() serial"]),
-      ["iterations": 100, "passed": 98, "failed": 0, "crashed": 0, "timedOut": 2])
-  }
-
   func testSeededIterationsReplayAloneWithTheirOutcome() throws {
     for id in [xctest + "testEndpointYield", swiftTesting + "endpointYield()"] {
       let filter = "^" + NSRegularExpression.escapedPattern(for: id) + "$"

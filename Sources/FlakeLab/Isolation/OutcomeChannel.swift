@@ -74,7 +74,7 @@ package struct OutcomeChannelWriter: OutcomeSink {
       publish(index: index, kind: .failed, observation: observation, fingerprint: fingerprint)
     case .deadlocked(let observation):
       publish(index: index, kind: .deadlocked, observation: observation, fingerprint: fingerprint)
-    case .passed, .crashed, .timedOut, .skipped:
+    case .passed, .crashed, .timedOut, .skipped, .executorChanged:
       break  // crashes and timeouts are the supervisor's findings; scenarios are never skipped
     }
     region.word(at: OutcomeChannel.completedOffset).pointee.add(1, ordering: .releasing)

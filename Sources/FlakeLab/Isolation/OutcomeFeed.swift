@@ -20,10 +20,13 @@ protocol OutcomeFeed: AnyObject {
   func releaseWorkerEnd()
   /// Told how the worker ended, before its last poll.
   func workerEnded(status: Int32, output: String)
+  /// Whether the worker said something outside the scheduler decided its order of jobs.
+  var scheduleIsUncontrolled: Bool { get }
 }
 
 extension OutcomeFeed {
   var schedules: UInt64 { 0 }
+  var scheduleIsUncontrolled: Bool { false }
   func releaseWorkerEnd() {}
   func workerEnded(status: Int32, output: String) {}
 }

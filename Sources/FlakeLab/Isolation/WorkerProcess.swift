@@ -58,6 +58,7 @@ final class WorkerProcess {
       finished = max(finished, record.index + 1 - indices.lowerBound)
     }
     completed = max(completed, finished)
+    if feed.scheduleIsUncontrolled { schedule?.isControlled = false }
     if !isReady, feed.workerIsReady {
       isReady = true
       lastProgress = .now

@@ -16,9 +16,18 @@ package enum TestEvent: Equatable, Sendable {
   case testSkipped(testID: String, message: String)
   /// What the harness's start-up probe found: whether `check` took effect in this toolchain.
   case probe(check: String, tookEffect: Bool)
+  /// Under `fifo` or `seeded`, from the harness: something outside the scheduler (another
+  /// thread, a real-time sleep among waiting jobs) decided when a job ran, so a seed does not
+  /// replay this process's iterations.
+  case scheduleUncontrolled
+  /// Under `serial`, from the harness: the test turned the serial executor off (it cleared the
+  /// global-enqueue hook) in the iteration under way.
+  case executorChanged
 
   /// The kinds this type reads; a line naming none of them is skipped without parsing.
-  static let kinds = ["runStarted", "testStarted", "issueRecorded", "testEnded", "testSkipped", "probe"]
+  static let kinds = [
+    "runStarted", "testStarted", "issueRecorded", "testEnded", "testSkipped", "probe", "harness",
+  ]
 
   /// The event on `line`, or nil for a line of another kind (test records, run ends, values).
   package static func parse(_ line: some Collection<UInt8>) -> TestEvent? {
@@ -29,6 +38,13 @@ package enum TestEvent: Equatable, Sendable {
       guard let check = payload["check"] as? String, let ok = payload["tookEffect"] as? Bool
       else { return nil }
       return .probe(check: check, tookEffect: ok)
+    }
+    if object["kind"] as? String == "harness" {
+      switch payload["finding"] as? String {
+      case "scheduleUncontrolled": return .scheduleUncontrolled
+      case "executorChanged": return .executorChanged
+      default: return nil
+      }
     }
     guard object["kind"] as? String == "event", let kind = payload["kind"] as? String else {
       return nil
@@ -79,6 +95,10 @@ package enum TestEvent: Equatable, Sendable {
       object = event(payload)
     case .probe(let check, let tookEffect):
       object = ["kind": "probe", "version": 0, "payload": ["check": check, "tookEffect": tookEffect]]
+    case .scheduleUncontrolled:
+      object = ["kind": "harness", "version": 0, "payload": ["finding": "scheduleUncontrolled"]]
+    case .executorChanged:
+      object = ["kind": "harness", "version": 0, "payload": ["finding": "executorChanged"]]
     }
     let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
     return String(decoding: data, as: UTF8.self) + "\n"

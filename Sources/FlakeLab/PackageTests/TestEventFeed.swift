@@ -18,6 +18,9 @@ final class TestEventFeed: OutcomeFeed {
   private(set) var workerIsReady = false
   /// The issues of the iteration under way, as the test said them; nil between iterations.
   private var issues: [String]?
+  /// Set when the test turned the run's executor off during the iteration under way.
+  private var executorChanged = false
+  private(set) var scheduleIsUncontrolled = false
 
   /// A new pipe for the test `testID` of a process whose first iteration is `firstIndex` and
   /// that runs `iterations` of them.
@@ -54,6 +57,10 @@ final class TestEventFeed: OutcomeFeed {
     switch event {
     case .runStarted:
       workerIsReady = true
+    case .scheduleUncontrolled:
+      scheduleIsUncontrolled = true
+    case .executorChanged where issues != nil:
+      executorChanged = true
     case .testStarted(let id) where TestEvent.testID(id, belongsTo: testID):
       workerIsReady = true
       issues = []
@@ -72,11 +79,15 @@ final class TestEventFeed: OutcomeFeed {
     /// Counts the iteration under way (nil outcome: it passed). An end the process was never
     /// asked for, or one without a start, is not counted: never an iteration twice.
     func finishIteration(_ result: (outcome: Outcome?, example: String?)?) {
+      defer { executorChanged = false }
       issues = nil
       guard completed < iterations else { return }
       let index = firstIndex + completed
       completed += 1
-      if let result, let outcome = result.outcome {
+      if executorChanged {
+        // Not a figure under the run's executor, whatever the test came to.
+        records.append(ChannelRecord(index: index, outcome: .executorChanged, fingerprint: 0))
+      } else if let result, let outcome = result.outcome {
         records.append(ChannelRecord(index: index, outcome: outcome, fingerprint: 0, example: result.example))
       }
     }

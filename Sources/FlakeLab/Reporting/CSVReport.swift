@@ -7,7 +7,7 @@ package enum CSVReport {
     "scenario", "variant", "executor", "iterations", "passed", "failed", "crashed", "timedOut",
     "failureRate", "confidenceLevel", "confidenceLow", "confidenceHigh", "seconds", "claim",
     "verdict", "topOutcome", "deadlocked", "seed", "confidenceMethod", "dispersion", "replicates",
-    "skipped",
+    "skipped", "executorChanged",
   ]
 
   package static func render(_ report: Report) -> String {
@@ -27,6 +27,7 @@ package enum CSVReport {
         tally.outcomesByFrequency.first.map { OutcomeText.describe($0.outcome) } ?? "",
         "\(tally.deadlocked)", report.seed.map { "\($0)" } ?? "", estimate.method.rawValue,
         dispersion, "\(run.replicates.count)", "\(tally.skipped)",
+        "\(tally.executorChanged)",
       ]
       rows.append(fields.map(quote).joined(separator: ","))
     }

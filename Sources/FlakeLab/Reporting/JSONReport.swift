@@ -47,6 +47,7 @@ package enum JSONReport {
       ("timedOut", .int(tally.timedOut)),
       ("deadlocked", .int(tally.deadlocked)),
       ("skipped", .int(tally.skipped)),
+      ("executorChanged", .int(tally.executorChanged)),
       ("notRun", .int(result.notRun)),
       // A run that only skipped has no rate: null, never a 0% no iteration measured.
       ("failureRate", estimate.hasRate ? .double(tally.failureRate) : .null),
@@ -89,7 +90,7 @@ package enum JSONReport {
       ("iterations", .int(counts.iterations)), ("passed", .int(counts.passed)),
       ("failed", .int(counts.failed)), ("crashed", .int(counts.crashed)),
       ("timedOut", .int(counts.timedOut)), ("deadlocked", .int(counts.deadlocked)),
-      ("skipped", .int(counts.skipped)),
+      ("skipped", .int(counts.skipped)), ("executorChanged", .int(counts.executorChanged)),
     ])
   }
 
@@ -100,6 +101,7 @@ package enum JSONReport {
     .object([
       ("seed", .string(String(schedule.seed))),
       ("fingerprint", .string(ScheduleText.hex(schedule.fingerprint))),
+      ("controlled", .bool(schedule.isControlled)),
       (
         "failingIterations",
         .array(
@@ -109,7 +111,11 @@ package enum JSONReport {
               ("fingerprint", .string(ScheduleText.hex(failing.fingerprint))),
               ("outcome", .string(OutcomeCoding.kind(of: failing.outcome))),
               ("observation", .string(OutcomeCoding.observation(of: failing.outcome) ?? "")),
-              ("replay", .string(ScheduleText.replayCommand(result, failing, program: program))),
+              (
+                "replay",
+                schedule.isControlled
+                  ? .string(ScheduleText.replayCommand(result, failing, program: program)) : .null
+              ),
             ])
           })
       ),
@@ -143,12 +149,13 @@ enum OutcomeCoding {
     case .timedOut: "timedOut"
     case .deadlocked: "deadlocked"
     case .skipped: "skipped"
+    case .executorChanged: "executorChanged"
     }
   }
 
   static func observation(of outcome: Outcome) -> String? {
     switch outcome {
-    case .passed, .timedOut: nil
+    case .passed, .timedOut, .executorChanged: nil
     case .failed(let observation), .crashed(let observation), .deadlocked(let observation),
       .skipped(reason: let observation):
       observation
@@ -159,6 +166,7 @@ enum OutcomeCoding {
     switch (kind, observation) {
     case ("passed", _): .passed
     case ("timedOut", _): .timedOut
+    case ("executorChanged", _): .executorChanged
     case ("failed", let observation?): .failed(observation: observation)
     case ("crashed", let observation?): .crashed(observation: observation)
     case ("deadlocked", let observation?): .deadlocked(observation: observation)

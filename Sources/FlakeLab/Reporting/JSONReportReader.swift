@@ -96,15 +96,18 @@ package enum JSONReportReader {
   private static func replicate(
     _ entry: [String: Any], of tally: Tally, name: String, run: String
   ) throws(UsageError) -> ReplicateCounts {
-    let keys = ["iterations", "passed", "failed", "crashed", "timedOut", "deadlocked", "skipped"]
-    // Reports from before skipped iterations have no such count: none were skipped.
-    let values = keys.compactMap { entry[$0] as? Int ?? ($0 == "skipped" ? 0 : nil) }
+    let keys = [
+      "iterations", "passed", "failed", "crashed", "timedOut", "deadlocked", "skipped", "executorChanged",
+    ]
+    // Reports from before skipped iterations have no such counts: there were none.
+    let optional: Set = ["skipped", "executorChanged"]
+    let values = keys.compactMap { entry[$0] as? Int ?? (optional.contains($0) ? 0 : nil) }
     guard values.count == keys.count, values.allSatisfy({ $0 >= 0 && $0 <= tally.iterations }),
       values[1...].reduce(0, +) == values[0]
     else { throw UsageError("\(name): a replicate of \(run) is malformed") }
     return ReplicateCounts(
       iterations: values[0], passed: values[1], failed: values[2], crashed: values[3],
-      timedOut: values[4], deadlocked: values[5], skipped: values[6])
+      timedOut: values[4], deadlocked: values[5], skipped: values[6], executorChanged: values[7])
   }
 
   private static func schedule(_ entry: [String: Any], name: String) throws(UsageError)
@@ -123,6 +126,8 @@ package enum JSONReportReader {
       else { return nil }
       return .init(index: index, seed: seed, fingerprint: fingerprint, outcome: outcome)
     }
-    return RunSchedule(seed: seed, fingerprint: fingerprint, failingIterations: failing)
+    return RunSchedule(
+      seed: seed, fingerprint: fingerprint, failingIterations: failing,
+      isControlled: entry["controlled"] as? Bool ?? true)
   }
 }

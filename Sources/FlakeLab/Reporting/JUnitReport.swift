@@ -82,7 +82,7 @@ package enum JUnitReport {
       ("iterations", "\(tally.iterations)"), ("passed", "\(tally.passed)"),
       ("failed", "\(tally.failed)"), ("crashed", "\(tally.crashed)"),
       ("timedOut", "\(tally.timedOut)"), ("deadlocked", "\(tally.deadlocked)"),
-      ("skipped", "\(tally.skipped)"),
+      ("skipped", "\(tally.skipped)"), ("executorChanged", "\(tally.executorChanged)"),
       ("failureRate", "\(tally.failureRate)"), ("confidenceLow", "\(estimate.low)"),
       ("confidenceHigh", "\(estimate.high)"), ("confidenceMethod", estimate.method.rawValue),
       ("replicates", "\(run.replicates.count)"),

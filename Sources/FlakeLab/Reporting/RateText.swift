@@ -3,7 +3,7 @@
 /// high the rate could still be.
 package enum RateText {
   package static func withInterval(_ estimate: FailureRateEstimate) -> String {
-    guard estimate.hasRate else { return "no rate: skipped" }
+    guard estimate.hasRate else { return "no rate: none ran" }
     if estimate.rate == 0 {
       return "none [≤ \(Formatting.percent(estimate.high))]"
     }

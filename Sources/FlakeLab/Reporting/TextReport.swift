@@ -85,6 +85,14 @@ extension TextReport {
     guard let schedule = result.schedule else { return [] }
     // A package's test process does not report its schedules' hash.
     var lines = result.test == nil ? ["    schedules: fingerprint \(ScheduleText.hex(schedule.fingerprint))"] : []
+    guard schedule.isControlled else {
+      if !schedule.failingIterations.isEmpty {
+        lines.append(
+          "    no replay: threads outside the scheduler (I/O, Dispatch, real-time sleeps) woke this test's tasks, "
+            + "so a seed does not reproduce its order")
+      }
+      return lines
+    }
     for failing in schedule.failingIterations.prefix(replaysShown) {
       lines.append("    replay: \(ScheduleText.replayCommand(result, failing, program: program))")
     }
@@ -166,6 +174,7 @@ package enum OutcomeText {
     case .timedOut: "timed out"
     case .deadlocked(let observation): observation
     case .skipped(let reason): "skipped: \(reason)"
+    case .executorChanged: "not under the executor: the test turned it off (cleared the global-enqueue hook)"
     }
   }
 }

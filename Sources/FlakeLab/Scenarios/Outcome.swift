@@ -17,4 +17,8 @@ package enum Outcome: Hashable, Sendable {
   /// The test framework skipped the test (`.disabled`, a condition trait, `XCTSkip`): it did
   /// not run, so it neither passed nor failed, and stays outside the failure rate.
   case skipped(reason: String)
+  /// The test turned the run's executor off during the iteration (it cleared the serial
+  /// executor's hook): whatever it came to was not under that executor, so it stays outside the
+  /// failure rate, which is never reported for an executor that was not in force.
+  case executorChanged
 }

@@ -19,11 +19,19 @@ package struct RunSchedule: Equatable, Sendable {
   package var fingerprint: UInt64
   /// The failing iterations with the lowest indices, up to ``failingLimit``.
   package private(set) var failingIterations: [FailingIteration]
+  /// Whether the scheduler alone decided the order of every job. In a package's test process
+  /// a task woken by another thread (I/O, Dispatch) or a real-time sleep decides some of it, and
+  /// a seed then does not replay an iteration: reports offer no replay command.
+  package var isControlled: Bool
 
-  package init(seed: UInt64, fingerprint: UInt64 = 0, failingIterations: [FailingIteration] = []) {
+  package init(
+    seed: UInt64, fingerprint: UInt64 = 0, failingIterations: [FailingIteration] = [],
+    isControlled: Bool = true
+  ) {
     self.seed = seed
     self.fingerprint = fingerprint
     self.failingIterations = failingIterations
+    self.isControlled = isControlled
   }
 
   mutating func noteFailing(index: Int, fingerprint: UInt64, outcome: Outcome) {
@@ -42,6 +50,7 @@ package struct RunSchedule: Equatable, Sendable {
   /// Adds another part of the same run (another shard).
   mutating func merge(_ other: RunSchedule) {
     fingerprint ^= other.fingerprint
+    isControlled = isControlled && other.isControlled
     for failing in other.failingIterations {
       noteFailing(index: failing.index, fingerprint: failing.fingerprint, outcome: failing.outcome)
     }

@@ -12,10 +12,12 @@ package struct ReplicateCounts: Equatable, Sendable {
   package var deadlocked: Int
   /// Iterations the framework skipped: counted, never in the rate.
   package var skipped: Int
+  /// Iterations in which the test turned the executor off: counted, never in the rate.
+  package var executorChanged: Int
 
   package init(
     iterations: Int, passed: Int, failed: Int = 0, crashed: Int = 0, timedOut: Int = 0,
-    deadlocked: Int = 0, skipped: Int = 0
+    deadlocked: Int = 0, skipped: Int = 0, executorChanged: Int = 0
   ) {
     self.iterations = iterations
     self.passed = passed
@@ -24,6 +26,7 @@ package struct ReplicateCounts: Equatable, Sendable {
     self.timedOut = timedOut
     self.deadlocked = deadlocked
     self.skipped = skipped
+    self.executorChanged = executorChanged
   }
 
   /// The counts of `tally`.
@@ -31,11 +34,12 @@ package struct ReplicateCounts: Equatable, Sendable {
     self.init(
       iterations: tally.iterations, passed: tally.passed, failed: tally.failed,
       crashed: tally.crashed, timedOut: tally.timedOut, deadlocked: tally.deadlocked,
-      skipped: tally.skipped)
+      skipped: tally.skipped, executorChanged: tally.executorChanged)
   }
 
-  /// Iterations that ran: all but the skipped ones.
-  package var ran: Int { iterations - skipped }
+  /// Iterations that ran under the run's executor: all but the skipped ones and those in which
+  /// the test turned the executor off.
+  package var ran: Int { iterations - skipped - executorChanged }
 
   /// Iterations that ran and did not pass, for any reason.
   package var notPassed: Int { ran - passed }

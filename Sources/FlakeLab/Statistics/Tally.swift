@@ -37,9 +37,11 @@ package struct Tally: Equatable, Sendable, OutcomeSink {
   package var timedOut: Int { nonPassing[.timedOut, default: 0] }
   package var deadlocked: Int { count { if case .deadlocked = $0 { true } else { false } } }
   package var skipped: Int { count { if case .skipped = $0 { true } else { false } } }
+  package var executorChanged: Int { nonPassing[.executorChanged, default: 0] }
   package var iterations: Int { passed + nonPassing.values.reduce(0, +) }
-  /// Iterations the test ran: all but the skipped ones. The denominator of the failure rate.
-  package var ran: Int { iterations - skipped }
+  /// Iterations the test ran under the run's executor: all but the skipped ones and those in
+  /// which the test turned the executor off. The denominator of the failure rate.
+  package var ran: Int { iterations - skipped - executorChanged }
   /// Iterations that ran and did not pass, for any reason: the numerator of the failure rate.
   package var notPassed: Int { ran - passed }
 
