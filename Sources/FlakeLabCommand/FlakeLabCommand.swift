@@ -33,6 +33,10 @@ public enum FlakeLabCommand {
     // The supervisor waits for its workers: an ignored SIGCHLD inherited from a parent would
     // make the kernel reap them unseen.
     signal(SIGCHLD, SIG_DFL)
+    // A reader that goes away early (`| head`) is a standard output that cannot be written:
+    // exit 2 with that said, never a silent death by SIGPIPE (141). Processes the lab starts
+    // get the default back (`ProcessSpawner`).
+    signal(SIGPIPE, SIG_IGN)
     // A closed standard descriptor would be the number the next file gets, and a worker's
     // channel would end up as its standard input. Fill each with /dev/null opened read-only:
     // output to a closed stdout still fails, and says so.
@@ -106,6 +110,9 @@ public enum FlakeLabCommand {
       return nil
     }
     if name == "--version" {
+      guard arguments.count == 1 else {
+        throw UsageError("--version takes nothing after it, not '\(ValueParsers.shown(arguments[1]))'")
+      }
       print(Report.labVersion)
       return nil
     }

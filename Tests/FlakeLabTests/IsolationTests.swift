@@ -68,7 +68,7 @@ final class IsolationTests: XCTestCase {
     XCTAssertEqual(status, 0)
     XCTAssertEqual(
       replicates(global[0]),
-      Array(repeating: ["iterations": 100, "passed": 99, "failed": 0, "crashed": 1, "timedOut": 0, "deadlocked": 0, "skipped": 0], count: 10))
+      Array(repeating: ["iterations": 100, "passed": 99, "failed": 0, "crashed": 1, "timedOut": 0, "deadlocked": 0, "skipped": 0, "executorChanged": 0], count: 10))
     XCTAssertEqual((global[0]["confidence"] as? [String: Any])?["method"] as? String, "quasi-binomial-wilson")
     XCTAssertEqual(global[0]["dispersion"] as? Double, 1)
     // Serial: one per job, and the binomial interval.

@@ -4,13 +4,13 @@
 /// `Current stack trace:` of addresses that differ on every run. The summary keeps the last
 /// lines printed before the trace and drops the trace, the source path, colours, timestamps and
 /// a test framework's own progress lines, so that equal crashes group in the histogram.
-enum CrashSummary {
+package enum CrashSummary {
   static let runtimeMessages = [
     "Fatal error:", "Precondition failed:", "Assertion failed:", "Fatal access conflict",
     "Simultaneous accesses",
   ]
 
-  static func summarize(_ output: String, lines limit: Int = 2) -> String {
+  package static func summarize(_ output: String, lines limit: Int = 2) -> String {
     var lines: [Substring] = []
     for line in output.split(whereSeparator: \.isNewline) {
       let trimmed = Substring(FailureText.normalize(String(line)))

@@ -264,7 +264,7 @@ package final class Supervisor {
   }
 
   /// `signal 4 (SIGILL)`, `exited with status 3`.
-  static func describe(status: Int32) -> String {
+  package static func describe(status: Int32) -> String {
     let signalNumber = status & 0x7f
     if signalNumber == 0 {
       return "exited with status \((status >> 8) & 0xff)"

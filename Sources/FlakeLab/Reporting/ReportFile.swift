@@ -13,16 +13,31 @@ package enum ReportFile {
 
   /// Fails unless a report can be written to `path`: checked before a run, so that a typo in
   /// `--output` costs nothing measured.
+  ///
+  /// A report only ever replaces a regular file: written as root (as CI often is), a rename
+  /// over `/dev/null` or `/dev/full` would replace the device itself, and over a FIFO the pipe.
+  /// Whether the directory takes a new file is tried, not inferred from its permissions, which
+  /// root passes everywhere (`/proc`).
   package static func checkWritable(_ path: String) throws(UsageError) {
-    let target = destination(of: path)
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory), isDirectory.boolValue {
-      throw UsageError("cannot write \(path): it is a directory")
+    guard !path.isEmpty else { throw UsageError("--output takes a file's path, and '' is none") }
+    var status = stat()
+    if stat(path, &status) == 0 {
+      switch status.st_mode & S_IFMT {
+      case S_IFREG: break
+      case S_IFDIR: throw UsageError("cannot write \(path): it is a directory")
+      default:
+        throw UsageError(
+          "cannot write \(path): it is not a regular file (a device, a pipe or a socket), and a report only replaces a file")
+      }
     }
-    let directory = URL(fileURLWithPath: target).deletingLastPathComponent().path
-    guard access(directory, W_OK) == 0 else {
+    let directory = URL(fileURLWithPath: destination(of: path)).deletingLastPathComponent().path
+    let probe = "\(directory)/.flakelab-probe-\(getpid())"
+    let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
       throw UsageError("cannot write \(path): \(String(cString: strerror(errno))) (\(directory))")
     }
+    close(descriptor)
+    unlink(probe)
   }
 
   /// Where a report for `path` goes: through symbolic links (even to a file not there yet) to
@@ -45,10 +60,21 @@ package enum ReportFile {
     guard descriptor >= 0 else {
       throw UsageError("cannot write \(path): \(String(cString: strerror(errno)))")
     }
+    // A replaced report keeps the old file's permissions (and owner, where this process may).
+    var old = stat()
+    if stat(target, &old) == 0, old.st_mode & S_IFMT == S_IFREG {
+      _ = fchmod(descriptor, old.st_mode & 0o7777)
+      _ = fchown(descriptor, old.st_uid, old.st_gid)
+    } else if stat(target, &old) == 0 {
+      close(descriptor)
+      unlink(temporary)
+      throw UsageError("cannot write \(path): it is not a regular file, and a report only replaces a file")
+    }
     let bytes = Array(text.utf8)
     var written = 0
     while written < bytes.count {
       let count = bytes[written...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
       guard count > 0 else { break }
       written += count
     }

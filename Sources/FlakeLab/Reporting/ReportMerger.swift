@@ -32,6 +32,22 @@ package enum ReportMerger {
   }
 
   private static func validate(_ reports: [(name: String, report: Report)]) throws(UsageError) {
+    for (name, report) in reports where report.runs.isEmpty {
+      throw UsageError("\(name) has no runs: there is nothing to merge or gate")
+    }
+    // A package's tests measured in another package, or in another process layout, are
+    // another measurement: their global rates differ between layouts.
+    let tests = reports.flatMap { entry in entry.report.runs.compactMap { run in run.test.map { (entry.name, $0) } } }
+    if let (firstName, first) = tests.first {
+      for (name, test) in tests where test.packagePath != first.packagePath {
+        throw UsageError(
+          "\(name) measured the package at '\(test.packagePath)', \(firstName) the one at '\(first.packagePath)': they are not one measurement")
+      }
+      for (name, test) in tests where test.layout != first.layout {
+        throw UsageError(
+          "\(name) ran tests as \(test.layout.rawValue), \(firstName) as \(first.layout.rawValue): their rates are not one measurement")
+      }
+    }
     if reports.count == 1, reports[0].report.shard == nil { return }
     for (name, report) in reports {
       guard let shard = report.shard else {

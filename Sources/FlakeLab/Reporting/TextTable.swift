@@ -9,8 +9,23 @@ struct TextTable {
     self.alignments = alignments
   }
 
+  /// Adds a row. A cell stays on its row: line breaks and other control characters in a name
+  /// (a lab's own scenario, a test's ID) are shown escaped.
   mutating func add(_ cells: [String]) {
-    rows.append(cells)
+    rows.append(cells.map(Self.oneLine))
+  }
+
+  static func oneLine(_ cell: String) -> String {
+    guard cell.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return cell }
+    return cell.unicodeScalars.map { scalar in
+      switch scalar {
+      case "\n": "\\n"
+      case "\r": "\\r"
+      case "\t": "\\t"
+      case _ where scalar.properties.generalCategory == .control: "\\u{\(String(scalar.value, radix: 16))}"
+      default: String(scalar)
+      }
+    }.joined()
   }
 
   /// The rows as lines, columns separated by two spaces, trailing blanks trimmed.

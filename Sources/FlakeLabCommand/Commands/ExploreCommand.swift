@@ -9,7 +9,7 @@ struct ExploreCommand: Command {
     Walks the schedules of the deterministic scheduler depth-first: at each point where two or
     more jobs are ready, each choice in turn. Prints how many schedules there are (or how many
     were explored within the bound), the outcomes, and a replay handle for the first failing
-    schedule. Runs in this process: a crash in a scenario ends the exploration.
+    schedule. A crash in a scenario ends the exploration and is reported as its outcome.
     """
   static let options: [OptionSpec] = [
     .value("max-schedules", "N", "Stop after N schedules (default: 10000)."),
@@ -27,9 +27,22 @@ struct ExploreCommand: Command {
     index = try arguments.value("index", default: 0, ValueParsers.index)
   }
 
-  var needsDeterministicScheduler: Bool { true }
+  /// The contained child runs the scheduler; the parent only starts it.
+  var needsDeterministicScheduler: Bool { CrashContainment.isContained }
 
   func run() async throws -> ExitStatus {
+    guard CrashContainment.isContained else {
+      switch try CrashContainment.runContained() {
+      case .success(let status):
+        return status
+      case .failure(let crash):
+        print(
+          "\(selector): a schedule crashed the process, which ended the exploration: "
+            + "\(OutcomeText.describe(.crashed(observation: crash.observation)))\n"
+            + "'\(Program.name) run \(selector) --executor seeded' counts crashes as outcomes")
+        return .success
+      }
+    }
     let result = await ScheduleExplorer.explore(variant, index: index, maxSchedules: maxSchedules)
     var lines = [
       result.isComplete

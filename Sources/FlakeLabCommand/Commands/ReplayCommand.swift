@@ -33,8 +33,12 @@ struct ReplayCommand: Command {
     tracing = arguments.has("trace")
     let executor = arguments.value("executor") ?? "seeded"
     switch (executor, arguments.value("seed"), arguments.value("schedule")) {
-    case ("fifo", _, _):
+    case ("fifo", let seed, nil):
+      // fifo needs no seed, but one given must still be one.
+      if let seed { _ = try ValueParsers.seed(seed, option: "--seed") }
       policy = .fifo
+    case ("fifo", _, _?):
+      throw UsageError("replay --executor fifo takes no --schedule: fifo has one schedule")
     case ("seeded", let seed?, nil):
       policy = .seeded(try ValueParsers.seed(seed, option: "--seed"))
     case ("seeded", nil, let path?):
@@ -51,9 +55,27 @@ struct ReplayCommand: Command {
     }
   }
 
-  var needsDeterministicScheduler: Bool { true }
+  /// The contained child runs the scheduler; the parent only starts it.
+  var needsDeterministicScheduler: Bool { CrashContainment.isContained }
+
+  private var how: String {
+    switch policy {
+    case .seeded(let seed): "seed \(seed)"
+    case .directed: "schedule path"
+    case .fifo: "fifo"
+    }
+  }
 
   func run() async throws -> ExitStatus {
+    guard CrashContainment.isContained else {
+      switch try CrashContainment.runContained() {
+      case .success(let status):
+        return status
+      case .failure(let crash):
+        print("\(selector) · iteration \(index) · \(how)\noutcome: \(OutcomeText.describe(.crashed(observation: crash.observation)))")
+        return .success
+      }
+    }
     let (outcome, schedule) = await runIteration(
       of: variant, index: index, on: FixedScheduleExecutor(policy: policy, tracing: tracing))
     // A directed path must be the schedule that ran, pick for pick: a pick past the jobs that
@@ -64,12 +86,6 @@ struct ReplayCommand: Command {
           + "\(selector) iteration \(index): it ran \(schedule.map { $0.choices.path } ?? "-") "
           + "(see '\(Program.name) explore \(selector)')")
     }
-    let how: String =
-      switch policy {
-      case .seeded(let seed): "seed \(seed)"
-      case .directed: "schedule path"
-      case .fifo: "fifo"
-      }
     var lines = ["\(selector) · iteration \(index) · \(how)"]
     lines.append("outcome: \(OutcomeText.describe(outcome))")
     if let schedule {

@@ -24,14 +24,14 @@ enum Flakelab {
   }
 
   /// flakelab started with `arguments` and left running, its output discarded (or sent to
-  /// `output`), for tests that signal it mid-run.
-  static func launch(_ arguments: [String], output: Pipe? = nil) throws -> Process {
+  /// `output` and `errors`), for tests that signal it mid-run.
+  static func launch(_ arguments: [String], output: Pipe? = nil, errors: Pipe? = nil) throws -> Process {
     OwnProcesses.adoptOrphans
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
     process.standardOutput = output ?? FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
+    process.standardError = errors ?? FileHandle.nullDevice
     try process.run()
     return process
   }

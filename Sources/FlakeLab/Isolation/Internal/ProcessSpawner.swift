@@ -1,13 +1,15 @@
 import Foundation
 
-/// Starts a worker process with `posix_spawn`, wired for supervision.
+/// Starts the processes the lab runs with `posix_spawn`, each in a process group of its own.
 ///
-/// - The outcome feed's descriptor becomes the worker's descriptor `channelDescriptor`: 3 for
-///   a scenario worker, a number drawn at random for a user's test process (``TestLaunch``).
+/// - A worker's outcome feed becomes its descriptor `channelDescriptor`: 3 for a scenario
+///   worker, a number drawn at random for a user's test process (``TestLaunch``).
 /// - Its standard output and standard error both go to one pipe the supervisor reads, so what a
 ///   scenario prints can never corrupt the channel and the last lines before a crash are kept.
-/// - It gets a process group of its own, so Ctrl-C at a terminal reaches only the supervisor,
-///   which stops the workers itself and still reports what they measured.
+/// - The process group lets Ctrl-C at a terminal reach only the lab, which stops its processes
+///   itself and still reports what they measured, and lets the lab end everything a process
+///   started with it (``ProcessTree``).
+/// - Signals start unblocked and SIGPIPE at its default, whatever the lab set for itself.
 enum ProcessSpawner {
   struct Spawned {
     let pid: pid_t
@@ -23,25 +25,47 @@ enum ProcessSpawner {
     as channelDescriptor: Int32 = channelDescriptor
   ) throws -> Spawned {
     let pipe = try PipeEnds()
-    let (readEnd, writeEnd) = (pipe.readEnd, pipe.writeEnd)
-    defer { close(writeEnd) }
+    defer { close(pipe.writeEnd) }
+    let pid: pid_t
+    do {
+      pid = try launch(executable, arguments, environment: environment) { actions in
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, pipe.writeEnd, 1)
+        posix_spawn_file_actions_adddup2(&actions, pipe.writeEnd, 2)
+        posix_spawn_file_actions_adddup2(&actions, channel, channelDescriptor)
+      }
+    } catch {
+      close(pipe.readEnd)
+      throw error
+    }
+    pipe.makeReadEndNonBlocking()
+    return Spawned(pid: pid, output: pipe.readEnd)
+  }
 
+  /// Starts `executable` (looked up on `PATH` when it has no slash) as the leader of a new
+  /// process group, with the descriptors `wire` sets up.
+  static func launch(
+    _ executable: String, _ arguments: [String], environment: [String: String],
+    wire: (inout posix_spawn_file_actions_t) throws -> Void
+  ) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
-    posix_spawn_file_actions_adddup2(&actions, writeEnd, 2)
-    posix_spawn_file_actions_adddup2(&actions, channel, channelDescriptor)
+    try wire(&actions)
 
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
+    posix_spawnattr_setflags(
+      &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     posix_spawnattr_setpgroup(&attributes, 0)
     var noSignals = sigset_t()
     sigemptyset(&noSignals)
     posix_spawnattr_setsigmask(&attributes, &noSignals)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    sigaddset(&defaults, SIGPIPE)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
 
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -50,13 +74,14 @@ enum ProcessSpawner {
       envp.forEach { free($0) }
     }
     var pid = pid_t()
-    let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+    let status =
+      executable.contains("/")
+      ? posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+      : posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
     guard status == 0 else {
-      close(readEnd)
       errno = status
       throw SystemError("posix_spawn \(executable)")
     }
-    pipe.makeReadEndNonBlocking()
-    return Spawned(pid: pid, output: readEnd)
+    return pid
   }
 }

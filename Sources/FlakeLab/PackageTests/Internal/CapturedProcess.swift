@@ -9,6 +9,8 @@ package import Foundation
 /// reaped before the call returns, and nothing it started is left running.
 package struct CapturedProcess {
   package let status: Int32
+  /// The signal that ended the program, if one did (`status` is then 128 plus its number).
+  package let signal: Int32?
   package let output: String
   package let errorOutput: String
 
@@ -34,41 +36,25 @@ package struct CapturedProcess {
   ) throws -> CapturedProcess {
     let output = try PipeEnds()
     let errorOutput = try PipeEnds()
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, output.writeEnd, 1)
-    posix_spawn_file_actions_adddup2(&actions, errorOutput.writeEnd, 2)
-    if let directory { try Self.changeDirectory(&actions, to: directory.path) }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
-    posix_spawnattr_setpgroup(&attributes, 0)
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
+    let pid: pid_t
+    do {
+      pid = try ProcessSpawner.launch(
+        executable, arguments, environment: environment ?? ProcessInfo.processInfo.environment
+      ) { actions in
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, output.writeEnd, 1)
+        posix_spawn_file_actions_adddup2(&actions, errorOutput.writeEnd, 2)
+        if let directory { try Self.changeDirectory(&actions, to: directory.path) }
+      }
+    } catch {
+      [output.writeEnd, output.readEnd, errorOutput.writeEnd, errorOutput.readEnd].forEach { close($0) }
+      throw error
     }
-    var pid = pid_t()
-    let spawned =
-      executable.contains("/")
-      ? posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-      : posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
     close(output.writeEnd)
     close(errorOutput.writeEnd)
     defer {
       close(output.readEnd)
       close(errorOutput.readEnd)
-    }
-    guard spawned == 0 else {
-      errno = spawned
-      throw SystemError("starting \(executable)")
     }
     let deadline = timeLimit.map { ContinuousClock.now + $0 }
     var collected: [[UInt8]] = [[], []]
@@ -105,6 +91,7 @@ package struct CapturedProcess {
     kill(-pid, SIGKILL)
     return CapturedProcess(
       status: status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + status & 0x7f,
+      signal: status & 0x7f == 0 ? nil : status & 0x7f,
       output: String(decoding: collected[0], as: UTF8.self),
       errorOutput: String(decoding: collected[1], as: UTF8.self))
   }

@@ -1,0 +1,265 @@
+import Foundation
+import XCTest
+
+@testable import FlakeLab
+
+/// `flakelab test` tells the truth on packages of the kinds people have (issue 15): an XCTest-only
+/// package, and Swift Testing tests that skip, fail for reasons, trap before they start, are
+/// slow now and then, leave children behind, turn the serial executor off, or wait on another
+/// thread within a timeout. Each fixture is built once per test run, by its first listing.
+final class RealPackageTruthTests: XCTestCase {
+  static let xctestOnly = PackageTestCommandTests.fixtures.appendingPathComponent("XCTestOnly").path
+  static let awkward = PackageTestCommandTests.fixtures.appendingPathComponent("Awkward").path
+
+  static let xctestOnlyListing = Result { try Flakelab.run(["test", "--package-path", xctestOnly, "--list"]) }
+  static let awkwardListing = Result { try Flakelab.run(["test", "--package-path", awkward, "--list"]) }
+
+  /// One run of every Awkward test under global, serial and seeded, read back as a report.
+  static let awkwardRun = Result { () throws -> (status: Int32, report: Report, stderr: String) in
+    _ = try awkwardListing.get()
+    let result = try Flakelab.run([
+      "test", "--package-path", awkward, "--skip-build", "--iterations", "40", "--executors", "global,serial,seeded",
+      "--format", "json",
+    ])
+    return (result.status, try JSONReportReader.read(Data(result.stdout.utf8), name: "stdout"), result.stderr)
+  }
+
+  private func run(_ report: Report, _ function: String, _ executor: String) throws -> RunResult {
+    try XCTUnwrap(
+      report.runs.first { $0.test?.test.function == function && $0.executor == executor }, "\(function) \(executor)")
+  }
+
+  // Points 1 and 3: a package with XCTest tests only, and the binary of its name as it is now.
+
+  func testAnXCTestOnlyPackageIsListedAndMeasured() throws {
+    let listing = try Self.xctestOnlyListing.get()
+    XCTAssertEqual(listing.status, 0, listing.stderr)
+    XCTAssertEqual(
+      listing.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) },
+      ["testClosesDescriptorsAndOpensAFile", "testGreets", "testLeavesAChildRunning", "testSkipsOnLinux"].map {
+        ["xctest", "GreetingTests.GreetingTests/" + $0]
+      })
+    let result = try Flakelab.run([
+      "test", "--package-path", Self.xctestOnly, "--skip-build", "--iterations", "20", "--executors", "global,serial",
+      "--format", "json",
+    ])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let report = try JSONReportReader.read(Data(result.stdout.utf8), name: "stdout")
+    XCTAssertEqual(report.runs.count, 8)
+    for executor in ["global", "serial"] {
+      for test in ["testGreets", "testLeavesAChildRunning", "testClosesDescriptorsAndOpensAFile"] {
+        let tally = try run(report, test, executor).tally
+        XCTAssertEqual([tally.iterations, tally.passed], [20, 20], "\(test) \(executor): \(tally.histogram)")
+      }
+    }
+    // Point 7: the child each iteration left ended with its worker.
+    XCTAssertEqual(OwnProcesses.living("sleep 3517"), [])
+  }
+
+  func testABinaryLeftByAnOldNameOfThePackageIsNeverRun() throws {
+    XCTAssertEqual(try Self.xctestOnlyListing.get().status, 0)
+    let binPath = try Flakelab.runTool("/usr/bin/env", ["swift", "build", "--package-path", Self.xctestOnly, "--show-bin-path"])
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    // First in alphabetical order, as the binary of a package renamed since would be.
+    let stale = binPath + "/AAAOldNamePackageTests.xctest"
+    try "#!/bin/sh\necho 'Old.Stale/testOld'\n".write(toFile: stale, atomically: true, encoding: .utf8)
+    chmod(stale, 0o755)
+    defer { unlink(stale) }
+    let listing = try Flakelab.run(["test", "--package-path", Self.xctestOnly, "--skip-build", "--list"])
+    XCTAssertEqual(listing.status, 0, listing.stderr)
+    XCTAssertFalse(listing.stdout.contains("testOld"), listing.stdout)
+    XCTAssertTrue(listing.stdout.contains("GreetingTests.GreetingTests/testGreets"), listing.stdout)
+  }
+
+  // Point 4: skipped is neither failed nor passed, in every format.
+
+  func testSkippedIterationsAreOutsideTheRateInEveryFormat() throws {
+    let arguments = [
+      "test", "--package-path", Self.xctestOnly, "--skip-build", "--iterations", "20", "--executor", "serial",
+      "--filter", "testSkipsOnLinux", "--max-failure-rate", "1%",
+    ]
+    let json = try Flakelab.run(arguments + ["--format", "json"])
+    XCTAssertEqual(json.status, 0, "a run that only skipped passes every gate: \(json.stderr)")
+    let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let run = try XCTUnwrap((document["runs"] as? [[String: Any]])?.first)
+    XCTAssertEqual(run["skipped"] as? Int, 20)
+    XCTAssertEqual(run["passed"] as? Int, 0)
+    XCTAssertEqual(run["failed"] as? Int, 0)
+    XCTAssertTrue(run["failureRate"] is NSNull, "no rate, not 0% and not 100%")
+    XCTAssertEqual((run["outcomes"] as? [[String: Any]])?.first?["outcome"] as? String, "skipped")
+    let junit = try Flakelab.run(arguments + ["--format", "junit"])
+    XCTAssertTrue(junit.stdout.contains("<skipped message=\"skipped: XCTSkip\"/>"), junit.stdout)
+    XCTAssertFalse(junit.stdout.contains("<failure"), junit.stdout)
+    let csv = try Flakelab.run(arguments + ["--format", "csv"])
+    let rows = csv.stdout.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+    let skipped = try XCTUnwrap(rows.first?.firstIndex(of: "skipped"))
+    XCTAssertEqual(rows.last?[skipped], "20")
+    XCTAssertEqual(rows.last?[8], "", "failureRate")
+  }
+
+  func testADisabledSwiftTestingTestIsSkippedWithItsReasonAndNoReplay() throws {
+    let (status, report, stderr) = try Self.awkwardRun.get()
+    XCTAssertEqual(status, 0, stderr)
+    for executor in ["global", "serial", "seeded"] {
+      let disabled = try run(report, "disabled()", executor)
+      XCTAssertEqual(disabled.tally.histogram.map(\.outcome), [.skipped(reason: "waiting on a fix")])
+      XCTAssertFalse(disabled.estimate.hasRate)
+      XCTAssertEqual(disabled.schedule?.failingIterations ?? [], [])
+    }
+  }
+
+  // Point 2: tests at file scope.
+
+  func testSwiftTestingTestsAtFileScopeAreListedAndMeasured() throws {
+    let listing = try Self.awkwardListing.get()
+    XCTAssertEqual(listing.status, 0, listing.stderr)
+    XCTAssertTrue(listing.stdout.contains("swift-testing  AwkwardTests.passesAtFileScope()"), listing.stdout)
+    XCTAssertEqual(listing.stdout.split(separator: "\n").count, 10)
+    let passes = try run(try Self.awkwardRun.get().report, "passesAtFileScope()", "global")
+    XCTAssertEqual(passes.scenario, "AwkwardTests")
+    XCTAssertEqual([passes.tally.iterations, passes.tally.passed], [40, 40])
+  }
+
+  // Point 5: what the test said, whole and grouped.
+
+  func testFailuresKeepWhatTheTestSaidAndEqualFailuresGroup() throws {
+    let report = try Self.awkwardRun.get().report
+    for executor in ["global", "serial"] {
+      XCTAssertEqual(
+        Set(try run(report, "failsForTwoReasons()", executor).tally.nonPassing.keys),
+        [.failed(observation: "Issue recorded — the cache was cold"), .failed(observation: "Issue recorded — the cache was stale")])
+      XCTAssertEqual(
+        Array(try run(report, "recordsTwoIssuesInEitherOrder()", executor).tally.nonPassing.keys),
+        [.failed(observation: "Issue recorded — the date is missing; Issue recorded — the name is empty")])
+      let changing = try run(report, "failsWithAChangingValue()", executor).tally
+      let outcome = Outcome.failed(observation: #"Expectation failed: (token → "<uuid>") == "expected" — the session token"#)
+      XCTAssertEqual(Array(changing.nonPassing.keys), [outcome])
+      let example = try XCTUnwrap(changing.examples[outcome])
+      XCTAssertNotNil(example.firstMatch(of: #/→ "[0-9A-F]{8}-[0-9A-F]{4}-/#), example)
+    }
+  }
+
+  // Point 6: a test that dies before its first event is the test's outcome, never the lab's.
+
+  func testATestWhoseArgumentsTrapIsCountedAsCrashedAndTheRestIsKept() throws {
+    let (status, report, stderr) = try Self.awkwardRun.get()
+    XCTAssertEqual(status, 0, stderr)
+    for executor in ["global", "serial", "seeded"] {
+      let traps = try run(report, "trapsInItsArguments(number:)", executor)
+      XCTAssertEqual(traps.tally.crashed, Supervisor.startFailureLimit, executor)
+      XCTAssertEqual(traps.tally.iterations + traps.notRun, 40)
+      let crash = try XCTUnwrap(traps.tally.nonPassing.keys.first)
+      XCTAssertEqual(
+        crash,
+        .crashed(observation: "before the test started, signal 4 (SIGILL): Fatal error: the argument list could not be built"))
+    }
+    XCTAssertEqual(report.runs.count, 30, "every other test measured too")
+  }
+
+  // Point 8: a slow iteration is no hang.
+
+  func testASlowIterationIsNeverATimeout() throws {
+    let report = try Self.awkwardRun.get().report
+    for executor in ["global", "serial", "seeded"] {
+      let slow = try run(report, "slowEveryTwentiethRun()", executor).tally
+      XCTAssertEqual([slow.iterations, slow.passed, slow.timedOut], [40, 40, 0], executor)
+    }
+    XCTAssertEqual(report.timeout, .seconds(60))
+  }
+
+  // Point 7: children that leave the worker's process group end too.
+
+  func testAChildInASessionOfItsOwnEndsWithTheRun() throws {
+    let report = try Self.awkwardRun.get().report
+    XCTAssertEqual(try run(report, "leavesAChildInASessionOfItsOwn()", "global").tally.passed, 40)
+    XCTAssertEqual(OwnProcesses.living("sleep 3518"), [])
+  }
+
+  // Point 9: no figure under an executor that was not in force.
+
+  func testATestThatTurnsTheSerialExecutorOffHasNoSerialRate() throws {
+    let report = try Self.awkwardRun.get().report
+    let serial = try run(report, "turnsTheSerialExecutorOff()", "serial")
+    XCTAssertEqual(serial.tally.executorChanged, 40)
+    XCTAssertFalse(serial.estimate.hasRate)
+    XCTAssertEqual(try run(report, "turnsTheSerialExecutorOff()", "global").tally.passed, 40)
+  }
+
+  // Point 10: no failure the seeded executor's clock invents.
+
+  func testSeededNeverRunsATimeoutAheadOfWorkOnAnotherThread() throws {
+    let report = try Self.awkwardRun.get().report
+    for executor in ["global", "serial", "seeded"] {
+      let answers = try run(report, "answersFromAnotherThreadWithinItsTimeout()", executor)
+      XCTAssertEqual([answers.tally.iterations, answers.tally.passed], [40, 40], "\(executor): \(answers.tally.histogram)")
+    }
+    XCTAssertEqual(try run(report, "answersFromAnotherThreadWithinItsTimeout()", "seeded").schedule?.isControlled, false)
+    XCTAssertEqual(try run(report, "passesAtFileScope()", "seeded").schedule?.isControlled, true)
+  }
+
+  // Point 12: an interrupt at every stage before the measurement.
+
+  func testAnInterruptDuringTheBuildIsOneLineAnd130AndLeavesNothing() throws {
+    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-build-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: copy) }
+    try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+    for item in ["Package.swift", "Sources", "Tests"] {
+      try FileManager.default.copyItem(
+        at: URL(fileURLWithPath: Self.xctestOnly).appendingPathComponent(item), to: copy.appendingPathComponent(item))
+    }
+    let report = copy.appendingPathComponent("report.json").path
+    let errors = Pipe()
+    let process = try Flakelab.launch(["test", "--package-path", copy.path, "--output", report], errors: errors)
+    Thread.sleep(forTimeInterval: 2)
+    kill(process.processIdentifier, SIGTERM)
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 130)
+    XCTAssertEqual(
+      String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+      "flakelab: interrupted while building the package; nothing was measured\n")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: report))
+    XCTAssertEqual(OwnProcesses.living(copy.path), [], "the build's processes")
+  }
+
+  func testAnInterruptDuringTheListingStopsTheTestBinary() throws {
+    let package = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-listing-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: package) }
+    try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+    try """
+      // swift-tools-version: 6.2
+      import PackageDescription
+      let package = Package(name: "Hangs", targets: [.testTarget(name: "HangsTests")])
+      """.write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+    let binPath = try Flakelab.runTool("/usr/bin/env", ["swift", "build", "--package-path", package.path, "--show-bin-path"])
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    try FileManager.default.createDirectory(atPath: binPath, withIntermediateDirectories: true)
+    let binary = binPath + "/HangsPackageTests.xctest"
+    try "#!/bin/sh\nexec sleep 3519\n".write(toFile: binary, atomically: true, encoding: .utf8)
+    chmod(binary, 0o755)
+    let errors = Pipe()
+    let process = try Flakelab.launch(["test", "--package-path", package.path, "--skip-build"], errors: errors)
+    let deadline = Date(timeIntervalSinceNow: 30)
+    while OwnProcesses.living("sleep 3519").isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+    XCTAssertNotEqual(OwnProcesses.living("sleep 3519"), [], "the listing never started")
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 130)
+    XCTAssertEqual(
+      String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+      "flakelab: interrupted while listing the tests; nothing was measured\n")
+    XCTAssertEqual(OwnProcesses.living("sleep 3519"), [])
+  }
+
+  // Point 15: a build leaves no temporary folders behind.
+
+  func testABuildLeavesNothingInTheTemporaryDirectory() throws {
+    XCTAssertEqual(try Self.xctestOnlyListing.get().status, 0)
+    let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-tmp-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: temporary) }
+    let result = try Flakelab.run(
+      ["test", "--package-path", Self.xctestOnly, "--list"], environment: ["TMPDIR": temporary.path])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path), [])
+  }
+}
