@@ -205,7 +205,8 @@ func binarySeconds(_ binary: String, _ arguments: [String]) -> Double {
 /// `flakelab test`'s iterations per second against the loops a user has without it.
 func packageTestFigures(worker: String) throws {
   let rounds = 5
-  let package = try TestPackage.build(at: "Tests/Fixtures/NumberFacts")
+  var package = try TestPackage.build(at: "Tests/Fixtures/NumberFacts")
+  _ = try package.tests()
   let preload = try TestLaunch.preloadLibrary(besides: worker)
   let probe = try HarnessProbe.run(binary: package.testBinary, preload: preload, executors: [.global])
   let supervisor = Supervisor(options: .init(workerExecutable: worker))

@@ -68,8 +68,9 @@ final class ReadmeExamplesTests: XCTestCase {
   func testEveryFullExampleHasTheShapeOfARealRun() throws {
     let examples = try examples()
     XCTAssertGreaterThanOrEqual(examples.count, 8)
-    // The fixture package's tests are built once, by the suite that tests `flakelab test`.
+    // The fixture packages' tests are built once, by the suites that test `flakelab test`.
     XCTAssertEqual(try PackageTestCommandTests.listing.get().status, 0)
+    XCTAssertEqual(try RealPackageTruthTests.awkwardListing.get().status, 0)
     for (arguments, output) in examples {
       let result = try Flakelab.run(arguments + ["--no-progress"], directory: Self.root)
       let shown = "flakelab " + arguments.joined(separator: " ")

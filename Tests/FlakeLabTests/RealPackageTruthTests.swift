@@ -114,7 +114,7 @@ final class RealPackageTruthTests: XCTestCase {
     let listing = try Self.awkwardListing.get()
     XCTAssertEqual(listing.status, 0, listing.stderr)
     XCTAssertTrue(listing.stdout.contains("swift-testing  AwkwardTests.passesAtFileScope()"), listing.stdout)
-    XCTAssertEqual(listing.stdout.split(separator: "\n").count, 10)
+    XCTAssertEqual(listing.stdout.split(separator: "\n").count, 11)
     let passes = try run(try Self.awkwardRun.get().report, "passesAtFileScope()", "global")
     XCTAssertEqual(passes.scenario, "AwkwardTests")
     XCTAssertEqual([passes.tally.iterations, passes.tally.passed], [40, 40])
@@ -153,7 +153,17 @@ final class RealPackageTruthTests: XCTestCase {
         crash,
         .crashed(observation: "before the test started, signal 4 (SIGILL): Fatal error: the argument list could not be built"))
     }
-    XCTAssertEqual(report.runs.count, 30, "every other test measured too")
+    XCTAssertEqual(report.runs.count, 33, "every other test measured too")
+  }
+
+  // Found on swift-property-based: the event stream must not change what the test sees.
+
+  func testWarningsReachTheTestsOwnIssueHandlersAsUnderSwiftTest() throws {
+    let report = try Self.awkwardRun.get().report
+    for executor in ["global", "serial", "seeded"] {
+      let counts = try run(report, "countsItsOwnWarnings()", executor).tally
+      XCTAssertEqual([counts.iterations, counts.passed], [40, 40], "\(executor): \(counts.histogram)")
+    }
   }
 
   // Point 8: a slow iteration is no hang.

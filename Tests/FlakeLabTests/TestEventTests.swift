@@ -141,9 +141,14 @@ final class TestEventTests: XCTestCase {
     let location = id + "/File.swift:3:4"
     let pair = [TestEvent.testStarted(testID: location).line, TestEvent.testEnded(testID: location).line]
     let lines = pair + [TestEvent.testEnded(testID: location).line] + Array(repeating: pair, count: 5).flatMap { $0 }
-    let (completed, records, _) = try poll(lines, iterations: 4)
+    let feed = try TestEventFeed(testID: id, firstIndex: 0, iterations: 4)
+    let bytes = Array(lines.joined().utf8)
+    XCTAssertEqual(write(feed.descriptor, bytes, bytes.count), bytes.count)
+    let (completed, records) = feed.poll()
     XCTAssertEqual(completed, 4)
     XCTAssertEqual(records.count, 0)
+    // The end with no start, and the two iterations past the four asked.
+    XCTAssertEqual(feed.ignoredEvents, 3)
   }
 
   // Issue 15, points 1 to 3: what a test binary lists.

@@ -22,11 +22,14 @@ protocol OutcomeFeed: AnyObject {
   func workerEnded(status: Int32, output: String)
   /// Whether the worker said something outside the scheduler decided its order of jobs.
   var scheduleIsUncontrolled: Bool { get }
+  /// Records that fit no iteration, ignored (a test writing into a package test's channel).
+  var ignoredEvents: Int { get }
 }
 
 extension OutcomeFeed {
   var schedules: UInt64 { 0 }
   var scheduleIsUncontrolled: Bool { false }
+  var ignoredEvents: Int { 0 }
   func releaseWorkerEnd() {}
   func workerEnded(status: Int32, output: String) {}
 }

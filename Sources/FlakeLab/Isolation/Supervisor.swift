@@ -98,6 +98,8 @@ package final class Supervisor {
     var startFailuresInARow = 0
     /// Iterations left unrun because the run stopped.
     var notRun = 0
+    /// Event lines the run's workers' feeds could not place, and ignored.
+    var ignoredEvents = 0
 
     /// Takes in what `worker`, running `replicate`, published since the last poll.
     mutating func poll(_ worker: WorkerProcess, replicate: Int) {
@@ -158,6 +160,7 @@ package final class Supervisor {
           if let status = worker.reap() {
             states[run].collectFinal(worker, replicate: batch.replicate, status: status)
             states[run].workerTime += clock.now - worker.startedAt
+            states[run].ignoredEvents += worker.feed.ignoredEvents
             let rest = try settle(
               worker, of: runs[run], status: status, into: &states[run].replicates[batch.replicate])
             if worker.completed > 0 { states[run].startFailuresInARow = 0 }
@@ -210,6 +213,7 @@ package final class Supervisor {
         iterationsAreIndependent: run.iterationsAreIndependent)
       result.test = run.test
       result.notRun = state.notRun
+      result.ignoredEvents = state.ignoredEvents
       return result
     }
   }

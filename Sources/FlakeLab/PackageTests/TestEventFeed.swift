@@ -21,6 +21,9 @@ final class TestEventFeed: OutcomeFeed {
   /// Set when the test turned the run's executor off during the iteration under way.
   private var executorChanged = false
   private(set) var scheduleIsUncontrolled = false
+  /// Event lines of the test that fit no iteration: an end without a start, or past the
+  /// iterations asked. Not the lab's to count; a test writing into the channel, say.
+  private(set) var ignoredEvents = 0
 
   /// A new pipe for the test `testID` of a process whose first iteration is `firstIndex` and
   /// that runs `iterations` of them.
@@ -67,7 +70,9 @@ final class TestEventFeed: OutcomeFeed {
     case .issueRecorded(let id, let message, true)
     where issues != nil && id.map { TestEvent.testID($0, belongsTo: testID) } ?? true:
       issues?.append(message)
-    case .testEnded(let id) where issues != nil && TestEvent.testID(id, belongsTo: testID):
+    case .testEnded(let id) where issues == nil && TestEvent.testID(id, belongsTo: testID):
+      ignoredEvents += 1
+    case .testEnded(let id) where TestEvent.testID(id, belongsTo: testID):
       let failure = Self.failure(issues ?? [])
       finishIteration(failure.map { (.failed(observation: $0.observation), $0.example) })
     case .testSkipped(let id, let message) where TestEvent.testID(id, belongsTo: testID):
@@ -81,7 +86,10 @@ final class TestEventFeed: OutcomeFeed {
     func finishIteration(_ result: (outcome: Outcome?, example: String?)?) {
       defer { executorChanged = false }
       issues = nil
-      guard completed < iterations else { return }
+      guard completed < iterations else {
+        ignoredEvents += 1
+        return
+      }
       let index = firstIndex + completed
       completed += 1
       if executorChanged {

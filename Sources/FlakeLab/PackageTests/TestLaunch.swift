@@ -33,14 +33,18 @@ package enum TestLaunch {
         : try ExitStatusFeed(index: batch.lowerBound)
       return WorkerLaunch(
         executable: package.testBinary,
-        arguments: arguments(test, repetitions: batch.count, channel: configuration.channel),
+        arguments: arguments(
+          test, repetitions: batch.count, channel: configuration.channel,
+          eventStreamVersion: package.eventStreamVersion),
         environment: environment(configuration, preload: preload), feed: feed,
         channelDescriptor: configuration.channel)
     }
   }
 
   /// The test binary's arguments to run `test` alone, `repetitions` times, one at a time.
-  static func arguments(_ test: PackageTest, repetitions: Int, channel: Int32) -> [String] {
+  static func arguments(
+    _ test: PackageTest, repetitions: Int, channel: Int32, eventStreamVersion: String
+  ) -> [String] {
     switch test.framework {
     case .swiftTesting:
       [
@@ -51,7 +55,7 @@ package enum TestLaunch {
         // The console output would say again what the event stream says, at a cost per event.
         "--quiet",
         "--event-stream-output-path", "/dev/fd/\(channel)",
-        "--event-stream-version", "0",
+        "--event-stream-version", eventStreamVersion,
       ]
     case .xctest:
       // XCTest has no repetition flag: the harness repeats the test (`repetitions` is in the

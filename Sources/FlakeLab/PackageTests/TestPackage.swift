@@ -10,6 +10,15 @@ package struct TestPackage: Sendable {
   /// The directory as given, for messages and replay commands.
   package let path: String
   package let testBinary: String
+  /// The version of Swift Testing's event stream the binary writes for the lab, found by
+  /// ``tests()``: ``newestEventStreamVersion`` where its Swift Testing takes it, else `0`.
+  package private(set) var eventStreamVersion = Self.newestEventStreamVersion
+
+  /// The event stream version the lab asks for first. From 6.3 on, warnings (`Issue.record(…,
+  /// severity: .warning)`) reach the test's own issue handlers; with version 0 Swift Testing
+  /// drops them before any handler sees them, and a test that counts its warnings fails under
+  /// the lab and passes under `swift test` (swift-property-based's `WarningTests` did).
+  package static let newestEventStreamVersion = "6.3"
 
   /// A package that could not be built: the compiler's errors, then one line saying so.
   package struct BuildFailure: Error {
@@ -100,27 +109,47 @@ package struct TestPackage: Sendable {
   /// (`EX_UNAVAILABLE`): Swift Testing's answer in a package with XCTest tests only.
   static let noTestsOfFramework: Int32 = 69
 
-  /// Every test of both frameworks, as the binary lists them, XCTest first.
-  package func tests() throws -> [PackageTest] {
-    try PackageTest.Framework.allCases.flatMap { framework -> [PackageTest] in
-      let listing: CapturedProcess
-      do {
-        listing = try CapturedProcess.run(
-          testBinary, ["--testing-library", framework.rawValue, "--list-tests"],
-          timeLimit: Self.listingLimit)
-      } catch is CapturedProcess.Interrupted {
-        throw LabInterrupted(stage: .listing)
-      } catch let timedOut as CapturedProcess.TimedOut {
-        throw UsageError(
-          "'\(testBinary)' did not list its \(framework.rawValue) tests within \(timedOut.limit) (--list-tests)")
+  /// Every test of both frameworks, as the binary lists them, XCTest first; the Swift Testing
+  /// listing also finds the event stream version its library takes.
+  package mutating func tests() throws -> [PackageTest] {
+    var tests: [PackageTest] = []
+    for framework in PackageTest.Framework.allCases {
+      var listing = try list(framework, eventStreamVersion: framework == .swiftTesting ? eventStreamVersion : nil)
+      if framework == .swiftTesting, ![0, Self.noTestsOfFramework].contains(listing.status) {
+        // An older Swift Testing refuses a version it does not know: version 0 it knows.
+        eventStreamVersion = "0"
+        listing = try list(framework, eventStreamVersion: eventStreamVersion)
       }
-      if listing.status == Self.noTestsOfFramework { return [] }
-      guard listing.status == 0 else {
-        throw UsageError(
-          "'\(testBinary)' is not a SwiftPM test binary: --list-tests exited \(listing.status)")
-      }
-      return Self.testIDs(inListing: listing.output).map { PackageTest(id: $0, framework: framework) }
+      tests += try Self.tests(of: framework, in: listing, binary: testBinary)
     }
+    return tests
+  }
+
+  /// The binary's `--list-tests` for `framework`, asked with `eventStreamVersion` when given.
+  private func list(_ framework: PackageTest.Framework, eventStreamVersion: String?) throws -> CapturedProcess {
+    let version = eventStreamVersion.map {
+      ["--event-stream-output-path", "/dev/null", "--event-stream-version", $0]
+    } ?? []
+    do {
+      return try CapturedProcess.run(
+        testBinary, ["--testing-library", framework.rawValue, "--list-tests"] + version,
+        timeLimit: Self.listingLimit)
+    } catch is CapturedProcess.Interrupted {
+      throw LabInterrupted(stage: .listing)
+    } catch let timedOut as CapturedProcess.TimedOut {
+      throw UsageError(
+        "'\(testBinary)' did not list its \(framework.rawValue) tests within \(timedOut.limit) (--list-tests)")
+    }
+  }
+
+  private static func tests(
+    of framework: PackageTest.Framework, in listing: CapturedProcess, binary testBinary: String
+  ) throws -> [PackageTest] {
+    if listing.status == Self.noTestsOfFramework { return [] }
+    guard listing.status == 0 else {
+      throw UsageError("'\(testBinary)' is not a SwiftPM test binary: --list-tests exited \(listing.status)")
+    }
+    return testIDs(inListing: listing.output).map { PackageTest(id: $0, framework: framework) }
   }
 
   /// The IDs a `--list-tests` printed: every line but XCTest's header (`Listing 3 tests in …`)

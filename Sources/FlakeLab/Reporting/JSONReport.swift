@@ -49,6 +49,7 @@ package enum JSONReport {
       ("skipped", .int(tally.skipped)),
       ("executorChanged", .int(tally.executorChanged)),
       ("notRun", .int(result.notRun)),
+      ("ignoredEvents", .int(result.ignoredEvents)),
       // A run that only skipped has no rate: null, never a 0% no iteration measured.
       ("failureRate", estimate.hasRate ? .double(tally.failureRate) : .null),
       (

@@ -63,6 +63,7 @@ package enum JSONReportReader {
         seconds: run["seconds"] as? Double ?? 0, schedule: runSchedule, replicates: replicates,
         iterationsAreIndependent: independent)
       result.notRun = max(0, run["notRun"] as? Int ?? 0)
+      result.ignoredEvents = max(0, run["ignoredEvents"] as? Int ?? 0)
       if let id = run["test"] as? String {
         guard let framework = (run["framework"] as? String).flatMap(PackageTest.Framework.init),
           let layout = (run["processLayout"] as? String).flatMap(TestReference.ProcessLayout.init)

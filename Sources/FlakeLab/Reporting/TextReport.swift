@@ -125,6 +125,11 @@ extension TextReport {
         "    hint: under \(result.executor) every job runs one at a time on one queue, so a test that blocks "
           + "its thread waiting for async work (a semaphore, a blocking wait) can never finish")
     }
+    if result.ignoredEvents > 0 {
+      lines.append(
+        "    hint: \(Formatting.count(result.ignoredEvents)) event lines fit no iteration and were ignored "
+          + "(an end with no start, or past the iterations asked): something other than the test framework wrote them")
+    }
     if result.tally.skipped > 0 {
       lines.append(
         "    hint: the framework skipped this test (disabled, a condition trait, or XCTSkip); skipped iterations are "

@@ -29,6 +29,9 @@ package struct RunResult: Sendable {
   /// Iterations left unrun because the run stopped early: ``Supervisor/startFailureLimit``
   /// workers in a row ended before the test started, so every further one would too.
   package var notRun = 0
+  /// Event lines of a package's test that fit no iteration and were ignored: an end with no
+  /// start, or past the iterations asked. Something other than the framework wrote them.
+  package var ignoredEvents = 0
 
   package init(
     scenario: String, variant: String, executor: String, tally: Tally, seconds: Double,
@@ -61,6 +64,7 @@ package struct RunResult: Sendable {
   package mutating func add(_ other: RunResult) {
     tally.merge(other.tally)
     notRun += other.notRun
+    ignoredEvents += other.ignoredEvents
     replicates += other.replicates
     seconds += other.seconds
     if let schedule = other.schedule { self.schedule?.merge(schedule) }

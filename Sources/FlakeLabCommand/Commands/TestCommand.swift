@@ -97,7 +97,7 @@ struct TestCommand: Command {
     // From the start: Ctrl-C during the build or the listing stops what they started, too.
     InterruptSignal.install()
     let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)
-    let package: TestPackage
+    var package: TestPackage
     do {
       package = try TestPackage.build(at: packagePath, skippingBuild: skipsBuild)
     } catch let failure as TestPackage.BuildFailure {

@@ -93,3 +93,17 @@ private final class Once: Sendable {
     continuation.withLock { $0.take() }?.resume(returning: value)
   }
 }
+
+/// Records a warning and counts it through an issue handler, as property-testing libraries do:
+/// passes only when warnings reach the test's own handlers, as they do under `swift test`.
+@Test func countsItsOwnWarnings() async throws {
+  let warnings = Mutex(0)
+  let handler = IssueHandlingTrait.compactMapIssues { issue in
+    if issue.severity == .warning { warnings.withLock { $0 += 1 } }
+    return nil
+  }
+  try await handler.provideScope(for: Test.current!, testCase: Test.Case.current) {
+    Issue.record("worth a look", severity: .warning)
+  }
+  #expect(warnings.withLock { $0 } == 1)
+}
