@@ -233,7 +233,7 @@ func packageTestFigures(worker: String) throws {
     let binaryRate = Double(iterations) / binarySeconds(package.testBinary, binaryLoop)
     // What Swift Testing's JSON event stream costs by itself, which the lab reads.
     let streamRate = Double(iterations) / binarySeconds(package.testBinary, binaryLoop + [
-      "--quiet", "--event-stream-output-path", "/dev/null", "--event-stream-version", "0",
+      "--quiet", "--event-stream-output-path", "/dev/null", "--event-stream-version", package.eventStreamVersion,
     ])
     labRates.append(labRate)
     binaryRates.append(binaryRate)

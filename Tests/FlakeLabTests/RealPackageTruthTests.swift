@@ -218,15 +218,11 @@ final class RealPackageTruthTests: XCTestCase {
         at: URL(fileURLWithPath: Self.xctestOnly).appendingPathComponent(item), to: copy.appendingPathComponent(item))
     }
     let report = copy.appendingPathComponent("report.json").path
-    let errors = Pipe()
-    let process = try Flakelab.launch(["test", "--package-path", copy.path, "--output", report], errors: errors)
-    Thread.sleep(forTimeInterval: 2)
-    kill(process.processIdentifier, SIGTERM)
-    process.waitUntilExit()
-    XCTAssertEqual(process.terminationStatus, 130)
-    XCTAssertEqual(
-      String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-      "flakelab: interrupted while building the package; nothing was measured\n")
+    // The compiler's processes name the copy's files.
+    let (status, stderr) = try interrupt(
+      ["test", "--package-path", copy.path, "--output", report], with: SIGTERM, once: "swift-frontend")
+    XCTAssertEqual(status, 130)
+    XCTAssertEqual(stderr, "flakelab: interrupted while building the package; nothing was measured\n")
     XCTAssertFalse(FileManager.default.fileExists(atPath: report))
     XCTAssertEqual(OwnProcesses.living(copy.path), [], "the build's processes")
   }
@@ -246,18 +242,26 @@ final class RealPackageTruthTests: XCTestCase {
     let binary = binPath + "/HangsPackageTests.xctest"
     try "#!/bin/sh\nexec sleep 3519\n".write(toFile: binary, atomically: true, encoding: .utf8)
     chmod(binary, 0o755)
-    let errors = Pipe()
-    let process = try Flakelab.launch(["test", "--package-path", package.path, "--skip-build"], errors: errors)
-    let deadline = Date(timeIntervalSinceNow: 30)
-    while OwnProcesses.living("sleep 3519").isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
-    XCTAssertNotEqual(OwnProcesses.living("sleep 3519"), [], "the listing never started")
-    kill(process.processIdentifier, SIGINT)
-    process.waitUntilExit()
-    XCTAssertEqual(process.terminationStatus, 130)
-    XCTAssertEqual(
-      String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-      "flakelab: interrupted while listing the tests; nothing was measured\n")
+    let (status, stderr) = try interrupt(
+      ["test", "--package-path", package.path, "--skip-build"], with: SIGINT, once: "sleep 3519")
+    XCTAssertEqual(status, 130)
+    XCTAssertEqual(stderr, "flakelab: interrupted while listing the tests; nothing was measured\n")
     XCTAssertEqual(OwnProcesses.living("sleep 3519"), [])
+  }
+
+  /// Starts flakelab with `arguments`, sends it `signal` once a descendant whose command line
+  /// contains `text` runs, and returns its exit status and what it printed on stderr.
+  private func interrupt(
+    _ arguments: [String], with signal: Int32, once text: String
+  ) throws -> (status: Int32, stderr: String) {
+    let errors = Pipe()
+    let process = try Flakelab.launch(arguments, errors: errors)
+    let deadline = Date(timeIntervalSinceNow: 60)
+    while OwnProcesses.living(text).isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    XCTAssertNotEqual(OwnProcesses.living(text), [], "no \(text) ran")
+    kill(process.processIdentifier, signal)
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
   }
 
   // Point 15: a build leaves no temporary folders behind.
