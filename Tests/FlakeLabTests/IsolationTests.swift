@@ -283,7 +283,7 @@ final class IsolationTests: XCTestCase {
         let tally = run.tally
         XCTAssertEqual(tally.iterations, tally.passed + tally.failed + tally.crashed + tally.timedOut)
       }
-      XCTAssertEqual(OwnProcesses.living("flakelab worker"), [])
+      XCTAssertEqual(OwnProcesses.left("flakelab worker"), [])
     }
   }
 

@@ -63,6 +63,6 @@ final class MalformedCommandLineTests: XCTestCase {
       XCTAssertTrue(result.stderr.hasPrefix("flakelab: "), "\(shown): \(result.stderr)")
     }
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
-    XCTAssertEqual(OwnProcesses.living("flakelab worker"), [])
+    XCTAssertEqual(OwnProcesses.left("flakelab worker"), [])
   }
 }

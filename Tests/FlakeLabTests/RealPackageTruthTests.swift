@@ -53,7 +53,7 @@ final class RealPackageTruthTests: XCTestCase {
       }
     }
     // Point 7: the child each iteration left ended with its worker.
-    XCTAssertEqual(OwnProcesses.living("sleep 3517"), [])
+    XCTAssertEqual(OwnProcesses.left("sleep 3517"), [])
   }
 
   func testABinaryLeftByAnOldNameOfThePackageIsNeverRun() throws {
@@ -182,7 +182,7 @@ final class RealPackageTruthTests: XCTestCase {
   func testAChildInASessionOfItsOwnEndsWithTheRun() throws {
     let report = try Self.awkwardRun.get().report
     XCTAssertEqual(try run(report, "leavesAChildInASessionOfItsOwn()", "global").tally.passed, 40)
-    XCTAssertEqual(OwnProcesses.living("sleep 3518"), [])
+    XCTAssertEqual(OwnProcesses.left("sleep 3518"), [])
   }
 
   // Point 9: no figure under an executor that was not in force.
@@ -224,7 +224,7 @@ final class RealPackageTruthTests: XCTestCase {
     XCTAssertEqual(status, 130)
     XCTAssertEqual(stderr, "flakelab: interrupted while building the package; nothing was measured\n")
     XCTAssertFalse(FileManager.default.fileExists(atPath: report))
-    XCTAssertEqual(OwnProcesses.living(copy.path), [], "the build's processes")
+    XCTAssertEqual(OwnProcesses.left(copy.path), [], "the build's processes")
   }
 
   func testAnInterruptDuringTheListingStopsTheTestBinary() throws {
@@ -246,7 +246,7 @@ final class RealPackageTruthTests: XCTestCase {
       ["test", "--package-path", package.path, "--skip-build"], with: SIGINT, once: "sleep 3519")
     XCTAssertEqual(status, 130)
     XCTAssertEqual(stderr, "flakelab: interrupted while listing the tests; nothing was measured\n")
-    XCTAssertEqual(OwnProcesses.living("sleep 3519"), [])
+    XCTAssertEqual(OwnProcesses.left("sleep 3519"), [])
   }
 
   /// Starts flakelab with `arguments`, sends it `signal` once a descendant whose command line

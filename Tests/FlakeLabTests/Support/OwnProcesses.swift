@@ -14,6 +14,15 @@ enum OwnProcesses {
     SystemCalls.prctl(prSetChildSubreaper, 1)
   }()
 
+  /// The descendants whose command line contains `text` still alive after up to five seconds: a
+  /// process killed a moment ago may take that long to be gone (a test that gives it no time
+  /// would be a timing test).
+  static func left(_ text: String) -> [pid_t] {
+    let deadline = Date(timeIntervalSinceNow: 5)
+    while !living(text).isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    return living(text)
+  }
+
   /// The living (not zombie) descendants of this process whose command line contains `text`.
   static func living(_ text: String) -> [pid_t] {
     let me = getpid()
