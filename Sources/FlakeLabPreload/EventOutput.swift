@@ -29,13 +29,7 @@ enum EventOutput {
   /// Writes `bytes` whole, unless the harness's descriptor is no longer the supervisor's pipe.
   static func writeAll(_ bytes: some Collection<UInt8>) {
     guard let pipe, identity(of: descriptor).map({ $0 == pipe }) == true else { return }
-    var bytes = Array(bytes)[...]
-    while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else { return }
-      bytes = bytes.dropFirst(written)
-    }
+    SystemCalls.writeAll(bytes, to: descriptor)
   }
 
   private static func identity(of descriptor: Int32) -> (device: UInt64, inode: UInt64)? {

@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// Layout: a `completed` counter (iterations the worker has finished), a hash of every
 /// iteration's schedule, then a single-producer, single-consumer ring of records for the
-/// iterations that did not pass. Passing iterations cost one relaxed-order store; the supervisor
-/// infers them from `completed`. Each record is published before `completed` moves past its
+/// iterations that did not pass. Passing iterations cost one release-ordered add to `completed`;
+/// the supervisor infers them from it. Each record is published before `completed` moves past its
 /// iteration, so a supervisor that reads `completed` and then drains the ring has every record of
 /// every finished iteration, even after the worker died.
 package enum OutcomeChannel {

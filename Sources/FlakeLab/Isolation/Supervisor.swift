@@ -9,7 +9,8 @@ import Foundation
 /// dies, the iteration it was running is recorded as `crashed` (with the signal and the last
 /// lines it printed) and a new worker takes the rest of its batch. When a worker's count has not
 /// moved for longer than the timeout, it is killed and that iteration is `timedOut`. Counts are
-/// exact: `passed + failed + crashed + timedOut` equals the iterations run.
+/// exact: every iteration run is counted once, under one outcome (passed, failed, crashed, timed
+/// out, deadlocked, skipped, or not under the run's executor).
 package final class Supervisor {
   package struct Options: Sendable {
     /// Workers running at once.

@@ -70,15 +70,7 @@ package enum ReportFile {
       unlink(temporary)
       throw UsageError("cannot write \(path): it is not a regular file, and a report only replaces a file")
     }
-    let bytes = Array(text.utf8)
-    var written = 0
-    while written < bytes.count {
-      let count = bytes[written...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-      if count < 0, errno == EINTR { continue }
-      guard count > 0 else { break }
-      written += count
-    }
-    let complete = written == bytes.count && fsync(descriptor) == 0
+    let complete = SystemCalls.writeAll(text.utf8, to: descriptor) && fsync(descriptor) == 0
     close(descriptor)
     guard complete, rename(temporary, target) == 0 else {
       let reason = String(cString: strerror(errno))

@@ -1,3 +1,4 @@
+import FlakeLab
 import Foundation
 
 /// The one line on standard error that a long run rewrites in place; only used when standard
@@ -21,17 +22,8 @@ final class ProgressDisplay {
     writeStandardError(text)
   }
 
-  /// The columns of the terminal on standard error (`ioctl(TIOCGWINSZ)`, which glibc declares
-  /// variadic and Swift therefore does not import; its arguments are a descriptor, a request
-  /// and a pointer, passed alike either way).
+  /// The columns of the terminal on standard error, when it is wide enough to use.
   private static func terminalColumns() -> Int? {
-    typealias Ioctl = @convention(c) (Int32, UInt, UnsafeMutableRawPointer) -> Int32
-    let getWindowSize: UInt = 0x5413  // TIOCGWINSZ
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "ioctl") else { return nil }
-    var size = winsize()
-    let result = withUnsafeMutablePointer(to: &size) {
-      unsafeBitCast(symbol, to: Ioctl.self)(STDERR_FILENO, getWindowSize, $0)
-    }
-    return result == 0 && size.ws_col > 10 ? Int(size.ws_col) : nil
+    SystemCalls.terminalColumns(of: STDERR_FILENO).flatMap { $0 > 10 ? $0 : nil }
   }
 }

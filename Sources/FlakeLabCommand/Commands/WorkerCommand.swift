@@ -6,7 +6,8 @@ struct WorkerCommand: Command {
   static let name = WorkerInvocation.command
   static let abstract = "Run a batch of iterations for a supervising flakelab (internal)."
   static let usage = "worker <selector> <executor> <seed> <from> <to>"
-  static let discussion = "Started by '\(Program.name) run' and 'compare'; expects the outcome channel on descriptor 3."
+  static let discussion =
+    "Started by '\(Program.name) run', 'compare' and 'check'; expects the outcome channel on descriptor 3."
   static let options: [OptionSpec] = []
   static let isHidden = true
 

@@ -27,12 +27,7 @@ final class SharedRegion: @unchecked Sendable {
   }
 
   private static func anonymousFile() throws -> Int32 {
-    typealias MemfdCreate = @convention(c) (UnsafePointer<CChar>, UInt32) -> Int32
-    let memfdCloexec: UInt32 = 1
-    if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "memfd_create") {
-      let descriptor = unsafeBitCast(symbol, to: MemfdCreate.self)("flakelab-channel", memfdCloexec)
-      if descriptor >= 0 { return descriptor }
-    }
+    if let descriptor = SystemCalls.memoryFile(named: "flakelab-channel") { return descriptor }
     for directory in [NSTemporaryDirectory(), "/tmp"] {
       var template = Array("\(directory)/flakelab-XXXXXX".utf8CString)
       let descriptor = mkstemp(&template)

@@ -1,14 +1,71 @@
 import Foundation
 
-/// The system calls Glibc's Swift module does not import, found once by name, in one place.
+/// The system calls the lab makes beyond what Glibc's Swift module imports, and the one loop
+/// that writes a buffer whole, in one place (as swift-nio's `System.swift` keeps its own).
+///
+/// glibc declares `prctl` and `ioctl` variadic, which Swift does not import, and exports
+/// `memfd_create` and `posix_spawn_file_actions_addchdir_np` without a Swift declaration: each
+/// is found by name once. Every argument passed through them is an integer or a pointer, which
+/// the variadic and fixed calling conventions pass alike.
 package enum SystemCalls {
-  /// `prctl(option, argument, 0, 0, 0)`. glibc declares prctl variadic, which Swift does not
-  /// import; every argument here is an integer, which the variadic and fixed calling
-  /// conventions pass alike.
+  /// `prctl(option, argument, 0, 0, 0)`, or -1 where the call cannot be had.
   @discardableResult
   package static func prctl(_ option: Int32, _ argument: UInt) -> Int32 {
     typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") else { return -1 }
-    return unsafeBitCast(symbol, to: Prctl.self)(option, argument, 0, 0, 0)
+    guard let function = symbol("prctl", as: Prctl.self) else { return -1 }
+    return function(option, argument, 0, 0, 0)
+  }
+
+  /// The columns of the terminal on `descriptor` (`ioctl(TIOCGWINSZ)`), or nil.
+  package static func terminalColumns(of descriptor: Int32) -> Int? {
+    typealias Ioctl = @convention(c) (Int32, UInt, UnsafeMutableRawPointer) -> Int32
+    let getWindowSize: UInt = 0x5413  // TIOCGWINSZ
+    guard let ioctl = symbol("ioctl", as: Ioctl.self) else { return nil }
+    var size = winsize()
+    let result = withUnsafeMutablePointer(to: &size) { ioctl(descriptor, getWindowSize, $0) }
+    return result == 0 ? Int(size.ws_col) : nil
+  }
+
+  /// A close-on-exec anonymous file in memory (`memfd_create`), or nil where the kernel has none.
+  static func memoryFile(named name: String) -> Int32? {
+    typealias MemfdCreate = @convention(c) (UnsafePointer<CChar>, UInt32) -> Int32
+    let memfdCloexec: UInt32 = 1
+    guard let memfdCreate = symbol("memfd_create", as: MemfdCreate.self) else { return nil }
+    let descriptor = memfdCreate(name, memfdCloexec)
+    return descriptor >= 0 ? descriptor : nil
+  }
+
+  /// Makes a spawned process start in `path` (`posix_spawn_file_actions_addchdir_np`, glibc
+  /// 2.29 and later).
+  static func addChangeDirectory(_ actions: inout posix_spawn_file_actions_t, _ path: String) throws {
+    typealias AddChdir = @convention(c) (
+      UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
+    ) -> Int32
+    guard let addChdir = symbol("posix_spawn_file_actions_addchdir_np", as: AddChdir.self) else {
+      throw SystemError("finding posix_spawn_file_actions_addchdir_np")
+    }
+    let status = addChdir(&actions, path)
+    guard status == 0 else {
+      errno = status
+      throw SystemError("changing to \(path)")
+    }
+  }
+
+  /// Writes `bytes` whole to `descriptor`, again after a signal interrupts a write; false when
+  /// the descriptor takes no more (closed, full, a reader gone).
+  @discardableResult
+  package static func writeAll(_ bytes: some Collection<UInt8>, to descriptor: Int32) -> Bool {
+    var rest = Array(bytes)[...]
+    while !rest.isEmpty {
+      let written = rest.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+      if written < 0, errno == EINTR { continue }
+      guard written > 0 else { return false }
+      rest = rest.dropFirst(written)
+    }
+    return true
+  }
+
+  private static func symbol<Function>(_ name: String, as type: Function.Type) -> Function? {
+    dlsym(UnsafeMutableRawPointer(bitPattern: 0), name).map { unsafeBitCast($0, to: type) }
   }
 }

@@ -44,7 +44,7 @@ package struct CapturedProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, output.writeEnd, 1)
         posix_spawn_file_actions_adddup2(&actions, errorOutput.writeEnd, 2)
-        if let directory { try Self.changeDirectory(&actions, to: directory.path) }
+        if let directory { try SystemCalls.addChangeDirectory(&actions, directory.path) }
       }
     } catch {
       [output.writeEnd, output.readEnd, errorOutput.writeEnd, errorOutput.readEnd].forEach { close($0) }
@@ -94,23 +94,6 @@ package struct CapturedProcess {
       signal: status & 0x7f == 0 ? nil : status & 0x7f,
       output: String(decoding: collected[0], as: UTF8.self),
       errorOutput: String(decoding: collected[1], as: UTF8.self))
-  }
-
-  /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29 and later), which its Swift module
-  /// does not export.
-  private static func changeDirectory(
-    _ actions: inout posix_spawn_file_actions_t, to path: String
-  ) throws {
-    typealias AddChdir = @convention(c) (
-      UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
-    ) -> Int32
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
-    else { throw SystemError("finding posix_spawn_file_actions_addchdir_np") }
-    let status = unsafeBitCast(symbol, to: AddChdir.self)(&actions, path)
-    guard status == 0 else {
-      errno = status
-      throw SystemError("changing to \(path)")
-    }
   }
 
   /// Kills the program's whole process group and reaps the program.
