@@ -60,9 +60,11 @@ package struct CapturedProcess {
     var collected: [[UInt8]] = [[], []]
     var open = [output.readEnd, errorOutput.readEnd]
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    var status: Int32 = 0
     // Both pipes are read as output arrives, so a full pipe never blocks the program; the
-    // poll wakes at least every 50 ms to see an interrupt or the deadline.
-    while open.contains(where: { $0 >= 0 }) {
+    // poll wakes at least every 50 ms to see an interrupt or the deadline, also once both
+    // pipes are closed and the program has yet to exit.
+    while true {
       if InterruptSignal.isRaised {
         stop(pid)
         throw Interrupted()
@@ -70,6 +72,12 @@ package struct CapturedProcess {
       if let deadline, ContinuousClock.now > deadline {
         stop(pid)
         throw TimedOut(limit: timeLimit!)
+      }
+      if open.allSatisfy({ $0 < 0 }) {
+        let reaped = waitpid(pid, &status, WNOHANG)
+        if reaped == pid || (reaped < 0 && errno != EINTR) { break }
+        usleep(10_000)
+        continue
       }
       var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
       guard poll(&descriptors, nfds_t(descriptors.count), 50) >= 0 || errno == EINTR else {
@@ -85,8 +93,6 @@ package struct CapturedProcess {
         }
       }
     }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
     // Whatever the program left behind in its group goes with it.
     kill(-pid, SIGKILL)
     return CapturedProcess(
