@@ -31,12 +31,6 @@ final class PackageTestCommandTests: XCTestCase {
     return (result.status, keyed, result.stderr)
   }
 
-  private func counts(_ run: [String: Any]?) -> [String: Int] {
-    ["iterations", "passed", "failed", "crashed", "timedOut"].reduce(into: [:]) {
-      $0[$1] = run?[$1] as? Int
-    }
-  }
-
   private let xctest = "NumberFactsTests.IsLoadingXCTests/"
   private let swiftTesting = "NumberFactsTests.IsLoadingTests/"
 
@@ -56,10 +50,10 @@ final class PackageTestCommandTests: XCTestCase {
     XCTAssertEqual(status, 0, stderr)
     XCTAssertEqual(runs.count, 4)
     for fix in [xctest + "testEndpointYield", swiftTesting + "endpointYield()"] {
-      XCTAssertEqual(counts(runs[fix + " serial"]), ["iterations": 200, "passed": 200, "failed": 0, "crashed": 0, "timedOut": 0], fix)
+      XCTAssertEqual(Flakelab.counts(runs[fix + " serial"]), ["iterations": 200, "passed": 200, "failed": 0, "crashed": 0, "timedOut": 0], fix)
     }
     for yield in [xctest + "testYield", swiftTesting + "yield()"] {
-      XCTAssertEqual(counts(runs[yield + " serial"]), ["iterations": 200, "passed": 0, "failed": 200, "crashed": 0, "timedOut": 0], yield)
+      XCTAssertEqual(Flakelab.counts(runs[yield + " serial"]), ["iterations": 200, "passed": 0, "failed": 200, "crashed": 0, "timedOut": 0], yield)
     }
     let run = try XCTUnwrap(runs[swiftTesting + "yield() serial"])
     XCTAssertEqual(run["framework"] as? String, "swift-testing")
@@ -81,7 +75,7 @@ final class PackageTestCommandTests: XCTestCase {
     XCTAssertEqual(crashes.status, 0, crashes.stderr)
     for id in [xctest + "testCrashesOnceInAHundred", swiftTesting + "crashesOnceInAHundred()"] {
       let run = crashes.runs[id + " global"]
-      XCTAssertEqual(counts(run), ["iterations": 300, "passed": 297, "failed": 0, "crashed": 3, "timedOut": 0], id)
+      XCTAssertEqual(Flakelab.counts(run), ["iterations": 300, "passed": 297, "failed": 0, "crashed": 3, "timedOut": 0], id)
       let crash = (run?["outcomes"] as? [[String: Any]])?.first { $0["outcome"] as? String == "crashed" }
       XCTAssertEqual(
         crash?["observation"] as? String,
@@ -94,7 +88,7 @@ final class PackageTestCommandTests: XCTestCase {
     XCTAssertEqual(hangs.status, 0, hangs.stderr)
     for id in [xctest + "testHangsOnceInFifty", swiftTesting + "hangsOnceInFifty()"] {
       XCTAssertEqual(
-        counts(hangs.runs[id + " global"]),
+        Flakelab.counts(hangs.runs[id + " global"]),
         ["iterations": 100, "passed": 98, "failed": 0, "crashed": 0, "timedOut": 2], id)
     }
   }
@@ -129,8 +123,8 @@ final class PackageTestCommandTests: XCTestCase {
       "--executor", "serial", "--iterations", "120", "--fresh-process", "--filter", "testCrashes|testYield",
     ])
     XCTAssertEqual(status, 0, stderr)
-    XCTAssertEqual(counts(runs[xctest + "testCrashesOnceInAHundred serial"])["passed"], 120)
-    XCTAssertEqual(counts(runs[xctest + "testYield serial"])["failed"], 120)
+    XCTAssertEqual(Flakelab.counts(runs[xctest + "testCrashesOnceInAHundred serial"])["passed"], 120)
+    XCTAssertEqual(Flakelab.counts(runs[xctest + "testYield serial"])["failed"], 120)
     XCTAssertEqual(runs[xctest + "testYield serial"]?["processLayout"] as? String, "fresh")
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 
 @testable import FlakeLab
 
@@ -49,5 +50,20 @@ enum Flakelab {
       program.path, arguments,
       environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, directory: directory)
     return Result(status: result.status, stdout: result.output, stderr: result.errorOutput)
+  }
+}
+
+extension Flakelab {
+  /// flakelab's JSON report of `arguments`, with its exit status: the runs as the JSON has them.
+  static func runJSON(_ arguments: [String]) throws -> (status: Int32, runs: [[String: Any]]) {
+    let result = try run(arguments + ["--format", "json"])
+    let document = try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stderr)
+    return (result.status, try XCTUnwrap(document["runs"] as? [[String: Any]]))
+  }
+
+  /// A JSON run's counts by outcome, for comparing with what must have happened.
+  static func counts(_ run: [String: Any]?) -> [String: Int] {
+    ["iterations", "passed", "failed", "crashed", "timedOut"].reduce(into: [:]) { $0[$1] = run?[$1] as? Int }
   }
 }

@@ -1,0 +1,80 @@
+import FlakeLab
+import Foundation
+
+/// Seconds the test binary takes to run `arguments` on its own, start to exit.
+func binarySeconds(_ binary: String, _ arguments: [String]) -> Double {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: binary)
+  process.arguments = arguments
+  process.standardOutput = FileHandle.nullDevice
+  process.standardError = FileHandle.nullDevice
+  let start = clock.now
+  try! process.run()
+  process.waitUntilExit()
+  return start.duration(to: clock.now).seconds
+}
+
+/// `flakelab test`'s iterations per second against the loops a user has without it.
+func packageTestFigures(worker: String) throws {
+  let rounds = 5
+  var package = try TestPackage.build(at: "Tests/Fixtures/NumberFacts")
+  _ = try package.tests()
+  let preload = try TestLaunch.preloadLibrary(besides: worker)
+  let probe = try HarnessProbe.run(binary: package.testBinary, preload: preload, executors: [.global])
+  let supervisor = Supervisor(options: .init(workerExecutable: worker))
+  func lab(_ test: PackageTest, iterations: Int, fresh: Bool = false) throws -> Double {
+    let run = TestLaunch.run(
+      test, of: package, executor: .global, indices: 0..<iterations, seed: 0, freshProcess: fresh,
+      probe: probe, preload: preload)
+    let start = clock.now
+    _ = try supervisor.run([run])
+    return Double(iterations) / start.duration(to: clock.now).seconds
+  }
+  let swiftTesting = PackageTest(id: "NumberFactsTests.IsLoadingTests/endpointYield()", framework: .swiftTesting)
+  let iterations = 2000
+  let binaryLoop = [
+    "--testing-library", "swift-testing", "--filter", "IsLoadingTests/endpointYield", "--repetitions",
+    String(iterations), "--no-parallel",
+  ]
+  var labRates: [Double] = []
+  var binaryRates: [Double] = []
+  var streamRates: [Double] = []
+  var ratios: [Double] = []
+  for _ in 0..<rounds {
+    let labRate = try lab(swiftTesting, iterations: iterations)
+    let binaryRate = Double(iterations) / binarySeconds(package.testBinary, binaryLoop)
+    // What Swift Testing's JSON event stream costs by itself, which the lab reads.
+    let streamRate = Double(iterations) / binarySeconds(package.testBinary, binaryLoop + [
+      "--quiet", "--event-stream-output-path", "/dev/null", "--event-stream-version", package.eventStreamVersion,
+    ])
+    labRates.append(labRate)
+    binaryRates.append(binaryRate)
+    streamRates.append(streamRate)
+    ratios.append(labRate / binaryRate)
+  }
+  print("")
+  print("flakelab test, NumberFacts fixture, global executor, median of \(rounds) alternating rounds, process start included")
+  print(
+    String(
+      format: "  Swift Testing endpointYield(): flakelab test %.0f it/s, the binary's --repetitions %.0f it/s: %.2f× (target ≥ 0.9×)",
+      median(labRates), median(binaryRates), median(ratios)))
+  print(
+    String(
+      format: "    the binary writing its JSON event stream (--quiet), which the lab reads: %.0f it/s",
+      median(streamRates)))
+  let xctest = PackageTest(id: "NumberFactsTests.IsLoadingXCTests/testEndpointYield", framework: .xctest)
+  var inProcess: [Double] = []
+  var perProcess: [Double] = []
+  var speedups: [Double] = []
+  for _ in 0..<rounds {
+    let shared = try lab(xctest, iterations: 1000)
+    let fresh = try lab(xctest, iterations: 50, fresh: true)
+    inProcess.append(shared)
+    perProcess.append(fresh)
+    speedups.append(shared / fresh)
+  }
+  print(
+    String(
+      format: "  XCTest testEndpointYield: repetitions in one process %.0f it/s, a process per iteration %.0f it/s: %.1f× (target ≥ 10×)",
+      median(inProcess), median(perProcess), median(speedups)))
+}

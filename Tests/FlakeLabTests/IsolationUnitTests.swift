@@ -1,0 +1,101 @@
+import Foundation
+import XCTest
+
+@testable import FlakeLab
+
+/// The pieces of isolation that need no process.
+final class IsolationUnitTests: XCTestCase {
+  func testCrashSummaryKeepsTheMessageAndDropsTheTrace() {
+    let output = """
+      some output the scenario printed
+      /build/Scenarios/LabCrash.swift:15: Fatal error: lab.crash traps on purpose
+      Current stack trace:
+      0    libswiftCore.so                    0x00007f2c6055f130 swift_reportError + 33
+      4    flakelab                           0x0000560055834b9b <unavailable> + 351131
+      """
+    XCTAssertEqual(
+      CrashSummary.summarize(output),
+      "some output the scenario printed / Fatal error: lab.crash traps on purpose")
+    XCTAssertEqual(CrashSummary.summarize(""), "")
+  }
+
+  func testBatchesCoverTheRangeInOrder() {
+    XCTAssertEqual(Supervisor.batches(of: 0..<10, count: 3), [0..<3, 3..<6, 6..<10])
+    XCTAssertEqual(Supervisor.batches(of: 5..<7, count: 4), [5..<6, 6..<7])
+    XCTAssertEqual(Supervisor.batches(of: 0..<1000, count: 1), [0..<1000])
+  }
+
+  func testReplicatesOfEveryRunAreInterleaved() {
+    // Two runs: the first of three replicates, the second of two, one cut into two batches.
+    let order = Supervisor.interleave([[[0..<2], [2..<4], [4..<6]], [[0..<3], [3..<4, 4..<5]]])
+    XCTAssertEqual(
+      order.map { "\($0.run).\($0.replicate):\($0.indices.lowerBound)" },
+      ["0.0:0", "1.0:0", "0.1:2", "1.1:3", "1.1:4", "0.2:4"])
+  }
+
+  func testShardsPartitionTheIterations() throws {
+    for count in 1...7 {
+      let blocks = try (0..<count).map { try Shard(index: $0, count: count).indices(of: 1000) }
+      XCTAssertEqual(blocks.flatMap { Array($0) }, Array(0..<1000), "count \(count)")
+    }
+    XCTAssertThrowsError(try Shard(index: 3, count: 3))
+    XCTAssertThrowsError(try Shard(index: 0, count: 0))
+  }
+
+  func testStatusDescriptions() {
+    XCTAssertEqual(Supervisor.describe(status: 4), "signal 4 (SIGILL)")
+    XCTAssertEqual(Supervisor.describe(status: 3 << 8), "exited with status 3")
+  }
+
+  func testChannelCarriesFailuresInOrderAcrossTheRingsEnd() throws {
+    let reader = try OutcomeChannelReader()
+    var writer = try OutcomeChannelWriter(descriptor: reader.descriptor)
+    var received: [(index: Int, observation: String)] = []
+    func drain() -> [(index: Int, observation: String)] {
+      reader.drain().map { record in
+        guard case .failed(let observation) = record.outcome else { return (record.index, "") }
+        return (record.index, observation)
+      }
+    }
+    // Enough records to wrap the 1 MiB ring several times, drained as the supervisor would.
+    let observation = String(repeating: "x", count: 3000)
+    for index in 0..<1500 {
+      writer.record(
+        index % 3 == 0 ? .passed : .failed(observation: "\(index) \(observation)"), at: index,
+        schedule: nil)
+      if index % 100 == 0 { received += drain() }
+    }
+    received += drain()
+    XCTAssertEqual(reader.completed, 1500)
+    XCTAssertEqual(received.map(\.index), (0..<1500).filter { $0 % 3 != 0 })
+    XCTAssertTrue(received.allSatisfy { $0.observation == "\($0.index) \(observation)" })
+  }
+
+  func testReportFileReplacesAtomicallyAndLeavesNoTemporaryFile() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("flakelab-file-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("report.json").path
+    try ReportFile.write("first\n", to: path)
+    try ReportFile.write("second\n", to: path)
+    XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "second\n")
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["report.json"])
+    XCTAssertThrowsError(try ReportFile.write("x", to: directory.path + "/missing/report.json"))
+    XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "second\n")
+  }
+
+  func testJSONReportReadsBackToTheSameCounts() throws {
+    var tally = Tally()
+    tally.record(.passed, count: 7)
+    tally.record(.failed(observation: "a \"quoted\"\nline"), count: 2)
+    tally.record(.crashed(observation: "signal 11 (SIGSEGV)"), count: 1)
+    tally.record(.timedOut, count: 1)
+    let report = Report(
+      runs: [RunResult(scenario: "s", variant: "v", executor: "serial", tally: tally, seconds: 0.5)],
+      shard: try Shard(index: 1, count: 2))
+    let read = try JSONReportReader.read(Data(JSONReport.render(report).utf8), name: "test")
+    XCTAssertEqual(read.runs.first?.tally, tally)
+    XCTAssertEqual(read.shard, report.shard)
+  }
+}

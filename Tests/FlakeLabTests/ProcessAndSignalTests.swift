@@ -1,0 +1,119 @@
+import Foundation
+import XCTest
+
+@testable import FlakeLab
+
+/// What a process can be handed or sent: closed descriptors, Ctrl-Z, an ignored SIGCHLD,
+/// SIGINT and SIGTERM at any moment, a missing temporary directory.
+final class ProcessAndSignalTests: XCTestCase {
+  func testClosedStandardDescriptorsNeitherBreakWorkersNorLoseTheReport() throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("flakelab-closed-\(UUID().uuidString).json").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let flakelab = Flakelab.executable.path
+    for (redirection, status) in [("<&-", 0), ("2>&-", 0), (">&-", 2), ("<&- >&- 2>&-", 2)] {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = [
+        "-c", "exec '\(flakelab)' run lab.crash --iterations 200 --output '\(path)' \(redirection)",
+      ]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      process.waitUntilExit()
+      // A closed stdout cannot show the report: exit 2, and the file still has it.
+      XCTAssertEqual(process.terminationStatus, Int32(status), redirection)
+      XCTAssertEqual(try ReportFile.read(path).runs.first?.tally.crashed, 2, redirection)
+      try FileManager.default.removeItem(atPath: path)
+    }
+  }
+
+  /// The state letter of a process, from `/proc/PID/stat`: `T` when stopped.
+  private func state(of pid: Int32) throws -> String {
+    let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+    return String(stat.split(separator: ")").last?.split(separator: " ").first ?? "")
+  }
+
+  func testCtrlZStopsTheWorkersTooAndTheStopCostsNoIteration() throws {
+    let output = Pipe()
+    let process = try Flakelab.launch(
+      ["run", "lab.hang", "--iterations", "2000", "--timeout", "300ms", "--format", "json"], output: output)
+    Thread.sleep(forTimeInterval: 1.5)
+    kill(process.processIdentifier, SIGTSTP)
+    Thread.sleep(forTimeInterval: 0.5)
+    XCTAssertEqual(try state(of: process.processIdentifier), "T")
+    let workers = OwnProcesses.living("flakelab worker")
+    XCTAssertFalse(workers.isEmpty)
+    for worker in workers { XCTAssertEqual(try state(of: worker), "T") }
+    Thread.sleep(forTimeInterval: 1)  // longer than the timeout: a stopped run must not time out
+    kill(process.processIdentifier, SIGCONT)
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 0)
+    let run = try XCTUnwrap(
+      (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["runs"] as? [[String: Any]]).first
+    XCTAssertEqual(Flakelab.counts(try XCTUnwrap(run)), ["iterations": 2000, "passed": 1960, "failed": 0, "crashed": 0, "timedOut": 40])
+  }
+
+  func testAnInheritedIgnoredSIGCHLDChangesNothing() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "trap '' CHLD; exec '\(Flakelab.executable.path)' run lab.crash --iterations 300 --format json"]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 0)
+    let run = try XCTUnwrap(
+      (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["runs"] as? [[String: Any]]).first
+    XCTAssertEqual(Flakelab.counts(try XCTUnwrap(run))["crashed"], 3)
+  }
+
+  func testSignalsAtAnyMomentGive130AndCountsThatAddUp() throws {
+    for (moment, signalNumber) in [(0.2, SIGTERM), (0.4, SIGINT), (0.8, SIGTERM), (1.2, SIGINT)] {
+      let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("flakelab-signal-\(UUID().uuidString).json").path
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      let process = try Flakelab.launch([
+        "run", "lab.crash", "lab.hang", "--iterations", "100000", "--timeout", "200ms", "--jobs", "2",
+        "--output", path,
+      ])
+      Thread.sleep(forTimeInterval: moment)
+      kill(process.processIdentifier, signalNumber)
+      process.waitUntilExit()
+      XCTAssertEqual(process.terminationStatus, 130, "signal \(signalNumber) after \(moment) s")
+      let report = try ReportFile.read(path)
+      XCTAssertTrue(report.interrupted)
+      for run in report.runs {
+        let tally = run.tally
+        XCTAssertEqual(tally.iterations, tally.passed + tally.failed + tally.crashed + tally.timedOut)
+      }
+      XCTAssertEqual(OwnProcesses.left("flakelab worker"), [])
+    }
+  }
+
+  func testAMissingTemporaryDirectoryStillRuns() throws {
+    let result = try Flakelab.run(["run", "lab.crash", "--iterations", "200"], environment: ["TMPDIR": "/no/such/tmp"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertTrue(result.stdout.contains("crashed: signal 4"), result.stdout)
+  }
+
+  func testAnInterruptedRunLeavesAValidReport() throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("flakelab-interrupted-\(UUID().uuidString).json").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let process = try Flakelab.launch(
+      ["run", "lab.hang", "--iterations", "100000", "--timeout", "5s", "--output", path])
+    Thread.sleep(forTimeInterval: 1.5)
+    process.interrupt()
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 130)
+    let data = try XCTUnwrap(FileManager.default.contents(atPath: path))
+    let report = try JSONReportReader.read(data, name: path)
+    XCTAssertTrue(report.interrupted)
+    let tally = try XCTUnwrap(report.runs.first?.tally)
+    XCTAssertGreaterThan(tally.passed, 0)
+    XCTAssertEqual(tally.iterations, tally.passed + tally.failed + tally.crashed + tally.timedOut)
+  }
+}
