@@ -32,7 +32,8 @@ final class SerialHookWatch: @unchecked Sendable {
     current = SerialHookWatch(testID: testID, readEnd: pipe.readEnd)
     var thread = pthread_t()
     let started = pthread_create(&thread, nil, { _ in
-      while true { SerialHookWatch.current?.relayWhenReadable() }
+      while let watch = SerialHookWatch.current { watch.relayWhenReadable() }
+      return nil
     }, nil)
     guard started == 0, dup2(pipe.writeEnd, channel) >= 0 else {
       current = nil
