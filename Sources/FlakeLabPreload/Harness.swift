@@ -31,7 +31,7 @@ enum Harness {
     case .serial:
       GlobalEnqueueHook.current = configuration.isProbe ? Probe.countingRedirect : GlobalEnqueueHook.mainActorRedirect
       if configuration.test.framework == .swiftTesting, !configuration.isProbe {
-        SerialHookWatch.start(testID: configuration.test.id, channel: configuration.channel)
+        SerialHookWatch.start(channel: configuration.channel)
       }
     case .fifo, .seeded:
       MainQueueScheduler.install(configuration)

@@ -13,12 +13,10 @@ import Synchronization
 /// so (`executorChanged`). The hook stays off for the rest of the process, as the test left it,
 /// so every later iteration is reported the same way: none is counted as serial.
 final class SerialHookWatch: @unchecked Sendable {
-  private let testID: String
   private let reading = Mutex(())
   private var reader: LineReader
 
-  private init(testID: String, readEnd: Int32) {
-    self.testID = testID
+  private init(readEnd: Int32) {
     self.reader = LineReader(descriptor: readEnd)
   }
 
@@ -26,10 +24,10 @@ final class SerialHookWatch: @unchecked Sendable {
 
   /// Takes the place of `channel` and starts relaying; does nothing if the pipe or the thread
   /// cannot be had (events then go straight to the supervisor, unwatched).
-  static func start(testID: String, channel: Int32) {
+  static func start(channel: Int32) {
     guard let pipe = try? PipeEnds(capacity: 1 << 20) else { return }
     pipe.makeReadEndNonBlocking()
-    current = SerialHookWatch(testID: testID, readEnd: pipe.readEnd)
+    current = SerialHookWatch(readEnd: pipe.readEnd)
     var thread = pthread_t()
     let started = pthread_create(&thread, nil, { _ in
       while let watch = SerialHookWatch.current { watch.relayWhenReadable() }
@@ -52,13 +50,13 @@ final class SerialHookWatch: @unchecked Sendable {
     relay()
   }
 
-  /// Relays every complete line written so far, each iteration's end after a look at the hook.
+  /// Relays every complete line written so far, each end of a test after a look at the hook.
+  /// The line is not decoded: the process runs only the lab's test, and the supervisor counts a
+  /// finding only inside one of its iterations.
   private func relay() {
     reading.withLock { _ in
       reader.read { line in
-        if LineReader.line(line, contains: Self.marker), case .testEnded(let id) = TestEvent.parse(line),
-          TestEvent.testID(id, belongsTo: testID), GlobalEnqueueHook.current == nil
-        {
+        if GlobalEnqueueHook.current == nil, LineReader.line(line, contains: Self.marker) {
           EventOutput.write(.executorChanged)
         }
         EventOutput.writeAll(line + [UInt8(ascii: "\n")])

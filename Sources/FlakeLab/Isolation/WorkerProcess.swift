@@ -50,9 +50,7 @@ final class WorkerProcess {
     var (finished, records) = feed.poll()
     for record in records {
       tally.record(record.outcome, count: 1, example: record.example)
-      // A skipped iteration ran nothing: there is no schedule to replay.
-      if case .skipped = record.outcome {} else { schedule?.noteFailing(
-        index: record.index, fingerprint: record.fingerprint, outcome: record.outcome) }
+      schedule?.noteFailing(index: record.index, fingerprint: record.fingerprint, outcome: record.outcome)
       failures += 1
       // A record is published just before the counter moves past its iteration.
       finished = max(finished, record.index + 1 - indices.lowerBound)

@@ -74,16 +74,16 @@ final class TestEventFeed: OutcomeFeed {
       ignoredEvents += 1
     case .testEnded(let id) where TestEvent.testID(id, belongsTo: testID):
       let failure = Self.failure(issues ?? [])
-      finishIteration(failure.map { (.failed(observation: $0.observation), $0.example) })
+      finishIteration(failure.map { .failed(observation: $0.observation) }, example: failure?.example)
     case .testSkipped(let id, let message) where TestEvent.testID(id, belongsTo: testID):
-      finishIteration((.skipped(reason: FailureText.normalize(message)), nil))
+      finishIteration(.skipped(reason: FailureText.normalize(message)))
     default:
       break
     }
 
     /// Counts the iteration under way (nil outcome: it passed). An end the process was never
     /// asked for, or one without a start, is not counted: never an iteration twice.
-    func finishIteration(_ result: (outcome: Outcome?, example: String?)?) {
+    func finishIteration(_ outcome: Outcome?, example: String? = nil) {
       defer { executorChanged = false }
       issues = nil
       guard completed < iterations else {
@@ -95,8 +95,8 @@ final class TestEventFeed: OutcomeFeed {
       if executorChanged {
         // Not a figure under the run's executor, whatever the test came to.
         records.append(ChannelRecord(index: index, outcome: .executorChanged, fingerprint: 0))
-      } else if let result, let outcome = result.outcome {
-        records.append(ChannelRecord(index: index, outcome: outcome, fingerprint: 0, example: result.example))
+      } else if let outcome {
+        records.append(ChannelRecord(index: index, outcome: outcome, fingerprint: 0, example: example))
       }
     }
   }
@@ -107,8 +107,9 @@ final class TestEventFeed: OutcomeFeed {
   static func failure(_ issues: [String]) -> (observation: String, example: String?)? {
     guard !issues.isEmpty else { return nil }
     var folded: [String: String] = [:]
-    for issue in issues where folded[FailureText.normalize(issue)] == nil {
-      folded[FailureText.normalize(issue)] = issue
+    for issue in issues {
+      let key = FailureText.normalize(issue)
+      if folded[key] == nil { folded[key] = issue }
     }
     let order = folded.keys.sorted()
     let observation = order.joined(separator: "; ")

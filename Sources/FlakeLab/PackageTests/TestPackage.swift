@@ -50,24 +50,24 @@ package struct TestPackage: Sendable {
     defer { try? FileManager.default.removeItem(at: scratch) }
     var environment = ProcessInfo.processInfo.environment
     environment["TMPDIR"] = scratch.path
-    func swift(_ arguments: [String], stage: LabInterrupted.Stage) throws -> CapturedProcess {
+    func swift(_ arguments: [String]) throws -> CapturedProcess {
       do {
         return try CapturedProcess.run("swift", arguments + ["--package-path", path], environment: environment)
       } catch is CapturedProcess.Interrupted {
-        throw LabInterrupted(stage: stage)
+        throw LabInterrupted(stage: .build)
       }
     }
     if !skippingBuild {
-      let build = try swift(["build", "--build-tests"], stage: .build)
+      let build = try swift(["build", "--build-tests"])
       if build.status != 0 {
         throw BuildFailure(
           compilerLines: compilerErrors(in: build.output + build.errorOutput),
           message: "the package at '\(path)' does not build (swift build --build-tests exited \(build.status))")
       }
     }
-    let binPath = try swift(["build", "--build-tests", "--show-bin-path"], stage: .build).output
+    let binPath = try swift(["build", "--build-tests", "--show-bin-path"]).output
       .trimmingCharacters(in: .whitespacesAndNewlines)
-    let manifest = try swift(["package", "dump-package"], stage: .build)
+    let manifest = try swift(["package", "dump-package"])
     guard manifest.status == 0,
       let object = try? JSONSerialization.jsonObject(with: Data(manifest.output.utf8)) as? [String: Any],
       let name = object["name"] as? String

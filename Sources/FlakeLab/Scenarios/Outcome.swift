@@ -21,4 +21,14 @@ package enum Outcome: Hashable, Sendable {
   /// executor's hook): whatever it came to was not under that executor, so it stays outside the
   /// failure rate, which is never reported for an executor that was not in force.
   case executorChanged
+
+  /// Whether the iteration stays out of the failure rate: it did not run under the run's
+  /// executor at all (skipped, or the test turned the executor off), so it neither passed nor
+  /// failed there, and there is nothing to replay.
+  package var isOutsideTheRate: Bool {
+    switch self {
+    case .skipped, .executorChanged: true
+    case .passed, .failed, .crashed, .timedOut, .deadlocked: false
+    }
+  }
 }

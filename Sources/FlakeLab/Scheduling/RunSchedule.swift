@@ -34,7 +34,9 @@ package struct RunSchedule: Equatable, Sendable {
     self.isControlled = isControlled
   }
 
+  /// Notes a failing iteration; one outside the rate (skipped) ran nothing there is to replay.
   mutating func noteFailing(index: Int, fingerprint: UInt64, outcome: Outcome) {
+    guard !outcome.isOutsideTheRate else { return }
     let failing = FailingIteration(
       index: index, seed: SplitMix64.iterationSeed(runSeed: seed, index: index),
       fingerprint: fingerprint, outcome: outcome)

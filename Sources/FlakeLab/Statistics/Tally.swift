@@ -39,9 +39,9 @@ package struct Tally: Equatable, Sendable, OutcomeSink {
   package var skipped: Int { count { if case .skipped = $0 { true } else { false } } }
   package var executorChanged: Int { nonPassing[.executorChanged, default: 0] }
   package var iterations: Int { passed + nonPassing.values.reduce(0, +) }
-  /// Iterations the test ran under the run's executor: all but the skipped ones and those in
-  /// which the test turned the executor off. The denominator of the failure rate.
-  package var ran: Int { iterations - skipped - executorChanged }
+  /// Iterations the test ran under the run's executor: all but those outside the rate
+  /// (``Outcome/isOutsideTheRate``). The denominator of the failure rate.
+  package var ran: Int { iterations - count(where: \.isOutsideTheRate) }
   /// Iterations that ran and did not pass, for any reason: the numerator of the failure rate.
   package var notPassed: Int { ran - passed }
 

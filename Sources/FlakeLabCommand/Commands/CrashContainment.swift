@@ -11,11 +11,12 @@ enum CrashContainment {
   /// Whether this process is the contained child, which runs the command itself.
   static var isContained: Bool { ProcessInfo.processInfo.environment[variable] == "1" }
 
-  /// Runs this command line again as a child and passes on what it printed and its status;
-  /// when a signal ended it, returns the crash as an observation instead.
-  ///
-  /// - Returns: the child's status, or the crash (`signal 4 (SIGILL): Fatal error: …`).
-  static func runContained() throws -> Result<ExitStatus, Crash> {
+  /// In the contained child, nil: the command runs itself. In the parent, runs this command
+  /// line again as a child and returns its status, after passing on what it printed; when a
+  /// signal ended it, prints `report` of the crash (`signal 4 (SIGILL): Fatal error: …`) instead,
+  /// and returns success: the crash is the scenario's outcome.
+  static func runUnlessContained(report: (_ crash: String) -> String) throws -> ExitStatus? {
+    guard !isContained else { return nil }
     var environment = ProcessInfo.processInfo.environment
     environment[variable] = "1"
     environment["SWIFT_BACKTRACE"] = "enable=no"
@@ -24,15 +25,11 @@ enum CrashContainment {
     guard let signal = child.signal else {
       print(child.output, terminator: "")
       writeStandardError(child.errorOutput)
-      return .success(ExitStatus(rawValue: child.status) ?? .internalError)
+      return ExitStatus(rawValue: child.status) ?? .internalError
     }
     let printed = CrashSummary.summarize(child.output + child.errorOutput)
-    return .failure(
-      Crash(observation: Supervisor.describe(status: signal) + (printed.isEmpty ? "" : ": \(printed)")))
-  }
-
-  /// A contained command whose process a signal ended.
-  struct Crash: Error {
-    let observation: String
+    let crash = Supervisor.describe(status: signal) + (printed.isEmpty ? "" : ": \(printed)")
+    print(report(OutcomeText.describe(.crashed(observation: crash))))
+    return .success
   }
 }

@@ -31,17 +31,11 @@ struct ExploreCommand: Command {
   var needsDeterministicScheduler: Bool { CrashContainment.isContained }
 
   func run() async throws -> ExitStatus {
-    guard CrashContainment.isContained else {
-      switch try CrashContainment.runContained() {
-      case .success(let status):
-        return status
-      case .failure(let crash):
-        print(
-          "\(selector): a schedule crashed the process, which ended the exploration: "
-            + "\(OutcomeText.describe(.crashed(observation: crash.observation)))\n"
-            + "'\(Program.name) run \(selector) --executor seeded' counts crashes as outcomes")
-        return .success
-      }
+    if let status = try CrashContainment.runUnlessContained(report: { crash in
+      "\(selector): a schedule crashed the process, which ended the exploration: \(crash)\n"
+        + "'\(Program.name) run \(selector) --executor seeded' counts crashes as outcomes"
+    }) {
+      return status
     }
     let result = await ScheduleExplorer.explore(variant, index: index, maxSchedules: maxSchedules)
     var lines = [

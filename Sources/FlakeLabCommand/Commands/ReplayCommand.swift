@@ -67,14 +67,10 @@ struct ReplayCommand: Command {
   }
 
   func run() async throws -> ExitStatus {
-    guard CrashContainment.isContained else {
-      switch try CrashContainment.runContained() {
-      case .success(let status):
-        return status
-      case .failure(let crash):
-        print("\(selector) · iteration \(index) · \(how)\noutcome: \(OutcomeText.describe(.crashed(observation: crash.observation)))")
-        return .success
-      }
+    if let status = try CrashContainment.runUnlessContained(report: { crash in
+      "\(selector) · iteration \(index) · \(how)\noutcome: \(crash)"
+    }) {
+      return status
     }
     let (outcome, schedule) = await runIteration(
       of: variant, index: index, on: FixedScheduleExecutor(policy: policy, tracing: tracing))
