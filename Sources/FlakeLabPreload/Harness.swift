@@ -25,18 +25,18 @@ enum Harness {
       configuration.channel,
       closingChannel: configuration.isProbe || configuration.test.framework == .xctest)
     self.configuration = configuration
-    switch configuration.executor {
-    case .global:
+    switch configuration.mechanism {
+    case .untouched:
       break
-    case .serial:
+    case .mainQueueRedirect:
       GlobalEnqueueHook.current = configuration.isProbe ? Probe.countingRedirect : GlobalEnqueueHook.mainActorRedirect
       if configuration.test.framework == .swiftTesting, !configuration.isProbe {
         SerialHookWatch.start(channel: configuration.channel)
       }
-    case .fifo, .seeded:
+    case .fifoScheduler, .seededScheduler:
       MainQueueScheduler.install(configuration)
     }
-    if configuration.isProbe { Probe.checkExecutor(configuration.executor) }
+    if configuration.isProbe { Probe.check(configuration.mechanism) }
   }
 }
 

@@ -50,7 +50,7 @@ final class MainQueueScheduler: JobScheduler, @unchecked Sendable {
     shared.configuration = configuration
     _ = HarnessMainExecutor.mainQueueKey  // marks the main queue before any job can ask
     _createExecutors(factory: HarnessExecutorFactory.self)
-    if configuration.executor == .seeded, configuration.test.framework == .swiftTesting,
+    if configuration.mechanism == .seededScheduler, configuration.test.framework == .swiftTesting,
       !configuration.isProbe
     {
       shared.iterationWatch = SwiftTestingIterationWatch(
@@ -65,7 +65,7 @@ final class MainQueueScheduler: JobScheduler, @unchecked Sendable {
 
   /// Reseeds the generator for the iteration with global index `index`.
   func beginIteration(_ index: Int) {
-    guard let configuration, configuration.executor == .seeded else { return }
+    guard let configuration, configuration.mechanism == .seededScheduler else { return }
     let seed = SplitMix64.iterationSeed(runSeed: configuration.seed, index: index)
     state.withLock { $0.generator = SplitMix64(seed: seed) }
   }
@@ -115,7 +115,7 @@ final class MainQueueScheduler: JobScheduler, @unchecked Sendable {
       return state.ready.remove(at: index)
     }
     guard let next else { return }
-    if next.kind == .global, configuration?.executor == .seeded {
+    if next.kind == .global, configuration?.mechanism == .seededScheduler {
       next.job.runSynchronously(on: HarnessDefaultExecutor.shared.asUnownedTaskExecutor())
     } else {
       // Under fifo global jobs run on the main actor, as the serial executor runs them.

@@ -12,13 +12,12 @@ enum Probe {
     MainActor.shared.enqueue(job)
   }
 
-  /// Starts a task and reports whether the executor under test received its job.
-  static func checkExecutor(_ executor: HarnessConfiguration.Executor) {
-    guard executor != .global else { return }
+  /// Starts a task and reports whether the mechanism under test received its job.
+  static func check(_ mechanism: HarnessMechanism) {
+    guard let check = HarnessProbe.check(for: mechanism) else { return }
     let before = (redirected.load(ordering: .relaxed), MainQueueScheduler.shared.enqueuedJobs)
     Task.detached {}
     let after = (redirected.load(ordering: .relaxed), MainQueueScheduler.shared.enqueuedJobs)
-    let check = HarnessProbe.check(for: executor)!
     EventOutput.write(.probe(check: check, tookEffect: after != before))
   }
 }

@@ -20,7 +20,7 @@ public func harnessXCTMain(_ testCases: [XCTestCaseEntry]) -> Never {
     original(testCases)
   }
   if configuration.isProbe {
-    EventOutput.write(.probe(check: "xctmain", tookEffect: true))
+    EventOutput.write(.probe(check: .xctMainReplacement, tookEffect: true))
     exit(0)
   }
   let id = configuration.test.id
@@ -32,7 +32,7 @@ public func harnessXCTMain(_ testCases: [XCTestCaseEntry]) -> Never {
           MainQueueScheduler.shared.beginIteration(configuration.firstIndex + repetition)
           // Each iteration starts under serial; one in which the test turned it off is not
           // counted as serial (see `SerialHookWatch` for Swift Testing).
-          let isSerial = configuration.executor == .serial
+          let isSerial = configuration.mechanism == .mainQueueRedirect
           if isSerial, GlobalEnqueueHook.current == nil { GlobalEnqueueHook.current = GlobalEnqueueHook.mainActorRedirect }
           defer { if isSerial, GlobalEnqueueHook.current == nil { EventOutput.write(.executorChanged) } }
           try body(testCase)

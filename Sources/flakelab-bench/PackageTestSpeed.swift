@@ -20,11 +20,11 @@ func packageTestFigures(worker: String) throws {
   var package = try TestPackage.build(at: "Tests/Fixtures/NumberFacts")
   _ = try package.tests()
   let preload = try TestLaunch.preloadLibrary(besides: worker)
-  let probe = try HarnessProbe.run(binary: package.testBinary, preload: preload, executors: [.global])
+  let probe = try HarnessProbe.run(binary: package.testBinary, preload: preload, mechanisms: [.untouched])
   let supervisor = Supervisor(options: .init(workerExecutable: worker))
   func lab(_ test: PackageTest, iterations: Int, fresh: Bool = false) throws -> Double {
     let run = TestLaunch.run(
-      test, of: package, executor: .global, indices: 0..<iterations, seed: 0, freshProcess: fresh,
+      test, of: package, executor: GlobalExecutor(), indices: 0..<iterations, seed: 0, freshProcess: fresh,
       probe: probe, preload: preload)
     let start = clock.now
     _ = try supervisor.run([run])

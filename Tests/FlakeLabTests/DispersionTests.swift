@@ -19,8 +19,8 @@ final class DispersionTests: XCTestCase {
       tally.record(.failed(observation: "x"), count: replicate.notPassed)
     }
     return RunResult(
-      scenario: "s", variant: "v", executor: executor, tally: tally, seconds: 1,
-      replicates: replicates)
+      RunKey(scenario: "s", variant: "v", executor: ExecutorID(executor)), tally: tally, seconds: 1,
+      iterationsAreIndependent: executor == ExecutorID.serial.name, replicates: replicates)
   }
 
   func testStudentTCriticalValuesMatchTables() {
@@ -72,10 +72,9 @@ final class DispersionTests: XCTestCase {
     XCTAssertNil(estimate.dispersion)
     XCTAssertEqual(estimate.low, binomial.low)
     XCTAssertEqual(estimate.high, binomial.high)
-    // serial, fifo and seeded say so of themselves; global and unknown names do not.
+    // serial, fifo and seeded say so of themselves; global does not.
     XCTAssertEqual(
-      ExecutorCatalog.standard.filter(\.iterationsAreIndependent).map(\.name), ["serial", "seeded", "fifo"])
-    XCTAssertFalse(ExecutorCatalog.iterationsAreIndependent("tracing"))
+      ExecutorCatalog.standard.filter(\.iterationsAreIndependent).map(\.id), [.serial, .seeded, .fifo])
   }
 
   func testAGateInsideTheReplicatesRangeIsNotShownRatherThanMet() throws {
@@ -83,9 +82,10 @@ final class DispersionTests: XCTestCase {
     // The binomial interval of the pooled counts, [21.2%, 22.8%], would pass it, and the next
     // run, whose processes happened to land higher, would not.
     let pooled = RunResult(
-      scenario: "s", variant: "v", executor: "global", tally: result(spread).tally, seconds: 1)
+      RunKey(scenario: "s", variant: "v", executor: .global), tally: result(spread).tally, seconds: 1,
+      iterationsAreIndependent: false)
     XCTAssertNil(gate.violation(by: pooled))
-    let message = try XCTUnwrap(gate.violation(by: result(spread))?.description)
+    let message = try XCTUnwrap(gate.violation(by: result(spread)).map(ProblemText.describe))
     XCTAssertTrue(message.contains("is not shown to be at most 25.00%"), message)
     XCTAssertTrue(message.contains("runs varied 12.00%–35.00% (10 replicates of 1,000, dispersion 31)"), message)
   }
@@ -127,16 +127,21 @@ final class DispersionTests: XCTestCase {
     let other = try JSONReportReader.read(Data(JSONReport.render(shard).utf8), name: "b.json")
     let merged = try ReportMerger.merge([("a.json", read), ("b.json", other)])
     XCTAssertEqual(merged.runs[0].replicates, spread + spread)
-    // A report says how its interval was computed, which decides it for an executor the lab
-    // does not know: wilson over several replicates was independent, quasi-binomial was not.
+    // A report says whether a run's iterations were independent, also for an executor the lab
+    // does not know; one from before it said so tells by how its interval was computed: wilson
+    // over several replicates was independent, quasi-binomial was not.
     let independent = RunResult(
-      scenario: "s", variant: "v", executor: "tracing", tally: result(spread).tally, seconds: 1,
-      replicates: spread, iterationsAreIndependent: true)
-    let readBack = try JSONReportReader.read(
-      Data(JSONReport.render(Report(runs: [independent, result(spread, executor: "tracing")])).utf8),
-      name: "d.json")
-    XCTAssertEqual(readBack.runs.map(\.iterationsAreIndependent), [true, false])
-    XCTAssertEqual(readBack.runs.map(\.estimate.method), [.wilson, .quasiBinomialWilson])
+      RunKey(scenario: "s", variant: "v", executor: ExecutorID("tracing")), tally: result(spread).tally, seconds: 1,
+      iterationsAreIndependent: true, replicates: spread)
+    let written = JSONReport.render(Report(runs: [independent, result(spread, executor: "tracing")]))
+    let older = written.replacingOccurrences(of: "\"iterationsIndependent\": true, ", with: "")
+      .replacingOccurrences(of: "\"iterationsIndependent\": false, ", with: "")
+    XCTAssertNotEqual(older, written)
+    for text in [written, older] {
+      let readBack = try JSONReportReader.read(Data(text.utf8), name: "d.json")
+      XCTAssertEqual(readBack.runs.map(\.iterationsAreIndependent), [true, false])
+      XCTAssertEqual(readBack.runs.map(\.estimate.method), [.wilson, .quasiBinomialWilson])
+    }
     // Replicates that do not add up to the run's counts are refused.
     let broken = text.replacingOccurrences(of: "\"passed\": 850", with: "\"passed\": 851")
     XCTAssertThrowsError(try JSONReportReader.read(Data(broken.utf8), name: "c.json"))

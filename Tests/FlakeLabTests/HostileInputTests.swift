@@ -77,7 +77,9 @@ final class HostileInputTests: XCTestCase {
 
   func testMergeRefusesReportsOfAnotherPackageOrLayoutAndReportsWithoutRuns() throws {
     func report(_ path: String, _ layout: TestReference.ProcessLayout, shard: Int) throws -> Report {
-      var run = RunResult(scenario: "M.S", variant: "t()", executor: "serial", tally: Tally(), seconds: 0)
+      var run = RunResult(
+      RunKey(scenario: "M.S", variant: "t()", executor: .serial), tally: Tally(), seconds: 0,
+        iterationsAreIndependent: true)
       run.test = TestReference(
         test: PackageTest(id: "M.S/t()", framework: .swiftTesting), packagePath: path, layout: layout)
       return Report(runs: [run], shard: try Shard(index: shard, count: 2))

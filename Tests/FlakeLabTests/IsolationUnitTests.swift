@@ -92,7 +92,9 @@ final class IsolationUnitTests: XCTestCase {
     tally.record(.crashed(observation: "signal 11 (SIGSEGV)"), count: 1)
     tally.record(.timedOut, count: 1)
     let report = Report(
-      runs: [RunResult(scenario: "s", variant: "v", executor: "serial", tally: tally, seconds: 0.5)],
+      runs: [RunResult(
+      RunKey(scenario: "s", variant: "v", executor: .serial), tally: tally, seconds: 0.5,
+        iterationsAreIndependent: true)],
       shard: try Shard(index: 1, count: 2))
     let read = try JSONReportReader.read(Data(JSONReport.render(report).utf8), name: "test")
     XCTAssertEqual(read.runs.first?.tally, tally)

@@ -82,4 +82,14 @@ final class OwnLabTests: XCTestCase {
       result.errorOutput,
       "own-lab: unknown executor 'tracing' (executors: global, serial, seeded, fifo, detached)\n")
   }
+
+  func testItsOwnExecutorIsRefusedInsideATestProcessWithTheReason() throws {
+    let result = try ownLab(["test", "--package-path", Self.package.path, "--executors", "serial,detached"])
+    XCTAssertEqual(result.status, 2)
+    XCTAssertEqual(
+      result.errorOutput,
+      "own-lab: the detached executor cannot run inside a package's test process: it runs a scenario's body, "
+        + "and a test binary runs its own tests, which only a harness mechanism can put under an executor "
+        + "(test runs under global, serial, seeded, fifo)\n")
+  }
 }

@@ -94,7 +94,7 @@ final class ParsingTests: XCTestCase {
     }
     // An executor of the lab's own makes the same claim valid; names given twice are refused.
     struct Tracing: IterationExecutor {
-      var name: String { "tracing" }
+      var id: ExecutorID { ExecutorID("tracing") }
       var summary: String { "" }
       @MainActor
       func run(_ iteration: Iteration, _ body: @escaping Variant.Body) async -> IterationSchedule? {

@@ -28,29 +28,31 @@ final class StatisticsTests: XCTestCase {
     var tally = Tally()
     tally.record(.passed, count: iterations - failures)
     if failures > 0 { tally.record(.failed(observation: "x"), count: failures) }
-    return RunResult(scenario: "s", variant: "v", executor: "global", tally: tally, seconds: 1)
+    return RunResult(
+      RunKey(scenario: "s", variant: "v", executor: .global), tally: tally, seconds: 1,
+      iterationsAreIndependent: false)
   }
 
   func testMaxGateDecidesOnTheHighEnd() {
     let gate = FailureRateGate(.atMost(0.01))
     // 0 failures prove "at most 1%" from 381 iterations on (z²(1−R)/R = 380.3), not before.
-    XCTAssertNil(gate.violation(by: result(failures: 0, of: 381))?.description)
-    let short = gate.violation(by: result(failures: 0, of: 380))?.description
+    XCTAssertNil(gate.violation(by: result(failures: 0, of: 381)).map(ProblemText.describe))
+    let short = gate.violation(by: result(failures: 0, of: 380)).map(ProblemText.describe)
     XCTAssertNotNil(short)
     XCTAssertTrue(short?.contains("about 381 iterations") == true, short ?? "")
     // A rate above the bound is not a matter of iterations.
-    let high = gate.violation(by: result(failures: 30, of: 1000))?.description
+    let high = gate.violation(by: result(failures: 30, of: 1000)).map(ProblemText.describe)
     XCTAssertFalse(high?.contains("iterations") == true, high ?? "")
   }
 
   func testMinGateDecidesOnTheLowEnd() {
     let gate = FailureRateGate(.atLeast(0.05))
     // 50 of 100 has a low end of 40.4%: shown to be at least 5%.
-    XCTAssertNil(gate.violation(by: result(failures: 50, of: 100))?.description)
+    XCTAssertNil(gate.violation(by: result(failures: 50, of: 100)).map(ProblemText.describe))
     // 5 of 100 has a low end of 2.2%: not shown, though the point estimate is exactly 5%.
-    XCTAssertNotNil(gate.violation(by: result(failures: 5, of: 100))?.description)
+    XCTAssertNotNil(gate.violation(by: result(failures: 5, of: 100)).map(ProblemText.describe))
     // 10 of 100 is above 5%, but 10 iterations' worth of data would not show it.
-    let message = gate.violation(by: result(failures: 1, of: 10))?.description
+    let message = gate.violation(by: result(failures: 1, of: 10)).map(ProblemText.describe)
     XCTAssertTrue(message?.contains("would pass with about") == true, message ?? "")
   }
 
@@ -118,7 +120,9 @@ final class StatisticsTests: XCTestCase {
   func testAClaimCheckCouldNotShowIsASkippedTestCase() {
     var tally = Tally()
     tally.record(.passed, count: 20)
-    var result = RunResult(scenario: "isLoading", variant: "stream", executor: "global", tally: tally, seconds: 0.1)
+    var result = RunResult(
+      RunKey(scenario: "isLoading", variant: "stream", executor: .global), tally: tally, seconds: 0.1,
+      iterationsAreIndependent: false)
     result.verdict = Verdict(judging: .canFail, on: result, cores: 2)
     XCTAssertEqual(result.verdict?.status, .notShown)
     let junit = JUnitReport.render(Report(runs: [result]))

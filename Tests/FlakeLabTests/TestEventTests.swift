@@ -56,7 +56,7 @@ final class TestEventTests: XCTestCase {
     let events: [TestEvent] = [
       .runStarted, .testStarted(testID: id), .testEnded(testID: id),
       .issueRecorded(testID: id, message: "XCTAssertTrue failed - ", isFailure: true),
-      .testSkipped(testID: id, message: "disabled"), .probe(check: "hook", tookEffect: true),
+      .testSkipped(testID: id, message: "disabled"), .probe(check: .enqueueHook, tookEffect: true),
     ]
     for event in events {
       XCTAssertEqual(TestEvent.parse(Array(event.line.utf8.dropLast())), event)

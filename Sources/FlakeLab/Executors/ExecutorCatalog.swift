@@ -8,10 +8,4 @@ public enum ExecutorCatalog {
 
   /// What `compare` and `test` run when no `--executors` is given.
   package static let comparedByDefault: [ExecutorID] = [.global, .serial]
-
-  /// Whether runs under the standard executor called `name` have independent iterations; false
-  /// for any other name (a report of a lab with executors of its own), the cautious answer.
-  package static func iterationsAreIndependent(_ name: String) -> Bool {
-    standard.first { $0.name == name }?.iterationsAreIndependent ?? false
-  }
 }

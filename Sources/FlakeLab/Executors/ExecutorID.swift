@@ -1,7 +1,10 @@
-/// An executor's name, typed: what `--executor` selects and what a variant's claims are keyed by.
+/// An executor's identity: what `--executor` selects, what a variant's claims are keyed by, and
+/// what a run carries from the plan to its report.
 ///
-/// A claim under an executor the catalog does not have is an error when the catalog is built
-/// (``ScenarioCatalog/init(_:executors:)``), so a misspelled name is never silently unjudged.
+/// Each executor declares its own identity beside its type (``GlobalExecutor`` declares
+/// ``global``), so its name is spelled once. A claim under an executor the catalog does not have
+/// is an error when the catalog is built (``ScenarioCatalog/init(_:executors:)``), so a
+/// misspelled name is never silently unjudged.
 ///
 /// ```swift
 /// extension ExecutorID {
@@ -19,13 +22,4 @@ public struct ExecutorID: Hashable, Sendable, CustomStringConvertible {
   }
 
   public var description: String { name }
-
-  /// Swift's default executor (``GlobalExecutor``).
-  public static let global = ExecutorID("global")
-  /// Every global job on the main actor's queue (``SerialIterationExecutor``).
-  public static let serial = ExecutorID("serial")
-  /// The deterministic scheduler in a seeded order (``ScheduledExecutor``).
-  public static let seeded = ExecutorID("seeded")
-  /// The deterministic scheduler, first in first out (``ScheduledExecutor``).
-  public static let fifo = ExecutorID("fifo")
 }

@@ -2,13 +2,18 @@
 ///
 /// The worker calls ``run(_:_:)`` once per iteration, on the main actor. An executor sets up the
 /// runtime for the iteration, runs it, and puts everything back, whether the iteration passed or
-/// not. Executors are chosen by ``name`` on the command line (`--executor serial`), from the
-/// executors of the ``ScenarioCatalog`` a lab was built with; a lab of one's own can add its own.
+/// not. Executors are chosen by ``id`` on the command line (`--executor serial`), from the
+/// executors of the ``ScenarioCatalog`` a lab was built with; a lab of one's own adds its own
+/// with one type and one catalog entry.
 ///
 /// ```swift
+/// extension ExecutorID {
+///   static let detached = ExecutorID("detached")
+/// }
+///
 /// /// The body in a detached task, off the main actor.
 /// struct DetachedExecutor: IterationExecutor {
-///   var name: String { "detached" }
+///   var id: ExecutorID { .detached }
 ///   var summary: String { "the body in a detached task, off the main actor" }
 ///
 ///   @MainActor
@@ -19,8 +24,8 @@
 /// }
 /// ```
 public protocol IterationExecutor: Sendable {
-  /// The name used on the command line and in reports.
-  var name: String { get }
+  /// The executor's identity, declared once beside its type.
+  var id: ExecutorID { get }
   /// One line for `--help` and `list`.
   var summary: String { get }
   /// Whether iterations under this executor are independent trials of one failure rate, so
@@ -30,6 +35,9 @@ public protocol IterationExecutor: Sendable {
   /// Whether this executor runs on the deterministic scheduler, which must be installed in the
   /// worker process before its first task exists (``DeterministicScheduler/install()``).
   var needsDeterministicScheduler: Bool { get }
+  /// How `flakelab test`'s harness puts a package's test process under this executor; nil when
+  /// it cannot (the executor runs a variant's body, which a test binary does not have).
+  var harnessMechanism: HarnessMechanism? { get }
 
   /// This executor for a run with `seed`, for executors whose schedules derive from it.
   ///
@@ -50,13 +58,16 @@ public protocol IterationExecutor: Sendable {
 }
 
 extension IterationExecutor {
-  /// The typed form of ``name``, which claims are keyed by.
-  public var id: ExecutorID { ExecutorID(name) }
+  /// The name on the command line and in reports.
+  public var name: String { id.name }
 
   /// Unless an executor fixes the order of every job, a run's rate may move between processes.
   public var iterationsAreIndependent: Bool { false }
 
   public var needsDeterministicScheduler: Bool { false }
+
+  /// An executor of a lab's own runs scenarios only.
+  public var harnessMechanism: HarnessMechanism? { nil }
 
   /// Most executors have no use for the run's seed.
   public func forRun(seed: UInt64) -> Self { self }

@@ -3,10 +3,11 @@
 /// the runtime is restored after the iteration, also when it fails (a failing iteration returns
 /// normally: its checks and throws are recorded by the ``Iteration``).
 public struct SerialIterationExecutor: IterationExecutor {
-  public var name: String { "serial" }
+  public var id: ExecutorID { .serial }
   public var summary: String { "every global job goes to the main actor's serial queue" }
   /// One job at a time on one queue, in the order the code enqueues them.
   public var iterationsAreIndependent: Bool { true }
+  public var harnessMechanism: HarnessMechanism? { .mainQueueRedirect }
 
   public init() {}
 
@@ -21,4 +22,9 @@ public struct SerialIterationExecutor: IterationExecutor {
     GlobalEnqueueHook.current = previous
     return nil
   }
+}
+
+extension ExecutorID {
+  /// Every global job on the main actor's queue (``SerialIterationExecutor``).
+  public static let serial = ExecutorID("serial")
 }

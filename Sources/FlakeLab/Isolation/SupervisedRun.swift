@@ -1,14 +1,12 @@
 import Foundation
 
-/// One run as the supervisor sees it: the names it is reported under, its iterations, and how
-/// to start a worker process for a batch of them.
+/// One run as the supervisor sees it: its key, its iterations, what its executor says of them,
+/// and how to start a worker process for a batch of them.
 ///
 /// The supervisor knows nothing of what a worker runs: a scenario variant in `flakelab worker`
 /// or a test of the user's package in its own test binary. Both are a ``WorkerLaunch``.
 package struct SupervisedRun {
-  package let scenario: String
-  package let variant: String
-  package let executor: String
+  package let key: RunKey
   /// The global indices of the run's iterations.
   package let indices: Range<Int>
   package let seed: UInt64
@@ -28,27 +26,23 @@ package struct SupervisedRun {
   /// The worker process for a batch of the run's iterations.
   let launch: (Range<Int>) throws -> WorkerLaunch
 
+  /// A run of `scenario.variant` under `executor`, which says whether the run is scheduled and
+  /// whether its iterations are independent.
   init(
-    scenario: String, variant: String, executor: String, indices: Range<Int>, seed: UInt64,
-    isScheduled: Bool, iterationsAreIndependent: Bool, test: TestReference? = nil,
-    replicates: Int? = nil, iterationsPerWorker: Int? = nil,
-    launch: @escaping (Range<Int>) throws -> WorkerLaunch
+    scenario: String, variant: String, executor: any IterationExecutor, indices: Range<Int>,
+    seed: UInt64, test: TestReference? = nil, replicates: Int? = nil,
+    iterationsPerWorker: Int? = nil, launch: @escaping (Range<Int>) throws -> WorkerLaunch
   ) {
-    self.scenario = scenario
-    self.variant = variant
-    self.executor = executor
+    key = RunKey(scenario: scenario, variant: variant, executor: executor.id)
     self.indices = indices
     self.seed = seed
-    self.isScheduled = isScheduled
-    self.iterationsAreIndependent = iterationsAreIndependent
+    isScheduled = executor.needsDeterministicScheduler
+    iterationsAreIndependent = executor.iterationsAreIndependent
     self.test = test
     self.replicates = replicates
     self.iterationsPerWorker = iterationsPerWorker
     self.launch = launch
   }
-
-  /// `scenario.variant`.
-  package var selector: String { "\(scenario).\(variant)" }
 
   /// The worker batches of each replicate: `replicates` (or `jobs`) near-equal blocks of the
   /// run's indices, each cut into batches of `iterationsPerWorker` when that is set.
@@ -72,13 +66,12 @@ struct WorkerLaunch {
 extension SupervisedRun {
   /// A scenario run, in `flakelab worker` processes of `executable`.
   package init(_ run: RunPlan.Run, workerExecutable executable: String) {
-    // Names only: the worker resolves them in its own catalog, and the supervisor never holds
+    // The key only: the worker resolves it in its own catalog, and the supervisor never holds
     // the variant's body.
-    let (selector, executor, seed) = (run.selector, run.executor.name, run.seed)
+    let (selector, executor, seed) = (run.key.selector, run.executor.id, run.seed)
     self.init(
-      scenario: run.scenario.name, variant: run.variant.name, executor: executor,
-      indices: run.indices, seed: seed, isScheduled: run.executor.needsDeterministicScheduler,
-      iterationsAreIndependent: run.executor.iterationsAreIndependent
+      scenario: run.scenario.name, variant: run.variant.name, executor: run.executor,
+      indices: run.indices, seed: seed
     ) { indices in
       let invocation = WorkerInvocation(
         selector: selector, executor: executor, seed: seed, indices: indices)

@@ -208,10 +208,9 @@ package final class Supervisor {
       // The time the run would take alone: its workers' time over the workers it ran at once.
       let parallel = max(1, min(options.jobs, state.batches))
       var result = RunResult(
-        scenario: run.scenario, variant: run.variant, executor: run.executor, tally: tally,
-        seconds: (state.workerTime / parallel).seconds, schedule: state.schedule,
-        replicates: state.replicates.filter { $0.iterations > 0 }.map(ReplicateCounts.init),
-        iterationsAreIndependent: run.iterationsAreIndependent)
+        run.key, tally: tally, seconds: (state.workerTime / parallel).seconds,
+        iterationsAreIndependent: run.iterationsAreIndependent, schedule: state.schedule,
+        replicates: state.replicates.filter { $0.iterations > 0 }.map(ReplicateCounts.init))
       result.test = run.test
       result.notRun = state.notRun
       result.ignoredEvents = state.ignoredEvents
@@ -233,7 +232,7 @@ package final class Supervisor {
     guard worker.isReady || run.test != nil else {
       let why = worker.wasTimedOut ? "no sign of life after \(Self.startLimit)" : Self.describe(status: status)
       throw WorkerStartFailure(
-        description: "a worker for \(run.selector) did not start: \(why). " + worker.lastOutputLines(4))
+        description: "a worker for \(run.key.selector) did not start: \(why). " + worker.lastOutputLines(4))
     }
     if !worker.isReady, !worker.wasTimedOut {
       let printed = worker.lastOutputLines()
@@ -263,7 +262,7 @@ package final class Supervisor {
     // Passes of workers still running are not counted yet; their failures are.
     for (worker, _) in active { done += worker.completed - worker.failures }
     return Progress(
-      label: runs.count == 1 ? "\(runs[0].selector) (\(runs[0].executor))" : "\(runs.count) runs",
+      label: runs.count == 1 ? "\(runs[0].key.selector) (\(runs[0].key.executor))" : "\(runs.count) runs",
       done: done, total: runs.reduce(0) { $0 + $1.indices.count }, notPassed: notPassed,
       elapsed: elapsed)
   }

@@ -1,14 +1,13 @@
-/// The worker side of a supervised run: find the variant, run the batch, publish each outcome.
+/// The worker side of a supervised run: run the batch, publish each outcome.
 package enum WorkerEntry {
-  /// Runs `invocation` against `catalog`, publishing into the channel on descriptor 3.
+  /// Runs `variant` under `executor` for `indices`, publishing into the channel on descriptor 3.
   @MainActor
-  package static func run(_ invocation: WorkerInvocation, catalog: ScenarioCatalog) async throws {
+  package static func run(
+    _ variant: Variant, on executor: any IterationExecutor, indices: Range<Int>
+  ) async throws {
     SupervisorLifetime.bind()
-    let (_, variant) = try catalog.variant(invocation.selector)
-    let executor = try catalog.executor(named: invocation.executor, seed: invocation.seed)
     var channel = try OutcomeChannelWriter(descriptor: ProcessSpawner.channelDescriptor)
     channel.announceReady()
-    await runIterations(
-      of: variant, on: executor, indices: invocation.indices, into: &channel)
+    await runIterations(of: variant, on: executor, indices: indices, into: &channel)
   }
 }

@@ -7,12 +7,12 @@ package struct WorkerInvocation: Equatable, Sendable {
   package static let command = "worker"
 
   package let selector: String
-  package let executor: String
+  package let executor: ExecutorID
   /// The run's seed, from which the deterministic scheduler derives each iteration's seed.
   package let seed: UInt64
   package let indices: Range<Int>
 
-  package init(selector: String, executor: String, seed: UInt64, indices: Range<Int>) {
+  package init(selector: String, executor: ExecutorID, seed: UInt64, indices: Range<Int>) {
     self.selector = selector
     self.executor = executor
     self.seed = seed
@@ -22,7 +22,7 @@ package struct WorkerInvocation: Equatable, Sendable {
   /// The arguments after the executable.
   package var arguments: [String] {
     [
-      Self.command, selector, executor, String(seed), String(indices.lowerBound),
+      Self.command, selector, executor.name, String(seed), String(indices.lowerBound),
       String(indices.upperBound),
     ]
   }
@@ -32,6 +32,6 @@ package struct WorkerInvocation: Equatable, Sendable {
     guard arguments.count == 5, let seed = UInt64(arguments[2]), let from = Int(arguments[3]),
       let to = Int(arguments[4]), from <= to
     else { return nil }
-    self.init(selector: arguments[0], executor: arguments[1], seed: seed, indices: from..<to)
+    self.init(selector: arguments[0], executor: ExecutorID(arguments[1]), seed: seed, indices: from..<to)
   }
 }

@@ -1,17 +1,13 @@
 import Foundation
 
 /// What the supervisor tells the harness it preloads into a user's test process, through the
-/// environment: which test, how many repetitions, under which executor.
+/// environment: which test, how many repetitions, under which of the harness's mechanisms.
 ///
 /// Both sides read and write it here, so the supervisor and the preloaded library
 /// (`libFlakeLabPreload.so`) cannot disagree.
 package struct HarnessConfiguration: Equatable, Sendable {
-  /// The executors a test process can run under.
-  package enum Executor: String, Sendable, CaseIterable {
-    case global, serial, fifo, seeded
-  }
-
-  package var executor: Executor
+  /// How the process is put under the run's executor (``IterationExecutor/harnessMechanism``).
+  package var mechanism: HarnessMechanism
   package var test: PackageTest
   /// The global index of the process's first iteration.
   package var firstIndex: Int
@@ -27,10 +23,10 @@ package struct HarnessConfiguration: Equatable, Sendable {
   package var channel: Int32
 
   package init(
-    executor: Executor, test: PackageTest, firstIndex: Int = 0, repetitions: Int = 1,
+    mechanism: HarnessMechanism, test: PackageTest, firstIndex: Int = 0, repetitions: Int = 1,
     seed: UInt64 = 0, isProbe: Bool = false, channel: Int32 = randomChannel()
   ) {
-    self.executor = executor
+    self.mechanism = mechanism
     self.test = test
     self.firstIndex = firstIndex
     self.repetitions = repetitions
@@ -52,7 +48,7 @@ package struct HarnessConfiguration: Equatable, Sendable {
   /// The variables to add to the test process's environment.
   package var environment: [String: String] {
     [
-      Self.prefix + "EXECUTOR": executor.rawValue,
+      Self.prefix + "MECHANISM": mechanism.rawValue,
       Self.prefix + "TEST": test.id,
       Self.prefix + "FRAMEWORK": test.framework.rawValue,
       Self.prefix + "FIRST_INDEX": String(firstIndex),
@@ -66,7 +62,7 @@ package struct HarnessConfiguration: Equatable, Sendable {
   /// The configuration in `environment`, or nil in a process the lab did not start.
   package init?(environment: [String: String]) {
     func value(_ name: String) -> String? { environment[Self.prefix + name] }
-    guard let executor = value("EXECUTOR").flatMap(Executor.init(rawValue:)),
+    guard let mechanism = value("MECHANISM").flatMap(HarnessMechanism.init(rawValue:)),
       let id = value("TEST"), let framework = value("FRAMEWORK").flatMap(PackageTest.Framework.init),
       let firstIndex = value("FIRST_INDEX").flatMap({ Int($0) }),
       let repetitions = value("REPETITIONS").flatMap({ Int($0) }),
@@ -74,13 +70,13 @@ package struct HarnessConfiguration: Equatable, Sendable {
       let channel = value("CHANNEL").flatMap({ Int32($0) })
     else { return nil }
     self.init(
-      executor: executor, test: PackageTest(id: id, framework: framework), firstIndex: firstIndex,
+      mechanism: mechanism, test: PackageTest(id: id, framework: framework), firstIndex: firstIndex,
       repetitions: repetitions, seed: seed, isProbe: value("PROBE") == "1", channel: channel)
   }
 
   /// The names of every variable, to remove from the environment of the test's own children.
   package static var variableNames: [String] {
-    ["EXECUTOR", "TEST", "FRAMEWORK", "FIRST_INDEX", "REPETITIONS", "SEED", "PROBE", "CHANNEL"].map {
+    ["MECHANISM", "TEST", "FRAMEWORK", "FIRST_INDEX", "REPETITIONS", "SEED", "PROBE", "CHANNEL"].map {
       prefix + $0
     }
   }

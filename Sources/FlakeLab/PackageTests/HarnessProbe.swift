@@ -8,36 +8,48 @@ import Foundation
 /// lab says so and falls back, or refuses, rather than report a rate measured under the wrong
 /// executor.
 package struct HarnessProbe: Sendable {
-  /// What took effect, by check: `xctmain`, `hook`, `executors`.
-  package let tookEffect: Set<String>
+  /// A mechanism the harness relies on, checked on its own.
+  package enum Check: String, Sendable {
+    /// The runtime's global-enqueue hook (``HarnessMechanism/mainQueueRedirect``).
+    case enqueueHook
+    /// The custom main and default executors (the harness's scheduler).
+    case customExecutors
+    /// The `XCTMain` replacement that repeats an XCTest test in one process.
+    case xctMainReplacement
+  }
 
-  package var repeatsXCTestInProcess: Bool { tookEffect.contains("xctmain") }
+  /// The checks that took effect.
+  package let tookEffect: Set<Check>
 
-  /// The check an executor depends on, if any.
-  package static func check(for executor: HarnessConfiguration.Executor) -> String? {
-    switch executor {
-    case .global: nil
-    case .serial: "hook"
-    case .fifo, .seeded: "executors"
+  package var repeatsXCTestInProcess: Bool { tookEffect.contains(.xctMainReplacement) }
+
+  /// The check a mechanism depends on, if any.
+  package static func check(for mechanism: HarnessMechanism) -> Check? {
+    switch mechanism {
+    case .untouched: nil
+    case .mainQueueRedirect: .enqueueHook
+    case .fifoScheduler, .seededScheduler: .customExecutors
     }
   }
 
-  package func supports(_ executor: HarnessConfiguration.Executor) -> Bool {
-    Self.check(for: executor).map(tookEffect.contains) ?? true
+  package func supports(_ mechanism: HarnessMechanism) -> Bool {
+    Self.check(for: mechanism).map(tookEffect.contains) ?? true
   }
 
-  /// Runs one probe process of `binary` with `preload` per kind of executor in `executors`.
+  /// Runs one probe process of `binary` with `preload` per check the `mechanisms` depend on.
   package static func run(
-    binary: String, preload: String, executors: [HarnessConfiguration.Executor]
+    binary: String, preload: String, mechanisms: [HarnessMechanism]
   ) throws -> HarnessProbe {
     // One process per check: the hook and the executors cannot be tried in the same process.
-    var kinds: [HarnessConfiguration.Executor] = [.global]
-    if executors.contains(.serial) { kinds.append(.serial) }
-    if let scheduled = executors.first(where: { $0 == .fifo || $0 == .seeded }) { kinds.append(scheduled) }
-    var tookEffect = Set<String>()
-    for executor in kinds {
+    // The first, untouched, checks the XCTMain replacement.
+    var probed: [HarnessMechanism] = [.untouched]
+    for mechanism in mechanisms where !probed.contains(where: { check(for: $0) == check(for: mechanism) }) {
+      probed.append(mechanism)
+    }
+    var tookEffect = Set<Check>()
+    for mechanism in probed {
       let configuration = HarnessConfiguration(
-        executor: executor, test: PackageTest(id: "FlakeLabProbe/probe", framework: .xctest),
+        mechanism: mechanism, test: PackageTest(id: "FlakeLabProbe/probe", framework: .xctest),
         isProbe: true)
       let feed = try ProbeOutput()
       let spawned = try ProcessSpawner.spawn(

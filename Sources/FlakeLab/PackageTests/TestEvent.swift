@@ -15,7 +15,7 @@ package enum TestEvent: Equatable, Sendable {
   case testEnded(testID: String)
   case testSkipped(testID: String, message: String)
   /// What the harness's start-up probe found: whether `check` took effect in this toolchain.
-  case probe(check: String, tookEffect: Bool)
+  case probe(check: HarnessProbe.Check, tookEffect: Bool)
   /// Under `fifo` or `seeded`, from the harness: something outside the scheduler (another
   /// thread, a real-time sleep among waiting jobs) decided when a job ran, so a seed does not
   /// replay this process's iterations.
@@ -35,7 +35,7 @@ package enum TestEvent: Equatable, Sendable {
       let payload = object["payload"] as? [String: Any]
     else { return nil }
     if object["kind"] as? String == "probe" {
-      guard let check = payload["check"] as? String, let ok = payload["tookEffect"] as? Bool
+      guard let check = (payload["check"] as? String).flatMap(HarnessProbe.Check.init(rawValue:)), let ok = payload["tookEffect"] as? Bool
       else { return nil }
       return .probe(check: check, tookEffect: ok)
     }
@@ -94,7 +94,7 @@ package enum TestEvent: Equatable, Sendable {
       payload["testID"] = testID
       object = event(payload)
     case .probe(let check, let tookEffect):
-      object = ["kind": "probe", "version": 0, "payload": ["check": check, "tookEffect": tookEffect]]
+      object = ["kind": "probe", "version": 0, "payload": ["check": check.rawValue, "tookEffect": tookEffect]]
     case .scheduleUncontrolled:
       object = ["kind": "harness", "version": 0, "payload": ["finding": "scheduleUncontrolled"]]
     case .executorChanged:

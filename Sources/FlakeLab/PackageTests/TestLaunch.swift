@@ -3,29 +3,28 @@ import Foundation
 /// How the lab starts a user's test binary as a worker: the arguments each framework needs to
 /// run one test a number of times in a row, and the environment that preloads the harness.
 package enum TestLaunch {
-  /// A run of `test` under `executor`, in worker processes of the package's test binary.
+  /// A run of `test` under `executor`, in worker processes of the package's test binary, put
+  /// under the executor by its ``IterationExecutor/harnessMechanism`` (which callers checked).
   ///
   /// - Parameters:
   ///   - freshProcess: one process per iteration instead of batches of repetitions.
   ///   - probe: what took effect; an XCTest test whose `XCTMain` replacement did not take effect
   ///     runs one process per iteration, judged by its exit status.
   package static func run(
-    _ test: PackageTest, of package: TestPackage, executor: HarnessConfiguration.Executor,
+    _ test: PackageTest, of package: TestPackage, executor: any IterationExecutor,
     indices: Range<Int>, seed: UInt64, freshProcess: Bool, probe: HarnessProbe, preload: String
   ) -> SupervisedRun {
     let steered = test.framework == .swiftTesting || probe.repeatsXCTestInProcess
     let reference = TestReference(
       test: test, packagePath: package.path,
       layout: freshProcess || !steered ? .fresh : .repetitions)
+    let mechanism = executor.harnessMechanism ?? .untouched
     return SupervisedRun(
-      scenario: test.suite, variant: test.function, executor: executor.rawValue,
-      indices: indices, seed: seed, isScheduled: executor == .seeded,
-      iterationsAreIndependent: ExecutorCatalog.iterationsAreIndependent(executor.rawValue),
-      test: reference,
-      iterationsPerWorker: reference.layout == .fresh ? 1 : nil
+      scenario: test.suite, variant: test.function, executor: executor, indices: indices,
+      seed: seed, test: reference, iterationsPerWorker: reference.layout == .fresh ? 1 : nil
     ) { batch in
       let configuration = HarnessConfiguration(
-        executor: executor, test: test, firstIndex: batch.lowerBound, repetitions: batch.count,
+        mechanism: mechanism, test: test, firstIndex: batch.lowerBound, repetitions: batch.count,
         seed: seed)
       let feed: any OutcomeFeed =
         steered

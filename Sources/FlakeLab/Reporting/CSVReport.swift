@@ -17,7 +17,7 @@ package enum CSVReport {
       let estimate = run.estimate
       let dispersion = estimate.dispersion.map { "\(($0 * 1e6).rounded() / 1e6)" } ?? ""
       let fields = [
-        run.scenario, run.variant, run.executor, "\(tally.iterations)", "\(tally.passed)",
+        run.scenario, run.variant, run.executor.name, "\(tally.iterations)", "\(tally.passed)",
         "\(tally.failed)", "\(tally.crashed)", "\(tally.timedOut)",
         // A run that only skipped has no rate: empty fields, never 0.
         estimate.hasRate ? "\(tally.failureRate)" : "", "\(report.confidence)",

@@ -9,7 +9,7 @@ package enum CheckReport {
     for run in report.runs {
       guard let verdict = run.verdict else { continue }
       table.add([
-        run.selector, run.executor, verdict.claim.rawValue, verdict.status.rawValue,
+        run.selector, run.executor.name, verdict.claim.rawValue, verdict.status.rawValue,
         RateText.withInterval(run.estimate), verdict.reason,
       ])
     }

@@ -1,11 +1,11 @@
 /// The human-readable report of `flakelab compare`: one row per variant, its failure rate under
 /// each executor side by side.
 package enum ComparisonReport {
-  package static func render(_ report: Report, executors: [String]) -> String {
+  package static func render(_ report: Report, executors: [ExecutorID]) -> String {
     var table = TextTable([.left] + executors.map { _ in .right })
     table.add(["variant"] + executors.map { "\($0) failure rate" })
     var order: [String] = []
-    var cells: [String: [String: String]] = [:]
+    var cells: [String: [ExecutorID: String]] = [:]
     var variations: [String] = []
     for result in report.runs {
       if cells[result.selector] == nil { order.append(result.selector) }
@@ -15,7 +15,7 @@ package enum ComparisonReport {
         "\(RateText.withInterval(estimate)) "
         + "(\(Formatting.count(tally.notPassed))/\(Formatting.count(tally.iterations)))"
       if let variation = RateText.variation(estimate) {
-        variations.append("  \(result.selector) under \(result.executor): \(variation)")
+        variations.append("  \(result.key): \(variation)")
       }
     }
     for selector in order {

@@ -39,7 +39,8 @@ package enum JSONReport {
     var members: [(String, JSONValue)] = [
       ("scenario", .string(result.scenario)),
       ("variant", .string(result.variant)),
-      ("executor", .string(result.executor)),
+      ("executor", .string(result.executor.name)),
+      ("iterationsIndependent", .bool(result.iterationsAreIndependent)),
       ("iterations", .int(tally.iterations)),
       ("passed", .int(tally.passed)),
       ("failed", .int(tally.failed)),
@@ -66,7 +67,7 @@ package enum JSONReport {
       ("seconds", .double((result.seconds * 1e6).rounded() / 1e6)),
       ("failures", .array(failures)),
       ("outcomes", .array(outcomes(tally))),
-      ("problems", .array(result.problems.map { .string($0.description) })),
+      ("problems", .array(result.problems.map { .string(ProblemText.describe($0)) })),
     ]
     if let schedule = result.schedule {
       members.append(("schedule", scheduleDocument(schedule, of: result, program: report.program)))

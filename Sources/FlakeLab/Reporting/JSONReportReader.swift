@@ -48,20 +48,17 @@ package enum JSONReportReader {
       {
         throw UsageError("\(name): the replicates of \(scenario).\(variant) do not add up to its counts")
       }
-      // How the run's interval was computed says whether its iterations were independent, also
-      // for an executor of a lab's own; a single replicate, or an older report, cannot say.
+      // The report says whether the run's iterations were independent; in one from before it
+      // did, how the interval was computed says it, and where that cannot (a single replicate)
+      // the cautious answer is no.
       let method = ((run["confidence"] as? [String: Any])?["method"] as? String)
         .flatMap(FailureRateEstimate.Method.init)
-      let independent: Bool? =
-        switch method {
-        case .quasiBinomialWilson: false
-        case .wilson where (replicates?.count ?? 0) > 1: true
-        default: nil
-        }
+      let independent =
+        run["iterationsIndependent"] as? Bool ?? (method == .wilson && (replicates?.count ?? 0) > 1)
       var result = RunResult(
-        scenario: scenario, variant: variant, executor: executor, tally: tally,
-        seconds: run["seconds"] as? Double ?? 0, schedule: runSchedule, replicates: replicates,
-        iterationsAreIndependent: independent)
+        RunKey(scenario: scenario, variant: variant, executor: ExecutorID(executor)), tally: tally,
+        seconds: run["seconds"] as? Double ?? 0, iterationsAreIndependent: independent,
+        schedule: runSchedule, replicates: replicates)
       result.notRun = max(0, run["notRun"] as? Int ?? 0)
       result.ignoredEvents = max(0, run["ignoredEvents"] as? Int ?? 0)
       if let id = run["test"] as? String {

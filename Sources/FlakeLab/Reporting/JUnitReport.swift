@@ -68,7 +68,7 @@ package enum JUnitReport {
       let reason = tally.outcomesByFrequency.first.map { OutcomeText.describe($0.outcome) } ?? "skipped"
       lines.append("      <skipped message=\"\(escape(reason))\"/>")
     } else if isFailure(run) {
-      let problems = run.problems.isEmpty ? ["no iteration passed"] : run.problems.map(\.description)
+      let problems = run.problems.isEmpty ? ["no iteration passed"] : run.problems.map(ProblemText.describe)
       let outcomes = tally.outcomesByFrequency.prefix(5).map {
         "\($0.count) × \(OutcomeText.describe($0.outcome))"
       }

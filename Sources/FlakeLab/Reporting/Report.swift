@@ -10,7 +10,7 @@ package struct Report: Sendable {
   package var interrupted: Bool
   /// The shard these runs are a share of, or nil for whole runs (and merged reports).
   package var shard: Shard?
-  /// The confidence level of every interval in the report (`--confidence`, 0.95 by default).
+  /// The confidence level of every interval in the report (`--confidence`, ``FailureRateEstimate/defaultConfidence`` by default).
   package var confidence: Double {
     didSet { runs = runs.map { Self.estimated($0, at: confidence) } }
   }
@@ -25,7 +25,7 @@ package struct Report: Sendable {
 
   package init(
     machine: MachineInfo = .current, runs: [RunResult], interrupted: Bool = false,
-    shard: Shard? = nil, confidence: Double = 0.95, seed: UInt64? = nil,
+    shard: Shard? = nil, confidence: Double = FailureRateEstimate.defaultConfidence, seed: UInt64? = nil,
     program: String = "flakelab", timeout: Duration? = nil
   ) {
     self.machine = machine

@@ -12,16 +12,15 @@ package enum ReportMerger {
   /// - Throws: ``UsageError`` when the reports are not the complete shards of one measurement.
   package static func merge(_ reports: [(name: String, report: Report)]) throws(UsageError) -> Report {
     try validate(reports)
-    var order: [String] = []
-    var merged: [String: RunResult] = [:]
+    var order: [RunKey] = []
+    var merged: [RunKey: RunResult] = [:]
     for run in reports.flatMap(\.report.runs) {
-      let key = "\(run.selector) \(run.executor)"
-      if var existing = merged[key] {
+      if var existing = merged[run.key] {
         existing.add(run)
-        merged[key] = existing
+        merged[run.key] = existing
       } else {
-        order.append(key)
-        merged[key] = run
+        order.append(run.key)
+        merged[run.key] = run
       }
     }
     // A seed is claimed only where every shard ran with it.
@@ -77,7 +76,7 @@ package enum ReportMerger {
     guard !isScheduled || Set(reports.map(\.report.seed)).count == 1 else {
       throw UsageError("the shards ran with different seeds (--seed): their schedules are not one measurement")
     }
-    let runs = { (report: Report) in Set(report.runs.map { "\($0.selector) \($0.executor)" }) }
+    let runs = { (report: Report) in Set(report.runs.map(\.key)) }
     let expected = runs(reports[0].report)
     for (name, report) in reports where runs(report) != expected {
       throw UsageError("\(name) has other runs than \(reports[0].name): they are not shards of one measurement")

@@ -22,7 +22,7 @@ package enum TextReport {
       let estimate = result.estimate
       table.add(
         [
-          result.selector, result.executor, Formatting.count(tally.iterations),
+          result.selector, result.executor.name, Formatting.count(tally.iterations),
           Formatting.count(tally.passed), Formatting.count(tally.failed),
           Formatting.count(tally.crashed), Formatting.count(tally.timedOut),
         ] + (showsDeadlocks ? [Formatting.count(tally.deadlocked)] : [])
@@ -118,9 +118,9 @@ extension TextReport {
     guard let test = result.test else { return [] }
     var lines: [String] = []
     let finishesUnderGlobal = report.runs.contains {
-      $0.test?.test == test.test && $0.executor == "global" && $0.tally.passed > 0 && $0.tally.timedOut == 0
+      $0.test?.test == test.test && $0.executor == .global && $0.tally.passed > 0 && $0.tally.timedOut == 0
     }
-    if result.tally.timedOut > 0, result.executor != "global", finishesUnderGlobal {
+    if result.tally.timedOut > 0, result.executor != .global, finishesUnderGlobal {
       lines.append(
         "    hint: under \(result.executor) every job runs one at a time on one queue, so a test that blocks "
           + "its thread waiting for async work (a semaphore, a blocking wait) can never finish")

@@ -11,7 +11,7 @@ package enum InProcessRunner {
     await runIterations(of: run.variant, on: run.executor, indices: run.indices, into: &tally)
     let elapsed = start.duration(to: clock.now)
     return RunResult(
-      scenario: run.scenario.name, variant: run.variant.name, executor: run.executor.name,
-      tally: tally, seconds: elapsed.seconds)
+      run.key, tally: tally, seconds: elapsed.seconds,
+      iterationsAreIndependent: run.executor.iterationsAreIndependent)
   }
 }

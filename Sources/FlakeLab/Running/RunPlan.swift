@@ -23,8 +23,9 @@ package struct RunPlan: Sendable {
       self.seed = seed
     }
 
-    /// `scenario.variant`, the selector that names this run's variant.
-    package var selector: String { "\(scenario.name).\(variant.name)" }
+    package var key: RunKey {
+      RunKey(scenario: scenario.name, variant: variant.name, executor: executor.id)
+    }
   }
 
   package let runs: [Run]

@@ -54,14 +54,14 @@ public struct ScenarioCatalog: Sendable {
     return names.first { !seen.insert($0).inserted }
   }
 
-  /// The executor called `name`, ready for a run with `seed`, or an error that lists the names.
-  package func executor(named name: String, seed: UInt64 = 0) throws(LookupError)
+  /// The executor `id` names, ready for a run with `seed`, or an error that lists the names.
+  package func executor(_ id: ExecutorID, seed: UInt64 = 0) throws(LookupError)
     -> any IterationExecutor
   {
-    guard let executor = executors.first(where: { $0.name == name }) else {
+    guard let executor = executors.first(where: { $0.id == id }) else {
       let names = executors.map(\.name)
       throw LookupError(
-        "unknown executor '\(name)'" + Suggestion.didYouMean(name, among: names)
+        "unknown executor '\(id)'" + Suggestion.didYouMean(id.name, among: names)
           + " (executors: \(names.joined(separator: ", ")))")
     }
     return executor.forRun(seed: seed)

@@ -10,11 +10,11 @@ package struct FixedScheduleExecutor: IterationExecutor {
     self.tracing = tracing
   }
 
-  package var name: String {
+  /// A directed path walks the seeded executor's choices one by one.
+  package var id: ExecutorID {
     switch policy {
-    case .fifo: "fifo"
-    case .seeded: "seeded"
-    case .directed: "directed"
+    case .fifo: .fifo
+    case .seeded, .directed: .seeded
     }
   }
 

@@ -6,7 +6,7 @@
 /// for these executors are such processes.
 public struct ScheduledExecutor: IterationExecutor {
   /// How the scheduler picks among the jobs that are ready.
-  public enum Order: String, Sendable {
+  public enum Order: Sendable {
     /// By a generator seeded per iteration: many interleavings, each replayable.
     case seeded
     /// First in, first out: the serial executor's order, in virtual time.
@@ -27,11 +27,23 @@ public struct ScheduledExecutor: IterationExecutor {
     self.seed = seed
   }
 
-  public var name: String { order.rawValue }
+  public var id: ExecutorID {
+    switch order {
+    case .seeded: .seeded
+    case .fifo: .fifo
+    }
+  }
   /// One job at a time, in an order fixed by the iteration's seed (or first-in, first-out).
   public var iterationsAreIndependent: Bool { true }
 
   public var needsDeterministicScheduler: Bool { true }
+
+  public var harnessMechanism: HarnessMechanism? {
+    switch order {
+    case .seeded: .seededScheduler
+    case .fifo: .fifoScheduler
+    }
+  }
 
   /// This executor with the run's seed, from which each iteration's seed derives.
   ///
@@ -66,4 +78,11 @@ public struct ScheduledExecutor: IterationExecutor {
       policy: policy(forIteration: iteration.index)
     ) { await iteration.perform(body) }
   }
+}
+
+extension ExecutorID {
+  /// The deterministic scheduler in a seeded order (``ScheduledExecutor``).
+  public static let seeded = ExecutorID("seeded")
+  /// The deterministic scheduler, first in first out (``ScheduledExecutor``).
+  public static let fifo = ExecutorID("fifo")
 }

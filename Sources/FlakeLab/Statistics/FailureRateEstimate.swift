@@ -50,6 +50,9 @@ package struct FailureRateEstimate: Equatable, Sendable {
   /// executor depends on how many iterations a process runs, so reports say.
   package let replicateSizes: ClosedRange<Int>?
 
+  /// The confidence of every interval and test unless `--confidence` says otherwise.
+  package static let defaultConfidence = 0.95
+
   /// The estimate for a run measured as `replicates`.
   package init(replicates: [ReplicateCounts], iterationsAreIndependent: Bool, confidence: Double) {
     let ran = replicates.filter { $0.ran > 0 }

@@ -30,29 +30,23 @@ package struct FailureRateGate: Equatable, Sendable {
   package func violation(by result: RunResult) -> Problem? {
     let estimate = result.estimate
     guard estimate.hasRate else { return nil }
-    let confidence = estimate.confidence
-    let (side, limit, holds, word) =
+    let (side, limit, holds) =
       switch bound {
-      case .atMost(let limit): (Side.high, limit, estimate.high <= limit, "at most")
-      case .atLeast(let limit): (Side.low, limit, estimate.low >= limit, "at least")
+      case .atMost(let limit): (Side.high, limit, estimate.high <= limit)
+      case .atLeast(let limit): (Side.low, limit, estimate.low >= limit)
       }
     guard !holds else { return nil }
-    var message =
-      "\(result.selector) under \(result.executor): failure rate \(RateText.withInterval(estimate)) "
-      + "is not shown to be \(word) \(Formatting.percent(limit)) at \(Formatting.level(confidence)) confidence"
-    if let variation = RateText.variation(estimate) { message += "; \(variation)" }
-    if let needed = IterationPlanner.iterationsForInterval(
-      toBring: side, within: limit, observedRate: estimate.rate, confidence: confidence,
+    let needed = IterationPlanner.iterationsForInterval(
+      toBring: side, within: limit, observedRate: estimate.rate, confidence: estimate.confidence,
       dispersion: estimate.dispersion ?? 1, critical: estimate.critical)
-    {
-      message += "; the observed rate would pass with about \(Formatting.count(needed)) iterations"
-      // Under dispersion the spread between processes dominates: replicates, not longer ones.
-      if estimate.method == .quasiBinomialWilson, estimate.replicatesRun > 0 {
-        let perReplicate = max(1, result.tally.ran / estimate.replicatesRun)
-        let replicates = (needed + perReplicate - 1) / perReplicate
-        message += " (\(Formatting.count(replicates)) replicates of \(Formatting.count(perReplicate)))"
-      }
+    var replicates: (count: Int, size: Int)?
+    if let needed, estimate.method == .quasiBinomialWilson, estimate.replicatesRun > 0 {
+      let size = max(1, result.tally.ran / estimate.replicatesRun)
+      replicates = ((needed + size - 1) / size, size)
     }
-    return .gateNotMet(self, message: message)
+    return .gateNotMet(
+      GateShortfall(
+        gate: self, run: result.key, estimate: estimate, iterationsNeeded: needed,
+        replicatesNeeded: replicates))
   }
 }

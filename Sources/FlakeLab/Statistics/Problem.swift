@@ -1,23 +1,32 @@
-/// Why a run fails the command (exit 1): each becomes a `<failure>` in JUnit, a line on stderr,
-/// and an entry of the run's `problems` in JSON.
-package enum Problem: Sendable, Equatable, CustomStringConvertible {
-  /// `--max-failure-rate` or `--min-failure-rate` not shown; the message says by how much.
-  case gateNotMet(FailureRateGate, message: String)
+/// Why a run fails the command (exit 1), as the values a message needs; the reports render it
+/// (``ProblemText``) as a `<failure>` in JUnit, a line on stderr, and an entry of the run's
+/// `problems` in JSON.
+package enum Problem: Sendable, Equatable {
+  /// `--max-failure-rate` or `--min-failure-rate` not shown.
+  case gateNotMet(GateShortfall)
   /// A claim `check` judged and a run disproved.
-  case claimViolated(Verdict, selector: String, executor: String)
+  case claimViolated(Verdict, run: RunKey)
   /// The failure rate rose significantly over the baseline's.
-  case roseOverBaseline(summary: String)
+  case roseOverBaseline(BaselineComparison)
   /// `--baseline` has no run to compare this one with.
-  case missingFromBaseline(selector: String, executor: String)
+  case missingFromBaseline(RunKey)
+}
 
-  package var description: String {
-    switch self {
-    case .gateNotMet(_, let message): message
-    case .claimViolated(let verdict, let selector, let executor):
-      "\(selector) under \(executor) \(verdict.claim.rawValue)? violated: \(verdict.reason)"
-    case .roseOverBaseline(let summary): summary
-    case .missingFromBaseline(let selector, let executor):
-      "\(selector) under \(executor): the baseline has no such run, so nothing was compared"
-    }
+/// A gate a run's interval did not show it respects, and what would show it.
+package struct GateShortfall: Sendable, Equatable {
+  package let gate: FailureRateGate
+  package let run: RunKey
+  package let estimate: FailureRateEstimate
+  /// About how many iterations at the observed rate would pass the gate; nil when none would.
+  package let iterationsNeeded: Int?
+  /// Under dispersion, the same as replicates of this run's size: the spread between processes
+  /// dominates, so more replicates, not longer ones, narrow the interval.
+  package let replicatesNeeded: (count: Int, size: Int)?
+
+  package static func == (a: GateShortfall, b: GateShortfall) -> Bool {
+    a.gate == b.gate && a.run == b.run && a.estimate == b.estimate
+      && a.iterationsNeeded == b.iterationsNeeded
+      && a.replicatesNeeded?.count == b.replicatesNeeded?.count
+      && a.replicatesNeeded?.size == b.replicatesNeeded?.size
   }
 }

@@ -5,9 +5,7 @@
 /// change, never by a reader; the verdict on a claim and the problems are added once, by the
 /// command that judges them. Every report, gate and exit status reads them from here.
 package struct RunResult: Sendable {
-  package let scenario: String
-  package let variant: String
-  package let executor: String
+  package let key: RunKey
   package private(set) var tally: Tally
   /// Each replicate's counts, in the order they were measured; they add up to `tally`.
   package private(set) var replicates: [ReplicateCounts]
@@ -34,20 +32,18 @@ package struct RunResult: Sendable {
   package var ignoredEvents = 0
 
   package init(
-    scenario: String, variant: String, executor: String, tally: Tally, seconds: Double,
+    _ key: RunKey, tally: Tally, seconds: Double, iterationsAreIndependent: Bool,
     schedule: RunSchedule? = nil, replicates: [ReplicateCounts]? = nil,
-    iterationsAreIndependent: Bool? = nil, confidence: Double = 0.95
+    confidence: Double = FailureRateEstimate.defaultConfidence
   ) {
-    self.scenario = scenario
-    self.variant = variant
-    self.executor = executor
+    self.key = key
     self.tally = tally
     let replicates = replicates ?? [ReplicateCounts(tally)]
     self.replicates = replicates
-    let independent = iterationsAreIndependent ?? ExecutorCatalog.iterationsAreIndependent(executor)
-    self.iterationsAreIndependent = independent
+    self.iterationsAreIndependent = iterationsAreIndependent
     estimate = FailureRateEstimate(
-      replicates: replicates, iterationsAreIndependent: independent, confidence: confidence)
+      replicates: replicates, iterationsAreIndependent: iterationsAreIndependent,
+      confidence: confidence)
     self.seconds = seconds
     self.schedule = schedule
   }
@@ -73,8 +69,11 @@ package struct RunResult: Sendable {
       confidence: estimate.confidence)
   }
 
+  package var scenario: String { key.scenario }
+  package var variant: String { key.variant }
+  package var executor: ExecutorID { key.executor }
   /// `scenario.variant`, the selector that names this run's variant.
-  package var selector: String { "\(scenario).\(variant)" }
+  package var selector: String { key.selector }
 
   package var iterationsPerSecond: Double {
     seconds > 0 ? Double(tally.iterations) / seconds : 0

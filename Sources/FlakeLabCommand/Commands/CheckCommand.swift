@@ -62,7 +62,7 @@ struct CheckCommand: Command {
       result.verdict = verdict
       if verdict.status == .violated {
         result.problems.append(
-          .claimViolated(verdict, selector: result.selector, executor: result.executor))
+          .claimViolated(verdict, run: result.key))
       }
     }, text: CheckReport.render)
   }

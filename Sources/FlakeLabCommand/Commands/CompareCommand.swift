@@ -13,7 +13,7 @@ struct CompareCommand: Command {
     [
       .value(
         "executors", "LIST",
-        "Comma-separated executors, as '\(Program.name) list' shows them (default: \(ExecutorCatalog.comparedByDefault.map(\.name).joined(separator: ",")))."
+        "Comma-separated executors, as '\(Program.name) list' shows them (default: \(ExecutorChoice.names(ExecutorCatalog.comparedByDefault)))."
       )
     ] + MeasurementOptions.specs
 
@@ -22,19 +22,9 @@ struct CompareCommand: Command {
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     measurement = try MeasurementOptions(arguments, command: Self.name, catalog: catalog)
-    let names =
-      arguments.value("executors").map {
-        $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      } ?? ExecutorCatalog.comparedByDefault.map(\.name)
-    let seed = measurement.seed
-    var executors: [any IterationExecutor] = []
-    for name in names {
-      let executor = try UsageError.mapping { () throws(ScenarioCatalog.LookupError) in
-        try catalog.executor(named: name, seed: seed)
-      }
-      if !executors.contains(where: { $0.name == executor.name }) { executors.append(executor) }
-    }
-    self.executors = executors
+    executors = try ExecutorChoice.parse(
+      arguments, command: Self.name, in: catalog, seed: measurement.seed,
+      defaults: ExecutorCatalog.comparedByDefault)
   }
 
   func run() async throws -> ExitStatus {
@@ -42,7 +32,7 @@ struct CompareCommand: Command {
       variants: measurement.variants, executors: executors, iterations: measurement.iterations,
       shard: measurement.shard, seed: measurement.seed)
     return try measurement.measure(plan) {
-      ComparisonReport.render($0, executors: executors.map(\.name))
+      ComparisonReport.render($0, executors: executors.map(\.id))
     }
   }
 }

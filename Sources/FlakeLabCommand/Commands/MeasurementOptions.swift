@@ -30,7 +30,7 @@ struct MeasurementOptions {
     .value("format", "FORMAT", "Output format: text, json, junit or csv (default: text)."),
     .value("output", "FILE", "Also write the JSON report to FILE (atomically)."),
     .value(
-      "confidence", "C", "Confidence level of every interval and test, e.g. 0.95 or 99% (default: 0.95)."),
+      "confidence", "C", "Confidence level of every interval and test, e.g. 0.95 or 99% (default: \(FailureRateEstimate.defaultConfidence))."),
     .value(
       "max-failure-rate", "R",
       "Exit 1 unless every run is shown to fail at most R (the interval's high end ≤ R)."),
@@ -90,7 +90,7 @@ struct MeasurementOptions {
     format = try ReportFormat(arguments)
     outputPath = arguments.value("output")
     if let outputPath { try ReportFile.checkWritable(outputPath) }
-    confidence = try arguments.value("confidence", default: 0.95, ValueParsers.confidence)
+    confidence = try arguments.value("confidence", default: FailureRateEstimate.defaultConfidence, ValueParsers.confidence)
     gates = try FailureRateGate.parse(arguments)
     baseline = try arguments.value("baseline", default: nil) { path, _ throws(UsageError) in
       try ReportFile.read(path)

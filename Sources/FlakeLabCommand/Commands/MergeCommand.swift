@@ -31,7 +31,7 @@ struct MergeCommand: Command {
     format = try ReportFormat(arguments)
     outputPath = arguments.value("output")
     if let outputPath { try ReportFile.checkWritable(outputPath) }
-    confidence = try arguments.value("confidence", default: 0.95, ValueParsers.confidence)
+    confidence = try arguments.value("confidence", default: FailureRateEstimate.defaultConfidence, ValueParsers.confidence)
     problems = ProblemFinder(
       gates: try FailureRateGate.parse(arguments),
       baseline: try arguments.value("baseline", default: nil) { path, _ throws(UsageError) in

@@ -14,7 +14,7 @@ struct PlanCommand: Command {
     """
   static let options: [OptionSpec] = [
     .value("rate", "R", "The flake's failure rate: a fraction like 0.01, or 1%."),
-    .value("confidence", "C", "Probability, or confidence level (default: 0.95)."),
+    .value("confidence", "C", "Probability, or confidence level (default: \(FailureRateEstimate.defaultConfidence))."),
     .value("dispersion", "D", "The dispersion of the runs to plan, at least 1 (default: 1, independent iterations)."),
   ]
 
@@ -32,7 +32,7 @@ struct PlanCommand: Command {
     guard rate >= 1e-9, rate < 1 else {
       throw UsageError("--rate must be at least 0.0000001% (1e-9) and below 100%, not '\(text)'")
     }
-    confidence = try arguments.value("confidence", default: 0.95, ValueParsers.confidence)
+    confidence = try arguments.value("confidence", default: FailureRateEstimate.defaultConfidence, ValueParsers.confidence)
     dispersion = try arguments.value("dispersion", default: 1, ValueParsers.dispersion)
   }
 

@@ -19,16 +19,15 @@ struct ProblemFinder {
     for (index, run) in report.runs.enumerated() {
       var problems: [Problem] = []
       if unmatched {
-        problems.append(.missingFromBaseline(selector: run.selector, executor: run.executor))
+        problems.append(.missingFromBaseline(run.key))
       }
       problems += gates.compactMap { $0.violation(by: run) }
-      problems += comparisons.filter {
-        $0.roseSignificantly && $0.selector == run.selector && $0.executor == run.executor
-      }.map { .roseOverBaseline(summary: $0.summary) }
+      problems += comparisons.filter { $0.roseSignificantly && $0.run == run.key }
+        .map(Problem.roseOverBaseline)
       report.note(problems, onRunAt: index)
     }
     for problem in report.runs.flatMap(\.problems) {
-      printError("not met: \(problem)")
+      printError("not met: \(ProblemText.describe(problem))")
     }
   }
 

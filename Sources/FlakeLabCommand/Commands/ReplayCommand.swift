@@ -6,7 +6,7 @@ struct ReplayCommand: Command {
   static let name = "replay"
   static let abstract = "Rerun one iteration under the deterministic scheduler, by seed or path."
   static let usage =
-    "replay <scenario.variant> (--seed S | --schedule PATH) [--index I] [--executor seeded|fifo] [--trace]"
+    "replay <scenario.variant> (--seed S | --schedule PATH) [--index I] [--executor \(ExecutorID.seeded)|\(ExecutorID.fifo)] [--trace]"
   static let discussion = """
     A run under the seeded executor lists its failing iterations with their seeds; this reruns
     one of them alone and gets the same schedule and outcome. --schedule takes a path printed by
@@ -17,7 +17,7 @@ struct ReplayCommand: Command {
     .value("seed", "S", "The iteration's seed, as a report lists it."),
     .value("schedule", "PATH", "A schedule path from '\(Program.name) explore' (e.g. 1.0.2), instead of a seed."),
     .value("index", "I", "The iteration's index, as a report lists it (default: 0)."),
-    .value("executor", "NAME", "seeded (default) or fifo; fifo ignores the seed."),
+    .value("executor", "NAME", "\(ExecutorID.seeded) (default) or \(ExecutorID.fifo); \(ExecutorID.fifo) ignores the seed."),
     .flag("trace", "Print the schedule step by step."),
   ]
 
@@ -31,27 +31,29 @@ struct ReplayCommand: Command {
     (selector, variant) = try arguments.singleVariant(for: Self.name, in: catalog)
     index = try arguments.value("index", default: 0, ValueParsers.index)
     tracing = arguments.has("trace")
-    let executor = arguments.value("executor") ?? "seeded"
-    switch (executor, arguments.value("seed"), arguments.value("schedule")) {
-    case ("fifo", let seed, nil):
+    let executor = try ExecutorChoice.parse(
+      arguments, command: Self.name, in: catalog, seed: 0, defaults: [.seeded])[0]
+    guard let order = (executor as? ScheduledExecutor)?.order else {
+      throw UsageError("replay runs under the deterministic scheduler (\(ExecutorID.seeded) or \(ExecutorID.fifo)), not \(executor.id)")
+    }
+    switch (order, arguments.value("seed"), arguments.value("schedule")) {
+    case (.fifo, let seed, nil):
       // fifo needs no seed, but one given must still be one.
       if let seed { _ = try ValueParsers.seed(seed, option: "--seed") }
       policy = .fifo
-    case ("fifo", _, _?):
+    case (.fifo, _, _?):
       throw UsageError("replay --executor fifo takes no --schedule: fifo has one schedule")
-    case ("seeded", let seed?, nil):
+    case (.seeded, let seed?, nil):
       policy = .seeded(try ValueParsers.seed(seed, option: "--seed"))
-    case ("seeded", nil, let path?):
+    case (.seeded, nil, let path?):
       guard let picks = ScheduleChoices.picks(fromPath: path) else {
         throw UsageError("--schedule takes a path of choices such as 1.0.2, not '\(path)'")
       }
       policy = .directed(picks)
-    case ("seeded", nil, nil):
+    case (.seeded, nil, nil):
       throw UsageError("replay needs --seed S or --schedule PATH")
-    case ("seeded", _, _):
+    case (.seeded, _?, _?):
       throw UsageError("replay takes --seed S or --schedule PATH, not both")
-    default:
-      throw UsageError("replay runs under seeded or fifo, not '\(executor)'")
     }
   }
 
@@ -62,7 +64,7 @@ struct ReplayCommand: Command {
     switch policy {
     case .seeded(let seed): "seed \(seed)"
     case .directed: "schedule path"
-    case .fifo: "fifo"
+    case .fifo: "\(ExecutorID.fifo)"
     }
   }
 

@@ -14,7 +14,7 @@ struct RunCommand: Command {
     [
       .value(
         "executor", "NAME",
-        "Executor, as '\(Program.name) list' shows them (default: global).")
+        "Executor, as '\(Program.name) list' shows them (default: \(ExecutorID.global)).")
     ] + MeasurementOptions.specs
 
   let measurement: MeasurementOptions
@@ -22,11 +22,8 @@ struct RunCommand: Command {
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     measurement = try MeasurementOptions(arguments, command: Self.name, catalog: catalog)
-    let name = arguments.value("executor") ?? ExecutorID.global.name
-    let seed = measurement.seed
-    executor = try UsageError.mapping { () throws(ScenarioCatalog.LookupError) in
-      try catalog.executor(named: name, seed: seed)
-    }
+    executor = try ExecutorChoice.parse(
+      arguments, command: Self.name, in: catalog, seed: measurement.seed, defaults: [.global])[0]
   }
 
   func run() async throws -> ExitStatus {

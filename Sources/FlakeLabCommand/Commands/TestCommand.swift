@@ -34,10 +34,10 @@ struct TestCommand: Command {
       .flag("list", "List the tests with their framework instead of running them."),
       .value(
         "executor", "NAME",
-        "Run under one executor: \(HarnessConfiguration.Executor.allCases.map(\.rawValue).joined(separator: ", "))."),
+        "Run under one executor: \(ExecutorChoice.names(ExecutorCatalog.standard.filter { $0.harnessMechanism != nil }.map(\.id)))."),
       .value(
         "executors", "LIST",
-        "Comma-separated executors (default: \(ExecutorCatalog.comparedByDefault.map(\.name).joined(separator: ",")))."),
+        "Comma-separated executors (default: \(ExecutorChoice.names(ExecutorCatalog.comparedByDefault)))."),
       .flag("skip-build", "Use the tests an earlier build left instead of building first."),
       .flag("fresh-process", "Run every iteration in a process of its own: first-run rates, slower."),
       .value("index", "I", "Run only iteration I (with --seed, replays a seeded iteration)."),
@@ -51,7 +51,8 @@ struct TestCommand: Command {
   let filterTexts: [String]
   let skips: [NSRegularExpression]
   let isListing: Bool
-  let executors: [HarnessConfiguration.Executor]
+  /// Each with a harness mechanism: only those can run in a test process.
+  let executors: [any IterationExecutor]
   let freshProcess: Bool
   let skipsBuild: Bool
   let index: Int?
@@ -72,25 +73,17 @@ struct TestCommand: Command {
     index = try arguments.value("index", default: nil) { text, option throws(UsageError) in
       try ValueParsers.index(text, option: option)
     }
-    let names: [String] =
-      switch (arguments.value("executor"), arguments.value("executors")) {
-      case (let name?, nil): [name]
-      case (nil, let list?): list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      case (nil, nil): ExecutorCatalog.comparedByDefault.map(\.name)
-      case (_?, _?): throw UsageError("test takes --executor or --executors, not both")
-      }
-    var executors: [HarnessConfiguration.Executor] = []
-    for name in names {
-      guard let executor = HarnessConfiguration.Executor(rawValue: name) else {
-        let all = HarnessConfiguration.Executor.allCases.map(\.rawValue)
-        throw UsageError(
-          "unknown executor '\(ValueParsers.shown(name))'" + Suggestion.didYouMean(name, among: all)
-            + " (executors: \(all.joined(separator: ", ")))")
-      }
-      if !executors.contains(executor) { executors.append(executor) }
-    }
-    self.executors = executors
     measurement = try MeasurementOptions(arguments, variants: [], defaultTimeout: Self.defaultTimeout)
+    executors = try ExecutorChoice.parse(
+      arguments, command: Self.name, in: catalog, seed: measurement.seed,
+      defaults: ExecutorCatalog.comparedByDefault)
+    let runnable = catalog.executors.filter { $0.harnessMechanism != nil }.map(\.name)
+    if let other = executors.first(where: { $0.harnessMechanism == nil }) {
+      throw UsageError(
+        "the \(other.id) executor cannot run inside a package's test process: it runs a scenario's body, "
+          + "and a test binary runs its own tests, which only a harness mechanism can put under an executor "
+          + "(test runs under \(runnable.joined(separator: ", ")))")
+    }
   }
 
   func run() async throws -> ExitStatus {
@@ -125,11 +118,12 @@ struct TestCommand: Command {
       }
       return .success
     }
-    let probe = try HarnessProbe.run(binary: package.testBinary, preload: preload, executors: executors)
+    let probe = try HarnessProbe.run(
+      binary: package.testBinary, preload: preload, mechanisms: executors.compactMap(\.harnessMechanism))
     let usable = executors.filter { executor in
-      guard probe.supports(executor) else {
+      guard probe.supports(executor.harnessMechanism ?? .untouched) else {
         printError(
-          "\(Program.name): the \(executor.rawValue) executor did not take effect in this toolchain's test process; its runs are left out")
+          "\(Program.name): the \(executor.id) executor did not take effect in this toolchain's test process; its runs are left out")
         return false
       }
       return true

@@ -11,23 +11,28 @@ struct WorkerCommand: Command {
   static let options: [OptionSpec] = []
   static let isHidden = true
 
-  let invocation: WorkerInvocation
-  let catalog: ScenarioCatalog
+  let variant: Variant
+  /// Resolved once, here: whether the process needs the scheduler is the executor's to say.
+  let executor: any IterationExecutor
+  let indices: Range<Int>
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     guard let invocation = WorkerInvocation(arguments: arguments.positionals) else {
       throw UsageError("usage: \(Program.name) \(Self.usage)")
     }
-    self.invocation = invocation
-    self.catalog = catalog
+    (_, variant) = try UsageError.mapping { () throws(ScenarioCatalog.LookupError) in
+      try catalog.variant(invocation.selector)
+    }
+    executor = try UsageError.mapping { () throws(ScenarioCatalog.LookupError) in
+      try catalog.executor(invocation.executor, seed: invocation.seed)
+    }
+    indices = invocation.indices
   }
 
-  var needsDeterministicScheduler: Bool {
-    (try? catalog.executor(named: invocation.executor))?.needsDeterministicScheduler ?? false
-  }
+  var needsDeterministicScheduler: Bool { executor.needsDeterministicScheduler }
 
   func run() async throws -> ExitStatus {
-    try await WorkerEntry.run(invocation, catalog: catalog)
+    try await WorkerEntry.run(variant, on: executor, indices: indices)
     return .success
   }
 }

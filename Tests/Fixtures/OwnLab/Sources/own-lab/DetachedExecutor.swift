@@ -7,7 +7,7 @@ extension ExecutorID {
 /// Runs each iteration's body in a detached task, off the main actor, as Swift Testing runs a
 /// test that is not `@MainActor`: an executor of this lab's own, beside FlakeLab's.
 struct DetachedExecutor: IterationExecutor {
-  var name: String { ExecutorID.detached.name }
+  var id: ExecutorID { .detached }
   var summary: String { "the body in a detached task, off the main actor" }
 
   @MainActor

@@ -1,0 +1,19 @@
+/// How the harness `flakelab test` preloads into a package's test binary puts that process under
+/// an executor (``IterationExecutor/harnessMechanism``).
+///
+/// A test binary runs its own tests, not a variant's body, so an executor's ``IterationExecutor/run(_:_:)``
+/// cannot run there: the harness can only install one of these mechanisms before the first task
+/// exists. An executor that declares none runs scenarios only.
+public enum HarnessMechanism: String, Sendable, CaseIterable {
+  /// Nothing to install: the runtime's own global executor.
+  case untouched
+  /// The runtime's global-enqueue hook sends every global job to the main actor's queue.
+  case mainQueueRedirect
+  /// The harness's scheduler on the main thread, first in, first out.
+  case fifoScheduler
+  /// The harness's scheduler on the main thread, in an order seeded per iteration.
+  case seededScheduler
+
+  /// Whether the mechanism is the harness's scheduler, which owns the main and default executors.
+  package var isScheduler: Bool { self == .fifoScheduler || self == .seededScheduler }
+}
