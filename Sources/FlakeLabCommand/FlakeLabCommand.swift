@@ -69,12 +69,9 @@ public enum FlakeLabCommand {
           fail("could not write to standard output: \(String(cString: strerror(errno)))", status: .usage)
         }
         exit(status.rawValue)
-      } catch let error as UsageError {
-        fail(error.message, status: .usage)
-      } catch let interrupted as LabInterrupted {
-        fail("interrupted while \(interrupted.stage.rawValue); nothing was measured", status: .interrupted)
       } catch {
-        fail("internal error: \(error)", status: .internalError)
+        let (line, status) = ErrorText.render(error)
+        fail(line, status: status)
       }
     }
     if DeterministicScheduler.isInstalled { DeterministicScheduler.runMainLoop() }

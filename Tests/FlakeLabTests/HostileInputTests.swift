@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import FlakeLab
+@testable import FlakeLabCommand
 
 /// What people and scripts hand the lab beyond a typo (issue 15, points 13 to 15): devices,
 /// pipes and files that are not ours as `--output`, reports that do not belong together, a
@@ -88,19 +89,19 @@ final class HostileInputTests: XCTestCase {
       try ReportMerger.merge([("a.json", try report("one", .repetitions, shard: 0)), ("b.json", try report("two", .repetitions, shard: 1))])
     ) { error in
       XCTAssertEqual(
-        (error as? UsageError)?.message,
+        ErrorText.render(error).line,
         "b.json measured the package at 'two', a.json the one at 'one': they are not one measurement")
     }
     XCTAssertThrowsError(
       try ReportMerger.merge([("a.json", try report("one", .repetitions, shard: 0)), ("b.json", try report("one", .fresh, shard: 1))])
     ) { error in
       XCTAssertEqual(
-        (error as? UsageError)?.message, "b.json ran tests as fresh, a.json as repetitions: their rates are not one measurement")
+        ErrorText.render(error).line, "b.json ran tests as fresh, a.json as repetitions: their rates are not one measurement")
     }
     XCTAssertNoThrow(
       try ReportMerger.merge([("a.json", try report("one", .fresh, shard: 0)), ("b.json", try report("one", .fresh, shard: 1))]))
     XCTAssertThrowsError(try ReportMerger.merge([("empty.json", Report(runs: []))])) { error in
-      XCTAssertEqual((error as? UsageError)?.message, "empty.json has no runs: there is nothing to merge or gate")
+      XCTAssertEqual(ErrorText.render(error).line, "empty.json has no runs: there is nothing to merge or gate")
     }
   }
 

@@ -72,10 +72,10 @@ final class ParsingTests: XCTestCase {
       try catalog.resolve(["isLoading.naive", "isLoading"]).map(\.1.name), ["naive", "yield"])
     XCTAssertThrowsError(try catalog.resolve("isLoadnig")) {
       XCTAssertEqual(
-        ($0 as? ScenarioCatalog.LookupError)?.description, "unknown scenario 'isLoadnig'; did you mean 'isLoading'?")
+        ErrorText.render($0).line, "unknown scenario 'isLoadnig'; did you mean 'isLoading'?")
     }
     XCTAssertThrowsError(try catalog.resolve("nothingLikeIt")) {
-      XCTAssertEqual(($0 as? ScenarioCatalog.LookupError)?.description, "unknown scenario 'nothingLikeIt'")
+      XCTAssertEqual(ErrorText.render($0).line, "unknown scenario 'nothingLikeIt'")
     }
     XCTAssertEqual(catalog.listed(includingDiagnostics: false).map(\.name), ["isLoading"])
   }
@@ -88,7 +88,7 @@ final class ParsingTests: XCTestCase {
       try ScenarioCatalog([Scenario(name: "counter", summary: "", source: "", variants: [misspelled])])
     ) {
       XCTAssertEqual(
-        ($0 as? CatalogError)?.description,
+        ErrorText.render($0).line,
         "counter.fix claims an outcome under 'serail', which is not an executor of the catalog; "
           + "did you mean 'serial'? (executors: global, serial, seeded, fifo)")
     }
@@ -105,8 +105,12 @@ final class ParsingTests: XCTestCase {
     let traced = Variant(name: "fix", summary: "", claims: [ExecutorID("tracing"): .canPass]) { _ in }
     let scenario = Scenario(name: "counter", summary: "", source: "", variants: [traced])
     XCTAssertNoThrow(try ScenarioCatalog([scenario], executors: ExecutorCatalog.standard + [Tracing()]))
-    XCTAssertThrowsError(try ScenarioCatalog([scenario, scenario], executors: [Tracing()]))
-    XCTAssertThrowsError(try ScenarioCatalog([scenario], executors: [Tracing(), Tracing()]))
+    XCTAssertThrowsError(try ScenarioCatalog([scenario, scenario], executors: [Tracing()])) {
+      XCTAssertEqual($0 as? CatalogError, .scenarioGivenTwice("counter"))
+    }
+    XCTAssertThrowsError(try ScenarioCatalog([scenario], executors: [Tracing(), Tracing()])) {
+      XCTAssertEqual($0 as? CatalogError, .executorGivenTwice(ExecutorID("tracing")))
+    }
     // The lab's own catalog is built at first use: it must build.
     XCTAssertEqual(ScenarioCatalog.standard.executors.map(\.name), ["global", "serial", "seeded", "fifo"])
   }

@@ -59,8 +59,7 @@ package struct HarnessProbe: Sendable {
       feed.closeWriteEnd()
       defer { close(spawned.output) }
       guard try waitForExit(spawned.pid, within: Supervisor.startLimit) else {
-        throw UsageError(
-          "'\(binary)' did not finish a start-up probe within \(Supervisor.startLimit); is it SwiftPM's test binary?")
+        throw PackageError.probeTimedOut(binary: binary, limit: Supervisor.startLimit)
       }
       for case .probe(let check, true) in feed.events() { tookEffect.insert(check) }
     }

@@ -73,16 +73,14 @@ package enum TestLaunch {
 
   /// The harness library, `libFlakeLabPreload.so`: next to the `flakelab` executable (a build
   /// tree) or in `../lib/flakelab/` (an install with `make install PREFIX=…`).
-  package static func preloadLibrary(besides executable: String) throws(UsageError) -> String {
+  package static func preloadLibrary(besides executable: String) throws(PackageError) -> String {
     let directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
     let candidates = [
       directory.appendingPathComponent("libFlakeLabPreload.so"),
       directory.appendingPathComponent("../lib/flakelab/libFlakeLabPreload.so").standardized,
     ].map(\.path)
     guard let path = candidates.first(where: FileManager.default.fileExists(atPath:)) else {
-      throw UsageError(
-        "libFlakeLabPreload.so is neither in \(directory.path) nor in ../lib/flakelab: 'flakelab test' "
-          + "needs the harness library (make build, or make install)")
+      throw .noHarnessLibrary(directory: directory.path)
     }
     return path
   }

@@ -20,27 +20,21 @@ package struct TestPackage: Sendable {
   /// the lab and passes under `swift test` (swift-property-based's `WarningTests` did).
   package static let newestEventStreamVersion = "6.3"
 
-  /// A package that could not be built: the compiler's errors, then one line saying so.
-  package struct BuildFailure: Error {
-    package let compilerLines: [String]
-    package let message: String
-  }
-
   /// How long a test binary may take to list its tests.
   static let listingLimit: Duration = .seconds(60)
 
   /// Builds the package at `path` with its tests (`swift build --build-tests`), showing nothing
   /// unless the build fails; with `skippingBuild`, uses what an earlier build left.
   ///
-  /// - Throws: ``BuildFailure``, ``UsageError`` for a path that is no package or has no tests,
+  /// - Throws: ``PackageError`` for a path that is no package, does not build or has no tests,
   ///   ``LabInterrupted`` when Ctrl-C or SIGTERM stops the build.
   package static func build(at path: String, skippingBuild: Bool = false) throws -> TestPackage {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
       isDirectory.boolValue
-    else { throw UsageError("no directory at '\(path)' (--package-path)") }
+    else { throw PackageError.noDirectory(path: path) }
     guard FileManager.default.fileExists(atPath: path + "/Package.swift") else {
-      throw UsageError("'\(path)' has no Package.swift; --package-path takes a SwiftPM package")
+      throw PackageError.noManifest(path: path)
     }
     // SwiftPM leaves empty `TemporaryDirectory.*` folders behind: give it a directory of the
     // lab's own, removed afterwards.
@@ -60,9 +54,9 @@ package struct TestPackage: Sendable {
     if !skippingBuild {
       let build = try swift(["build", "--build-tests"])
       if build.status != 0 {
-        throw BuildFailure(
-          compilerLines: compilerErrors(in: build.output + build.errorOutput),
-          message: "the package at '\(path)' does not build (swift build --build-tests exited \(build.status))")
+        throw PackageError.doesNotBuild(
+          path: path, status: build.status,
+          compilerLines: compilerErrors(in: build.output + build.errorOutput))
       }
     }
     let binPath = try swift(["build", "--build-tests", "--show-bin-path"]).output
@@ -72,18 +66,14 @@ package struct TestPackage: Sendable {
       let object = try? JSONSerialization.jsonObject(with: Data(manifest.output.utf8)) as? [String: Any],
       let name = object["name"] as? String
     else {
-      throw UsageError(
-        "the manifest of the package at '\(path)' cannot be read (swift package dump-package exited \(manifest.status))")
+      throw PackageError.unreadableManifest(path: path, status: manifest.status)
     }
     let binary = "\(binPath)/\(name)PackageTests.xctest"
     guard FileManager.default.isExecutableFile(atPath: binary) else {
       let others = ((try? FileManager.default.contentsOfDirectory(atPath: binPath)) ?? [])
         .filter { $0.hasSuffix("PackageTests.xctest") }.sorted()
-      let stale = others.isEmpty ? "" : " (\(others.joined(separator: ", ")) \(others.count == 1 ? "is" : "are") of another package name)"
-      throw UsageError(
-        skippingBuild
-          ? "the package '\(name)' at '\(path)' has no built tests (\(name)PackageTests.xctest) in \(binPath)\(stale); build it or leave out --skip-build"
-          : "the package '\(name)' at '\(path)' has no test target: no \(name)PackageTests.xctest in \(binPath)\(stale)")
+      throw PackageError.noTestBinary(
+        name: name, path: path, binPath: binPath, others: others, skippedBuild: skippingBuild)
     }
     return TestPackage(path: path, testBinary: binary)
   }
@@ -137,8 +127,7 @@ package struct TestPackage: Sendable {
     } catch is CapturedProcess.Interrupted {
       throw LabInterrupted(stage: .listing)
     } catch let timedOut as CapturedProcess.TimedOut {
-      throw UsageError(
-        "'\(testBinary)' did not list its \(framework.rawValue) tests within \(timedOut.limit) (--list-tests)")
+      throw PackageError.listingTimedOut(binary: testBinary, framework: framework, limit: timedOut.limit)
     }
   }
 
@@ -147,7 +136,7 @@ package struct TestPackage: Sendable {
   ) throws -> [PackageTest] {
     if listing.status == Self.noTestsOfFramework { return [] }
     guard listing.status == 0 else {
-      throw UsageError("'\(testBinary)' is not a SwiftPM test binary: --list-tests exited \(listing.status)")
+      throw PackageError.notATestBinary(binary: testBinary, listingStatus: listing.status)
     }
     return testIDs(inListing: listing.output).map { PackageTest(id: $0, framework: framework) }
   }

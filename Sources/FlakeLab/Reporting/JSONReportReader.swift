@@ -3,20 +3,20 @@ package import Foundation
 /// Reads a report written by `--format json` or `--output` back, for `merge` and baselines.
 package enum JSONReportReader {
   /// The report in `data`; `name` says which file in error messages.
-  package static func read(_ data: Data, name: String) throws(UsageError) -> Report {
+  package static func read(_ data: Data, name: String) throws(ReportFileError) -> Report {
     guard let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
       document["flakelab"] is String,
       let machine = document["machine"] as? [String: Any],
       let runs = document["runs"] as? [[String: Any]]
     else {
-      throw UsageError("\(name) is not a flakelab JSON report")
+      throw .malformed(path: name, .notAReport)
     }
     var results: [RunResult] = []
     for run in runs {
       guard let scenario = run["scenario"] as? String, let variant = run["variant"] as? String,
         let executor = run["executor"] as? String, let outcomes = run["outcomes"] as? [[String: Any]]
       else {
-        throw UsageError("\(name): a run lacks scenario, variant, executor or outcomes")
+        throw .malformed(path: name, .runWithoutNames)
       }
       var tally = Tally()
       for entry in outcomes {
@@ -27,7 +27,7 @@ package enum JSONReportReader {
           let outcome = OutcomeCoding.outcome(
             kind: kind, observation: entry["observation"] as? String)
         else {
-          throw UsageError("\(name): an outcome of \(scenario).\(variant) is malformed")
+          throw .malformed(path: name, .outcome(run: "\(scenario).\(variant)"))
         }
         tally.record(outcome, count: count, example: entry["example"] as? String)
       }
@@ -37,8 +37,8 @@ package enum JSONReportReader {
       }
       // Reports from before replicates hold the run as one.
       let replicates = try (run["replicates"] as? [[String: Any]]).map {
-        entries throws(UsageError) in
-        try entries.map { entry throws(UsageError) in
+        entries throws(ReportFileError) in
+        try entries.map { entry throws(ReportFileError) in
           try replicate(entry, of: tally, name: name, run: "\(scenario).\(variant)")
         }
       }
@@ -46,7 +46,7 @@ package enum JSONReportReader {
         replicates.reduce(0, { $0 + $1.iterations }) != tally.iterations
           || replicates.reduce(0, { $0 + $1.passed }) != tally.passed
       {
-        throw UsageError("\(name): the replicates of \(scenario).\(variant) do not add up to its counts")
+        throw .malformed(path: name, .replicatesDoNotAddUp(run: "\(scenario).\(variant)"))
       }
       // The report says whether the run's iterations were independent; in one from before it
       // did, how the interval was computed says it, and where that cannot (a single replicate)
@@ -64,7 +64,7 @@ package enum JSONReportReader {
       if let id = run["test"] as? String {
         guard let framework = (run["framework"] as? String).flatMap(PackageTest.Framework.init),
           let layout = (run["processLayout"] as? String).flatMap(TestReference.ProcessLayout.init)
-        else { throw UsageError("\(name): the test run \(id) lacks its framework or process layout") }
+        else { throw .malformed(path: name, .testRunWithoutLayout(test: id)) }
         result.test = TestReference(
           test: PackageTest(id: id, framework: framework),
           packagePath: run["packagePath"] as? String ?? ".", layout: layout)
@@ -78,7 +78,7 @@ package enum JSONReportReader {
       do {
         shard = try Shard(index: index, count: count)
       } catch {
-        throw UsageError("\(name): \(error)")
+        throw .malformed(path: name, .shard(error))
       }
     }
     return Report(
@@ -93,7 +93,7 @@ package enum JSONReportReader {
   /// One replicate's counts, each within what the run itself counted.
   private static func replicate(
     _ entry: [String: Any], of tally: Tally, name: String, run: String
-  ) throws(UsageError) -> ReplicateCounts {
+  ) throws(ReportFileError) -> ReplicateCounts {
     let keys = [
       "iterations", "passed", "failed", "crashed", "timedOut", "deadlocked", "skipped", "executorChanged",
     ]
@@ -102,18 +102,18 @@ package enum JSONReportReader {
     let values = keys.compactMap { entry[$0] as? Int ?? (optional.contains($0) ? 0 : nil) }
     guard values.count == keys.count, values.allSatisfy({ $0 >= 0 && $0 <= tally.iterations }),
       values[1...].reduce(0, +) == values[0]
-    else { throw UsageError("\(name): a replicate of \(run) is malformed") }
+    else { throw .malformed(path: name, .replicate(run: run)) }
     return ReplicateCounts(
       iterations: values[0], passed: values[1], failed: values[2], crashed: values[3],
       timedOut: values[4], deadlocked: values[5], skipped: values[6], executorChanged: values[7])
   }
 
-  private static func schedule(_ entry: [String: Any], name: String) throws(UsageError)
+  private static func schedule(_ entry: [String: Any], name: String) throws(ReportFileError)
     -> RunSchedule
   {
     guard let seed = (entry["seed"] as? String).flatMap({ UInt64($0) }),
       let fingerprint = (entry["fingerprint"] as? String).flatMap(ScheduleText.parseHex)
-    else { throw UsageError("\(name): a run's schedule is malformed") }
+    else { throw .malformed(path: name, .schedule) }
     let failing = (entry["failingIterations"] as? [[String: Any]] ?? []).compactMap {
       item -> RunSchedule.FailingIteration? in
       guard let index = item["index"] as? Int,

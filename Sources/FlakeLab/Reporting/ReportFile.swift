@@ -4,9 +4,9 @@ import Foundation
 /// temporary file beside the target, is flushed to disk, and is renamed over the target), and
 /// read back for `merge` and `--baseline`.
 package enum ReportFile {
-  package static func read(_ path: String) throws(UsageError) -> Report {
+  package static func read(_ path: String) throws(ReportFileError) -> Report {
     guard let data = FileManager.default.contents(atPath: path) else {
-      throw UsageError("cannot read \(path)")
+      throw .unreadable(path: path)
     }
     return try JSONReportReader.read(data, name: path)
   }
@@ -18,23 +18,22 @@ package enum ReportFile {
   /// over `/dev/null` or `/dev/full` would replace the device itself, and over a FIFO the pipe.
   /// Whether the directory takes a new file is tried, not inferred from its permissions, which
   /// root passes everywhere (`/proc`).
-  package static func checkWritable(_ path: String) throws(UsageError) {
-    guard !path.isEmpty else { throw UsageError("--output takes a file's path, and '' is none") }
+  package static func checkWritable(_ path: String) throws(ReportFileError) {
+    guard !path.isEmpty else { throw .emptyPath }
     var status = stat()
     if stat(path, &status) == 0 {
       switch status.st_mode & S_IFMT {
       case S_IFREG: break
-      case S_IFDIR: throw UsageError("cannot write \(path): it is a directory")
+      case S_IFDIR: throw .isDirectory(path: path)
       default:
-        throw UsageError(
-          "cannot write \(path): it is not a regular file (a device, a pipe or a socket), and a report only replaces a file")
+        throw .notARegularFile(path: path)
       }
     }
     let directory = URL(fileURLWithPath: destination(of: path)).deletingLastPathComponent().path
     let probe = "\(directory)/.flakelab-probe-\(getpid())"
     let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
-      throw UsageError("cannot write \(path): \(String(cString: strerror(errno))) (\(directory))")
+      throw .directoryRefuses(path: path, directory: directory, errno: errno)
     }
     close(descriptor)
     unlink(probe)
@@ -52,13 +51,13 @@ package enum ReportFile {
     return current
   }
 
-  package static func write(_ text: String, to path: String) throws(UsageError) {
+  package static func write(_ text: String, to path: String) throws(ReportFileError) {
     let target = destination(of: path)
     let temporary = "\(target).tmp-\(getpid())"
     // A fresh file of our own: never through a link someone left at the temporary name.
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
-      throw UsageError("cannot write \(path): \(String(cString: strerror(errno)))")
+      throw .writeFailed(path: path, errno: errno)
     }
     // A replaced report keeps the old file's permissions (and owner, where this process may).
     var old = stat()
@@ -68,14 +67,14 @@ package enum ReportFile {
     } else if stat(target, &old) == 0 {
       close(descriptor)
       unlink(temporary)
-      throw UsageError("cannot write \(path): it is not a regular file, and a report only replaces a file")
+      throw .notARegularFile(path: path)
     }
     let complete = SystemCalls.writeAll(text.utf8, to: descriptor) && fsync(descriptor) == 0
     close(descriptor)
     guard complete, rename(temporary, target) == 0 else {
-      let reason = String(cString: strerror(errno))
+      let code = errno
       unlink(temporary)
-      throw UsageError("cannot write \(path): \(reason)")
+      throw .writeFailed(path: path, errno: code)
     }
   }
 }

@@ -9,8 +9,8 @@ package enum ReportMerger {
   /// first appearance. Seconds add up too: the merged figure is CPU-side work, not wall time.
   ///
   /// - Parameter reports: each report with the name (its path) that messages use.
-  /// - Throws: ``UsageError`` when the reports are not the complete shards of one measurement.
-  package static func merge(_ reports: [(name: String, report: Report)]) throws(UsageError) -> Report {
+  /// - Throws: ``MergeError`` when the reports are not the complete shards of one measurement.
+  package static func merge(_ reports: [(name: String, report: Report)]) throws(MergeError) -> Report {
     try validate(reports)
     var order: [RunKey] = []
     var merged: [RunKey: RunResult] = [:]
@@ -30,56 +30,53 @@ package enum ReportMerger {
       interrupted: false, seed: seeds.count == 1 ? seeds.first! : nil)
   }
 
-  private static func validate(_ reports: [(name: String, report: Report)]) throws(UsageError) {
+  private static func validate(_ reports: [(name: String, report: Report)]) throws(MergeError) {
     for (name, report) in reports where report.runs.isEmpty {
-      throw UsageError("\(name) has no runs: there is nothing to merge or gate")
+      throw .noRuns(report: name)
     }
     // A package's tests measured in another package, or in another process layout, are
     // another measurement: their global rates differ between layouts.
     let tests = reports.flatMap { entry in entry.report.runs.compactMap { run in run.test.map { (entry.name, $0) } } }
     if let (firstName, first) = tests.first {
       for (name, test) in tests where test.packagePath != first.packagePath {
-        throw UsageError(
-          "\(name) measured the package at '\(test.packagePath)', \(firstName) the one at '\(first.packagePath)': they are not one measurement")
+        throw .otherPackage(
+          report: name, path: test.packagePath, first: firstName, firstPath: first.packagePath)
       }
       for (name, test) in tests where test.layout != first.layout {
-        throw UsageError(
-          "\(name) ran tests as \(test.layout.rawValue), \(firstName) as \(first.layout.rawValue): their rates are not one measurement")
+        throw .otherLayout(report: name, layout: test.layout, first: firstName, firstLayout: first.layout)
       }
     }
     if reports.count == 1, reports[0].report.shard == nil { return }
     for (name, report) in reports {
       guard let shard = report.shard else {
-        throw UsageError("\(name) is not a shard's report: merge adds up the shards of one measurement")
+        throw .notAShard(report: name)
       }
       guard !report.interrupted else {
-        throw UsageError("\(name) (shard \(shard.index)/\(shard.count)) was interrupted: its counts are partial")
+        throw .interruptedShard(report: name, shard)
       }
     }
     let shards = reports.compactMap(\.report.shard)
     let count = shards[0].count
     guard shards.allSatisfy({ $0.count == count }) else {
-      throw UsageError("the reports are shards of different counts (\(Set(shards.map(\.count)).sorted()))")
+      throw .differentShardCounts(Set(shards.map(\.count)).sorted())
     }
     var seen = Set<Int>()
     for shard in shards where !seen.insert(shard.index).inserted {
-      throw UsageError("shard \(shard.index)/\(shard.count) appears twice")
+      throw .shardTwice(shard)
     }
     let missing = (0..<count).filter { !seen.contains($0) }
     guard missing.isEmpty else {
-      throw UsageError(
-        "shard\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", ")) of \(count) "
-          + "\(missing.count == 1 ? "is" : "are") missing: a merge of some shards is not the measurement")
+      throw .missingShards(missing, of: count)
     }
     // Schedules depend on the seed; other runs do not, and each shard draws its own.
     let isScheduled = reports.contains { $0.report.runs.contains { $0.schedule != nil } }
     guard !isScheduled || Set(reports.map(\.report.seed)).count == 1 else {
-      throw UsageError("the shards ran with different seeds (--seed): their schedules are not one measurement")
+      throw .differentSeeds
     }
     let runs = { (report: Report) in Set(report.runs.map(\.key)) }
     let expected = runs(reports[0].report)
     for (name, report) in reports where runs(report) != expected {
-      throw UsageError("\(name) has other runs than \(reports[0].name): they are not shards of one measurement")
+      throw .otherRuns(report: name, first: reports[0].name)
     }
   }
 }

@@ -11,13 +11,9 @@ package struct Shard: Equatable, Hashable, Sendable {
   package static let maximumCount = 1_000_000
 
   /// A shard that is not `INDEX/COUNT` with `0 <= INDEX < COUNT <= maximumCount`.
-  package struct Invalid: InputError {
+  package struct Invalid: Error, Equatable {
     package let index: Int
     package let count: Int
-
-    package var description: String {
-      "a shard is INDEX/COUNT with 0 <= INDEX < COUNT <= 1,000,000, not \(index)/\(count)"
-    }
   }
 
   package init(index: Int, count: Int) throws(Invalid) {

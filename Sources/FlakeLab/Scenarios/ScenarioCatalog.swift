@@ -29,28 +29,24 @@ public struct ScenarioCatalog: Sendable {
   private static func check(
     _ scenarios: [Scenario], executors: [any IterationExecutor]
   ) throws(CatalogError) {
-    let names = executors.map(\.name)
-    if let twice = firstRepeated(names) { throw CatalogError("the executor '\(twice)' is given twice") }
-    if let twice = firstRepeated(scenarios.map(\.name)) {
-      throw CatalogError("the scenario '\(twice)' is given twice")
-    }
+    let ids = executors.map(\.id)
+    if let twice = firstRepeated(ids) { throw .executorGivenTwice(twice) }
+    if let twice = firstRepeated(scenarios.map(\.name)) { throw .scenarioGivenTwice(twice) }
     for scenario in scenarios {
       if let twice = firstRepeated(scenario.variants.map(\.name)) {
-        throw CatalogError("the variant '\(scenario.name).\(twice)' is given twice")
+        throw .variantGivenTwice("\(scenario.name).\(twice)")
       }
       for variant in scenario.variants {
-        for executor in variant.claims.keys.map(\.name).sorted() where !names.contains(executor) {
-          throw CatalogError(
-            "\(scenario.name).\(variant.name) claims an outcome under '\(executor)', which is not an "
-              + "executor of the catalog" + Suggestion.didYouMean(executor, among: names)
-              + " (executors: \(names.joined(separator: ", ")))")
+        for executor in variant.claims.keys.sorted(by: { $0.name < $1.name }) where !ids.contains(executor) {
+          throw .claimUnderUnknownExecutor(
+            selector: "\(scenario.name).\(variant.name)", executor: executor, known: ids)
         }
       }
     }
   }
 
-  private static func firstRepeated(_ names: [String]) -> String? {
-    var seen = Set<String>()
+  private static func firstRepeated<Name: Hashable>(_ names: [Name]) -> Name? {
+    var seen = Set<Name>()
     return names.first { !seen.insert($0).inserted }
   }
 
@@ -59,10 +55,7 @@ public struct ScenarioCatalog: Sendable {
     -> any IterationExecutor
   {
     guard let executor = executors.first(where: { $0.id == id }) else {
-      let names = executors.map(\.name)
-      throw LookupError(
-        "unknown executor '\(id)'" + Suggestion.didYouMean(id.name, among: names)
-          + " (executors: \(names.joined(separator: ", ")))")
+      throw .unknownExecutor(id, known: executors.map(\.id))
     }
     return executor.forRun(seed: seed)
   }
@@ -85,11 +78,7 @@ public struct ScenarioCatalog: Sendable {
       throw unknownScenario(scenarioName)
     }
     guard let variant = scenario.variant(named: variantName) else {
-      let names = scenario.variants.map(\.name)
-      throw LookupError(
-        "unknown variant '\(variantName)' of '\(scenario.name)'"
-          + Suggestion.didYouMean(variantName, among: names)
-          + " (variants: \(names.joined(separator: ", ")))")
+      throw .unknownVariant(variantName, of: scenario.name, known: scenario.variants.map(\.name))
     }
     return [(scenario, variant)]
   }
@@ -99,9 +88,8 @@ public struct ScenarioCatalog: Sendable {
   package func variant(_ selector: String) throws(LookupError) -> (Scenario, Variant) {
     let pairs = try resolve(selector)
     guard pairs.count == 1 else {
-      throw LookupError(
-        "'\(selector)' names \(pairs.count) variants; name one as scenario.variant, e.g. "
-          + "'\(pairs[0].0.name).\(pairs[0].1.name)'")
+      throw .severalVariants(
+        selector: selector, count: pairs.count, example: "\(pairs[0].0.name).\(pairs[0].1.name)")
     }
     return pairs[0]
   }
@@ -119,16 +107,15 @@ public struct ScenarioCatalog: Sendable {
   }
 
   private func unknownScenario(_ name: String) -> LookupError {
-    LookupError(
-      "unknown scenario '\(name)'" + Suggestion.didYouMean(name, among: scenarios.map(\.name)))
+    .unknownScenario(name, known: scenarios.map(\.name))
   }
 
   /// A selector or executor name the catalog does not have, with the names it does.
-  package struct LookupError: InputError {
-    package let description: String
-
-    init(_ description: String) {
-      self.description = description
-    }
+  package enum LookupError: Error, Equatable {
+    case unknownScenario(String, known: [String])
+    case unknownVariant(String, of: String, known: [String])
+    case unknownExecutor(ExecutorID, known: [ExecutorID])
+    /// A command that runs one variant got a selector of `count`, `example` among them.
+    case severalVariants(selector: String, count: Int, example: String)
   }
 }

@@ -89,11 +89,13 @@ struct MeasurementOptions {
     seed = try arguments.value("seed", default: UInt64.random(in: 0...UInt64.max), ValueParsers.seed)
     format = try ReportFormat(arguments)
     outputPath = arguments.value("output")
-    if let outputPath { try ReportFile.checkWritable(outputPath) }
+    if let outputPath {
+      try UsageError.mapping { () throws(ReportFileError) in try ReportFile.checkWritable(outputPath) }
+    }
     confidence = try arguments.value("confidence", default: FailureRateEstimate.defaultConfidence, ValueParsers.confidence)
     gates = try FailureRateGate.parse(arguments)
     baseline = try arguments.value("baseline", default: nil) { path, _ throws(UsageError) in
-      try ReportFile.read(path)
+      try UsageError.mapping { () throws(ReportFileError) in try ReportFile.read(path) }
     }
     // A terminal that cannot move the cursor (TERM=dumb) would show every update as a new line.
     showsProgress =
@@ -174,12 +176,12 @@ struct MeasurementOptions {
     }
     // The report is printed first: a file that cannot be written loses nothing measured.
     print(format.render(report, text: text), terminator: "")
-    var fileError: UsageError?
+    var fileError: ReportFileError?
     if let outputPath {
-      do throws(UsageError) {
+      do throws(ReportFileError) {
         try ReportFile.write(JSONReport.render(report), to: outputPath)
       } catch {
-        printError("\(Program.name): \(error.message)")
+        printError("\(Program.name): \(ErrorText.describe(error))")
         fileError = error
       }
     }

@@ -30,12 +30,14 @@ struct MergeCommand: Command {
     paths = arguments.positionals
     format = try ReportFormat(arguments)
     outputPath = arguments.value("output")
-    if let outputPath { try ReportFile.checkWritable(outputPath) }
+    if let outputPath {
+      try UsageError.mapping { () throws(ReportFileError) in try ReportFile.checkWritable(outputPath) }
+    }
     confidence = try arguments.value("confidence", default: FailureRateEstimate.defaultConfidence, ValueParsers.confidence)
     problems = ProblemFinder(
       gates: try FailureRateGate.parse(arguments),
       baseline: try arguments.value("baseline", default: nil) { path, _ throws(UsageError) in
-        try ReportFile.read(path)
+        try UsageError.mapping { () throws(ReportFileError) in try ReportFile.read(path) }
       })
   }
 

@@ -93,9 +93,10 @@ struct TestCommand: Command {
     var package: TestPackage
     do {
       package = try TestPackage.build(at: packagePath, skippingBuild: skipsBuild)
-    } catch let failure as TestPackage.BuildFailure {
-      failure.compilerLines.forEach(printError)
-      throw UsageError(failure.message)
+    } catch PackageError.doesNotBuild(let path, let status, let compilerLines) {
+      // The compiler's errors first, then the one line that says so.
+      compilerLines.forEach(printError)
+      throw PackageError.doesNotBuild(path: path, status: status, compilerLines: [])
     }
     let all = try package.tests()
     let tests = all.filter { test in

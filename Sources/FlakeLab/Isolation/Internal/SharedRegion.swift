@@ -48,8 +48,7 @@ final class SharedRegion: @unchecked Sendable {
     var status = stat()
     guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == size
     else {
-      throw UsageError(
-        "descriptor \(descriptor) is not an outcome channel: 'flakelab worker' is started by flakelab itself")
+      throw NotAnOutcomeChannel(descriptor: descriptor)
     }
     let duplicate = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
     guard duplicate >= 0 else { throw SystemError("dup") }
@@ -76,14 +75,5 @@ final class SharedRegion: @unchecked Sendable {
   /// The atomic 64-bit word at `offset` (a multiple of 8).
   func word(at offset: Int) -> UnsafeMutablePointer<Atomic<Int>> {
     (base + offset).assumingMemoryBound(to: Atomic<Int>.self)
-  }
-}
-
-/// A failed system call, with errno's text.
-struct SystemError: Error, CustomStringConvertible {
-  let description: String
-
-  init(_ call: String) {
-    description = "\(call) failed: \(String(cString: strerror(errno)))"
   }
 }

@@ -1,8 +1,8 @@
 /// "Did you mean …?" for names typed on the command line.
-package enum Suggestion {
+enum Suggestion {
   /// `; did you mean 'isLoading'?` when one of `candidates` is a likely typo of `name`, else "".
   /// `prefix` is put before the suggested name (`--` for options).
-  package static func didYouMean(
+  static func didYouMean(
     _ name: String, among candidates: [String], prefix: String = ""
   ) -> String {
     let lowered = name.lowercased()

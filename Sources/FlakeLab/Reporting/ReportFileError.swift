@@ -1,0 +1,27 @@
+/// Why a report file cannot be read or written, with what a message needs; the command line
+/// words it.
+package enum ReportFileError: Error, Equatable {
+  case unreadable(path: String)
+  /// `--output ''`.
+  case emptyPath
+  case isDirectory(path: String)
+  /// A device, a pipe or a socket, which a report never replaces.
+  case notARegularFile(path: String)
+  /// The directory of `path` takes no new file (`errno` when one was tried).
+  case directoryRefuses(path: String, directory: String, errno: Int32)
+  case writeFailed(path: String, errno: Int32)
+  /// The file at `path` is not a flakelab JSON report, or not a whole one.
+  case malformed(path: String, Malformation)
+
+  /// What is wrong inside a report.
+  package enum Malformation: Equatable {
+    case notAReport
+    case runWithoutNames
+    case outcome(run: String)
+    case replicate(run: String)
+    case replicatesDoNotAddUp(run: String)
+    case testRunWithoutLayout(test: String)
+    case schedule
+    case shard(Shard.Invalid)
+  }
+}
