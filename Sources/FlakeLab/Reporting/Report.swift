@@ -43,6 +43,28 @@ package struct Report: Sendable {
     runs[index].problems += problems
   }
 
+  /// The comparisons with `baseline`, at this report's confidence.
+  package func compared(with baseline: Report) -> [BaselineComparison] {
+    BaselineComparison.compare(self, with: baseline, confidence: confidence)
+  }
+
+  /// Notes on each run the gates it does not meet and a significant rise over `baseline`; a
+  /// baseline that matches no run compared nothing, which is no pass.
+  package mutating func judge(gates: [FailureRateGate], baseline: Report?) {
+    let comparisons = baseline.map(compared) ?? []
+    let unmatched = baseline != nil && comparisons.isEmpty
+    for (index, run) in runs.enumerated() {
+      var problems: [Problem] = unmatched ? [.missingFromBaseline(run.key)] : []
+      problems += gates.compactMap { $0.violation(by: run) }
+      problems += comparisons.filter { $0.roseSignificantly && $0.run == run.key }
+        .map(Problem.roseOverBaseline)
+      note(problems, onRunAt: index)
+    }
+  }
+
+  /// Whether any run fails the command (exit 1).
+  package var hasProblems: Bool { runs.contains { !$0.problems.isEmpty } }
+
   private static func estimated(_ run: RunResult, at confidence: Double) -> RunResult {
     var run = run
     run.estimate(atConfidence: confidence)

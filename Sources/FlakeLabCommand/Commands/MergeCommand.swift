@@ -18,27 +18,23 @@ struct MergeCommand: Command {
   }
 
   let paths: [String]
-  let format: ReportFormat
-  let outputPath: String?
+  let output: ReportOutput
   let confidence: Double
-  let problems: ProblemFinder
+  let gates: [FailureRateGate]
+  let baseline: Report?
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     guard !arguments.positionals.isEmpty else {
       throw UsageError("merge needs at least one JSON report")
     }
     paths = arguments.positionals
-    format = try ReportFormat(arguments)
-    outputPath = arguments.value("output")
-    if let outputPath {
-      try UsageError.mapping { () throws(ReportFileError) in try ReportFile.checkWritable(outputPath) }
+    output = try ReportOutput(arguments)
+    confidence = try arguments.value(
+      "confidence", default: FailureRateEstimate.defaultConfidence, ValueParsers.confidence)
+    gates = try FailureRateGate.parse(arguments)
+    baseline = try arguments.value("baseline", default: nil) { path, _ throws(UsageError) in
+      try UsageError.mapping { () throws(ReportFileError) in try ReportFile.read(path) }
     }
-    confidence = try arguments.value("confidence", default: FailureRateEstimate.defaultConfidence, ValueParsers.confidence)
-    problems = ProblemFinder(
-      gates: try FailureRateGate.parse(arguments),
-      baseline: try arguments.value("baseline", default: nil) { path, _ throws(UsageError) in
-        try UsageError.mapping { () throws(ReportFileError) in try ReportFile.read(path) }
-      })
   }
 
   func run() async throws -> ExitStatus {
@@ -49,9 +45,7 @@ struct MergeCommand: Command {
     var merged = try ReportMerger.merge(reports)
     merged.program = Program.name
     merged.confidence = confidence
-    problems.annotate(&merged)
-    if let outputPath { try ReportFile.write(JSONReport.render(merged), to: outputPath) }
-    print(format.render(merged, text: TextReport.render), terminator: "")
-    return ProblemFinder.exitStatus(of: merged)
+    merged.judge(gates: gates, baseline: baseline)
+    return output.finish(merged, baseline: baseline, text: TextReport.render)
   }
 }
