@@ -77,7 +77,7 @@ enum ErrorText {
     case .runWithoutNames: "a run lacks scenario, variant, executor or outcomes"
     case .outcome(let run): "an outcome of \(run) is malformed"
     case .replicate(let run): "a replicate of \(run) is malformed"
-    case .replicatesDoNotAddUp(let run): "the replicates of \(run) do not add up to its counts"
+    case .countsDoNotAddUp(let run): "the counts of \(run) do not add up (iterations, outcomes, replicates)"
     case .testRunWithoutLayout(let test): "the test run \(test) lacks its framework or process layout"
     case .schedule: "a run's schedule is malformed"
     case .shard(let invalid): describe(invalid)

@@ -142,8 +142,19 @@ final class DispersionTests: XCTestCase {
       XCTAssertEqual(readBack.runs.map(\.iterationsAreIndependent), [true, false])
       XCTAssertEqual(readBack.runs.map(\.estimate.method), [.wilson, .quasiBinomialWilson])
     }
-    // Replicates that do not add up to the run's counts are refused.
+    // Replicates that do not add up to the run's counts, and a count of iterations other than
+    // the outcomes', are refused.
     let broken = text.replacingOccurrences(of: "\"passed\": 850", with: "\"passed\": 851")
-    XCTAssertThrowsError(try JSONReportReader.read(Data(broken.utf8), name: "c.json"))
+    let miscounted = text.replacingOccurrences(
+      of: "\"iterations\": 10000, \"passed\"", with: "\"iterations\": 10001, \"passed\"")
+    XCTAssertNotEqual(miscounted, text)
+    let errors: [(String, ReportFileError.Malformation)] = [
+      (broken, .replicate(run: "s.v")), (miscounted, .countsDoNotAddUp(run: "s.v")),
+    ]
+    for (text, malformation) in errors {
+      XCTAssertThrowsError(try JSONReportReader.read(Data(text.utf8), name: "c.json")) {
+        XCTAssertEqual($0 as? ReportFileError, .malformed(path: "c.json", malformation))
+      }
+    }
   }
 }

@@ -5,7 +5,7 @@ import XCTest
 
 /// Every command, every declared option, spelled wrong the ways people and scripts spell them
 /// wrong: each is one line on stderr, nothing on stdout, exit 2, and leaves no file and no
-/// process behind. The lines are generated from the commands' own declarations, so a new option
+/// process behind, and says what is wrong. The lines are generated from the commands' own declarations, so a new option
 /// is covered the day it is declared.
 final class MalformedCommandLineTests: XCTestCase {
   /// A value each option accepts, for the cases where the value itself is fine.
@@ -23,28 +23,37 @@ final class MalformedCommandLineTests: XCTestCase {
     }
   }
 
-  private var malformedLines: [[String]] {
-    var lines: [[String]] = []
+  /// Each malformed line with the start of the one line it must give (after `flakelab: `).
+  private var malformedLines: [(arguments: [String], message: String)] {
+    var lines: [(arguments: [String], message: String)] = []
     for command in FlakeLabCommand.commands(.standard) where !command.isHidden {
       let name = command.name
+      let twoDashes = "options start with exactly two dashes"
       lines += [
-        [name, "--no-such-option"], [name, "-x"], [name, "---iterations", "3"],
-        [name, "--no-such-option=1"], [name, "--\n"],
+        ([name, "--no-such-option"], "unknown option '--no-such-option' for '\(name)'"),
+        ([name, "-x"], "unknown option '-x' for '\(name)'; \(twoDashes)"),
+        ([name, "---iterations", "3"], "unknown option '---iterations' for '\(name)'; \(twoDashes)"),
+        ([name, "--no-such-option=1"], "unknown option '--no-such-option=1' for '\(name)'"),
+        ([name, "--\n"], "unknown option '--\\n' for '\(name)'"),
       ]
       for option in command.options {
         if option.valueName == nil {
-          lines.append([name, "--\(option.name)=yes"])
-          lines.append([name, "--\(option.name)", "--\(option.name)"])
+          lines.append(([name, "--\(option.name)=yes"], "--\(option.name) takes no value"))
+          lines.append(([name, "--\(option.name)", "--\(option.name)"], "--\(option.name) is given more than once"))
         } else {
-          lines.append([name, "--\(option.name)"])
+          lines.append(([name, "--\(option.name)"], "--\(option.name) needs a value (\(option.synopsis))"))
           if !option.isRepeatable {
             let value = goodValue(for: option)
-            lines.append([name, "--\(option.name)", value, "--\(option.name)=\(value)"])
+            lines.append(
+              ([name, "--\(option.name)", value, "--\(option.name)=\(value)"], "--\(option.name) is given more than once"))
           }
         }
       }
     }
-    return lines + [["frobnicate"], ["help", "frobnicate"], ["-iterations"], ["--verison"]]
+    return lines + [
+      (["frobnicate"], "unknown command 'frobnicate'"), (["help", "frobnicate"], "no help on 'frobnicate'"),
+      (["-iterations"], "unknown command '-iterations'"), (["--verison"], "unknown command '--verison'"),
+    ]
   }
 
   func testEveryMalformedLineIsOneLineOnStderrAndExitTwo() throws {
@@ -54,13 +63,13 @@ final class MalformedCommandLineTests: XCTestCase {
       .appendingPathComponent("flakelab-malformed-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    for arguments in lines {
+    for (arguments, message) in lines {
       let result = try Flakelab.run(arguments, directory: directory)
       let shown = arguments.joined(separator: " ")
       XCTAssertEqual(result.status, 2, shown)
       XCTAssertEqual(result.stdout, "", shown)
       XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, "\(shown): \(result.stderr)")
-      XCTAssertTrue(result.stderr.hasPrefix("flakelab: "), "\(shown): \(result.stderr)")
+      XCTAssertTrue(result.stderr.hasPrefix("flakelab: " + message), "\(shown): \(result.stderr)")
     }
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
     XCTAssertEqual(OwnProcesses.left("flakelab worker"), [])

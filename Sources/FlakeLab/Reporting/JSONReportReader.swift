@@ -31,6 +31,10 @@ package enum JSONReportReader {
         }
         tally.record(outcome, count: count, example: entry["example"] as? String)
       }
+      // The count a report states must be the count of its outcomes.
+      guard run["iterations"] as? Int == tally.iterations else {
+        throw .malformed(path: name, .countsDoNotAddUp(run: "\(scenario).\(variant)"))
+      }
       var runSchedule: RunSchedule?
       if let entry = run["schedule"] as? [String: Any] {
         runSchedule = try schedule(entry, name: name)
@@ -46,7 +50,7 @@ package enum JSONReportReader {
         replicates.reduce(0, { $0 + $1.iterations }) != tally.iterations
           || replicates.reduce(0, { $0 + $1.passed }) != tally.passed
       {
-        throw .malformed(path: name, .replicatesDoNotAddUp(run: "\(scenario).\(variant)"))
+        throw .malformed(path: name, .countsDoNotAddUp(run: "\(scenario).\(variant)"))
       }
       // The report says whether the run's iterations were independent; in one from before it
       // did, how the interval was computed says it, and where that cannot (a single replicate)

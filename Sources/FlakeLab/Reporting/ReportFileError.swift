@@ -19,7 +19,8 @@ package enum ReportFileError: Error, Equatable {
     case runWithoutNames
     case outcome(run: String)
     case replicate(run: String)
-    case replicatesDoNotAddUp(run: String)
+    /// The run's `iterations`, its outcomes and its replicates disagree.
+    case countsDoNotAddUp(run: String)
     case testRunWithoutLayout(test: String)
     case schedule
     case shard(Shard.Invalid)
