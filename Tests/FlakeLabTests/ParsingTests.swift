@@ -5,21 +5,25 @@ import XCTest
 @testable import FlakeLabCommand
 
 final class ParsingTests: XCTestCase {
-  private let options: [OptionSpec] = [
-    .value("iterations", "N", ""), .flag("all", ""),
-  ]
+  private let iterations = MeasurementOptions.Options.iterations
+  private let all = ListCommand.Options.all
+  private var options: [OptionSpec] { [iterations.spec, all.spec] }
 
   func testSplitsPositionalsValuesAndFlags() throws {
     let parsed = try ParsedArguments(
       ["a", "--iterations", "5", "b", "--all", "--", "--c"], options: options, command: "run")
     XCTAssertEqual(parsed.positionals, ["a", "b", "--c"])
-    XCTAssertEqual(parsed.value("iterations"), "5")
-    XCTAssertTrue(parsed.has("all"))
+    XCTAssertEqual(try parsed[iterations], 5)
+    XCTAssertTrue(parsed[all])
   }
 
-  func testAcceptsEqualsForm() throws {
+  func testAcceptsEqualsFormAndDefaultsDeriveFromTheDeclaration() throws {
     let parsed = try ParsedArguments(["--iterations=7"], options: options, command: "run")
-    XCTAssertEqual(parsed.value("iterations"), "7")
+    XCTAssertEqual(try parsed[iterations], 7)
+    let none = try ParsedArguments([], options: options, command: "run")
+    XCTAssertEqual(try none[iterations], 1000)
+    XCTAssertFalse(none[all])
+    XCTAssertEqual(iterations.spec.help, "Iterations per variant and executor (default: 1000).")
   }
 
   func testRejectsUnknownOptionWithSuggestion() {
@@ -31,8 +35,12 @@ final class ParsingTests: XCTestCase {
   }
 
   func testRejectsMissingValueAndValueOnFlag() {
-    XCTAssertThrowsError(try ParsedArguments(["--iterations"], options: options, command: "run"))
-    XCTAssertThrowsError(try ParsedArguments(["--all=yes"], options: options, command: "run"))
+    XCTAssertThrowsError(try ParsedArguments(["--iterations"], options: options, command: "run")) {
+      XCTAssertEqual(($0 as? UsageError)?.message, "--iterations needs a value (--iterations N)")
+    }
+    XCTAssertThrowsError(try ParsedArguments(["--all=yes"], options: options, command: "run")) {
+      XCTAssertEqual(($0 as? UsageError)?.message, "--all takes no value")
+    }
   }
 
   func testCounts() throws {

@@ -14,9 +14,11 @@ struct CheckCommand: Command {
     wall clock run at most \(realTimeIterationCap) iterations. With no selector, every scenario
     that '\(Program.name) list' shows is checked.
     """
-  static let options: [OptionSpec] = MeasurementOptions.specs.filter {
-    !["max-failure-rate", "min-failure-rate", "baseline", "shard"].contains($0.name)
-  }
+  /// A claim is judged on its whole run, by its verdict: no shards, gates or baseline.
+  static let options: [OptionSpec] = {
+    let left = Set(([MeasurementOptions.Options.shard.spec] + FailureRateGate.specs).map(\.name))
+    return MeasurementOptions.specs.filter { !left.contains($0.name) }
+  }()
   static let realTimeIterationCap = 20
 
   let measurement: MeasurementOptions

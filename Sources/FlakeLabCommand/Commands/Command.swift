@@ -43,7 +43,7 @@ extension Command {
     var lines = ["OVERVIEW: \(abstract)", "", "USAGE: " + usageLines[0]]
       + usageLines.dropFirst().map { "         " + $0 }
     if !discussion.isEmpty { lines += ["", discussion] }
-    let all = options + [.flag("help", "Show this help.")]
+    let all = options + [Flag("help", "Show this help.").spec]
     let width = all.map(\.synopsis.count).max() ?? 0
     lines += ["", "OPTIONS:"]
     for option in all {

@@ -9,13 +9,9 @@ struct CompareCommand: Command {
     One row per variant, one column per executor. Rates under the global executor depend on the
     machine's cores and load.
     """
-  static let options: [OptionSpec] =
-    [
-      .value(
-        "executors", "LIST",
-        "Comma-separated executors, as '\(Program.name) list' shows them (default: \(ExecutorChoice.names(ExecutorCatalog.comparedByDefault)))."
-      )
-    ] + MeasurementOptions.specs
+  static let executors = ExecutorChoice.list(
+    "Comma-separated executors, as '\(Program.name) list' shows them", defaults: ExecutorCatalog.comparedByDefault)
+  static let options = [executors.spec] + MeasurementOptions.specs
 
   let measurement: MeasurementOptions
   let executors: [any IterationExecutor]
@@ -23,7 +19,7 @@ struct CompareCommand: Command {
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     measurement = try MeasurementOptions(arguments, command: Self.name, catalog: catalog)
     executors = try ExecutorChoice.parse(
-      arguments, command: Self.name, in: catalog, seed: measurement.seed,
+      arguments, one: nil, list: Self.executors, command: Self.name, in: catalog, seed: measurement.seed,
       defaults: ExecutorCatalog.comparedByDefault)
   }
 

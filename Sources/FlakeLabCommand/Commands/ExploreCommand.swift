@@ -11,10 +11,14 @@ struct ExploreCommand: Command {
     were explored within the bound), the outcomes, and a replay handle for the first failing
     schedule. A crash in a scenario ends the exploration and is reported as its outcome.
     """
-  static let options: [OptionSpec] = [
-    .value("max-schedules", "N", "Stop after N schedules (default: 10000)."),
-    .value("index", "I", "The iteration index the scenario sees (default: 0)."),
-  ]
+  /// The options, each declared once: parsing, help and defaults derive from these.
+  enum Options {
+    static let maxSchedules = Option(
+      "max-schedules", "N", "Stop after N schedules", default: 10_000, parse: ValueParsers.positiveCount)
+    static let index = Option("index", "I", "The iteration index the scenario sees", default: 0, parse: ValueParsers.index)
+  }
+
+  static let options = [Options.maxSchedules.spec, Options.index.spec]
 
   let selector: String
   let variant: Variant
@@ -23,8 +27,8 @@ struct ExploreCommand: Command {
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     (selector, variant) = try arguments.singleVariant(for: Self.name, in: catalog)
-    maxSchedules = try arguments.value("max-schedules", default: 10_000, ValueParsers.positiveCount)
-    index = try arguments.value("index", default: 0, ValueParsers.index)
+    maxSchedules = try arguments[Options.maxSchedules]
+    index = try arguments[Options.index]
   }
 
   /// The contained child runs the scheduler; the parent only starts it.

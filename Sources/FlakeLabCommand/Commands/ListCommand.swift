@@ -9,9 +9,12 @@ struct ListCommand: Command {
     A variant is run as 'scenario.variant'; a scenario name alone runs all its variants.
     Variants that wait on the wall clock say so: large iteration counts take real time.
     """
-  static let options: [OptionSpec] = [
-    .flag("all", "Also list the diagnostic scenarios that exercise the lab itself.")
-  ]
+  /// The options, each declared once: parsing, help and defaults derive from these.
+  enum Options {
+    static let all = Flag("all", "Also list the diagnostic scenarios that exercise the lab itself.")
+  }
+
+  static let options = [Options.all.spec]
 
   let includeDiagnostics: Bool
   let catalog: ScenarioCatalog
@@ -21,7 +24,7 @@ struct ListCommand: Command {
     guard arguments.positionals.isEmpty else {
       throw UsageError("list takes no arguments, got '\(arguments.positionals[0])'")
     }
-    includeDiagnostics = arguments.has("all")
+    includeDiagnostics = arguments[Options.all]
   }
 
   func run() async throws -> ExitStatus {

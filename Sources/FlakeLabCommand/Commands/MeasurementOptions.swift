@@ -9,39 +9,47 @@ struct MeasurementOptions {
   /// A scenario's iteration takes microseconds; ten seconds without one finishing is a hang.
   static let defaultTimeout: Duration = .seconds(10)
 
-  /// The options, with `defaultTimeout` in `--timeout`'s help.
-  static func specs(defaultTimeout: Duration) -> [OptionSpec] { [
-    .value("iterations", "N", "Iterations per variant and executor (default: 1000)."),
-    .value(
-      "timeout", "DURATION",
-      "Per-iteration limit, e.g. 500ms, 2s, 1m; past it the iteration is timed out (default: \(defaultTimeout))."),
-    .value(
+  /// The options, each declared once: parsing, help and defaults derive from these.
+  enum Options {
+    static let iterations = Option(
+      "iterations", "N", "Iterations per variant and executor", default: 1000, parse: ValueParsers.positiveCount)
+    static func timeout(default defaultTimeout: Duration) -> Option<Duration> {
+      Option(
+        "timeout", "DURATION", "Per-iteration limit, e.g. 500ms, 2s, 1m; past it the iteration is timed out",
+        default: defaultTimeout, parse: ValueParsers.duration)
+    }
+    static let jobs = Option(
       "jobs", "N",
-      "Worker processes at once, 1 to 256 (default: 1). More workers load the machine, which changes how the global executor behaves."),
-    .value(
+      "Worker processes at once, 1 to 256; more workers load the machine, which changes how the global executor behaves",
+      default: 1, parse: ValueParsers.jobs)
+    static let replicates = Option<Int>.optional(
       "replicates", "R",
-      "Worker processes each run is measured in (default: \(RateMeasurement.defaultReplicates) under global, one per job under serial, fifo and seeded). Global rates move between processes; the spread of the replicates widens the interval."),
-    .value(
+      "Worker processes each run is measured in; global rates move between processes, and the spread of the replicates widens the interval",
+      shownDefault: "\(RateMeasurement.defaultReplicates) under global, one per job under serial, fifo and seeded",
+      parse: ValueParsers.replicates)
+    static let shard = Option<Shard>.optional(
       "shard", "INDEX/COUNT",
-      "Run only shard INDEX (0-based) of COUNT; also read from TEST_SHARD_INDEX/TEST_TOTAL_SHARDS."),
-    .value(
-      "seed", "S",
-      "Seed of the seeded executor's schedules (default: drawn at random and printed in the report)."),
-    .value("format", "FORMAT", "Output format: text, json, junit or csv (default: text)."),
-    .value("output", "FILE", "Also write the JSON report to FILE (atomically)."),
-    .value(
-      "confidence", "C", "Confidence level of every interval and test, e.g. 0.95 or 99% (default: \(FailureRateEstimate.defaultConfidence))."),
-    .value(
-      "max-failure-rate", "R",
-      "Exit 1 unless every run is shown to fail at most R (the interval's high end ≤ R)."),
-    .value(
-      "min-failure-rate", "R",
-      "Exit 1 unless every run is shown to fail at least R (the low end ≥ R): the race still shows."),
-    .value(
-      "baseline", "FILE",
-      "Compare with an earlier JSON report; exit 1 if a run's failure rate rose significantly."),
-    .flag("no-progress", "Never show the progress line (it is shown only when stderr is a terminal)."),
-  ] }
+      "Run only shard INDEX (0-based) of COUNT; also read from TEST_SHARD_INDEX/TEST_TOTAL_SHARDS",
+      parse: ValueParsers.shard)
+    static let seed = Option<UInt64>.optional(
+      "seed", "S", "Seed of the seeded executor's schedules",
+      shownDefault: "drawn at random and printed in the report", parse: ValueParsers.seed)
+    static let confidence = Option(
+      "confidence", "C", "Confidence level of every interval and test, e.g. 0.95 or 99%",
+      default: FailureRateEstimate.defaultConfidence, parse: ValueParsers.confidence)
+    static let noProgress = Flag(
+      "no-progress", "Never show the progress line (it is shown only when stderr is a terminal).")
+  }
+
+  /// The options, with `defaultTimeout` in `--timeout`'s help.
+  static func specs(defaultTimeout: Duration) -> [OptionSpec] {
+    let run: [OptionSpec] = [
+      Options.iterations.spec, Options.timeout(default: defaultTimeout).spec, Options.jobs.spec,
+      Options.replicates.spec, Options.shard.spec, Options.seed.spec,
+    ]
+    let statistics: [OptionSpec] = [Options.confidence.spec]
+    return run + ReportOutput.specs + statistics + FailureRateGate.specs + [Options.noProgress.spec]
+  }
 
   let variants: [(Scenario, Variant)]
   let iterations: Int
@@ -74,31 +82,34 @@ struct MeasurementOptions {
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(UsageError) {
     self.variants = variants
-    iterations = try arguments.value("iterations", default: 1000, ValueParsers.positiveCount)
+    iterations = try arguments[Options.iterations]
     var measurement = RateMeasurement(
-      timeout: try arguments.value("timeout", default: defaultTimeout, ValueParsers.duration),
-      seed: try arguments.value("seed", default: UInt64.random(in: 0...UInt64.max), ValueParsers.seed),
+      timeout: try arguments[Options.timeout(default: defaultTimeout)],
+      seed: try arguments[Options.seed] ?? UInt64.random(in: 0...UInt64.max),
       workerExecutable: Self.executablePath, program: Program.name)
-    measurement.jobs = try arguments.value("jobs", default: 1, ValueParsers.jobs)
-    measurement.replicates = try arguments.value("replicates", default: nil, ValueParsers.replicates)
-    // --shard wins; Bazel's variables are read (and its status file touched) only without it.
-    measurement.shard = try arguments.value("shard") == nil
-      ? Self.shard(from: environment) : arguments.value("shard", default: nil, ValueParsers.shard)
-    output = try ReportOutput(arguments)
-    measurement.confidence = try arguments.value(
-      "confidence", default: FailureRateEstimate.defaultConfidence, ValueParsers.confidence)
-    measurement.gates = try FailureRateGate.parse(arguments)
-    measurement.baseline = try arguments.value("baseline", default: nil) { path, _ throws(UsageError) in
-      try UsageError.mapping { () throws(ReportFileError) in try ReportFile.read(path) }
+    measurement.jobs = try arguments[Options.jobs]
+    measurement.replicates = try arguments[Options.replicates]
+    // --shard wins; Bazel's variables are read (and its status file touched) only without it,
+    // and only by a command that shards (check runs every claim whole).
+    if arguments.declares(Options.shard) {
+      if let given = try arguments[Options.shard] {
+        measurement.shard = given
+      } else {
+        measurement.shard = try Self.bazelShard(from: environment)
+      }
     }
+    output = try ReportOutput(arguments)
+    measurement.confidence = try arguments[Options.confidence]
+    measurement.gates = try FailureRateGate.parse(arguments)
+    measurement.baseline = try arguments[FailureRateGate.baseline]
     self.measurement = measurement
     // A terminal that cannot move the cursor (TERM=dumb) would show every update as a new line.
     showsProgress =
-      !arguments.has("no-progress") && isatty(STDERR_FILENO) == 1 && environment["TERM"] != "dumb"
+      !arguments[Options.noProgress] && isatty(STDERR_FILENO) == 1 && environment["TERM"] != "dumb"
   }
 
   /// Bazel's sharding variables, when a test runner sets them.
-  private static func shard(from environment: [String: String]) throws(UsageError) -> Shard? {
+  private static func bazelShard(from environment: [String: String]) throws(UsageError) -> Shard? {
     guard let index = environment["TEST_SHARD_INDEX"], let count = environment["TEST_TOTAL_SHARDS"]
     else { return nil }
     // Bazel asks sharding-aware tests to touch this file.

@@ -12,10 +12,7 @@ struct MergeCommand: Command {
     measurement merge: a shard given twice or missing, an interrupted shard, shards of another
     count, seed or set of runs are errors. A single unsharded report is gated as it is.
     """
-  static let options: [OptionSpec] = MeasurementOptions.specs.filter {
-    ["format", "output", "confidence", "max-failure-rate", "min-failure-rate", "baseline"]
-      .contains($0.name)
-  }
+  static let options = ReportOutput.specs + [MeasurementOptions.Options.confidence.spec] + FailureRateGate.specs
 
   let paths: [String]
   let output: ReportOutput
@@ -29,12 +26,9 @@ struct MergeCommand: Command {
     }
     paths = arguments.positionals
     output = try ReportOutput(arguments)
-    confidence = try arguments.value(
-      "confidence", default: FailureRateEstimate.defaultConfidence, ValueParsers.confidence)
+    confidence = try arguments[MeasurementOptions.Options.confidence]
     gates = try FailureRateGate.parse(arguments)
-    baseline = try arguments.value("baseline", default: nil) { path, _ throws(UsageError) in
-      try UsageError.mapping { () throws(ReportFileError) in try ReportFile.read(path) }
-    }
+    baseline = try arguments[FailureRateGate.baseline]
   }
 
   func run() async throws -> ExitStatus {

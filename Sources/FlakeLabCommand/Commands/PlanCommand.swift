@@ -12,11 +12,19 @@ struct PlanCommand: Command {
     dispersion D a report gave (JSON 'dispersion'), a run of n iterations weighs as n/D
     independent ones, so both figures are D times larger.
     """
-  static let options: [OptionSpec] = [
-    .value("rate", "R", "The flake's failure rate: a fraction like 0.01, or 1%."),
-    .value("confidence", "C", "Probability, or confidence level (default: \(FailureRateEstimate.defaultConfidence))."),
-    .value("dispersion", "D", "The dispersion of the runs to plan, at least 1 (default: 1, independent iterations)."),
-  ]
+  /// The options, each declared once: parsing, help and defaults derive from these.
+  enum Options {
+    static let rate = Option<Double>.optional(
+      "rate", "R", "The flake's failure rate: a fraction like 0.01, or 1%", parse: ValueParsers.rate)
+    static let confidence = Option(
+      "confidence", "C", "Probability, or confidence level", default: FailureRateEstimate.defaultConfidence,
+      parse: ValueParsers.confidence)
+    static let dispersion = Option(
+      "dispersion", "D", "The dispersion of the runs to plan, at least 1", default: 1.0,
+      shownDefault: "1, independent iterations", parse: ValueParsers.dispersion)
+  }
+
+  static let options = [Options.rate.spec, Options.confidence.spec, Options.dispersion.spec]
 
   let rate: Double
   let confidence: Double
@@ -26,14 +34,14 @@ struct PlanCommand: Command {
     guard arguments.positionals.isEmpty else {
       throw UsageError("plan takes no arguments, got '\(arguments.positionals[0])'")
     }
-    guard let text = arguments.value("rate") else { throw UsageError("plan needs --rate R") }
-    rate = try ValueParsers.rate(text, option: "--rate")
+    guard let rate = try arguments[Options.rate] else { throw UsageError("plan needs --rate R") }
     // Below one in a billion the iterations needed are past what any run can count.
     guard rate >= 1e-9, rate < 1 else {
-      throw UsageError("--rate must be at least 0.0000001% (1e-9) and below 100%, not '\(text)'")
+      throw UsageError("--rate must be at least 0.0000001% (1e-9) and below 100%, not '\(try arguments.text(of: Options.rate) ?? "")'")
     }
-    confidence = try arguments.value("confidence", default: FailureRateEstimate.defaultConfidence, ValueParsers.confidence)
-    dispersion = try arguments.value("dispersion", default: 1, ValueParsers.dispersion)
+    self.rate = rate
+    confidence = try arguments[Options.confidence]
+    dispersion = try arguments[Options.dispersion]
   }
 
   func run() async throws -> ExitStatus {

@@ -13,12 +13,22 @@ struct ReplayCommand: Command {
     '\(Program.name) explore'. --trace prints every step: which task ran, whether its job was a main-actor
     or a global job, and which sleeper virtual time woke.
     """
+  /// The options, each declared once: parsing, help and defaults derive from these.
+  enum Options {
+    static let seed = Option<UInt64>.optional(
+      "seed", "S", "The iteration's seed, as a report lists it", parse: ValueParsers.seed)
+    static let schedule = Option<String>.text(
+      "schedule", "PATH", "A schedule path from '\(Program.name) explore' (e.g. 1.0.2), instead of a seed")
+    static let index = Option(
+      "index", "I", "The iteration's index, as a report lists it", default: 0, parse: ValueParsers.index)
+    static let executor = Option(
+      "executor", "NAME", "\(ExecutorID.seeded) or \(ExecutorID.fifo); \(ExecutorID.fifo) ignores the seed",
+      default: ExecutorID.seeded) { text, _ in ExecutorID(text) }
+    static let trace = Flag("trace", "Print the schedule step by step.")
+  }
+
   static let options: [OptionSpec] = [
-    .value("seed", "S", "The iteration's seed, as a report lists it."),
-    .value("schedule", "PATH", "A schedule path from '\(Program.name) explore' (e.g. 1.0.2), instead of a seed."),
-    .value("index", "I", "The iteration's index, as a report lists it (default: 0)."),
-    .value("executor", "NAME", "\(ExecutorID.seeded) (default) or \(ExecutorID.fifo); \(ExecutorID.fifo) ignores the seed."),
-    .flag("trace", "Print the schedule step by step."),
+    Options.seed.spec, Options.schedule.spec, Options.index.spec, Options.executor.spec, Options.trace.spec,
   ]
 
   let selector: String
@@ -29,22 +39,23 @@ struct ReplayCommand: Command {
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     (selector, variant) = try arguments.singleVariant(for: Self.name, in: catalog)
-    index = try arguments.value("index", default: 0, ValueParsers.index)
-    tracing = arguments.has("trace")
-    let executor = try ExecutorChoice.parse(
-      arguments, command: Self.name, in: catalog, seed: 0, defaults: [.seeded])[0]
+    index = try arguments[Options.index]
+    tracing = arguments[Options.trace]
+    let id = try arguments[Options.executor]
+    let executor = try UsageError.mapping { () throws(ScenarioCatalog.LookupError) in
+      try catalog.executor(id)
+    }
     guard let order = (executor as? ScheduledExecutor)?.order else {
       throw UsageError("replay runs under the deterministic scheduler (\(ExecutorID.seeded) or \(ExecutorID.fifo)), not \(executor.id)")
     }
-    switch (order, arguments.value("seed"), arguments.value("schedule")) {
-    case (.fifo, let seed, nil):
-      // fifo needs no seed, but one given must still be one.
-      if let seed { _ = try ValueParsers.seed(seed, option: "--seed") }
+    // fifo needs no seed, but one given must still be one.
+    switch (order, try arguments[Options.seed], try arguments[Options.schedule]) {
+    case (.fifo, _, nil):
       policy = .fifo
     case (.fifo, _, _?):
       throw UsageError("replay --executor fifo takes no --schedule: fifo has one schedule")
     case (.seeded, let seed?, nil):
-      policy = .seeded(try ValueParsers.seed(seed, option: "--seed"))
+      policy = .seeded(seed)
     case (.seeded, nil, let path?):
       guard let picks = ScheduleChoices.picks(fromPath: path) else {
         throw UsageError("--schedule takes a path of choices such as 1.0.2, not '\(path)'")

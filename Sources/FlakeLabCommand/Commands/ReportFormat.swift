@@ -4,12 +4,12 @@ import FlakeLab
 enum ReportFormat: String, CaseIterable {
   case text, json, junit, csv
 
-  init(_ arguments: ParsedArguments) throws(UsageError) {
-    self = try arguments.value("format", default: .text) { text, option throws(UsageError) in
-      ReportFormat(
-        rawValue: try ValueParsers.choice(
-          text, option: option, among: ReportFormat.allCases.map(\.rawValue)))!
-    }
+  static let option = Option(
+    "format", "FORMAT", "Output format: \(allCases.map(\.rawValue).joined(separator: ", "))",
+    default: ReportFormat.text
+  ) { text, option throws(UsageError) in
+    ReportFormat(
+      rawValue: try ValueParsers.choice(text, option: option, among: ReportFormat.allCases.map(\.rawValue)))!
   }
 
   /// The report in this format; `text` is the command's own human-readable layout.

@@ -8,9 +8,12 @@ struct ReportOutput {
   let format: ReportFormat
   let outputPath: String?
 
+  static let output = Option<String>.text("output", "FILE", "Also write the JSON report to FILE (atomically)")
+  static let specs = [ReportFormat.option.spec, output.spec]
+
   init(_ arguments: ParsedArguments) throws(UsageError) {
-    format = try ReportFormat(arguments)
-    outputPath = arguments.value("output")
+    format = try arguments[ReportFormat.option]
+    outputPath = try arguments[Self.output]
     if let outputPath {
       try UsageError.mapping { () throws(ReportFileError) in try ReportFile.checkWritable(outputPath) }
     }

@@ -10,12 +10,9 @@ struct RunCommand: Command {
     A selector is a scenario (all its variants) or scenario.variant; see '\(Program.name) list'.
     Rates under the global executor depend on the machine's cores and load.
     """
-  static let options: [OptionSpec] =
-    [
-      .value(
-        "executor", "NAME",
-        "Executor, as '\(Program.name) list' shows them (default: \(ExecutorID.global)).")
-    ] + MeasurementOptions.specs
+  static let executor = ExecutorChoice.one(
+    "Executor, as '\(Program.name) list' shows them", shownDefault: ExecutorID.global.name)
+  static let options = [executor.spec] + MeasurementOptions.specs
 
   let measurement: MeasurementOptions
   let executor: any IterationExecutor
@@ -23,7 +20,8 @@ struct RunCommand: Command {
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     measurement = try MeasurementOptions(arguments, command: Self.name, catalog: catalog)
     executor = try ExecutorChoice.parse(
-      arguments, command: Self.name, in: catalog, seed: measurement.seed, defaults: [.global])[0]
+      arguments, one: Self.executor, list: nil, command: Self.name, in: catalog, seed: measurement.seed,
+      defaults: [.global])[0]
   }
 
   func run() async throws -> ExitStatus {

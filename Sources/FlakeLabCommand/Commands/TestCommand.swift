@@ -26,29 +26,38 @@ struct TestCommand: Command {
     Skipped tests (disabled, a condition trait, XCTSkip) are counted as skipped, outside the
     failure rate. Processes a test starts end with its worker.
     """
-  static let options: [OptionSpec] =
-    [
-      .value("package-path", "DIR", "The package whose tests to run (default: the current directory)."),
-      .repeatable("filter", "REGEX", "Run only tests whose ID matches REGEX (any of them, when repeated)."),
-      .repeatable("skip", "REGEX", "Leave out tests whose ID matches REGEX."),
-      .flag("list", "List the tests with their framework instead of running them."),
-      .value(
-        "executor", "NAME",
-        "Run under one executor: \(ExecutorChoice.names(ExecutorCatalog.standard.filter { $0.harnessMechanism != nil }.map(\.id)))."),
-      .value(
-        "executors", "LIST",
-        "Comma-separated executors (default: \(ExecutorChoice.names(ExecutorCatalog.comparedByDefault)))."),
-      .flag("skip-build", "Use the tests an earlier build left instead of building first."),
-      .flag("fresh-process", "Run every iteration in a process of its own: first-run rates, slower."),
-      .value("index", "I", "Run only iteration I (with --seed, replays a seeded iteration)."),
-    ] + MeasurementOptions.specs(defaultTimeout: defaultTimeout)
+  /// The options, each declared once: parsing, help and defaults derive from these.
+  enum Options {
+    static let packagePath = Option(
+      "package-path", "DIR", "The package whose tests to run", default: ".",
+      shownDefault: "the current directory") { text, _ in text }
+    static let filter = Option<NSRegularExpression>.optional(
+      "filter", "REGEX", "Run only tests whose ID matches REGEX (any of them, when repeated)",
+      repeatable: true, parse: regex)
+    static let skip = Option<NSRegularExpression>.optional(
+      "skip", "REGEX", "Leave out tests whose ID matches REGEX", repeatable: true, parse: regex)
+    static let list = Flag("list", "List the tests with their framework instead of running them.")
+    static let executor = ExecutorChoice.one(
+      "Run under one executor: "
+        + ExecutorCatalog.standard.filter { $0.harnessMechanism != nil }.map(\.name).joined(separator: ", "))
+    static let executors = ExecutorChoice.list("Comma-separated executors", defaults: ExecutorCatalog.comparedByDefault)
+    static let skipBuild = Flag("skip-build", "Use the tests an earlier build left instead of building first.")
+    static let freshProcess = Flag(
+      "fresh-process", "Run every iteration in a process of its own: first-run rates, slower.")
+    static let index = Option<Int>.optional(
+      "index", "I", "Run only iteration I (with --seed, replays a seeded iteration)", parse: ValueParsers.index)
+  }
+
+  static let options =
+    [Options.packagePath.spec, Options.filter.spec, Options.skip.spec, Options.list.spec]
+    + [Options.executor.spec, Options.executors.spec, Options.skipBuild.spec, Options.freshProcess.spec]
+    + [Options.index.spec] + MeasurementOptions.specs(defaultTimeout: defaultTimeout)
 
   /// Swift Testing's shortest `.timeLimit`: an iteration that finishes within it is no hang.
   static let defaultTimeout: Duration = .seconds(60)
 
   let packagePath: String
   let filters: [NSRegularExpression]
-  let filterTexts: [String]
   let skips: [NSRegularExpression]
   let isListing: Bool
   /// Each with a harness mechanism: only those can run in a test process.
@@ -63,20 +72,17 @@ struct TestCommand: Command {
       throw UsageError(
         "test takes no positional arguments, not '\(arguments.positionals[0])'; choose tests with --filter")
     }
-    packagePath = arguments.value("package-path") ?? "."
-    filterTexts = arguments.values("filter")
-    filters = try filterTexts.map { text throws(UsageError) in try Self.regex(text, option: "--filter") }
-    skips = try arguments.values("skip").map { text throws(UsageError) in try Self.regex(text, option: "--skip") }
-    isListing = arguments.has("list")
-    freshProcess = arguments.has("fresh-process")
-    skipsBuild = arguments.has("skip-build")
-    index = try arguments.value("index", default: nil) { text, option throws(UsageError) in
-      try ValueParsers.index(text, option: option)
-    }
+    packagePath = try arguments[Options.packagePath]
+    filters = try arguments.all(Options.filter)
+    skips = try arguments.all(Options.skip)
+    isListing = arguments[Options.list]
+    freshProcess = arguments[Options.freshProcess]
+    skipsBuild = arguments[Options.skipBuild]
+    index = try arguments[Options.index]
     measurement = try MeasurementOptions(arguments, variants: [], defaultTimeout: Self.defaultTimeout)
     executors = try ExecutorChoice.parse(
-      arguments, command: Self.name, in: catalog, seed: measurement.seed,
-      defaults: ExecutorCatalog.comparedByDefault)
+      arguments, one: Options.executor, list: Options.executors, command: Self.name, in: catalog,
+      seed: measurement.seed, defaults: ExecutorCatalog.comparedByDefault)
     let runnable = catalog.executors.filter { $0.harnessMechanism != nil }.map(\.name)
     if let other = executors.first(where: { $0.harnessMechanism == nil }) {
       throw UsageError(
@@ -106,9 +112,9 @@ struct TestCommand: Command {
     }
     guard !tests.isEmpty else {
       if all.isEmpty { throw UsageError("the package at '\(packagePath)' has no tests") }
-      let matched = filterTexts.isEmpty
+      let matched = filters.isEmpty
         ? "no test is left after --skip"
-        : "no test matches " + filterTexts.map { "'\($0)'" }.joined(separator: " or ")
+        : "no test matches " + filters.map { "'\($0.pattern)'" }.joined(separator: " or ")
       throw UsageError(
         "\(matched); \(all.count) test\(all.count == 1 ? "" : "s") exist (see '\(Program.name) test --list')")
     }
@@ -145,7 +151,7 @@ struct TestCommand: Command {
     return try measurement.measure(runs, text: TextReport.render)
   }
 
-  private static func regex(_ text: String, option: String) throws(UsageError) -> NSRegularExpression {
+  @Sendable private static func regex(_ text: String, option: String) throws(UsageError) -> NSRegularExpression {
     guard let regex = try? NSRegularExpression(pattern: text) else {
       throw UsageError("\(option) takes a regular expression, and '\(text)' is not one")
     }

@@ -9,8 +9,11 @@ struct ParsedArguments {
   private(set) var positionals: [String] = []
   private var values: [String: [String]] = [:]
   private var flags: Set<String> = []
+  /// The names of the options the command declares.
+  private let declared: Set<String>
 
   init(_ arguments: [String], options: [OptionSpec], command: String) throws(UsageError) {
+    declared = Set(options.map(\.name))
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
       if argument == "--" {
@@ -54,10 +57,31 @@ struct ParsedArguments {
     }
   }
 
-  func value(_ name: String) -> String? { values[name]?.last }
+  /// The option's value, or its default when it was not given.
+  subscript<Value>(_ option: Option<Value>) -> Value {
+    get throws(UsageError) {
+      guard let text = values[option.spec.name]?.last else { return option.defaultValue }
+      return try option.parse(text)
+    }
+  }
 
   /// Every value of a repeatable option, in the order given.
-  func values(_ name: String) -> [String] { values[name] ?? [] }
+  func all<Value>(_ option: Option<Value?>) throws(UsageError) -> [Value] {
+    var all: [Value] = []
+    for text in values[option.spec.name] ?? [] {
+      if let value = try option.parse(text) { all.append(value) }
+    }
+    return all
+  }
+
+  /// The option's text as given, for messages that quote it.
+  func text<Value>(of option: Option<Value>) -> String? { values[option.spec.name]?.last }
+
+  /// Whether the command declares `option`.
+  func declares<Value>(_ option: Option<Value>) -> Bool { declared.contains(option.spec.name) }
+
+  /// Whether the option was given at all.
+  func isGiven<Value>(_ option: Option<Value>) -> Bool { values[option.spec.name] != nil }
 
   /// The single `scenario.variant` a command such as `replay` takes, with its full selector.
   func singleVariant(for command: String, in catalog: ScenarioCatalog) throws(UsageError)
@@ -73,13 +97,5 @@ struct ParsedArguments {
     return ("\(scenario.name).\(variant.name)", variant)
   }
 
-  func has(_ flag: String) -> Bool { flags.contains(flag) }
-
-  /// The option's value converted by `parse`, or `fallback` when it was not given.
-  func value<T>(
-    _ name: String, default fallback: T, _ parse: (String, String) throws(UsageError) -> T
-  ) throws(UsageError) -> T {
-    guard let text = value(name) else { return fallback }
-    return try parse(text, "--\(name)")
-  }
+  subscript(_ flag: Flag) -> Bool { flags.contains(flag.spec.name) }
 }
