@@ -96,4 +96,15 @@ final class ShardingTests: XCTestCase {
     XCTAssertEqual(Flakelab.counts(run)["iterations"], 250)
     XCTAssertEqual(Flakelab.counts(run)["crashed"], 2)
   }
+
+  func testCheckHasNoShardsSoBazelsVariablesLeaveItWhole() throws {
+    let result = try Flakelab.run(
+      ["check", "isLoading.yield", "--iterations", "40", "--format", "json"],
+      environment: ["TEST_SHARD_INDEX": "1", "TEST_TOTAL_SHARDS": "4"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let report = try JSONReportReader.read(Data(result.stdout.utf8), name: "check")
+    XCTAssertNil(report.shard)
+    XCTAssertEqual(report.runs.map(\.tally.iterations), Array(repeating: 40, count: report.runs.count))
+    XCTAssertFalse(report.runs.isEmpty)
+  }
 }
