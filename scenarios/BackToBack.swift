@@ -44,7 +44,7 @@ let backToBack = Scenario(
     Variant(
       name: "streams",
       summary: "each call waits on its own stream; feed the second, sleep 100 ms, feed the first",
-      realTimeWait: "sleeps 100 ms per iteration",
+      realTimeWait: .milliseconds(100),
       claims: [.global: .canFail, .serial: .neverFails, .fifo: .neverFails]
     ) { @MainActor iteration in
       let (fact0, feed0) = AsyncStream.makeStream(of: String.self)

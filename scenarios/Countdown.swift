@@ -117,7 +117,7 @@ let countdown = Scenario(
     Variant(
       name: "timeoutTask",
       summary: "async let the countdown and the first 4 messages under a 10 s TimeoutTask",
-      realTimeWait: "sleeps 5 s per iteration; virtual time under seeded and fifo",
+      realTimeWait: .seconds(5),
       claims: [.seeded: .neverFails, .fifo: .neverFails]
     ) { iteration in
       let server = ChatServerRecorder()

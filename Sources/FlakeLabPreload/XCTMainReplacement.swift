@@ -12,8 +12,7 @@ public import XCTest
 public func harnessXCTMain(_ testCases: [XCTestCaseEntry]) -> Never {
   typealias XCTMainFunction = @convention(thin) ([XCTestCaseEntry]) -> Never
   let symbol = "$s6XCTest7XCTMainys5NeverOSayAA0A4CaseCm04testD5Class_SaySS_yAFKctG8allTeststGF"
-  let next = UnsafeMutableRawPointer(bitPattern: -1)  // RTLD_NEXT
-  guard let original = dlsym(next, symbol).map({ unsafeBitCast($0, to: XCTMainFunction.self) }) else {
+  guard let original = SystemCalls.symbol(symbol, as: XCTMainFunction.self, next: true) else {
     fatalError("flakelab harness: XCTest's XCTMain was not found")
   }
   guard let configuration = Harness.configuration, configuration.test.framework == .xctest else {

@@ -1,4 +1,4 @@
 import FlakeLabCommand
 import Scenarios
 
-FlakeLabCommand.main(catalog: .standard)
+LabCommandLine.main(catalog: .standard)

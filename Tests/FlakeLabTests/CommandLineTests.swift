@@ -116,7 +116,7 @@ final class CommandLineTests: XCTestCase {
     for name in ["isLoading", "backToBack", "cancel", "screenshots", "toggleRace"] {
       XCTAssertTrue(result.stdout.contains("\(name): "), name)
     }
-    XCTAssertTrue(result.stdout.contains("[sleeps 100 ms per iteration]"))
+    XCTAssertTrue(result.stdout.contains("[sleeps 100 ms per iteration; virtual time under seeded and fifo]"))
   }
 
   func testMaxFailureRateGateExitsOneAndNamesTheRun() throws {

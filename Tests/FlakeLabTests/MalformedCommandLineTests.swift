@@ -26,7 +26,7 @@ final class MalformedCommandLineTests: XCTestCase {
   /// Each malformed line with the start of the one line it must give (after `flakelab: `).
   private var malformedLines: [(arguments: [String], message: String)] {
     var lines: [(arguments: [String], message: String)] = []
-    for command in FlakeLabCommand.commands(.standard) where !command.isHidden {
+    for command in LabCommandLine.commands(.standard) where !command.isHidden {
       let name = command.name
       let twoDashes = "options start with exactly two dashes"
       lines += [

@@ -4,7 +4,7 @@ import XCTest
 @testable import FlakeLab
 
 /// A lab of one's own: the OwnLab fixture depends on FlakeLab by path, declares a scenario and
-/// an executor of its own, and is `FlakeLabCommand.main(catalog:)`. Its executable gets every
+/// an executor of its own, and is `LabCommandLine.main(catalog:)`. Its executable gets every
 /// command, supervised, with replay commands that name it. Built once per test run.
 final class OwnLabTests: XCTestCase {
   static let package = PackageTestCommandTests.fixtures.appendingPathComponent("OwnLab")

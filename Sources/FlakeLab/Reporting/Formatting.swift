@@ -42,6 +42,15 @@ package enum Formatting {
       ? String(format: "%.3f s", value) : String(format: "%.1f ms", value * 1000)
   }
 
+  /// A duration as people write it: `5 s`, `100 ms`, `1.5 s`.
+  package static func duration(_ duration: Duration) -> String {
+    let milliseconds = Double(duration.components.seconds) * 1000
+      + Double(duration.components.attoseconds) / 1e15
+    if milliseconds < 1000 { return "\(Int(milliseconds.rounded())) ms" }
+    let seconds = milliseconds / 1000
+    return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
+  }
+
   /// A p-value with its relation: `= 0.0312`, `< 0.0001`.
   static func pValue(_ value: Double) -> String {
     value < 0.0001 ? "< 0.0001" : String(format: "= %.4f", value)

@@ -19,9 +19,9 @@ public struct Variant: Sendable {
   public let name: String
   /// One line saying how this variant writes the test.
   public let summary: String
-  /// Set when an iteration waits on the wall clock (a real `Task.sleep`), so that `list` can warn
-  /// that large iteration counts take real time, e.g. "sleeps 100 ms per iteration".
-  public let realTimeWait: String?
+  /// How long an iteration sleeps on the wall clock (a real `Task.sleep`), so that `list` can warn
+  /// that large iteration counts take real time, and `check` caps them; nil when it never does.
+  public let realTimeWait: Duration?
   /// What the source claims or the lab demonstrates under each executor.
   public let claims: [ExecutorID: Claim]
   /// The test, run once per iteration.
@@ -32,12 +32,12 @@ public struct Variant: Sendable {
   /// - Parameters:
   ///   - name: the name after the scenario's in a selector (`isLoading.naive`).
   ///   - summary: one line saying how this variant writes the test.
-  ///   - realTimeWait: set when an iteration sleeps on the wall clock, to warn in `list`.
+  ///   - realTimeWait: how long an iteration sleeps on the wall clock, if it does.
   ///   - claims: what the variant's source claims under each executor, judged by `check`;
   ///     every executor named must be in the catalog (``ScenarioCatalog/init(_:executors:)``).
   ///   - body: the test body of one iteration.
   public init(
-    name: String, summary: String, realTimeWait: String? = nil, claims: [ExecutorID: Claim] = [:],
+    name: String, summary: String, realTimeWait: Duration? = nil, claims: [ExecutorID: Claim] = [:],
     body: @escaping Body
   ) {
     self.name = name

@@ -28,13 +28,16 @@ struct ListCommand: Command {
   }
 
   func run() async throws -> ExitStatus {
+    // The deterministic scheduler's sleeps take no real time.
+    let scheduled = catalog.executors.filter(\.needsDeterministicScheduler).map(\.name)
+    let virtualTime = scheduled.isEmpty ? "" : "; virtual time under \(scheduled.joined(separator: " and "))"
     var lines: [String] = []
     for scenario in catalog.listed(includingDiagnostics: includeDiagnostics) {
       lines += ["\(scenario.name): \(scenario.summary)", "  source: \(scenario.source)"]
       let width = scenario.variants.map(\.name.count).max() ?? 0
       for variant in scenario.variants {
         let padding = String(repeating: " ", count: width - variant.name.count)
-        let wait = variant.realTimeWait.map { " [\($0)]" } ?? ""
+        let wait = variant.realTimeWait.map { " [sleeps \(Formatting.duration($0)) per iteration\(virtualTime)]" } ?? ""
         lines.append("  .\(variant.name)\(padding)  \(variant.summary)\(wait)")
       }
       lines.append("")

@@ -2,7 +2,7 @@
 import PackageDescription
 
 // A lab of one's own: FlakeLab by path, one scenario and one executor of its own, and every
-// command of `flakelab` through `FlakeLabCommand.main(catalog:)`.
+// command of `flakelab` through `LabCommandLine.main(catalog:)`.
 let package = Package(
   name: "OwnLab",
   dependencies: [.package(name: "FlakeLab", path: "../../..")],

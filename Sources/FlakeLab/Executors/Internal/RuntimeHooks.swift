@@ -16,7 +16,7 @@ package enum GlobalEnqueueHook {
   /// The hook's storage in the runtime. Reads and writes are plain, as in the runtime itself:
   /// set it while no other thread is enqueueing work that must not be redirected.
   nonisolated(unsafe) private static let slot: UnsafeMutablePointer<Hook?> = {
-    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook") else {
+    guard let symbol = SystemCalls.address(of: "swift_task_enqueueGlobal_hook") else {
       fatalError("the Swift runtime does not export swift_task_enqueueGlobal_hook")
     }
     return symbol.assumingMemoryBound(to: Hook?.self)

@@ -65,7 +65,16 @@ package enum SystemCalls {
     return true
   }
 
-  private static func symbol<Function>(_ name: String, as type: Function.Type) -> Function? {
-    dlsym(UnsafeMutableRawPointer(bitPattern: 0), name).map { unsafeBitCast($0, to: type) }
+  /// The address of `name`: its first definition in the process, or with `next` the one after
+  /// the library this code is linked into (`RTLD_NEXT`), as an interposer finds what it replaces.
+  package static func address(of name: String, next: Bool = false) -> UnsafeMutableRawPointer? {
+    dlsym(UnsafeMutableRawPointer(bitPattern: next ? -1 : 0), name)
+  }
+
+  /// The function `name`, as `type`.
+  package static func symbol<Function>(
+    _ name: String, as type: Function.Type, next: Bool = false
+  ) -> Function? {
+    address(of: name, next: next).map { unsafeBitCast($0, to: type) }
   }
 }

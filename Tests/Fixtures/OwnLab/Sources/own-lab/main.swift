@@ -2,5 +2,5 @@ import FlakeLab
 import FlakeLabCommand
 
 // Every command of flakelab, over this lab's scenario and executors.
-FlakeLabCommand.main(
+LabCommandLine.main(
   catalog: try! ScenarioCatalog([counter], executors: ExecutorCatalog.standard + [DetachedExecutor()]))

@@ -14,9 +14,9 @@ import Foundation
 /// import FlakeLab
 /// import FlakeLabCommand
 ///
-/// FlakeLabCommand.main(catalog: try! ScenarioCatalog([counter]))
+/// LabCommandLine.main(catalog: try! ScenarioCatalog([counter]))
 /// ```
-public enum FlakeLabCommand {
+public enum LabCommandLine {
   /// Runs the command this process's arguments name against `catalog`, and exits.
   ///
   /// Picks the subcommand, parses its arguments, runs it, and turns every way it can end into
