@@ -121,10 +121,10 @@ final class DispersionTests: XCTestCase {
     XCTAssertEqual((run["confidence"] as? [String: Any])?["method"] as? String, "quasi-binomial-wilson")
     XCTAssertEqual(try XCTUnwrap(run["dispersion"] as? Double), 30.562031, accuracy: 1e-9)
     XCTAssertEqual((run["replicates"] as? [[String: Any]])?.count, 10)
-    let read = try JSONReportReader.read(Data(text.utf8), name: "a.json")
+    let read = try JSONReport.read(Data(text.utf8), name: "a.json")
     XCTAssertEqual(read.runs[0].replicates, spread)
     shard.shard = try Shard(index: 1, count: 2)
-    let other = try JSONReportReader.read(Data(JSONReport.render(shard).utf8), name: "b.json")
+    let other = try JSONReport.read(Data(JSONReport.render(shard).utf8), name: "b.json")
     let merged = try ReportMerger.merge([("a.json", read), ("b.json", other)])
     XCTAssertEqual(merged.runs[0].replicates, spread + spread)
     // A report says whether a run's iterations were independent, also for an executor the lab
@@ -138,7 +138,7 @@ final class DispersionTests: XCTestCase {
       .replacingOccurrences(of: "\"iterationsIndependent\": false, ", with: "")
     XCTAssertNotEqual(older, written)
     for text in [written, older] {
-      let readBack = try JSONReportReader.read(Data(text.utf8), name: "d.json")
+      let readBack = try JSONReport.read(Data(text.utf8), name: "d.json")
       XCTAssertEqual(readBack.runs.map(\.iterationsAreIndependent), [true, false])
       XCTAssertEqual(readBack.runs.map(\.estimate.method), [.wilson, .quasiBinomialWilson])
     }
@@ -152,7 +152,7 @@ final class DispersionTests: XCTestCase {
       (broken, .replicate(run: "s.v")), (miscounted, .countsDoNotAddUp(run: "s.v")),
     ]
     for (text, malformation) in errors {
-      XCTAssertThrowsError(try JSONReportReader.read(Data(text.utf8), name: "c.json")) {
+      XCTAssertThrowsError(try JSONReport.read(Data(text.utf8), name: "c.json")) {
         XCTAssertEqual($0 as? ReportFileError, .malformed(path: "c.json", malformation))
       }
     }

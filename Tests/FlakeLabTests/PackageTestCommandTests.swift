@@ -140,7 +140,7 @@ final class PackageTestCommandTests: XCTestCase {
     process.interrupt()
     process.waitUntilExit()
     XCTAssertEqual(process.terminationStatus, 130)
-    let report = try JSONReportReader.read(try XCTUnwrap(FileManager.default.contents(atPath: path)), name: path)
+    let report = try JSONReport.read(try XCTUnwrap(FileManager.default.contents(atPath: path)), name: path)
     XCTAssertTrue(report.interrupted)
     // The test hangs on its 50th run in a process, and 2 s are less than the 5 s limit: what
     // ran is up to 49 passes per process, nothing else.

@@ -107,7 +107,7 @@ final class ProcessAndSignalTests: XCTestCase {
     process.waitUntilExit()
     XCTAssertEqual(process.terminationStatus, 130)
     let data = try XCTUnwrap(FileManager.default.contents(atPath: path))
-    let report = try JSONReportReader.read(data, name: path)
+    let report = try JSONReport.read(data, name: path)
     XCTAssertTrue(report.interrupted)
     let run = try XCTUnwrap(report.runs.first)
     XCTAssertGreaterThan(run.tally.passed, 0)

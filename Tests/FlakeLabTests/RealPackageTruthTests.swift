@@ -21,7 +21,7 @@ final class RealPackageTruthTests: XCTestCase {
       "test", "--package-path", awkward, "--skip-build", "--iterations", "40", "--executors", "global,serial,seeded",
       "--format", "json",
     ])
-    return (result.status, try JSONReportReader.read(Data(result.stdout.utf8), name: "stdout"), result.stderr)
+    return (result.status, try JSONReport.read(Data(result.stdout.utf8), name: "stdout"), result.stderr)
   }
 
   private func run(_ report: Report, _ function: String, _ executor: String) throws -> RunResult {
@@ -44,7 +44,7 @@ final class RealPackageTruthTests: XCTestCase {
       "--format", "json",
     ])
     XCTAssertEqual(result.status, 0, result.stderr)
-    let report = try JSONReportReader.read(Data(result.stdout.utf8), name: "stdout")
+    let report = try JSONReport.read(Data(result.stdout.utf8), name: "stdout")
     XCTAssertEqual(report.runs.count, 8)
     for executor in ["global", "serial"] {
       for test in ["testGreets", "testLeavesAChildRunning", "testClosesDescriptorsAndOpensAFile"] {

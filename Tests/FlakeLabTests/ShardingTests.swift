@@ -102,7 +102,7 @@ final class ShardingTests: XCTestCase {
       ["check", "isLoading.yield", "--iterations", "40", "--format", "json"],
       environment: ["TEST_SHARD_INDEX": "1", "TEST_TOTAL_SHARDS": "4"])
     XCTAssertEqual(result.status, 0, result.stderr)
-    let report = try JSONReportReader.read(Data(result.stdout.utf8), name: "check")
+    let report = try JSONReport.read(Data(result.stdout.utf8), name: "check")
     XCTAssertNil(report.shard)
     XCTAssertEqual(report.runs.map(\.tally.iterations), Array(repeating: 40, count: report.runs.count))
     XCTAssertFalse(report.runs.isEmpty)

@@ -3,12 +3,16 @@ import Foundation
 /// One row per run for spreadsheets (`--format csv`), RFC 4180 quoting, a header row first.
 /// Columns are only ever added at the end, so scripts that read them by position keep working.
 package enum CSVReport {
-  static let columns = [
-    "scenario", "variant", "executor", "iterations", "passed", "failed", "crashed", "timedOut",
-    "failureRate", "confidenceLevel", "confidenceLow", "confidenceHigh", "seconds", "claim",
-    "verdict", "topOutcome", "deadlocked", "seed", "confidenceMethod", "dispersion", "replicates",
-    "skipped", "executorChanged",
-  ]
+  /// The JSON report's names where a column is one of its fields.
+  static let columns: [String] = {
+    typealias Key = JSONReport.Key
+    return [
+      Key.scenario, Key.variant, Key.executor, Key.iterations, Key.passed, Key.failed, Key.crashed,
+      Key.timedOut, Key.failureRate, "confidenceLevel", "confidenceLow", "confidenceHigh", Key.seconds,
+      Key.claim, Key.verdict, "topOutcome", Key.deadlocked, Key.seed, "confidenceMethod", Key.dispersion,
+      Key.replicates, Key.skipped, Key.executorChanged,
+    ]
+  }()
 
   package static func render(_ report: Report) -> String {
     var rows = [columns.joined(separator: ",")]

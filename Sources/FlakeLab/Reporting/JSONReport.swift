@@ -1,31 +1,110 @@
-/// The machine-readable report (`--format json`), documented field by field in the README.
+/// The machine-readable report (`--format json`), documented field by field in the README, and
+/// read back for `merge` and `--baseline` by the same type: every key is declared once, in
+/// ``Key``, and the counts once, in ``CountField``.
 ///
 /// The shape only grows: fields are added, never renamed or removed, so scripts keep working.
 package enum JSONReport {
+  /// The name of every field.
+  package enum Key {
+    package static let flakelab = "flakelab"
+    package static let machine = "machine"
+    package static let cores = "cores"
+    package static let os = "os"
+    package static let swift = "swift"
+    package static let interrupted = "interrupted"
+    package static let timeoutSeconds = "timeoutSeconds"
+    package static let seed = "seed"
+    package static let shard = "shard"
+    package static let index = "index"
+    package static let count = "count"
+    package static let runs = "runs"
+    package static let scenario = "scenario"
+    package static let variant = "variant"
+    package static let executor = "executor"
+    package static let iterationsIndependent = "iterationsIndependent"
+    package static let iterations = "iterations"
+    package static let passed = "passed"
+    package static let failed = "failed"
+    package static let crashed = "crashed"
+    package static let timedOut = "timedOut"
+    package static let deadlocked = "deadlocked"
+    package static let skipped = "skipped"
+    package static let executorChanged = "executorChanged"
+    package static let notRun = "notRun"
+    package static let ignoredEvents = "ignoredEvents"
+    package static let failureRate = "failureRate"
+    package static let confidence = "confidence"
+    package static let level = "level"
+    package static let low = "low"
+    package static let high = "high"
+    package static let method = "method"
+    package static let dispersion = "dispersion"
+    package static let replicates = "replicates"
+    package static let seconds = "seconds"
+    package static let failures = "failures"
+    package static let observation = "observation"
+    package static let outcomes = "outcomes"
+    package static let outcome = "outcome"
+    package static let example = "example"
+    package static let frequency = "frequency"
+    package static let problems = "problems"
+    package static let schedule = "schedule"
+    package static let fingerprint = "fingerprint"
+    package static let controlled = "controlled"
+    package static let failingIterations = "failingIterations"
+    package static let replay = "replay"
+    package static let test = "test"
+    package static let framework = "framework"
+    package static let processLayout = "processLayout"
+    package static let packagePath = "packagePath"
+    package static let claim = "claim"
+    package static let verdict = "verdict"
+    package static let reason = "reason"
+  }
+
+  /// The counts a run and each of its replicates carry, in the order written.
+  package struct CountField: Sendable {
+    package let key: String
+    package let count: @Sendable (ReplicateCounts) -> Int
+    /// Whether a report from before the field may lack it (it then counted none).
+    let isRecent: Bool
+
+    package static let all = [
+      CountField(key: Key.iterations, count: \.iterations, isRecent: false),
+      CountField(key: Key.passed, count: \.passed, isRecent: false),
+      CountField(key: Key.failed, count: \.failed, isRecent: false),
+      CountField(key: Key.crashed, count: \.crashed, isRecent: false),
+      CountField(key: Key.timedOut, count: \.timedOut, isRecent: false),
+      CountField(key: Key.deadlocked, count: \.deadlocked, isRecent: false),
+      CountField(key: Key.skipped, count: \.skipped, isRecent: true),
+      CountField(key: Key.executorChanged, count: \.executorChanged, isRecent: true),
+    ]
+  }
+
   package static func render(_ report: Report) -> String {
     document(report).serialized() + "\n"
   }
 
   static func document(_ report: Report) -> JSONValue {
     .object([
-      ("flakelab", .string(Report.labVersion)),
+      (Key.flakelab, .string(Report.labVersion)),
       (
         "machine",
         .object([
-          ("cores", .int(report.machine.cores)),
-          ("os", .string(report.machine.os)),
-          ("swift", .string(report.machine.swift)),
+          (Key.cores, .int(report.machine.cores)),
+          (Key.os, .string(report.machine.os)),
+          (Key.swift, .string(report.machine.swift)),
         ])
       ),
-      ("interrupted", .bool(report.interrupted)),
-      ("timeoutSeconds", report.timeout.map { .double($0.seconds) } ?? .null),
-      ("seed", report.seed.map { .string(String($0)) } ?? .null),
+      (Key.interrupted, .bool(report.interrupted)),
+      (Key.timeoutSeconds, report.timeout.map { .double($0.seconds) } ?? .null),
+      (Key.seed, report.seed.map { .string(String($0)) } ?? .null),
       (
         "shard",
-        report.shard.map { .object([("index", .int($0.index)), ("count", .int($0.count))]) }
+        report.shard.map { .object([(Key.index, .int($0.index)), (Key.count, .int($0.count))]) }
           ?? .null
       ),
-      ("runs", .array(report.runs.map { run($0, in: report) })),
+      (Key.runs, .array(report.runs.map { run($0, in: report) })),
     ])
   }
 
@@ -34,66 +113,57 @@ package enum JSONReport {
     let estimate = result.estimate
     let failures: [JSONValue] = tally.outcomesByFrequency.compactMap { outcome, count in
       guard case .failed(let observation) = outcome else { return nil }
-      return .object([("observation", .string(observation)), ("count", .int(count))])
+      return .object([(Key.observation, .string(observation)), (Key.count, .int(count))])
     }
     var members: [(String, JSONValue)] = [
-      ("scenario", .string(result.scenario)),
-      ("variant", .string(result.variant)),
-      ("executor", .string(result.executor.name)),
-      ("iterationsIndependent", .bool(result.iterationsAreIndependent)),
-      ("iterations", .int(tally.iterations)),
-      ("passed", .int(tally.passed)),
-      ("failed", .int(tally.failed)),
-      ("crashed", .int(tally.crashed)),
-      ("timedOut", .int(tally.timedOut)),
-      ("deadlocked", .int(tally.deadlocked)),
-      ("skipped", .int(tally.skipped)),
-      ("executorChanged", .int(tally.executorChanged)),
-      ("notRun", .int(result.notRun)),
-      ("ignoredEvents", .int(result.ignoredEvents)),
+      (Key.scenario, .string(result.scenario)),
+      (Key.variant, .string(result.variant)),
+      (Key.executor, .string(result.executor.name)),
+      (Key.iterationsIndependent, .bool(result.iterationsAreIndependent)),
+    ]
+    let counts = ReplicateCounts(tally)
+    members += CountField.all.map { ($0.key, .int($0.count(counts))) }
+    members += [
+      (Key.notRun, .int(result.notRun)),
+      (Key.ignoredEvents, .int(result.ignoredEvents)),
       // A run that only skipped has no rate: null, never a 0% no iteration measured.
-      ("failureRate", estimate.hasRate ? .double(tally.failureRate) : .null),
+      (Key.failureRate, estimate.hasRate ? .double(tally.failureRate) : .null),
       (
         "confidence",
         .object([
-          ("level", .double(estimate.confidence)),
-          ("low", estimate.hasRate ? .double(estimate.low) : .null),
-          ("high", estimate.hasRate ? .double(estimate.high) : .null),
-          ("method", .string(estimate.method.rawValue)),
+          (Key.level, .double(estimate.confidence)),
+          (Key.low, estimate.hasRate ? .double(estimate.low) : .null),
+          (Key.high, estimate.hasRate ? .double(estimate.high) : .null),
+          (Key.method, .string(estimate.method.rawValue)),
         ])
       ),
-      ("dispersion", estimate.dispersion.map { .double(($0 * 1e6).rounded() / 1e6) } ?? .null),
-      ("replicates", .array(result.replicates.map(replicateDocument))),
-      ("seconds", .double((result.seconds * 1e6).rounded() / 1e6)),
-      ("failures", .array(failures)),
-      ("outcomes", .array(outcomes(tally))),
-      ("problems", .array(result.problems.map { .string(ProblemText.describe($0)) })),
+      (Key.dispersion, estimate.dispersion.map { .double(($0 * 1e6).rounded() / 1e6) } ?? .null),
+      (Key.replicates, .array(result.replicates.map(replicateDocument))),
+      (Key.seconds, .double((result.seconds * 1e6).rounded() / 1e6)),
+      (Key.failures, .array(failures)),
+      (Key.outcomes, .array(outcomes(tally))),
+      (Key.problems, .array(result.problems.map { .string(ProblemText.describe($0)) })),
     ]
     if let schedule = result.schedule {
-      members.append(("schedule", scheduleDocument(schedule, of: result, program: report.program)))
+      members.append((Key.schedule, scheduleDocument(schedule, of: result, program: report.program)))
     }
     if let test = result.test {
       members += [
-        ("test", .string(test.test.id)), ("framework", .string(test.test.framework.rawValue)),
-        ("processLayout", .string(test.layout.rawValue)), ("packagePath", .string(test.packagePath)),
+        (Key.test, .string(test.test.id)), (Key.framework, .string(test.test.framework.rawValue)),
+        (Key.processLayout, .string(test.layout.rawValue)), (Key.packagePath, .string(test.packagePath)),
       ]
     }
     if let verdict = result.verdict {
       members += [
-        ("claim", .string(verdict.claim.rawValue)), ("verdict", .string(verdict.status.rawValue)),
-        ("reason", .string(verdict.reason)),
+        (Key.claim, .string(verdict.claim.rawValue)), (Key.verdict, .string(verdict.status.rawValue)),
+        (Key.reason, .string(verdict.reason)),
       ]
     }
     return .object(members)
   }
 
   private static func replicateDocument(_ counts: ReplicateCounts) -> JSONValue {
-    .object([
-      ("iterations", .int(counts.iterations)), ("passed", .int(counts.passed)),
-      ("failed", .int(counts.failed)), ("crashed", .int(counts.crashed)),
-      ("timedOut", .int(counts.timedOut)), ("deadlocked", .int(counts.deadlocked)),
-      ("skipped", .int(counts.skipped)), ("executorChanged", .int(counts.executorChanged)),
-    ])
+    .object(CountField.all.map { ($0.key, .int($0.count(counts))) })
   }
 
   /// Seeds are strings: 64-bit values do not survive JSON readers that parse numbers as doubles.
@@ -101,18 +171,18 @@ package enum JSONReport {
     _ schedule: RunSchedule, of result: RunResult, program: String
   ) -> JSONValue {
     .object([
-      ("seed", .string(String(schedule.seed))),
-      ("fingerprint", .string(ScheduleText.hex(schedule.fingerprint))),
-      ("controlled", .bool(schedule.isControlled)),
+      (Key.seed, .string(String(schedule.seed))),
+      (Key.fingerprint, .string(ScheduleText.hex(schedule.fingerprint))),
+      (Key.controlled, .bool(schedule.isControlled)),
       (
         "failingIterations",
         .array(
           schedule.failingIterations.map { failing in
             .object([
-              ("index", .int(failing.index)), ("seed", .string(String(failing.seed))),
-              ("fingerprint", .string(ScheduleText.hex(failing.fingerprint))),
-              ("outcome", .string(OutcomeCoding.kind(of: failing.outcome))),
-              ("observation", .string(OutcomeCoding.observation(of: failing.outcome) ?? "")),
+              (Key.index, .int(failing.index)), (Key.seed, .string(String(failing.seed))),
+              (Key.fingerprint, .string(ScheduleText.hex(failing.fingerprint))),
+              (Key.outcome, .string(OutcomeCoding.kind(of: failing.outcome))),
+              (Key.observation, .string(OutcomeCoding.observation(of: failing.outcome) ?? "")),
               (
                 "replay",
                 schedule.isControlled
@@ -127,17 +197,140 @@ package enum JSONReport {
   /// Every distinct outcome with its count and frequency, passes first, then most frequent.
   private static func outcomes(_ tally: Tally) -> [JSONValue] {
     tally.histogram.map { outcome, count in
-      var members: [(String, JSONValue)] = [("outcome", .string(OutcomeCoding.kind(of: outcome)))]
+      var members: [(String, JSONValue)] = [(Key.outcome, .string(OutcomeCoding.kind(of: outcome)))]
       if let observation = OutcomeCoding.observation(of: outcome) {
-        members.append(("observation", .string(observation)))
+        members.append((Key.observation, .string(observation)))
       }
-      if let example = tally.examples[outcome] { members.append(("example", .string(example))) }
+      if let example = tally.examples[outcome] { members.append((Key.example, .string(example))) }
       members += [
-        ("count", .int(count)),
-        ("frequency", .double(Double(count) / Double(max(tally.iterations, 1)))),
+        (Key.count, .int(count)),
+        (Key.frequency, .double(Double(count) / Double(max(tally.iterations, 1)))),
       ]
       return .object(members)
     }
+  }
+}
+
+extension JSONReport {
+  /// The report in `data`, as ``render(_:)`` wrote it (or an earlier version of the lab did);
+  /// `name` says which file in errors.
+  package static func read(_ data: some Collection<UInt8>, name: String) throws(ReportFileError) -> Report {
+    guard let document = JSONParser.parse(data), document[Key.flakelab]?.string != nil,
+      let machine = document[Key.machine], machine.isObject, let runs = document[Key.runs]?.array
+    else { throw .malformed(path: name, .notAReport) }
+    var results: [RunResult] = []
+    for run in runs {
+      results.append(try self.run(run, name: name))
+    }
+    var shard: Shard?
+    if let entry = document[Key.shard], let index = entry[Key.index]?.int,
+      let count = entry[Key.count]?.int
+    {
+      do {
+        shard = try Shard(index: index, count: count)
+      } catch {
+        throw .malformed(path: name, .shard(error))
+      }
+    }
+    return Report(
+      machine: MachineInfo(
+        cores: machine[Key.cores]?.int ?? 0, os: machine[Key.os]?.string ?? "",
+        swift: machine[Key.swift]?.string ?? ""),
+      runs: results, interrupted: document[Key.interrupted]?.bool ?? false, shard: shard,
+      seed: document[Key.seed]?.string.flatMap { UInt64($0) },
+      timeout: document[Key.timeoutSeconds]?.number.map { .milliseconds(Int64(($0 * 1000).rounded())) })
+  }
+
+  private static func run(_ run: JSONValue, name: String) throws(ReportFileError) -> RunResult {
+    guard let scenario = run[Key.scenario]?.string, let variant = run[Key.variant]?.string,
+      let executor = run[Key.executor]?.string, let outcomes = run[Key.outcomes]?.array
+    else { throw .malformed(path: name, .runWithoutNames) }
+    let selector = "\(scenario).\(variant)"
+    var tally = Tally()
+    for entry in outcomes {
+      // A run has at most 10^12 iterations, as on the command line, and no negative count: sums
+      // over any number of shards then never overflow, and no rate is negative.
+      guard let kind = entry[Key.outcome]?.string, let count = entry[Key.count]?.int,
+        count >= 0, count <= 1_000_000_000_000 - tally.iterations,
+        let outcome = OutcomeCoding.outcome(kind: kind, observation: entry[Key.observation]?.string)
+      else { throw .malformed(path: name, .outcome(run: selector)) }
+      tally.record(outcome, count: count, example: entry[Key.example]?.string)
+    }
+    // The count a report states must be the count of its outcomes.
+    guard run[Key.iterations]?.int == tally.iterations else {
+      throw .malformed(path: name, .countsDoNotAddUp(run: selector))
+    }
+    let schedule = try run[Key.schedule].flatMap { entry throws(ReportFileError) in
+      entry.isObject ? try self.schedule(entry, name: name) : nil
+    }
+    // Reports from before replicates hold the run as one.
+    var replicates: [ReplicateCounts]?
+    if let entries = run[Key.replicates]?.array {
+      var counts: [ReplicateCounts] = []
+      for entry in entries {
+        counts.append(try replicate(entry, of: tally, name: name, run: selector))
+      }
+      guard counts.reduce(0, { $0 + $1.iterations }) == tally.iterations,
+        counts.reduce(0, { $0 + $1.passed }) == tally.passed
+      else { throw .malformed(path: name, .countsDoNotAddUp(run: selector)) }
+      replicates = counts
+    }
+    // The report says whether the run's iterations were independent; in one from before it
+    // did, how the interval was computed says it, and where that cannot (a single replicate)
+    // the cautious answer is no.
+    let method = run[Key.confidence]?[Key.method]?.string.flatMap(FailureRateEstimate.Method.init)
+    let independent =
+      run[Key.iterationsIndependent]?.bool ?? (method == .wilson && (replicates?.count ?? 0) > 1)
+    var result = RunResult(
+      RunKey(scenario: scenario, variant: variant, executor: ExecutorID(executor)), tally: tally,
+      seconds: run[Key.seconds]?.number ?? 0, iterationsAreIndependent: independent,
+      schedule: schedule, replicates: replicates)
+    result.notRun = max(0, run[Key.notRun]?.int ?? 0)
+    result.ignoredEvents = max(0, run[Key.ignoredEvents]?.int ?? 0)
+    if let id = run[Key.test]?.string {
+      guard let framework = run[Key.framework]?.string.flatMap(PackageTest.Framework.init),
+        let layout = run[Key.processLayout]?.string.flatMap(TestReference.ProcessLayout.init)
+      else { throw .malformed(path: name, .testRunWithoutLayout(test: id)) }
+      result.test = TestReference(
+        test: PackageTest(id: id, framework: framework),
+        packagePath: run[Key.packagePath]?.string ?? ".", layout: layout)
+    }
+    return result
+  }
+
+  /// One replicate's counts, each within what the run itself counted.
+  private static func replicate(
+    _ entry: JSONValue, of tally: Tally, name: String, run: String
+  ) throws(ReportFileError) -> ReplicateCounts {
+    // Reports from before skipped iterations have no such counts: there were none.
+    let values = CountField.all.compactMap { field in
+      entry[field.key]?.int ?? (field.isRecent ? 0 : nil)
+    }
+    guard values.count == CountField.all.count, values.allSatisfy({ $0 >= 0 && $0 <= tally.iterations }),
+      values[1...].reduce(0, +) == values[0]
+    else { throw .malformed(path: name, .replicate(run: run)) }
+    return ReplicateCounts(
+      iterations: values[0], passed: values[1], failed: values[2], crashed: values[3],
+      timedOut: values[4], deadlocked: values[5], skipped: values[6], executorChanged: values[7])
+  }
+
+  private static func schedule(_ entry: JSONValue, name: String) throws(ReportFileError) -> RunSchedule {
+    guard let seed = entry[Key.seed]?.string.flatMap({ UInt64($0) }),
+      let fingerprint = entry[Key.fingerprint]?.string.flatMap(ScheduleText.parseHex)
+    else { throw .malformed(path: name, .schedule) }
+    let failing = (entry[Key.failingIterations]?.array ?? []).compactMap {
+      item -> RunSchedule.FailingIteration? in
+      guard let index = item[Key.index]?.int,
+        let seed = item[Key.seed]?.string.flatMap({ UInt64($0) }),
+        let fingerprint = item[Key.fingerprint]?.string.flatMap(ScheduleText.parseHex),
+        let kind = item[Key.outcome]?.string,
+        let outcome = OutcomeCoding.outcome(kind: kind, observation: item[Key.observation]?.string)
+      else { return nil }
+      return .init(index: index, seed: seed, fingerprint: fingerprint, outcome: outcome)
+    }
+    return RunSchedule(
+      seed: seed, fingerprint: fingerprint, failingIterations: failing,
+      isControlled: entry[Key.controlled]?.bool ?? true)
   }
 }
 

@@ -78,14 +78,12 @@ package enum JUnitReport {
         "      <failure type=\"flakelab\" message=\"\(escape(problems.joined(separator: "; ")))\">\(escape(body))</failure>"
       )
     }
-    var figures: [(String, String)] = [
-      ("iterations", "\(tally.iterations)"), ("passed", "\(tally.passed)"),
-      ("failed", "\(tally.failed)"), ("crashed", "\(tally.crashed)"),
-      ("timedOut", "\(tally.timedOut)"), ("deadlocked", "\(tally.deadlocked)"),
-      ("skipped", "\(tally.skipped)"), ("executorChanged", "\(tally.executorChanged)"),
-      ("failureRate", "\(tally.failureRate)"), ("confidenceLow", "\(estimate.low)"),
+    let counts = ReplicateCounts(tally)
+    var figures = JSONReport.CountField.all.map { ($0.key, "\($0.count(counts))") }
+    figures += [
+      (JSONReport.Key.failureRate, "\(tally.failureRate)"), ("confidenceLow", "\(estimate.low)"),
       ("confidenceHigh", "\(estimate.high)"), ("confidenceMethod", estimate.method.rawValue),
-      ("replicates", "\(run.replicates.count)"),
+      (JSONReport.Key.replicates, "\(run.replicates.count)"),
     ]
     figures += estimate.dispersion.map { [("dispersion", "\($0)")] } ?? []
     figures += run.verdict.map { [("claim", $0.claim.rawValue), ("verdict", $0.status.rawValue)] } ?? []

@@ -8,7 +8,7 @@ package enum ReportFile {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw .unreadable(path: path)
     }
-    return try JSONReportReader.read(data, name: path)
+    return try JSONReport.read(data, name: path)
   }
 
   /// Fails unless a report can be written to `path`: checked before a run, so that a typo in

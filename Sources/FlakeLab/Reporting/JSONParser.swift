@@ -1,0 +1,217 @@
+/// Reads JSON text into a ``JSONValue``, so that a report is read back through the same type it
+/// is written with, numbers keeping the difference between `3` and `3.0`.
+///
+/// Strict RFC 8259: one value, nothing after it but whitespace, no trailing commas; nesting is
+/// limited so that a hostile file cannot exhaust the stack.
+struct JSONParser {
+  private let bytes: [UInt8]
+  private var position = 0
+  private var depth = 0
+  private static let maximumDepth = 64
+
+  /// The value in `bytes`, or nil when they are not one JSON value.
+  static func parse(_ bytes: some Collection<UInt8>) -> JSONValue? {
+    var parser = JSONParser(bytes: Array(bytes))
+    guard let value = parser.value() else { return nil }
+    parser.skipWhitespace()
+    return parser.position == parser.bytes.count ? value : nil
+  }
+
+  private init(bytes: [UInt8]) {
+    self.bytes = bytes
+  }
+
+  private mutating func value() -> JSONValue? {
+    skipWhitespace()
+    guard position < bytes.count else { return nil }
+    switch bytes[position] {
+    case UInt8(ascii: "{"): return object()
+    case UInt8(ascii: "["): return array()
+    case UInt8(ascii: "\""): return string().map(JSONValue.string)
+    case UInt8(ascii: "t"): return literal("true", .bool(true))
+    case UInt8(ascii: "f"): return literal("false", .bool(false))
+    case UInt8(ascii: "n"): return literal("null", .null)
+    default: return number()
+    }
+  }
+
+  private mutating func object() -> JSONValue? {
+    guard depth < Self.maximumDepth else { return nil }
+    depth += 1
+    defer { depth -= 1 }
+    position += 1
+    var members: [(String, JSONValue)] = []
+    skipWhitespace()
+    if consume("}") { return .object(members) }
+    repeat {
+      skipWhitespace()
+      guard position < bytes.count, bytes[position] == UInt8(ascii: "\""), let key = string() else { return nil }
+      skipWhitespace()
+      guard consume(":"), let value = value() else { return nil }
+      members.append((key, value))
+      skipWhitespace()
+    } while consume(",")
+    return consume("}") ? .object(members) : nil
+  }
+
+  private mutating func array() -> JSONValue? {
+    guard depth < Self.maximumDepth else { return nil }
+    depth += 1
+    defer { depth -= 1 }
+    position += 1
+    var values: [JSONValue] = []
+    skipWhitespace()
+    if consume("]") { return .array(values) }
+    repeat {
+      guard let value = value() else { return nil }
+      values.append(value)
+      skipWhitespace()
+    } while consume(",")
+    return consume("]") ? .array(values) : nil
+  }
+
+  private mutating func string() -> String? {
+    position += 1
+    var scalars = String.UnicodeScalarView()
+    var raw: [UInt8] = []
+    func flush() -> Bool {
+      guard !raw.isEmpty else { return true }
+      guard let text = String(validating: raw, as: UTF8.self) else { return false }
+      scalars.append(contentsOf: text.unicodeScalars)
+      raw.removeAll()
+      return true
+    }
+    while position < bytes.count {
+      let byte = bytes[position]
+      position += 1
+      switch byte {
+      case UInt8(ascii: "\""):
+        return flush() ? String(scalars) : nil
+      case UInt8(ascii: "\\"):
+        guard flush(), position < bytes.count else { return nil }
+        let escape = bytes[position]
+        position += 1
+        switch escape {
+        case UInt8(ascii: "\""): scalars.append("\"")
+        case UInt8(ascii: "\\"): scalars.append("\\")
+        case UInt8(ascii: "/"): scalars.append("/")
+        case UInt8(ascii: "b"): scalars.append("\u{08}")
+        case UInt8(ascii: "f"): scalars.append("\u{0C}")
+        case UInt8(ascii: "n"): scalars.append("\n")
+        case UInt8(ascii: "r"): scalars.append("\r")
+        case UInt8(ascii: "t"): scalars.append("\t")
+        case UInt8(ascii: "u"):
+          guard let scalar = unicodeEscape() else { return nil }
+          scalars.append(scalar)
+        default: return nil
+        }
+      case 0..<0x20:
+        return nil
+      default:
+        raw.append(byte)
+      }
+    }
+    return nil
+  }
+
+  /// `\uXXXX`, or a surrogate pair of two, after the `\u`.
+  private mutating func unicodeEscape() -> Unicode.Scalar? {
+    guard let high = hex4() else { return nil }
+    if (0xD800..<0xDC00).contains(high) {
+      guard consume("\\"), consume("u"), let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
+      return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+    }
+    return Unicode.Scalar(high)
+  }
+
+  private mutating func hex4() -> UInt32? {
+    guard position + 4 <= bytes.count,
+      let value = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16)
+    else { return nil }
+    position += 4
+    return value
+  }
+
+  private mutating func number() -> JSONValue? {
+    let start = position
+    var isInteger = true
+    while position < bytes.count {
+      let byte = bytes[position]
+      if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") {
+        position += 1
+      } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+        || byte == UInt8(ascii: "+")
+      {
+        isInteger = false
+        position += 1
+      } else {
+        break
+      }
+    }
+    let text = String(decoding: bytes[start..<position], as: UTF8.self)
+    guard !text.isEmpty, text.first != "+", !text.hasPrefix("-."), !text.hasPrefix(".") else { return nil }
+    if isInteger, let value = Int(text) { return .int(value) }
+    guard let value = Double(text), value.isFinite else { return nil }
+    return .double(value)
+  }
+
+  private mutating func literal(_ word: String, _ value: JSONValue) -> JSONValue? {
+    let expected = Array(word.utf8)
+    guard bytes.count - position >= expected.count,
+      Array(bytes[position..<position + expected.count]) == expected
+    else { return nil }
+    position += expected.count
+    return value
+  }
+
+  private mutating func consume(_ character: Unicode.Scalar) -> Bool {
+    guard position < bytes.count, bytes[position] == UInt8(ascii: character) else { return false }
+    position += 1
+    return true
+  }
+
+  private mutating func skipWhitespace() {
+    while position < bytes.count,
+      [UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")].contains(bytes[position])
+    {
+      position += 1
+    }
+  }
+}
+
+extension JSONValue {
+  /// The member `key` of an object; nil for anything else.
+  subscript(key: String) -> JSONValue? {
+    guard case .object(let members) = self else { return nil }
+    return members.first { $0.0 == key }?.1
+  }
+
+  var string: String? {
+    if case .string(let value) = self { value } else { nil }
+  }
+
+  var int: Int? {
+    if case .int(let value) = self { value } else { nil }
+  }
+
+  /// A number, written with or without a fraction.
+  var number: Double? {
+    switch self {
+    case .int(let value): Double(value)
+    case .double(let value): value
+    default: nil
+    }
+  }
+
+  var bool: Bool? {
+    if case .bool(let value) = self { value } else { nil }
+  }
+
+  var array: [JSONValue]? {
+    if case .array(let values) = self { values } else { nil }
+  }
+
+  var isObject: Bool {
+    if case .object = self { true } else { false }
+  }
+}

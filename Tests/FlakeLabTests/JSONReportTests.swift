@@ -1,0 +1,40 @@
+import Foundation
+import XCTest
+
+@testable import FlakeLab
+
+/// The JSON report is written and read by one type: what it writes reads back to the same
+/// report, and its parser takes JSON and nothing else.
+final class JSONReportTests: XCTestCase {
+  func testAReportReadsBackToTheSameText() throws {
+    var tally = Tally()
+    tally.record(.passed, count: 97)
+    tally.record(.crashed(observation: "signal 4 (SIGILL): \"trap\"\nnext line"), count: 2)
+    tally.record(.skipped(reason: "disabled ✓"), count: 1)
+    var run = RunResult(
+      RunKey(scenario: "M.S", variant: "t()", executor: .seeded), tally: tally, seconds: 1.5,
+      iterationsAreIndependent: true, schedule: RunSchedule(seed: UInt64.max, fingerprint: 0xdead_beef))
+    run.test = TestReference(
+      test: PackageTest(id: "M.S/t()", framework: .swiftTesting), packagePath: "/tmp/a b", layout: .fresh)
+    let report = Report(runs: [run], shard: try Shard(index: 1, count: 3), seed: 42, timeout: .milliseconds(250))
+    let text = JSONReport.render(report)
+    let read = try JSONReport.read(Array(text.utf8), name: "a.json")
+    XCTAssertEqual(JSONReport.render(read), text)
+  }
+
+  func testTheParserTakesJSONAndNothingElse() {
+    XCTAssertEqual(JSONParser.parse(Array("3".utf8)), .int(3))
+    XCTAssertEqual(JSONParser.parse(Array(" 3.0 ".utf8)), .double(3))
+    XCTAssertEqual(JSONParser.parse(Array(#""\ud83d\ude00 \u00e9\n""#.utf8)), .string("😀 é\n"))
+    XCTAssertEqual(
+      JSONParser.parse(Array(#"{"a": [true, null, -1e2]}"#.utf8)),
+      .object([("a", .array([.bool(true), .null, .double(-100)]))]))
+    let malformed = [
+      "", "{", "[1,]", "{} x", "{\"a\" 1}", "'a'", "\"\\x\"", "\"\u{1}\"", "01e", "+1", "nul", "[.5]",
+      String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
+    ]
+    for text in malformed {
+      XCTAssertNil(JSONParser.parse(Array(text.utf8)), text)
+    }
+  }
+}
