@@ -26,13 +26,8 @@ import Synchronization
 final class MainQueueScheduler: JobScheduler, @unchecked Sendable {
   static let shared = MainQueueScheduler()
 
-  private struct ReadyJob {
-    let job: UnownedJob
-    let kind: ScheduleStep.Kind
-  }
-
   private struct State {
-    var ready: [ReadyJob] = []
+    var ready = ReadyJobs()
     var generator: SplitMix64?
     var enqueuedJobs = 0
     /// Set once something outside the scheduler decided when a job became ready.
@@ -75,7 +70,7 @@ final class MainQueueScheduler: JobScheduler, @unchecked Sendable {
     // scheduler's; any other thread is a socket, a Dispatch queue or a thread of the test's.
     let isOutside = !Self.isOnSchedulerThread
     state.withLock {
-      $0.ready.append(ReadyJob(job: job, kind: kind))
+      $0.ready.append(job, kind: kind)
       $0.enqueuedJobs += 1
       if isOutside { $0.isUncontrolled = true }
     }
@@ -90,7 +85,7 @@ final class MainQueueScheduler: JobScheduler, @unchecked Sendable {
       MainQueueScheduler.shared.state.withLock {
         // Whether it comes before or after the jobs already waiting is a matter of timing.
         if !$0.ready.isEmpty { $0.isUncontrolled = true }
-        $0.ready.append(ReadyJob(job: job, kind: kind))
+        $0.ready.append(job, kind: kind)
       }
       MainQueueScheduler.shared.runOne()
     }
@@ -105,22 +100,11 @@ final class MainQueueScheduler: JobScheduler, @unchecked Sendable {
   private func runOne() {
     iterationWatch?.pump()
     tellUncontrolledOnce()
-    let next = state.withLock { state -> ReadyJob? in
-      guard !state.ready.isEmpty else { return nil }
-      var index = 0
-      if state.ready.count > 1, var generator = state.generator {
-        index = Int(generator.next(upperBound: UInt64(state.ready.count)))
-        state.generator = generator
-      }
-      return state.ready.remove(at: index)
-    }
-    guard let next else { return }
-    if next.kind == .global, configuration?.mechanism == .seededScheduler {
-      next.job.runSynchronously(on: HarnessDefaultExecutor.shared.asUnownedTaskExecutor())
-    } else {
-      // Under fifo global jobs run on the main actor, as the serial executor runs them.
-      next.job.runSynchronously(on: HarnessMainExecutor.shared.asUnownedSerialExecutor())
-    }
+    let next = state.withLock { state in state.ready.takeNext(using: &state.generator) }
+    next?.run(
+      seededOrder: configuration?.mechanism == .seededScheduler,
+      main: HarnessMainExecutor.shared.asUnownedSerialExecutor(),
+      global: HarnessDefaultExecutor.shared.asUnownedTaskExecutor())
   }
 
   /// Tells the supervisor, once, that this process's schedule was not the scheduler's alone.

@@ -29,11 +29,6 @@ package final class DeterministicScheduler: JobScheduler, @unchecked Sendable {
   /// Jobs that may run after the test returned, before leftovers are dropped.
   static let drainBudget = 100_000
 
-  private struct ReadyJob {
-    let job: UnownedJob
-    let kind: ScheduleStep.Kind
-    let firedAt: Duration?
-  }
 
   private struct Sleeper {
     let deadline: Duration
@@ -44,7 +39,7 @@ package final class DeterministicScheduler: JobScheduler, @unchecked Sendable {
 
   /// What other threads may touch: jobs can be enqueued from anywhere.
   private struct Queues {
-    var ready: [ReadyJob] = []
+    var ready = ReadyJobs()
     var sleepers: [Sleeper] = []
     var sequence = 0
     var now: Duration = .zero
@@ -149,7 +144,7 @@ package final class DeterministicScheduler: JobScheduler, @unchecked Sendable {
   // MARK: The executors' side
 
   package func enqueue(_ job: UnownedJob, kind: ScheduleStep.Kind) {
-    queues.withLock { $0.ready.append(ReadyJob(job: job, kind: kind, firedAt: nil)) }
+    queues.withLock { $0.ready.append(job, kind: kind) }
   }
 
   package func enqueue(_ job: UnownedJob, kind: ScheduleStep.Kind, after delay: Duration) {
@@ -170,20 +165,17 @@ package final class DeterministicScheduler: JobScheduler, @unchecked Sendable {
   /// another job can come first.
   func run(main: UnownedSerialExecutor, global: UnownedTaskExecutor) {
     while let next = nextJob() {
-      switch (next.kind, policy) {
-      case (.mainActor, _), (.global, .fifo): next.job.runSynchronously(on: main)
-      case (.global, _): next.job.runSynchronously(on: global)
-      }
+      next.run(seededOrder: policy.isSeededOrder, main: main, global: global)
     }
   }
 
   private enum Step {
-    case run(ReadyJob)
+    case run(ReadyJobs.Job)
     case finish(deadlocked: Bool)
     case quiet
   }
 
-  private func nextJob() -> ReadyJob? {
+  private func nextJob() -> ReadyJobs.Job? {
     while true {
       switch takeStep() {
       case .run(let job): return job
@@ -201,7 +193,7 @@ package final class DeterministicScheduler: JobScheduler, @unchecked Sendable {
         queues.now = max(queues.now, deadline)
         let due = queues.sleepers.filter { $0.deadline == deadline }.sorted { $0.sequence < $1.sequence }
         queues.sleepers.removeAll { $0.deadline == deadline }
-        queues.ready += due.map { ReadyJob(job: $0.job, kind: $0.kind, firedAt: $0.deadline) }
+        for sleeper in due { queues.ready.append(sleeper.job, kind: sleeper.kind, firedAt: sleeper.deadline) }
       }
       guard !queues.ready.isEmpty else {
         switch phase {
@@ -219,7 +211,7 @@ package final class DeterministicScheduler: JobScheduler, @unchecked Sendable {
         phase = .draining(budget: budget - 1)
       }
       let index = pick(among: queues.ready.count)
-      let job = queues.ready.remove(at: index)
+      let job = queues.ready.take(at: index)
       if phase == .running { record(job, pick: index, of: queues.ready.count + 1) }
       return .run(job)
     }
@@ -239,7 +231,7 @@ package final class DeterministicScheduler: JobScheduler, @unchecked Sendable {
     return index
   }
 
-  private func record(_ job: ReadyJob, pick: Int, of count: Int) {
+  private func record(_ job: ReadyJobs.Job, pick: Int, of count: Int) {
     steps += 1
     let identity = UInt(bitPattern: unsafeBitCast(job.job, to: Int.self))
     if tasksSeen[identity] == nil { tasksSeen[identity] = tasksSeen.count + 1 }

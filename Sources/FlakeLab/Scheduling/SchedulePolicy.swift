@@ -7,6 +7,11 @@ package enum SchedulePolicy: Sendable {
   /// The given choices in order, then the first ready job: the schedules `explore` walks, and
   /// the replay handle of a schedule it found.
   case directed([Int])
+
+  /// Whether the order is chosen (seeded or directed) rather than first in, first out.
+  package var isSeededOrder: Bool {
+    if case .fifo = self { false } else { true }
+  }
 }
 
 /// The choices one iteration made, in order: which ready job was picked, out of how many.

@@ -27,7 +27,7 @@ package struct SplitMix64: RandomNumberGenerator, Sendable {
   }
 
   /// A choice among `count` options, without the modulo bias of `next() % count`.
-  mutating func choice(among count: Int) -> Int {
+  package mutating func choice(among count: Int) -> Int {
     Int(next(upperBound: UInt64(count)))
   }
 }
