@@ -3,7 +3,7 @@ SWIFT ?= swift
 FLAKELAB = .build/release/flakelab
 PREFIX ?= /usr/local
 
-.PHONY: build run test check bench install clean
+.PHONY: build run test check bench docs install clean
 
 # flakelab, and the harness `flakelab test` preloads into a package's test binary, next to it.
 build:
@@ -27,6 +27,16 @@ check: build
 bench: build
 	$(SWIFT) build -c release --product flakelab-bench
 	.build/release/flakelab-bench
+
+# The public API's documentation (Sources/FlakeLab/FlakeLab.docc), built with every symbol link
+# checked: a link to a name that does not exist, or is not public, fails. Output: .build/docs.
+docs:
+	$(SWIFT) package dump-symbol-graph
+	rm -rf .build/docs-symbols && mkdir -p .build/docs-symbols
+	cp "$$(dirname "$$($(SWIFT) build --show-bin-path)")/symbolgraph/FlakeLab.symbols.json" .build/docs-symbols/
+	docc convert Sources/FlakeLab/FlakeLab.docc --additional-symbol-graph-dir .build/docs-symbols \
+	  --fallback-display-name FlakeLab --fallback-bundle-identifier org.flakelab.FlakeLab \
+	  --output-path .build/docs --warnings-as-errors
 
 # flakelab on the PATH, with the harness where it looks for it: $(PREFIX)/lib/flakelab.
 install: build

@@ -29,11 +29,11 @@ public protocol IterationExecutor: Sendable {
   /// One line for `--help` and `list`.
   var summary: String { get }
   /// Whether iterations under this executor are independent trials of one failure rate, so
-  /// that the binomial interval is right for a run (``FailureRateEstimate``). An executor that
+  /// that the binomial interval is right for a run (`FailureRateEstimate`). An executor that
   /// leaves the order to the machine, as the global executor does, is not.
   var iterationsAreIndependent: Bool { get }
   /// Whether this executor runs on the deterministic scheduler, which must be installed in the
-  /// worker process before its first task exists (``DeterministicScheduler/install()``).
+  /// worker process before its first task exists (`DeterministicScheduler.install()`).
   var needsDeterministicScheduler: Bool { get }
   /// How `flakelab test`'s harness puts a package's test process under this executor; nil when
   /// it cannot (the executor runs a variant's body, which a test binary does not have).

@@ -36,7 +36,7 @@ public func withSerialExecutor<Result>(
   return try await operation()
 }
 
-/// The synchronous form of ``withSerialExecutor(_:)-(()async throws->Result)``, for wrapping a
+/// The synchronous form of `withSerialExecutor(_:)`, for wrapping a
 /// whole XCTest invocation:
 ///
 /// ```swift

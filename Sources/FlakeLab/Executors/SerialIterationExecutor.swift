@@ -1,4 +1,4 @@
-/// Runs each iteration as ``withSerialExecutor(_:)-(()async throws->Result)`` would: every job
+/// Runs each iteration as `withSerialExecutor(_:)` would: every job
 /// the runtime would send to the global pool goes to the main actor's serial queue instead, and
 /// the runtime is restored after the iteration, also when it fails (a failing iteration returns
 /// normally: its checks and throws are recorded by the ``Iteration``).

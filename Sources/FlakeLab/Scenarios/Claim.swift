@@ -1,7 +1,7 @@
 /// What a variant's source claims, or what the lab demonstrates, about its outcome under one
 /// executor, in terms that do not depend on the machine.
 ///
-/// `flakelab check` runs each declared claim and judges it (see ``Verdict``). "Never" and
+/// `flakelab check` runs each declared claim and judges it (see `Verdict`). "Never" and
 /// "always" can be disproved by a single iteration; "can" claims can only be shown, and a race
 /// that needs more cores than a machine has may stay unshown there.
 public enum Claim: String, Sendable, CaseIterable {

@@ -1,7 +1,7 @@
 /// The scenarios and executors a lab knows, and the lookup of command-line names in them.
 ///
 /// The engine knows scenarios and executors only through a catalog handed to it: `flakelab` is
-/// ``FlakeLabCommand`` with the standard one, and a lab of one's own passes its own.
+/// `LabCommandLine.main(catalog:)` with the standard one, and a lab of one's own passes its own.
 ///
 /// ```swift
 /// let catalog = try ScenarioCatalog([counter], executors: ExecutorCatalog.standard + [Tracing()])

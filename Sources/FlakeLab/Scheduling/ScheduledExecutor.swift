@@ -2,7 +2,7 @@
 /// in an order chosen by a seeded generator (`seeded`) or first-in, first-out (`fifo`, which
 /// gives the serial executor's results), with sleeps in virtual time.
 ///
-/// Only usable in a process where ``DeterministicScheduler/install()`` ran; the lab's workers
+/// Only usable in a process where `DeterministicScheduler.install()` ran; the lab's workers
 /// for these executors are such processes.
 public struct ScheduledExecutor: IterationExecutor {
   /// How the scheduler picks among the jobs that are ready.
