@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 
+@testable import FlakeLab
+
 /// The `flakelab` executable as a user runs it: output, one-line errors and exit statuses.
 final class CommandLineTests: XCTestCase {
   func testUnknownScenarioIsOneLineAndExitTwo() throws {
@@ -151,24 +153,19 @@ final class CommandLineTests: XCTestCase {
       "run", "isLoading.naive", "--executor", "serial", "--iterations", "20", "--format", "json",
     ])
     XCTAssertEqual(result.status, 0, result.stderr)
-    let document = try XCTUnwrap(
-      JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-    XCTAssertNotNil(document["flakelab"] as? String)
-    let machine = try XCTUnwrap(document["machine"] as? [String: Any])
-    XCTAssertNotNil(machine["cores"] as? Int)
-    let runs = try XCTUnwrap(document["runs"] as? [[String: Any]])
+    let document = try XCTUnwrap(JSONParser.parse(Array(result.stdout.utf8)))
+    XCTAssertNotNil(document["flakelab"]?.string)
+    XCTAssertNotNil(document["machine"]?["cores"]?.int)
+    let runs = try XCTUnwrap(document["runs"]?.array)
     XCTAssertEqual(runs.count, 1)
     let run = runs[0]
-    XCTAssertEqual(run["scenario"] as? String, "isLoading")
-    XCTAssertEqual(run["variant"] as? String, "naive")
-    XCTAssertEqual(run["executor"] as? String, "serial")
-    XCTAssertEqual(run["iterations"] as? Int, 20)
-    XCTAssertEqual(run["passed"] as? Int, 0)
-    XCTAssertEqual(run["failed"] as? Int, 20)
-    XCTAssertEqual(run["failureRate"] as? Double, 1.0)
-    let failures = try XCTUnwrap(run["failures"] as? [[String: Any]])
-    XCTAssertEqual(failures.first?["observation"] as? String, "isLoading was false right after the tap")
-    XCTAssertEqual(failures.first?["count"] as? Int, 20)
+    XCTAssertEqual(
+      ["scenario", "variant", "executor"].map { run[$0] }, [.string("isLoading"), .string("naive"), .string("serial")])
+    XCTAssertEqual(["iterations", "passed", "failed"].map { run[$0] }, [.int(20), .int(0), .int(20)])
+    XCTAssertEqual(run["failureRate"], .double(1))
+    let failure = try XCTUnwrap(run["failures"]?.array?.first)
+    XCTAssertEqual(failure["observation"], .string("isLoading was false right after the tap"))
+    XCTAssertEqual(failure["count"], .int(20))
   }
 
   func testCompareShowsExecutorsSideBySide() throws {

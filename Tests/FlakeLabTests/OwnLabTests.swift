@@ -23,13 +23,11 @@ final class OwnLabTests: XCTestCase {
     try CapturedProcess.run(Self.executable, arguments + (arguments.first == "replay" ? [] : ["--no-progress"]))
   }
 
-  private func runs(_ result: CapturedProcess) throws -> [String: [String: Any]] {
-    let document = try XCTUnwrap(
-      try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], result.errorOutput)
-    let runs = try XCTUnwrap(document["runs"] as? [[String: Any]])
-    return Dictionary(uniqueKeysWithValues: runs.map {
-      ("\($0["scenario"] as? String ?? "?").\($0["variant"] as? String ?? "?") \($0["executor"] as? String ?? "?")", $0)
-    })
+  /// The runs of a JSON report, by `scenario.variant executor`.
+  private func runs(_ result: CapturedProcess) throws -> [String: RunResult] {
+    XCTAssertFalse(result.output.isEmpty, result.errorOutput)
+    let report = try JSONReport.read(Array(result.output.utf8), name: "stdout")
+    return Dictionary(uniqueKeysWithValues: report.runs.map { ("\($0.selector) \($0.executor)", $0) })
   }
 
   func testListShowsTheLabsOwnScenarioAndExecutor() throws {
@@ -46,12 +44,13 @@ final class OwnLabTests: XCTestCase {
     ])
     XCTAssertEqual(detached.status, 0, detached.errorOutput)
     let measured = try runs(detached)
-    XCTAssertEqual(measured["counter.awaited detached"]?["passed"] as? Int, 200)
-    XCTAssertEqual(measured["counter.naive detached"]?["iterations"] as? Int, 200)
+    XCTAssertEqual(measured["counter.awaited detached"]?.tally.passed, 200)
+    XCTAssertEqual(measured["counter.naive detached"]?.tally.iterations, 200)
     // Not an executor that fixes the order: measured as replicates.
-    XCTAssertEqual((measured["counter.naive detached"]?["replicates"] as? [Any])?.count, 10)
+    XCTAssertEqual(measured["counter.naive detached"]?.replicates.count, 10)
+    XCTAssertEqual(measured["counter.naive detached"]?.iterationsAreIndependent, false)
     let serial = try runs(ownLab(["run", "counter.naive", "--executor", "serial", "--jobs", "2", "--iterations", "200", "--format", "json"]))
-    XCTAssertEqual(serial["counter.naive serial"]?["passed"] as? Int, 200)
+    XCTAssertEqual(serial["counter.naive serial"]?.tally.passed, 200)
   }
 
   func testCheckJudgesItsOwnClaims() throws {

@@ -19,15 +19,14 @@ final class PackageTestCommandTests: XCTestCase {
     XCTAssertEqual(listing.status, 0, listing.stderr)
   }
 
-  private func test(_ arguments: [String]) throws -> (status: Int32, runs: [String: [String: Any]], stderr: String) {
+  private func test(_ arguments: [String]) throws -> (status: Int32, runs: [String: RunResult], stderr: String) {
     let result = try Flakelab.run(
       ["test", "--package-path", Self.numberFacts, "--skip-build", "--format", "json"] + arguments)
-    let document = try XCTUnwrap(
-      try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stderr)
-    let runs = try XCTUnwrap(document["runs"] as? [[String: Any]])
+    XCTAssertFalse(result.stdout.isEmpty, result.stderr)
+    let report = try JSONReport.read(Array(result.stdout.utf8), name: "stdout")
     // Keyed by the run's test ID and executor: `NumberFactsTests.IsLoadingTests/yield() serial`.
     let keyed = Dictionary(
-      uniqueKeysWithValues: runs.map { ("\($0["test"] as? String ?? "?") \($0["executor"] as? String ?? "?")", $0) })
+      uniqueKeysWithValues: report.runs.map { ("\($0.test?.test.id ?? "?") \($0.executor)", $0) })
     return (result.status, keyed, result.stderr)
   }
 
@@ -56,15 +55,14 @@ final class PackageTestCommandTests: XCTestCase {
       XCTAssertEqual(Flakelab.counts(runs[yield + " serial"]), ["iterations": 200, "passed": 0, "failed": 200, "crashed": 0, "timedOut": 0], yield)
     }
     let run = try XCTUnwrap(runs[swiftTesting + "yield() serial"])
-    XCTAssertEqual(run["framework"] as? String, "swift-testing")
-    XCTAssertEqual(run["scenario"] as? String, "NumberFactsTests.IsLoadingTests")
-    XCTAssertEqual(run["variant"] as? String, "yield()")
-    XCTAssertEqual(run["processLayout"] as? String, "repetitions")
-    let failure = try XCTUnwrap((run["failures"] as? [[String: Any]])?.first)
+    XCTAssertEqual(run.test?.test.framework, .swiftTesting)
+    XCTAssertEqual(run.scenario, "NumberFactsTests.IsLoadingTests")
+    XCTAssertEqual(run.variant, "yield()")
+    XCTAssertEqual(run.test?.layout, .repetitions)
     XCTAssertEqual(
-      failure["observation"] as? String,
-      "Expectation failed: (model → NumberFacts.NumberFactModel).isLoading → false")
-    XCTAssertEqual(runs[xctest + "testYield serial"]?["framework"] as? String, "xctest")
+      run.tally.histogram.map(\.outcome),
+      [.failed(observation: "Expectation failed: (model → NumberFacts.NumberFactModel).isLoading → false")])
+    XCTAssertEqual(runs[xctest + "testYield serial"]?.test?.test.framework, .xctest)
   }
 
   func testCrashesAndHangsAreCountedExactlyAndTheRunResumes() throws {
@@ -76,10 +74,9 @@ final class PackageTestCommandTests: XCTestCase {
     for id in [xctest + "testCrashesOnceInAHundred", swiftTesting + "crashesOnceInAHundred()"] {
       let run = crashes.runs[id + " global"]
       XCTAssertEqual(Flakelab.counts(run), ["iterations": 300, "passed": 297, "failed": 0, "crashed": 3, "timedOut": 0], id)
-      let crash = (run?["outcomes"] as? [[String: Any]])?.first { $0["outcome"] as? String == "crashed" }
       XCTAssertEqual(
-        crash?["observation"] as? String,
-        "signal 4 (SIGILL): Fatal error: run 100 of this process crashed on purpose", id)
+        run?.tally.histogram.map(\.outcome),
+        [.passed, .crashed(observation: "signal 4 (SIGILL): Fatal error: run 100 of this process crashed on purpose")], id)
     }
     let hangs = try test([
       "--executor", "global", "--iterations", "100", "--replicates", "1", "--timeout", "200ms",
@@ -101,17 +98,17 @@ final class PackageTestCommandTests: XCTestCase {
       ])
       XCTAssertEqual(status, 0, stderr)
       let run = try XCTUnwrap(runs[id + " seeded"])
-      let failing = try XCTUnwrap((run["schedule"] as? [String: Any])?["failingIterations"] as? [[String: Any]])
-      let failingIndices = Set(failing.compactMap { $0["index"] as? Int })
+      let failing = try XCTUnwrap(run.schedule?.failingIterations)
+      let failingIndices = Set(failing.map(\.index))
       // The seeded order makes the fix fail in some iterations and pass in others.
       XCTAssertFalse(failingIndices.isEmpty, id)
       let passingIndex = try XCTUnwrap((0..<20).first { !failingIndices.contains($0) }, id)
-      let replayed = try XCTUnwrap(failing.first?["replay"] as? String)
+      let replayed = ScheduleText.replayCommand(run, try XCTUnwrap(failing.first), program: "flakelab")
       XCTAssertTrue(replayed.hasPrefix("flakelab test --package-path "), replayed)
       for index in failingIndices.sorted().prefix(3) + [passingIndex] {
         let replay = try test(["--executor", "seeded", "--seed", "7", "--index", String(index), "--filter", filter])
         XCTAssertEqual(
-          replay.runs[id + " seeded"]?["failed"] as? Int, failingIndices.contains(index) ? 1 : 0,
+          replay.runs[id + " seeded"]?.tally.failed, failingIndices.contains(index) ? 1 : 0,
           "\(id) iteration \(index)")
       }
     }
@@ -125,7 +122,7 @@ final class PackageTestCommandTests: XCTestCase {
     XCTAssertEqual(status, 0, stderr)
     XCTAssertEqual(Flakelab.counts(runs[xctest + "testCrashesOnceInAHundred serial"])["passed"], 120)
     XCTAssertEqual(Flakelab.counts(runs[xctest + "testYield serial"])["failed"], 120)
-    XCTAssertEqual(runs[xctest + "testYield serial"]?["processLayout"] as? String, "fresh")
+    XCTAssertEqual(runs[xctest + "testYield serial"]?.test?.layout, .fresh)
   }
 
   func testCtrlCGivesAPartialReportAnd130AndLeavesNoTestProcess() throws {

@@ -50,9 +50,8 @@ final class ProcessAndSignalTests: XCTestCase {
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     XCTAssertEqual(process.terminationStatus, 0)
-    let run = try XCTUnwrap(
-      (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["runs"] as? [[String: Any]]).first
-    XCTAssertEqual(Flakelab.counts(try XCTUnwrap(run)), ["iterations": 2000, "passed": 1960, "failed": 0, "crashed": 0, "timedOut": 40])
+    let run = try JSONReport.read(data, name: "stdout").runs.first
+    XCTAssertEqual(Flakelab.counts(run), ["iterations": 2000, "passed": 1960, "failed": 0, "crashed": 0, "timedOut": 40])
   }
 
   func testAnInheritedIgnoredSIGCHLDChangesNothing() throws {
@@ -65,9 +64,8 @@ final class ProcessAndSignalTests: XCTestCase {
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     XCTAssertEqual(process.terminationStatus, 0)
-    let run = try XCTUnwrap(
-      (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["runs"] as? [[String: Any]]).first
-    XCTAssertEqual(Flakelab.counts(try XCTUnwrap(run))["crashed"], 3)
+    let run = try JSONReport.read(data, name: "stdout").runs.first
+    XCTAssertEqual(Flakelab.counts(run), ["iterations": 300, "passed": 297, "failed": 0, "crashed": 3, "timedOut": 0])
   }
 
   func testSignalsAtAnyMomentGive130AndCountsThatAddUp() throws {

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 
+@testable import FlakeLab
+
 #if canImport(FoundationXML)
   import FoundationXML
 #endif
@@ -117,14 +119,11 @@ final class ReportingTests: XCTestCase {
       "run", "isLoading.endpointYield", "--executor", "serial", "--iterations", "100",
       "--format", "json", "--confidence", "99%",
     ])
-    let document = try XCTUnwrap(
-      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-    let run = try XCTUnwrap((document["runs"] as? [[String: Any]])?.first)
-    let confidence = try XCTUnwrap(run["confidence"] as? [String: Any])
-    XCTAssertEqual(confidence["level"] as? Double, 0.99)
-    XCTAssertEqual(confidence["low"] as? Double, 0)
+    let confidence = try XCTUnwrap(JSONParser.parse(Array(result.stdout.utf8))?["runs"]?.array?.first?["confidence"])
+    XCTAssertEqual(confidence["level"], .double(0.99))
+    XCTAssertEqual(confidence["low"], .double(0))
     // z² / (n + z²) with z = 2.5758 and n = 100.
-    XCTAssertEqual(confidence["high"] as? Double ?? 0, 0.062221, accuracy: 1e-5)
+    XCTAssertEqual(confidence["high"]?.number ?? 0, 0.062221, accuracy: 1e-5)
   }
 
   func testTextShowsNoneAndTheUpperBound() throws {

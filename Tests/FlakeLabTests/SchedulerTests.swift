@@ -6,22 +6,19 @@ import XCTest
 /// The deterministic scheduler, through the real executable: it installs process-wide before
 /// the first task, which a test process cannot do for itself.
 final class SchedulerTests: XCTestCase {
-  private func json(_ arguments: [String]) throws -> [String: Any] {
-    let result = try Flakelab.run(arguments + ["--format", "json"])
-    XCTAssertEqual(result.status, 0, result.stderr)
-    return try XCTUnwrap(
-      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+  private func report(_ arguments: [String]) throws -> Report {
+    let (status, report) = try Flakelab.runReport(arguments)
+    XCTAssertEqual(status, 0)
+    return report
   }
 
-  private func runs(_ arguments: [String]) throws -> [[String: Any]] {
-    try XCTUnwrap(try json(arguments)["runs"] as? [[String: Any]])
+  private func runs(_ arguments: [String]) throws -> [RunResult] {
+    try report(arguments).runs
   }
 
-  private func histogram(_ run: [String: Any]) -> [String: Int] {
-    (run["outcomes"] as? [[String: Any]] ?? []).reduce(into: [:]) { result, entry in
-      let key = "\(entry["outcome"] ?? "") \(entry["observation"] ?? "")"
-      result[key] = entry["count"] as? Int
-    }
+  /// Each outcome with its count.
+  private func histogram(_ run: RunResult) -> [String: Int] {
+    Dictionary(uniqueKeysWithValues: run.tally.histogram.map { (OutcomeText.describe($0.outcome), $0.count) })
   }
 
   private let seeded = [
@@ -32,21 +29,18 @@ final class SchedulerTests: XCTestCase {
     let first = try runs(seeded)[0]
     let second = try runs(seeded)[0]
     let split = try runs(seeded + ["--jobs", "2"])[0]
-    let schedule = try XCTUnwrap(first["schedule"] as? [String: Any])
-    XCTAssertEqual(schedule["seed"] as? String, "42")
+    let schedule = try XCTUnwrap(first.schedule)
+    XCTAssertEqual(schedule.seed, 42)
     for other in [second, split] {
       XCTAssertEqual(histogram(other), histogram(first))
-      let otherSchedule = try XCTUnwrap(other["schedule"] as? [String: Any])
-      XCTAssertEqual(otherSchedule["fingerprint"] as? String, schedule["fingerprint"] as? String)
+      XCTAssertEqual(other.schedule?.fingerprint, schedule.fingerprint)
     }
     // Both outcomes occur, so the fingerprint covers more than one schedule.
-    XCTAssertGreaterThan(first["passed"] as? Int ?? 0, 0)
-    XCTAssertGreaterThan(first["failed"] as? Int ?? 0, 0)
+    XCTAssertGreaterThan(first.tally.passed, 0)
+    XCTAssertGreaterThan(first.tally.failed, 0)
     let otherSeed = try runs(
       ["run", "isLoading.endpointYield", "--executor", "seeded", "--seed", "43", "--iterations", "1000"])[0]
-    XCTAssertNotEqual(
-      (otherSeed["schedule"] as? [String: Any])?["fingerprint"] as? String,
-      schedule["fingerprint"] as? String)
+    XCTAssertNotEqual(otherSeed.schedule?.fingerprint, schedule.fingerprint)
   }
 
   func testMergedShardsOfASeededRunEqualTheWholeRun() throws {
@@ -60,34 +54,28 @@ final class SchedulerTests: XCTestCase {
       XCTAssertEqual(result.status, 0, result.stderr)
       return path
     }
-    let merged = try json(["merge"] + paths)
-    XCTAssertEqual(merged["seed"] as? String, "42")
-    let mergedRun = try XCTUnwrap((merged["runs"] as? [[String: Any]])?.first)
+    let merged = try report(["merge"] + paths)
+    XCTAssertEqual(merged.seed, 42)
+    let mergedRun = try XCTUnwrap(merged.runs.first)
     let whole = try runs(seeded)[0]
     XCTAssertEqual(histogram(mergedRun), histogram(whole))
-    let mergedSchedule = try XCTUnwrap(mergedRun["schedule"] as? [String: Any])
-    let wholeSchedule = try XCTUnwrap(whole["schedule"] as? [String: Any])
-    XCTAssertEqual(mergedSchedule["fingerprint"] as? String, wholeSchedule["fingerprint"] as? String)
-    let mergedFailing = mergedSchedule["failingIterations"] as? [[String: Any]] ?? []
-    let wholeFailing = wholeSchedule["failingIterations"] as? [[String: Any]] ?? []
-    XCTAssertEqual(mergedFailing.map { $0["seed"] as? String }, wholeFailing.map { $0["seed"] as? String })
+    XCTAssertEqual(mergedRun.schedule?.fingerprint, whole.schedule?.fingerprint)
+    XCTAssertEqual(mergedRun.schedule?.failingIterations, whole.schedule?.failingIterations)
   }
 
   func testReplayReproducesFailingIterationsExactly() throws {
     let run = try runs(seeded)[0]
-    let failing = try XCTUnwrap((run["schedule"] as? [String: Any])?["failingIterations"] as? [[String: Any]])
+    let failing = try XCTUnwrap(run.schedule?.failingIterations)
     XCTAssertEqual(failing.count, RunSchedule.failingLimit)
     for iteration in failing.prefix(5) {
-      let seed = try XCTUnwrap(iteration["seed"] as? String)
-      let index = try XCTUnwrap(iteration["index"] as? Int)
       let replay = try Flakelab.run([
-        "replay", "isLoading.endpointYield", "--seed", seed, "--index", "\(index)", "--trace",
+        "replay", "isLoading.endpointYield", "--seed", "\(iteration.seed)", "--index", "\(iteration.index)",
+        "--trace",
       ])
       XCTAssertEqual(replay.status, 0, replay.stderr)
       let lines = replay.stdout.split(separator: "\n").map(String.init)
-      XCTAssertEqual(lines[1], "outcome: \(iteration["observation"] as? String ?? "?")")
-      XCTAssertTrue(
-        lines[2].contains("fingerprint \(iteration["fingerprint"] as? String ?? "?")"), lines[2])
+      XCTAssertEqual(lines[1], "outcome: \(OutcomeText.describe(iteration.outcome))")
+      XCTAssertTrue(lines[2].contains("fingerprint \(ScheduleText.hex(iteration.fingerprint))"), lines[2])
       XCTAssertTrue(lines.contains { $0.hasPrefix("step 1: task 1 (main actor job)") }, replay.stdout)
     }
   }
@@ -102,14 +90,12 @@ final class SchedulerTests: XCTestCase {
     for (selectors, iterations) in [(quick, "50"), (slow, "2")] {
       let compared = try runs(
         ["compare"] + selectors + ["--executors", "serial,fifo", "--iterations", iterations])
-      let serial = compared.filter { $0["executor"] as? String == "serial" }
-      let fifo = compared.filter { $0["executor"] as? String == "fifo" }
+      let serial = compared.filter { $0.executor == .serial }
+      let fifo = compared.filter { $0.executor == .fifo }
       XCTAssertEqual(serial.count, fifo.count)
       for (one, other) in zip(serial, fifo) {
-        XCTAssertEqual(one["variant"] as? String, other["variant"] as? String)
-        XCTAssertEqual(
-          histogram(one), histogram(other),
-          "\(one["scenario"] ?? "").\(one["variant"] ?? "") differs between serial and fifo")
+        XCTAssertEqual(one.selector, other.selector)
+        XCTAssertEqual(histogram(one), histogram(other), "\(one.selector) differs between serial and fifo")
       }
     }
   }
@@ -133,7 +119,7 @@ final class SchedulerTests: XCTestCase {
 
   func testTheCountdownPassesInVirtualTime() throws {
     let run = try runs(["run", "countdown", "--executor", "seeded", "--iterations", "200"])[0]
-    XCTAssertEqual(run["passed"] as? Int, 200)
+    XCTAssertEqual(run.tally.passed, 200)
     let replay = try Flakelab.run(["replay", "countdown.timeoutTask", "--seed", "1", "--trace"])
     XCTAssertTrue(replay.stdout.contains("a sleeper woken at 5.000 s"), replay.stdout)
   }
@@ -141,19 +127,15 @@ final class SchedulerTests: XCTestCase {
   func testAForgottenContinuationIsADeadlockAtOnce() throws {
     for executor in ["seeded", "fifo"] {
       let run = try runs(["run", "lab.deadlock", "--executor", executor, "--iterations", "100"])[0]
-      XCTAssertEqual(run["passed"] as? Int, 90)
-      XCTAssertEqual(run["deadlocked"] as? Int, 10)
-      XCTAssertEqual(run["timedOut"] as? Int, 0)
-      let outcomes = run["outcomes"] as? [[String: Any]] ?? []
-      let deadlock = try XCTUnwrap(outcomes.first { $0["outcome"] as? String == "deadlocked" })
-      XCTAssertTrue(
-        (deadlock["observation"] as? String ?? "").contains("a continuation that is never resumed"))
+      XCTAssertEqual([run.tally.passed, run.tally.deadlocked, run.tally.timedOut], [90, 10, 0])
+      let deadlock = try XCTUnwrap(run.tally.histogram.first { $0.outcome != .passed })
+      XCTAssertTrue(OutcomeText.describe(deadlock.outcome).contains("a continuation that is never resumed"))
     }
   }
 
   func testToggleRaceCannotShowUnderTheScheduler() throws {
     let run = try runs(["run", "toggleRace", "--executor", "seeded", "--iterations", "100"])[0]
-    XCTAssertEqual(run["passed"] as? Int, 100)
+    XCTAssertEqual(run.tally.passed, 100)
   }
 }
 

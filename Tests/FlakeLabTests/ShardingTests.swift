@@ -21,15 +21,14 @@ final class ShardingTests: XCTestCase {
       XCTAssertEqual(result.status, 0, result.stderr)
       paths.append(path)
     }
-    let merged = try Flakelab.run(["merge"] + paths + ["--format", "json"])
-    XCTAssertEqual(merged.status, 0, merged.stderr)
-    let mergedRuns = try XCTUnwrap(
-      (try JSONSerialization.jsonObject(with: Data(merged.stdout.utf8)) as? [String: Any])?["runs"]
-        as? [[String: Any]])
-    let (_, whole) = try Flakelab.runJSON(
+    let (status, merged) = try Flakelab.runReport(["merge"] + paths)
+    XCTAssertEqual(status, 0)
+    let (_, whole) = try Flakelab.runReport(
       ["run"] + selectors + ["--executor", "serial", "--iterations", "1000"])
-    XCTAssertEqual(mergedRuns.map { Flakelab.counts($0) }, whole.map { Flakelab.counts($0) })
-    XCTAssertEqual(Flakelab.counts(mergedRuns[0])["crashed"], 10)
+    XCTAssertEqual(merged.runs.map(\.key), whole.runs.map(\.key))
+    XCTAssertEqual(merged.runs.map(\.tally.histogram.count), whole.runs.map(\.tally.histogram.count))
+    XCTAssertEqual(merged.runs.map { Flakelab.counts($0) }, whole.runs.map { Flakelab.counts($0) })
+    XCTAssertEqual(merged.runs.first?.tally.crashed, 10)
   }
 
   func testMergeRefusesWhatIsNotOneMeasurement() throws {
@@ -87,14 +86,10 @@ final class ShardingTests: XCTestCase {
     let result = try Flakelab.run(
       ["run", "lab.crash", "--iterations", "1000", "--format", "json"],
       environment: ["TEST_SHARD_INDEX": "2", "TEST_TOTAL_SHARDS": "4"])
-    let document = try XCTUnwrap(
-      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-    let shard = try XCTUnwrap(document["shard"] as? [String: Any])
-    XCTAssertEqual(shard["index"] as? Int, 2)
-    let run = try XCTUnwrap((document["runs"] as? [[String: Any]])?.first)
-    // Indices 500..<750 hold 599, 699 (crash) and 747 more passes.
-    XCTAssertEqual(Flakelab.counts(run)["iterations"], 250)
-    XCTAssertEqual(Flakelab.counts(run)["crashed"], 2)
+    let report = try JSONReport.read(Array(result.stdout.utf8), name: "stdout")
+    XCTAssertEqual(report.shard, try Shard(index: 2, count: 4))
+    // Indices 500..<750 hold 599, 699 (crash) and 248 passes.
+    XCTAssertEqual(Flakelab.counts(report.runs.first), ["iterations": 250, "passed": 248, "failed": 0, "crashed": 2, "timedOut": 0])
   }
 
   func testCheckHasNoShardsSoBazelsVariablesLeaveItWhole() throws {

@@ -54,16 +54,20 @@ enum Flakelab {
 }
 
 extension Flakelab {
-  /// flakelab's JSON report of `arguments`, with its exit status: the runs as the JSON has them.
-  static func runJSON(_ arguments: [String]) throws -> (status: Int32, runs: [[String: Any]]) {
+  /// flakelab's JSON report of `arguments`, read back by the lab's own reader (the one `merge`
+  /// and `--baseline` use), with its exit status.
+  static func runReport(_ arguments: [String]) throws -> (status: Int32, report: Report) {
     let result = try run(arguments + ["--format", "json"])
-    let document = try XCTUnwrap(
-      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stderr)
-    return (result.status, try XCTUnwrap(document["runs"] as? [[String: Any]]))
+    XCTAssertFalse(result.stdout.isEmpty, result.stderr)
+    return (result.status, try JSONReport.read(Array(result.stdout.utf8), name: "stdout"))
   }
 
-  /// A JSON run's counts by outcome, for comparing with what must have happened.
-  static func counts(_ run: [String: Any]?) -> [String: Int] {
-    ["iterations", "passed", "failed", "crashed", "timedOut"].reduce(into: [:]) { $0[$1] = run?[$1] as? Int }
+  /// A run's counts by outcome, for comparing with what must have happened.
+  static func counts(_ run: RunResult?) -> [String: Int] {
+    guard let tally = run?.tally else { return [:] }
+    return [
+      "iterations": tally.iterations, "passed": tally.passed, "failed": tally.failed,
+      "crashed": tally.crashed, "timedOut": tally.timedOut,
+    ]
   }
 }
