@@ -13,7 +13,4 @@ public enum HarnessMechanism: String, Sendable, CaseIterable {
   case fifoScheduler
   /// The harness's scheduler on the main thread, in an order seeded per iteration.
   case seededScheduler
-
-  /// Whether the mechanism is the harness's scheduler, which owns the main and default executors.
-  package var isScheduler: Bool { self == .fifoScheduler || self == .seededScheduler }
 }

@@ -80,9 +80,6 @@ struct ParsedArguments {
   /// Whether the command declares `option`.
   func declares<Value>(_ option: Option<Value>) -> Bool { declared.contains(option.spec.name) }
 
-  /// Whether the option was given at all.
-  func isGiven<Value>(_ option: Option<Value>) -> Bool { values[option.spec.name] != nil }
-
   /// The single `scenario.variant` a command such as `replay` takes, with its full selector.
   func singleVariant(for command: String, in catalog: ScenarioCatalog) throws(UsageError)
     -> (selector: String, variant: Variant)
