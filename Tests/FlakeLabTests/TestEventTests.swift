@@ -174,4 +174,16 @@ final class TestEventTests: XCTestCase {
       """
     XCTAssertEqual(TestPackage.compilerErrors(in: output), ["/p/Sources/M/A.swift:3:9: error: cannot find 'x' in scope"])
   }
+
+  func testALineMattersByItsKindAloneWhereverTheWordAppears() {
+    let kinds = ["testEnded", "probe"].map { Array($0.utf8) }
+    func matters(_ line: String) -> Bool { LineReader.line(Array(line.utf8)[...], hasKindAmong: kinds) }
+    XCTAssertTrue(matters(#"{"kind":"event","payload":{"kind":"testEnded","testID":"A/b()"}}"#))
+    XCTAssertTrue(matters(#"{"kind" : "probe", "payload": {}}"#))
+    // The word as a value of another key, inside a message, or as another kind does not count.
+    XCTAssertFalse(matters(#"{"kind":"event","payload":{"kind":"valueAttached","text":"testEnded"}}"#))
+    XCTAssertFalse(matters(#"{"kind":"event","payload":{"text":"\"kind\":\"testEnded\""}}"#))
+    XCTAssertFalse(matters(#"{"kind":"event","payload":{"kind":"testEndedLater"}}"#))
+    XCTAssertFalse(matters(#"{"kind""#))
+  }
 }

@@ -117,9 +117,9 @@ final class TestEventFeed: OutcomeFeed {
     return (observation, example == observation ? nil : example)
   }
 
-  private static let markers = TestEvent.kinds.map { Array("\"\($0)\"".utf8) }
+  private static let kinds = TestEvent.kinds.map { Array($0.utf8) }
 
   private static func mayMatter(_ line: ArraySlice<UInt8>) -> Bool {
-    markers.contains { LineReader.line(line, contains: $0) }
+    LineReader.line(line, hasKindAmong: kinds)
   }
 }

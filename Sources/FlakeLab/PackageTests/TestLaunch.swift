@@ -51,8 +51,10 @@ package enum TestLaunch {
         // Anchored: the ID must not match a longer one (`yield()` and `yieldTwice()`).
         "--filter", "^" + NSRegularExpression.escapedPattern(for: test.id) + "(/|$)",
         "--repetitions", String(repetitions), "--no-parallel",
-        // The console output would say again what the event stream says, at a cost per event.
-        "--quiet",
+        // The console output would say again what the event stream says, at a cost per event;
+        // `--quiet` still has the console recorder build every event's message, the lowest
+        // verbosity does not. Crash messages come from the runtime, not from the console.
+        "--verbosity", String(Int.min),
         "--event-stream-output-path", "/dev/fd/\(channel)",
         "--event-stream-version", eventStreamVersion,
       ]

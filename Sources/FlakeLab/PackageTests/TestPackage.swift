@@ -59,8 +59,8 @@ package struct TestPackage: Sendable {
           compilerLines: compilerErrors(in: build.output + build.errorOutput))
       }
     }
-    let binPath = try swift(["build", "--build-tests", "--show-bin-path"]).output
-      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let binPath = try Self.defaultBinPath(of: path)
+      ?? swift(["build", "--build-tests", "--show-bin-path"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
     let manifest = try swift(["package", "dump-package"])
     guard manifest.status == 0,
       let object = try? JSONSerialization.jsonObject(with: Data(manifest.output.utf8)) as? [String: Any],
@@ -76,6 +76,20 @@ package struct TestPackage: Sendable {
         name: name, path: path, binPath: binPath, others: others, skippedBuild: skippingBuild)
     }
     return TestPackage(path: path, testBinary: binary)
+  }
+
+  /// Where `swift build` put the products in its default place: `.build/debug`, the link
+  /// SwiftPM keeps to `.build/<triple>/debug`. Reading the link saves a `swift build
+  /// --show-bin-path` (a quarter of a second); nil, when there is none, sends the caller to ask.
+  static func defaultBinPath(of path: String) -> String? {
+    let link = URL(fileURLWithPath: path).appendingPathComponent(".build/debug")
+    guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link.path) else { return nil }
+    let resolved =
+      target.hasPrefix("/") ? URL(fileURLWithPath: target) : link.deletingLastPathComponent().appendingPathComponent(target)
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: resolved.path, isDirectory: &isDirectory), isDirectory.boolValue
+    else { return nil }
+    return resolved.standardizedFileURL.path
   }
 
   /// The compiler's located errors (`File.swift:3:9: error: …`), each once; where there are

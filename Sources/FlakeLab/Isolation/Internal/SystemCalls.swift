@@ -4,8 +4,8 @@ import Foundation
 /// that writes a buffer whole, in one place (as swift-nio's `System.swift` keeps its own).
 ///
 /// glibc declares `prctl` and `ioctl` variadic, which Swift does not import, and exports
-/// `memfd_create` and `posix_spawn_file_actions_addchdir_np` without a Swift declaration: each
-/// is found by name once. Every argument passed through them is an integer or a pointer, which
+/// `memfd_create`, `memmem` and `posix_spawn_file_actions_addchdir_np` without a Swift
+/// declaration: each is found by name. Every argument passed through them is an integer or a pointer, which
 /// the variadic and fixed calling conventions pass alike.
 package enum SystemCalls {
   /// `prctl(option, argument, 0, 0, 0)`, or -1 where the call cannot be had.
@@ -14,6 +14,25 @@ package enum SystemCalls {
     typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
     guard let function = symbol("prctl", as: Prctl.self) else { return -1 }
     return function(option, argument, 0, 0, 0)
+  }
+
+  /// Where `needle` first occurs in the `count` bytes at `haystack` (`memmem`, which scans with
+  /// the machine's vector instructions), or nil.
+  package static func find(
+    _ needle: UnsafeRawBufferPointer, in haystack: UnsafeRawPointer, count: Int
+  ) -> UnsafeRawPointer? {
+    memmem(haystack, count, needle.baseAddress, needle.count).map { UnsafeRawPointer($0) }
+  }
+
+  private typealias Memmem = @convention(c) (UnsafeRawPointer?, Int, UnsafeRawPointer?, Int) -> UnsafeMutableRawPointer?
+  /// Looked up once: the event feeds call it for every line a test process writes.
+  private static let memmem: Memmem = symbol("memmem", as: Memmem.self) ?? { haystack, count, needle, length in
+    // Without glibc's, a plain scan.
+    guard let haystack, let needle, length <= count else { return nil }
+    let bytes = UnsafeRawBufferPointer(start: haystack, count: count)
+    let pattern = UnsafeRawBufferPointer(start: needle, count: length)
+    guard let range = bytes.firstRange(of: pattern) else { return nil }
+    return UnsafeMutableRawPointer(mutating: haystack + range.lowerBound)
   }
 
   /// The columns of the terminal on `descriptor` (`ioctl(TIOCGWINSZ)`), or nil.
