@@ -36,12 +36,13 @@ final class RealPackageTruthTests: XCTestCase {
     XCTAssertEqual(listing.status, 0, listing.stderr)
     XCTAssertEqual(
       listing.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) },
-      ["testClosesDescriptorsAndOpensAFile", "testGreets", "testLeavesAChildRunning", "testSkipsOnLinux"].map {
-        ["xctest", "GreetingTests.GreetingTests/" + $0]
-      })
+      [
+        "testClosesDescriptorsAndOpensAFile", "testGreets", "testLeavesAChildRunning", "testSkipsOnLinux",
+        "testWaitsForATaskByBlockingItsThread",
+      ].map { ["xctest", "GreetingTests.GreetingTests/" + $0] })
     let result = try Flakelab.run([
       "test", "--package-path", Self.xctestOnly, "--skip-build", "--iterations", "20", "--executors", "global,serial",
-      "--format", "json",
+      "--skip", "Blocking", "--format", "json",
     ])
     XCTAssertEqual(result.status, 0, result.stderr)
     let report = try JSONReport.read(Data(result.stdout.utf8), name: "stdout")
@@ -265,6 +266,31 @@ final class RealPackageTruthTests: XCTestCase {
     kill(process.processIdentifier, signal)
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+  }
+
+  // A settled answer: a test that never finishes under an executor stops after three timeouts.
+
+  func testATestThatNeverFinishesUnderSerialStopsAfterThreeTimeoutsAndSaysSo() throws {
+    XCTAssertEqual(try Self.xctestOnlyListing.get().status, 0)
+    let arguments = [
+      "test", "--package-path", Self.xctestOnly, "--skip-build", "--filter", "Blocking", "--iterations", "20",
+      "--timeout", "300ms", "--executors", "global,serial", "--no-progress",
+    ]
+    let json = try Flakelab.run(arguments + ["--format", "json"])
+    XCTAssertEqual(json.status, 0, json.stderr)
+    let report = try JSONReport.read(Data(json.stdout.utf8), name: "stdout")
+    let global = try run(report, "testWaitsForATaskByBlockingItsThread", "global")
+    XCTAssertEqual([global.tally.iterations, global.tally.passed, global.notRun], [20, 20, 0])
+    XCTAssertNil(global.stop)
+    let serial = try run(report, "testWaitsForATaskByBlockingItsThread", "serial")
+    XCTAssertEqual([serial.tally.iterations, serial.tally.timedOut, serial.notRun], [3, 3, 17])
+    XCTAssertEqual(serial.stop, .everyIterationTimedOut)
+    let text = try Flakelab.run(arguments)
+    XCTAssertTrue(
+      text.stdout.contains(
+        "    stopped: its first 3 iterations all timed out, so every further one would cost the whole timeout "
+          + "to say so again; 17 iterations not run\n"),
+      text.stdout)
   }
 
   // Point 15: a build leaves no temporary folders behind.

@@ -61,7 +61,12 @@ package final class Supervisor {
 
   /// Workers of one run in a row that end before their test starts, after which the run stops
   /// with the rest of its iterations not run.
-  static let startFailureLimit = 3
+  package static let startFailureLimit = 3
+
+  /// Iterations from a run's start that all timed out, after which its answer is settled and
+  /// the run stops with the rest not run: a test that never finishes under an executor would
+  /// otherwise cost the whole timeout, a minute by default for a package's test, per iteration.
+  package static let settledLimit = 3
 
   /// Runs every iteration of a scenario run in `flakelab worker` processes.
   package func run(_ run: RunPlan.Run) throws -> RunResult {
@@ -97,10 +102,17 @@ package final class Supervisor {
     /// Workers of the run that ended before their test started, since one last finished an
     /// iteration; at ``startFailureLimit`` the run stops.
     var startFailuresInARow = 0
-    /// Iterations left unrun because the run stopped.
+    /// Iterations left unrun because the run stopped, and why it did.
     var notRun = 0
+    var stop: RunStop?
     /// Event lines the run's workers' feeds could not place, and ignored.
     var ignoredEvents = 0
+
+    /// Whether the run has finished at least `count` iterations, and every one timed out.
+    func hasOnlyTimedOut(atLeast count: Int) -> Bool {
+      let finished = replicates.reduce(0) { $0 + $1.iterations }
+      return finished >= count && replicates.reduce(0) { $0 + $1.timedOut } == finished
+    }
 
     /// Takes in what `worker`, running `replicate`, published since the last poll.
     mutating func poll(_ worker: WorkerProcess, replicate: Int) {
@@ -166,9 +178,16 @@ package final class Supervisor {
               worker, of: runs[run], status: status, into: &states[run].replicates[batch.replicate])
             if worker.completed > 0 { states[run].startFailuresInARow = 0 }
             if !worker.isReady { states[run].startFailuresInARow += 1 }
-            if states[run].startFailuresInARow >= Self.startFailureLimit {
+            if states[run].stop == nil {
               // The test cannot start: what is left of the run would fail the same way, each a
               // process start (or a start limit) apiece.
+              if states[run].startFailuresInARow >= Self.startFailureLimit {
+                states[run].stop = .neverStarted
+              } else if states[run].hasOnlyTimedOut(atLeast: Self.settledLimit) {
+                states[run].stop = .everyIterationTimedOut
+              }
+            }
+            if states[run].stop != nil {
               states[run].notRun += (rest?.count ?? 0)
                 + pending.filter { $0.run == run }.reduce(0) { $0 + $1.indices.count }
               pending.removeAll { $0.run == run }
@@ -213,6 +232,7 @@ package final class Supervisor {
         replicates: state.replicates.filter { $0.iterations > 0 }.map(ReplicateCounts.init))
       result.test = run.test
       result.notRun = state.notRun
+      result.stop = state.stop
       result.ignoredEvents = state.ignoredEvents
       return result
     }

@@ -31,6 +31,7 @@ package enum JSONReport {
     package static let skipped = "skipped"
     package static let executorChanged = "executorChanged"
     package static let notRun = "notRun"
+    package static let stopped = "stopped"
     package static let ignoredEvents = "ignoredEvents"
     package static let failureRate = "failureRate"
     package static let confidence = "confidence"
@@ -125,6 +126,7 @@ package enum JSONReport {
     members += CountField.all.map { ($0.key, .int($0.count(counts))) }
     members += [
       (Key.notRun, .int(result.notRun)),
+      (Key.stopped, result.stop.map { .string($0.rawValue) } ?? .null),
       (Key.ignoredEvents, .int(result.ignoredEvents)),
       // A run that only skipped has no rate: null, never a 0% no iteration measured.
       (Key.failureRate, estimate.hasRate ? .double(tally.failureRate) : .null),
@@ -286,6 +288,7 @@ extension JSONReport {
       seconds: run[Key.seconds]?.number ?? 0, iterationsAreIndependent: independent,
       schedule: schedule, replicates: replicates)
     result.notRun = max(0, run[Key.notRun]?.int ?? 0)
+    result.stop = run[Key.stopped]?.string.flatMap(RunStop.init)
     result.ignoredEvents = max(0, run[Key.ignoredEvents]?.int ?? 0)
     if let id = run[Key.test]?.string {
       guard let framework = run[Key.framework]?.string.flatMap(PackageTest.Framework.init),

@@ -103,11 +103,15 @@ extension TextReport {
 extension TextReport {
   /// Why a run has fewer iterations than asked.
   static func stopLines(_ result: RunResult) -> [String] {
-    guard result.notRun > 0 else { return [] }
-    return [
-      "    stopped: \(Supervisor.startFailureLimit) processes in a row ended before the test started; "
-        + "\(Formatting.count(result.notRun)) iterations not run"
-    ]
+    guard result.notRun > 0, let stop = result.stop else { return [] }
+    let why =
+      switch stop {
+      case .neverStarted:
+        "\(Supervisor.startFailureLimit) processes in a row ended before the test started"
+      case .everyIterationTimedOut:
+        "its first \(Supervisor.settledLimit) iterations all timed out, so every further one would cost the whole timeout to say so again"
+      }
+    return ["    stopped: \(why); \(Formatting.count(result.notRun)) iterations not run"]
   }
 
   /// What a package's test run may need explained: a test its framework skipped, or a timeout

@@ -24,9 +24,10 @@ package struct RunResult: Sendable {
   package var schedule: RunSchedule?
   /// Set when the run is of a test of the user's package (`flakelab test`).
   package var test: TestReference?
-  /// Iterations left unrun because the run stopped early: ``Supervisor/startFailureLimit``
-  /// workers in a row ended before the test started, so every further one would too.
+  /// Iterations left unrun because the run stopped early (``stop`` says why).
   package var notRun = 0
+  /// Why the run stopped early, when it did.
+  package var stop: RunStop?
   /// Event lines of a package's test that fit no iteration and were ignored: an end with no
   /// start, or past the iterations asked. Something other than the framework wrote them.
   package var ignoredEvents = 0
@@ -60,6 +61,7 @@ package struct RunResult: Sendable {
   package mutating func add(_ other: RunResult) {
     tally.merge(other.tally)
     notRun += other.notRun
+    stop = stop ?? other.stop
     ignoredEvents += other.ignoredEvents
     replicates += other.replicates
     seconds += other.seconds

@@ -38,4 +38,12 @@ final class GreetingTests: XCTestCase {
     close(descriptor)
     XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "mine\n")
   }
+
+  /// Waits for a task by blocking its thread, as tests of older callback code do: under a serial
+  /// executor the task's job queues behind the wait, which never ends.
+  func testWaitsForATaskByBlockingItsThread() {
+    let done = DispatchSemaphore(value: 0)
+    Task { done.signal() }
+    done.wait()
+  }
 }

@@ -1,0 +1,10 @@
+/// Why a run ended before its last iteration; its other iterations are counted as not run.
+package enum RunStop: String, Sendable, Equatable {
+  /// ``Supervisor/startFailureLimit`` workers in a row ended before the test started, so every
+  /// further one would too.
+  case neverStarted
+  /// Its first ``Supervisor/settledLimit`` iterations all timed out: under this executor the
+  /// test does not finish (a test that blocks its thread under a serial executor), and every
+  /// further iteration would cost the whole timeout to say so again.
+  case everyIterationTimedOut
+}
