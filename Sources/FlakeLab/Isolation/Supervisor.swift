@@ -102,8 +102,9 @@ package final class Supervisor {
     /// Workers of the run that ended before their test started, since one last finished an
     /// iteration; at ``startFailureLimit`` the run stops.
     var startFailuresInARow = 0
-    /// Iterations left unrun because the run stopped, and why it did.
+    /// Iterations left unrun because the run stopped.
     var notRun = 0
+    /// Why the run stopped, once it has.
     var stop: RunStop?
     /// Event lines the run's workers' feeds could not place, and ignored.
     var ignoredEvents = 0
@@ -179,8 +180,9 @@ package final class Supervisor {
             if worker.completed > 0 { states[run].startFailuresInARow = 0 }
             if !worker.isReady { states[run].startFailuresInARow += 1 }
             if states[run].stop == nil {
-              // The test cannot start: what is left of the run would fail the same way, each a
-              // process start (or a start limit) apiece.
+              // A settled run stops: a test that cannot start would fail so every time, a
+              // process start (or a start limit) apiece; one whose every iteration so far timed
+              // out would cost the whole timeout each time.
               if states[run].startFailuresInARow >= Self.startFailureLimit {
                 states[run].stop = .neverStarted
               } else if states[run].hasOnlyTimedOut(atLeast: Self.settledLimit) {

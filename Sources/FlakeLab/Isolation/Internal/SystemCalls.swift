@@ -5,8 +5,8 @@ import Foundation
 ///
 /// glibc declares `prctl` and `ioctl` variadic, which Swift does not import, and exports
 /// `memfd_create`, `memmem` and `posix_spawn_file_actions_addchdir_np` without a Swift
-/// declaration: each is found by name. Every argument passed through them is an integer or a pointer, which
-/// the variadic and fixed calling conventions pass alike.
+/// declaration: each is found by name. Every argument passed through them is an integer or a
+/// pointer, which the variadic and fixed calling conventions pass alike.
 package enum SystemCalls {
   /// `prctl(option, argument, 0, 0, 0)`, or -1 where the call cannot be had.
   @discardableResult
