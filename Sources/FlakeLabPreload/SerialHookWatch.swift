@@ -16,9 +16,7 @@ enum SerialHookWatch {
   /// the supervisor counts a finding only inside one of its iterations.
   static func start(channel: Int32) {
     EventStreamRelay.threaded(channel: channel) { line in
-      if GlobalEnqueueHook.current == nil, LineReader.line(line, contains: marker) {
-        EventOutput.write(.executorChanged)
-      }
+      GlobalEnqueueHook.current == nil && LineReader.line(line, contains: marker) ? .executorChanged : nil
     }
   }
 

@@ -17,9 +17,10 @@ final class SwiftTestingIterationWatch: @unchecked Sendable {
     relay = EventStreamRelay.pumping(channel: channel) { [unowned self] line in
       guard LineReader.line(line, contains: Self.marker),
         case .testStarted(let id) = TestEvent.parse(line), TestEvent.testID(id, belongsTo: testID)
-      else { return }
+      else { return nil }
       onIterationStart(started)
       started += 1
+      return nil
     }
     if relay == nil { return nil }
   }

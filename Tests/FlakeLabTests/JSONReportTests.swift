@@ -31,6 +31,7 @@ final class JSONReportTests: XCTestCase {
       .object([("a", .array([.bool(true), .null, .double(-100)]))]))
     let malformed = [
       "", "{", "[1,]", "{} x", "{\"a\" 1}", "'a'", "\"\\x\"", "\"\u{1}\"", "01e", "+1", "nul", "[.5]",
+      "01", "1.", "-", "1e", "--1", "1.5.2",
       String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
     ]
     for text in malformed {

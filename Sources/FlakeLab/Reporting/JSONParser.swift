@@ -1,8 +1,8 @@
 /// Reads JSON text into a ``JSONValue``, so that a report is read back through the same type it
 /// is written with, numbers keeping the difference between `3` and `3.0`.
 ///
-/// Strict RFC 8259: one value, nothing after it but whitespace, no trailing commas; nesting is
-/// limited so that a hostile file cannot exhaust the stack.
+/// Strict RFC 8259: one value, nothing after it but whitespace, no trailing commas, numbers as
+/// the RFC writes them; nesting is limited so that a hostile file cannot exhaust the stack.
 struct JSONParser {
   private let bytes: [UInt8]
   private var position = 0
@@ -132,24 +132,30 @@ struct JSONParser {
     return value
   }
 
+  /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, as RFC 8259 writes numbers.
   private mutating func number() -> JSONValue? {
     let start = position
-    var isInteger = true
-    while position < bytes.count {
-      let byte = bytes[position]
-      if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") {
+    func digits() -> Int {
+      let from = position
+      while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
         position += 1
-      } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
-        || byte == UInt8(ascii: "+")
-      {
-        isInteger = false
-        position += 1
-      } else {
-        break
       }
+      return position - from
+    }
+    _ = consume("-")
+    let integerStart = position
+    guard digits() > 0, bytes[integerStart] != UInt8(ascii: "0") || position - integerStart == 1 else { return nil }
+    var isInteger = true
+    if consume(".") {
+      isInteger = false
+      guard digits() > 0 else { return nil }
+    }
+    if consume("e") || consume("E") {
+      isInteger = false
+      if !consume("+") { _ = consume("-") }
+      guard digits() > 0 else { return nil }
     }
     let text = String(decoding: bytes[start..<position], as: UTF8.self)
-    guard !text.isEmpty, text.first != "+", !text.hasPrefix("-."), !text.hasPrefix(".") else { return nil }
     if isInteger, let value = Int(text) { return .int(value) }
     guard let value = Double(text), value.isFinite else { return nil }
     return .double(value)

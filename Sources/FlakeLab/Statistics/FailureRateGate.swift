@@ -39,10 +39,10 @@ package struct FailureRateGate: Equatable, Sendable {
     let needed = IterationPlanner.iterationsForInterval(
       toBring: side, within: limit, observedRate: estimate.rate, confidence: estimate.confidence,
       dispersion: estimate.dispersion ?? 1, critical: estimate.critical)
-    var replicates: (count: Int, size: Int)?
+    var replicates: GateShortfall.Replicates?
     if let needed, estimate.method == .quasiBinomialWilson, estimate.replicatesRun > 0 {
       let size = max(1, result.tally.ran / estimate.replicatesRun)
-      replicates = ((needed + size - 1) / size, size)
+      replicates = .init(count: (needed + size - 1) / size, size: size)
     }
     return .gateNotMet(
       GateShortfall(

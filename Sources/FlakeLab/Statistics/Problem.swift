@@ -21,12 +21,10 @@ package struct GateShortfall: Sendable, Equatable {
   package let iterationsNeeded: Int?
   /// Under dispersion, the same as replicates of this run's size: the spread between processes
   /// dominates, so more replicates, not longer ones, narrow the interval.
-  package let replicatesNeeded: (count: Int, size: Int)?
+  package let replicatesNeeded: Replicates?
 
-  package static func == (a: GateShortfall, b: GateShortfall) -> Bool {
-    a.gate == b.gate && a.run == b.run && a.estimate == b.estimate
-      && a.iterationsNeeded == b.iterationsNeeded
-      && a.replicatesNeeded?.count == b.replicatesNeeded?.count
-      && a.replicatesNeeded?.size == b.replicatesNeeded?.size
+  package struct Replicates: Sendable, Equatable {
+    package let count: Int
+    package let size: Int
   }
 }
