@@ -13,7 +13,7 @@ build:
 run: build
 	$(FLAKELAB) run isLoading --iterations 10000
 	$(FLAKELAB) compare isLoading backToBack.serialForm cancel screenshots toggleRace runtimeOrder --iterations 1000
-	$(FLAKELAB) test --package-path Tests/Fixtures/NumberFacts --executors global,serial --iterations 1000 --timeout 250ms
+	$(FLAKELAB) test --package-path Tests/Fixtures/FlakeKinds
 
 test:
 	$(SWIFT) build --product flakelab

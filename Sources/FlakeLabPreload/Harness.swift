@@ -3,7 +3,8 @@ import Foundation
 
 /// The harness `flakelab test` preloads (`LD_PRELOAD`) into a user's unmodified test binary: it
 /// puts the process under the run's executor before the first task exists, and for XCTest
-/// repeats the one test in this process and reports each run as a test event.
+/// runs the run's tests in this process (one repeated, or a suite pass) and reports each run as
+/// test events.
 ///
 /// It does nothing in a process the lab did not configure, and removes itself from the
 /// environment so that processes the tests start do not inherit it.
@@ -23,14 +24,14 @@ enum Harness {
     HarnessConfiguration.variableNames.forEach { unsetenv($0) }
     EventOutput.adopt(
       configuration.channel,
-      closingChannel: configuration.isProbe || configuration.test.framework == .xctest)
+      closingChannel: configuration.isProbe || configuration.framework == .xctest)
     self.configuration = configuration
     switch configuration.mechanism {
     case .untouched:
       break
     case .mainQueueRedirect:
       GlobalEnqueueHook.current = configuration.isProbe ? Probe.countingRedirect : GlobalEnqueueHook.mainActorRedirect
-      if configuration.test.framework == .swiftTesting, !configuration.isProbe {
+      if configuration.framework == .swiftTesting, !configuration.isProbe {
         SerialHookWatch.start(channel: configuration.channel)
       }
     case .fifoScheduler, .seededScheduler:

@@ -45,13 +45,13 @@ final class MainQueueScheduler: JobScheduler, @unchecked Sendable {
     shared.configuration = configuration
     _ = HarnessMainExecutor.mainQueueKey  // marks the main queue before any job can ask
     _createExecutors(factory: HarnessExecutorFactory.self)
-    if configuration.mechanism == .seededScheduler, configuration.test.framework == .swiftTesting,
+    if configuration.mechanism == .seededScheduler, configuration.framework == .swiftTesting,
       !configuration.isProbe
     {
       shared.iterationWatch = SwiftTestingIterationWatch(
-        testID: configuration.test.id, channel: configuration.channel
-      ) { started in
-        shared.beginIteration(configuration.firstIndex + started)
+        testIDs: configuration.testIDs, channel: configuration.channel
+      ) { run in
+        shared.beginIteration(configuration.firstIndex + run)
       }
     }
   }

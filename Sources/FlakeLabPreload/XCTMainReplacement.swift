@@ -6,8 +6,9 @@ public import XCTest
 /// definition comes first in the preloaded process, so the runner calls it instead.
 ///
 /// XCTest on Linux has no repetition flag, and a process per iteration costs milliseconds. The
-/// replacement hands the real `XCTMain` the one test the run is about, repeated, and observes
-/// each run as test events. In a process the lab did not configure it passes everything on.
+/// replacement hands the real `XCTMain` the run's tests (one test repeated, or a suite pass's
+/// tests once each, in XCTest's order) and observes each run as test events. In a process the
+/// lab did not configure it passes everything on.
 @_silgen_name("$s6XCTest7XCTMainys5NeverOSayAA0A4CaseCm04testD5Class_SaySS_yAFKctG8allTeststGF")
 public func harnessXCTMain(_ testCases: [XCTestCaseEntry]) -> Never {
   typealias XCTMainFunction = @convention(thin) ([XCTestCaseEntry]) -> Never
@@ -15,60 +16,75 @@ public func harnessXCTMain(_ testCases: [XCTestCaseEntry]) -> Never {
   guard let original = SystemCalls.symbol(symbol, as: XCTMainFunction.self, next: true) else {
     fatalError("flakelab harness: XCTest's XCTMain was not found")
   }
-  guard let configuration = Harness.configuration, configuration.test.framework == .xctest else {
+  guard let configuration = Harness.configuration, configuration.framework == .xctest else {
     original(testCases)
   }
   if configuration.isProbe {
     EventOutput.write(.probe(check: .xctMainReplacement, tookEffect: true))
     exit(0)
   }
-  let id = configuration.test.id
+  let wanted = Set(configuration.testIDs)
+  var selected: [XCTestCaseEntry] = []
+  // XCTest runs them in this order, one at a time: the observer names each run from it.
+  var order: [String] = []
   for entry in testCases {
     let className = String(reflecting: entry.testCaseClass)
-    for (name, body) in entry.allTests where "\(className)/\(name)" == id {
-      let repeated = (0..<configuration.repetitions).map { repetition in
-        (name, { (testCase: XCTestCase) throws in
+    var tests: [(String, (XCTestCase) throws -> Void)] = []
+    for (name, body) in entry.allTests where wanted.contains("\(className)/\(name)") {
+      for repetition in 0..<configuration.repetitions {
+        order.append("\(className)/\(name)")
+        tests.append((name, { testCase in
           MainQueueScheduler.shared.beginIteration(configuration.firstIndex + repetition)
-          // Each iteration starts under serial; one in which the test turned it off is not
-          // counted as serial (see `SerialHookWatch` for Swift Testing).
+          // Each run starts under serial; one in which the test turned it off is not counted
+          // as serial (see `SerialHookWatch` for Swift Testing).
           let isSerial = configuration.mechanism == .mainQueueRedirect
           if isSerial, GlobalEnqueueHook.current == nil { GlobalEnqueueHook.current = GlobalEnqueueHook.mainActorRedirect }
           defer { if isSerial, GlobalEnqueueHook.current == nil { EventOutput.write(.executorChanged) } }
           try body(testCase)
-        })
+        }))
       }
-      XCTestObservationCenter.shared.addTestObserver(TestEventObserver(testID: id))
-      EventOutput.write(.runStarted)
-      original([(testCaseClass: entry.testCaseClass, allTests: repeated)])
     }
+    if !tests.isEmpty { selected.append((testCaseClass: entry.testCaseClass, allTests: tests)) }
   }
-  FileHandle.standardError.write(Data("flakelab harness: no XCTest test '\(id)' in this binary\n".utf8))
-  exit(1)
+  guard !selected.isEmpty else {
+    FileHandle.standardError.write(
+      Data("flakelab harness: no XCTest test '\(configuration.testIDs.joined(separator: "', '"))' in this binary\n".utf8))
+    exit(1)
+  }
+  XCTestObservationCenter.shared.addTestObserver(TestEventObserver(order: order))
+  EventOutput.write(.runStarted)
+  original(selected)
 }
 
-/// Writes a test event for each run of the test: started, each failure, ended.
+/// Writes test events for each run of a test: started, each failure, ended.
 private final class TestEventObserver: NSObject, XCTestObservation {
-  let testID: String
+  /// The ID of each run, in the order XCTest runs them.
+  let order: [String]
+  private var next = 0
+  private var current: String
 
-  init(testID: String) {
-    self.testID = testID
+  init(order: [String]) {
+    self.order = order
+    current = order[0]
   }
 
   func testCaseWillStart(_ testCase: XCTestCase) {
-    EventOutput.write(.testStarted(testID: testID))
+    current = order[min(next, order.count - 1)]
+    next += 1
+    EventOutput.write(.testStarted(testID: current))
   }
 
   func testCase(
     _ testCase: XCTestCase, didFailWithDescription description: String, inFile filePath: String?,
     atLine lineNumber: Int
   ) {
-    EventOutput.write(.issueRecorded(testID: testID, message: description, isFailure: true))
+    EventOutput.write(.issueRecorded(testID: current, message: description, isFailure: true))
   }
 
   /// A run `XCTSkip` ended is skipped, not passed. XCTest tells no observer the skip's message.
   func testCaseDidFinish(_ testCase: XCTestCase) {
     EventOutput.write(
       testCase.testRun?.hasBeenSkipped == true
-        ? .testSkipped(testID: testID, message: "XCTSkip") : .testEnded(testID: testID))
+        ? .testSkipped(testID: current, message: "XCTSkip") : .testEnded(testID: current))
   }
 }

@@ -21,7 +21,9 @@ final class PackageTestCommandTests: XCTestCase {
 
   private func test(_ arguments: [String]) throws -> (status: Int32, runs: [String: RunResult], stderr: String) {
     let result = try Flakelab.run(
-      ["test", "--package-path", Self.numberFacts, "--skip-build", "--format", "json"] + arguments)
+      ["test", "--package-path", Self.numberFacts, "--skip-build", "--format", "json"]
+        // These check one test repeated per worker; the suite layout has TestDiagnosisTests.
+        + (arguments.contains("--layout") ? [] : ["--layout", "repetitions"]) + arguments)
     XCTAssertFalse(result.stdout.isEmpty, result.stderr)
     let report = try JSONReport.read(Array(result.stdout.utf8), name: "stdout")
     // Keyed by the run's test ID and executor: `NumberFactsTests.IsLoadingTests/yield() serial`.
@@ -117,7 +119,7 @@ final class PackageTestCommandTests: XCTestCase {
   func testFreshProcessesStartEveryIterationAnew() throws {
     // The crash test traps on the 100th run of a process: with a process per iteration, never.
     let (status, runs, stderr) = try test([
-      "--executor", "serial", "--iterations", "120", "--fresh-process", "--filter", "testCrashes|testYield",
+      "--executor", "serial", "--iterations", "120", "--layout", "fresh", "--filter", "testCrashes|testYield",
     ])
     XCTAssertEqual(status, 0, stderr)
     XCTAssertEqual(Flakelab.counts(runs[xctest + "testCrashesOnceInAHundred serial"])["passed"], 120)
@@ -130,7 +132,7 @@ final class PackageTestCommandTests: XCTestCase {
       .appendingPathComponent("flakelab-test-interrupted-\(UUID().uuidString).json").path
     defer { try? FileManager.default.removeItem(atPath: path) }
     let process = try Flakelab.launch([
-      "test", "--package-path", Self.numberFacts, "--skip-build", "--filter", "IsLoadingTests/hangsOnceInFifty",
+      "test", "--package-path", Self.numberFacts, "--skip-build", "--layout", "repetitions", "--filter", "IsLoadingTests/hangsOnceInFifty",
       "--executor", "global", "--iterations", "100000", "--timeout", "5s", "--output", path,
     ])
     Thread.sleep(forTimeInterval: 2)
@@ -155,7 +157,7 @@ final class PackageTestCommandTests: XCTestCase {
   func testKillingTheSupervisorKillsItsTestProcesses() throws {
     for (arguments, worker) in [
       (["run", "toggleRace", "--iterations", "1000000"], "flakelab worker"),
-      (["test", "--package-path", Self.numberFacts, "--skip-build", "--filter", "hangsOnceInFifty",
+      (["test", "--package-path", Self.numberFacts, "--skip-build", "--layout", "repetitions", "--filter", "hangsOnceInFifty",
         "--executor", "serial", "--iterations", "1000000"], "NumberFactsPackageTests.xctest"),
     ] {
       let process = try Flakelab.launch(arguments)

@@ -18,7 +18,7 @@ final class RealPackageTruthTests: XCTestCase {
   static let awkwardRun = Result { () throws -> (status: Int32, report: Report, stderr: String) in
     _ = try awkwardListing.get()
     let result = try Flakelab.run([
-      "test", "--package-path", awkward, "--skip-build", "--iterations", "40", "--executors", "global,serial,seeded",
+      "test", "--package-path", awkward, "--skip-build", "--layout", "repetitions", "--iterations", "40", "--executors", "global,serial,seeded",
       "--format", "json",
     ])
     return (result.status, try JSONReport.read(Data(result.stdout.utf8), name: "stdout"), result.stderr)
@@ -41,7 +41,7 @@ final class RealPackageTruthTests: XCTestCase {
         "testWaitsForATaskByBlockingItsThread",
       ].map { ["xctest", "GreetingTests.GreetingTests/" + $0] })
     let result = try Flakelab.run([
-      "test", "--package-path", Self.xctestOnly, "--skip-build", "--iterations", "20", "--executors", "global,serial",
+      "test", "--package-path", Self.xctestOnly, "--skip-build", "--layout", "repetitions", "--iterations", "20", "--executors", "global,serial",
       "--skip", "Blocking", "--format", "json",
     ])
     XCTAssertEqual(result.status, 0, result.stderr)
@@ -76,7 +76,7 @@ final class RealPackageTruthTests: XCTestCase {
 
   func testSkippedIterationsAreOutsideTheRateInEveryFormat() throws {
     let arguments = [
-      "test", "--package-path", Self.xctestOnly, "--skip-build", "--iterations", "20", "--executor", "serial",
+      "test", "--package-path", Self.xctestOnly, "--skip-build", "--layout", "repetitions", "--iterations", "20", "--executor", "serial",
       "--filter", "testSkipsOnLinux", "--max-failure-rate", "1%",
     ]
     let json = try Flakelab.run(arguments + ["--format", "json"])
@@ -241,7 +241,7 @@ final class RealPackageTruthTests: XCTestCase {
     try "#!/bin/sh\nexec sleep 3519\n".write(toFile: binary, atomically: true, encoding: .utf8)
     chmod(binary, 0o755)
     let (status, stderr) = try interrupt(
-      ["test", "--package-path", package.path, "--skip-build"], with: SIGINT, once: "sleep 3519")
+      ["test", "--package-path", package.path, "--skip-build", "--layout", "repetitions"], with: SIGINT, once: "sleep 3519")
     XCTAssertEqual(status, 130)
     XCTAssertEqual(stderr, "flakelab: interrupted while listing the tests; nothing was measured\n")
     XCTAssertEqual(OwnProcesses.left("sleep 3519"), [])
@@ -273,7 +273,7 @@ final class RealPackageTruthTests: XCTestCase {
   func testATestThatNeverFinishesUnderSerialStopsAfterThreeTimeoutsAndSaysSo() throws {
     XCTAssertEqual(try Self.xctestOnlyListing.get().status, 0)
     let arguments = [
-      "test", "--package-path", Self.xctestOnly, "--skip-build", "--filter", "Blocking", "--iterations", "20",
+      "test", "--package-path", Self.xctestOnly, "--skip-build", "--layout", "repetitions", "--filter", "Blocking", "--iterations", "20",
       "--timeout", "300ms", "--executors", "global,serial", "--no-progress",
     ]
     let json = try Flakelab.run(arguments + ["--format", "json"])

@@ -14,3 +14,9 @@ public enum HarnessMechanism: String, Sendable, CaseIterable {
   /// The harness's scheduler on the main thread, in an order seeded per iteration.
   case seededScheduler
 }
+
+extension HarnessMechanism {
+  /// Whether a suite pass may run tests side by side under this mechanism, as `swift test` runs
+  /// Swift Testing's: not when every job goes to one queue, which runs one test at a time.
+  package var runsTestsInParallel: Bool { self == .untouched }
+}

@@ -1,17 +1,21 @@
 import Foundation
 
 /// What the supervisor tells the harness it preloads into a user's test process, through the
-/// environment: which test, how many repetitions, under which of the harness's mechanisms.
+/// environment: which tests, how many repetitions, under which of the harness's mechanisms.
 ///
 /// Both sides read and write it here, so the supervisor and the preloaded library
 /// (`libFlakeLabPreload.so`) cannot disagree.
 package struct HarnessConfiguration: Equatable, Sendable {
   /// How the process is put under the run's executor (``IterationExecutor/harnessMechanism``).
   package var mechanism: HarnessMechanism
-  package var test: PackageTest
-  /// The global index of the process's first iteration.
+  /// The framework of the tests: a process runs one framework's tests.
+  package var framework: PackageTest.Framework
+  /// The tests the process runs, in order: one test repeated, or every test of a suite pass.
+  package var testIDs: [String]
+  /// The global index of the process's first iteration; a test's k-th run in the process is
+  /// iteration `firstIndex + k` (in a suite pass, the pass's index).
   package var firstIndex: Int
-  /// Iterations the process runs (XCTest; Swift Testing takes `--repetitions`).
+  /// Times the process runs its tests (XCTest; Swift Testing takes `--repetitions`).
   package var repetitions: Int
   /// The run's seed; iteration `i` is scheduled with `SplitMix64.iterationSeed(runSeed:index:)`.
   package var seed: UInt64
@@ -23,11 +27,12 @@ package struct HarnessConfiguration: Equatable, Sendable {
   package var channel: Int32
 
   package init(
-    mechanism: HarnessMechanism, test: PackageTest, firstIndex: Int = 0, repetitions: Int = 1,
+    mechanism: HarnessMechanism, tests: [PackageTest], firstIndex: Int = 0, repetitions: Int = 1,
     seed: UInt64 = 0, isProbe: Bool = false, channel: Int32 = randomChannel()
   ) {
     self.mechanism = mechanism
-    self.test = test
+    framework = tests.first?.framework ?? .xctest
+    testIDs = tests.map(\.id)
     self.firstIndex = firstIndex
     self.repetitions = repetitions
     self.seed = seed
@@ -49,8 +54,9 @@ package struct HarnessConfiguration: Equatable, Sendable {
   package var environment: [String: String] {
     [
       Self.prefix + "MECHANISM": mechanism.rawValue,
-      Self.prefix + "TEST": test.id,
-      Self.prefix + "FRAMEWORK": test.framework.rawValue,
+      // A test ID never holds a newline.
+      Self.prefix + "TESTS": testIDs.joined(separator: "\n"),
+      Self.prefix + "FRAMEWORK": framework.rawValue,
       Self.prefix + "FIRST_INDEX": String(firstIndex),
       Self.prefix + "REPETITIONS": String(repetitions),
       Self.prefix + "SEED": String(seed),
@@ -63,20 +69,22 @@ package struct HarnessConfiguration: Equatable, Sendable {
   package init?(environment: [String: String]) {
     func value(_ name: String) -> String? { environment[Self.prefix + name] }
     guard let mechanism = value("MECHANISM").flatMap(HarnessMechanism.init(rawValue:)),
-      let id = value("TEST"), let framework = value("FRAMEWORK").flatMap(PackageTest.Framework.init),
+      let ids = value("TESTS"), let framework = value("FRAMEWORK").flatMap(PackageTest.Framework.init),
       let firstIndex = value("FIRST_INDEX").flatMap({ Int($0) }),
       let repetitions = value("REPETITIONS").flatMap({ Int($0) }),
       let seed = value("SEED").flatMap({ UInt64($0) }),
       let channel = value("CHANNEL").flatMap({ Int32($0) })
     else { return nil }
     self.init(
-      mechanism: mechanism, test: PackageTest(id: id, framework: framework), firstIndex: firstIndex,
+      mechanism: mechanism,
+      tests: ids.split(separator: "\n").map { PackageTest(id: String($0), framework: framework) },
+      firstIndex: firstIndex,
       repetitions: repetitions, seed: seed, isProbe: value("PROBE") == "1", channel: channel)
   }
 
   /// The names of every variable, to remove from the environment of the test's own children.
   package static var variableNames: [String] {
-    ["MECHANISM", "TEST", "FRAMEWORK", "FIRST_INDEX", "REPETITIONS", "SEED", "PROBE", "CHANNEL"].map {
+    ["MECHANISM", "TESTS", "FRAMEWORK", "FIRST_INDEX", "REPETITIONS", "SEED", "PROBE", "CHANNEL"].map {
       prefix + $0
     }
   }

@@ -49,7 +49,7 @@ package struct HarnessProbe: Sendable {
     var tookEffect = Set<Check>()
     for mechanism in probed {
       let configuration = HarnessConfiguration(
-        mechanism: mechanism, test: PackageTest(id: "FlakeLabProbe/probe", framework: .xctest),
+        mechanism: mechanism, tests: [PackageTest(id: "FlakeLabProbe/probe", framework: .xctest)],
         isProbe: true)
       let feed = try ProbeOutput()
       let spawned = try ProcessSpawner.spawn(

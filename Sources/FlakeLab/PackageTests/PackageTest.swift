@@ -40,12 +40,15 @@ package struct PackageTest: Hashable, Sendable {
 }
 
 /// What a report says of a run that measured a package's test: which test, where, and how its
-/// iterations were laid out in processes (global rates differ between the two layouts).
+/// iterations were laid out in processes (global rates differ between the layouts).
 package struct TestReference: Equatable, Sendable {
-  package enum ProcessLayout: String, Sendable {
-    /// Batches of repetitions in one warm process per worker.
+  package enum ProcessLayout: String, Sendable, CaseIterable {
+    /// An iteration is one pass over every selected test in a fresh process, run as `swift test`
+    /// runs them: the test beside its neighbours.
+    case suite
+    /// Batches of one test's repetitions in one warm process per worker.
     case repetitions
-    /// One process per iteration (`--fresh-process`): first-run rates.
+    /// One process per iteration of one test: first-run rates.
     case fresh
   }
 

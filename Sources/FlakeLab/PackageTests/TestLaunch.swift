@@ -24,7 +24,7 @@ package enum TestLaunch {
       seed: seed, test: reference, iterationsPerWorker: reference.layout == .fresh ? 1 : nil
     ) { batch in
       let configuration = HarnessConfiguration(
-        mechanism: mechanism, test: test, firstIndex: batch.lowerBound, repetitions: batch.count,
+        mechanism: mechanism, tests: [test], firstIndex: batch.lowerBound, repetitions: batch.count,
         seed: seed)
       let feed: any OutcomeFeed =
         steered
@@ -33,24 +33,52 @@ package enum TestLaunch {
       return WorkerLaunch(
         executable: package.testBinary,
         arguments: arguments(
-          test, repetitions: batch.count, channel: configuration.channel,
+          [test], repetitions: batch.count, inParallel: false, channel: configuration.channel,
           eventStreamVersion: package.eventStreamVersion),
         environment: environment(configuration, preload: preload), feed: feed,
         channelDescriptor: configuration.channel)
     }
   }
 
-  /// The test binary's arguments to run `test` alone, `repetitions` times, one at a time.
+  /// Suite passes over `tests` under `executor`: each framework's tests in a process of their
+  /// own, XCTest's first, as `swift test` runs them. Swift Testing runs its tests in parallel
+  /// under an executor that leaves the process as it is, and one at a time under one that puts
+  /// every job on one queue, which cannot run tests side by side.
+  package static func passes(
+    of tests: [PackageTest], in package: TestPackage, executor: any IterationExecutor, seed: UInt64,
+    preload: String
+  ) -> PassSupervisor.Arm {
+    let mechanism = executor.harnessMechanism ?? .untouched
+    let groups = PackageTest.Framework.allCases.map { framework in tests.filter { $0.framework == framework } }
+      .filter { !$0.isEmpty }
+    return PassSupervisor.Arm(executor: executor, groups: groups) { tests, pass in
+      let configuration = HarnessConfiguration(
+        mechanism: mechanism, tests: tests, firstIndex: pass, repetitions: 1, seed: seed)
+      let feed = try SuiteEventFeed(testIDs: tests.map(\.id))
+      let launch = WorkerLaunch(
+        executable: package.testBinary,
+        arguments: arguments(
+          tests, repetitions: 1, inParallel: mechanism.runsTestsInParallel,
+          channel: configuration.channel, eventStreamVersion: package.eventStreamVersion),
+        environment: environment(configuration, preload: preload), feed: feed,
+        channelDescriptor: configuration.channel)
+      return (launch, feed)
+    }
+  }
+
+  /// The test binary's arguments to run `tests` (of one framework), `repetitions` times.
   static func arguments(
-    _ test: PackageTest, repetitions: Int, channel: Int32, eventStreamVersion: String
+    _ tests: [PackageTest], repetitions: Int, inParallel: Bool, channel: Int32, eventStreamVersion: String
   ) -> [String] {
-    switch test.framework {
+    switch tests.first?.framework ?? .xctest {
     case .swiftTesting:
       [
         "--testing-library", "swift-testing",
-        // Anchored: the ID must not match a longer one (`yield()` and `yieldTwice()`).
-        "--filter", "^" + NSRegularExpression.escapedPattern(for: test.id) + "(/|$)",
-        "--repetitions", String(repetitions), "--no-parallel",
+        // Anchored: an ID must not match a longer one (`yield()` and `yieldTwice()`).
+        "--filter",
+        "^(" + tests.map { NSRegularExpression.escapedPattern(for: $0.id) }.joined(separator: "|") + ")(/|$)",
+        "--repetitions", String(repetitions),
+      ] + (inParallel ? [] : ["--no-parallel"]) + [
         // The console output would say again what the event stream says, at a cost per event;
         // `--quiet` still has the console recorder build every event's message, the lowest
         // verbosity does not. Crash messages come from the runtime, not from the console.
@@ -59,9 +87,10 @@ package enum TestLaunch {
         "--event-stream-version", eventStreamVersion,
       ]
     case .xctest:
-      // XCTest has no repetition flag: the harness repeats the test (`repetitions` is in the
-      // environment). The filter is exact.
-      ["--testing-library", "xctest", test.id]
+      // XCTest has no repetition flag: the harness repeats the tests (`repetitions` is in the
+      // environment) and hands XCTest only those; one test is named as well (its filter is
+      // exact), several are not (XCTest's filter takes one).
+      ["--testing-library", "xctest"] + (tests.count == 1 ? [tests[0].id] : [])
     }
   }
 

@@ -57,6 +57,14 @@ package enum JSONReport {
     package static let test = "test"
     package static let framework = "framework"
     package static let processLayout = "processLayout"
+    package static let tests = "tests"
+    package static let diagnosis = "diagnosis"
+    package static let advice = "advice"
+    package static let neighbours = "neighbours"
+    package static let passes = "passes"
+    package static let arms = "arms"
+    package static let ran = "ran"
+    package static let notPassed = "notPassed"
     package static let packagePath = "packagePath"
     package static let claim = "claim"
     package static let verdict = "verdict"
@@ -106,6 +114,50 @@ package enum JSONReport {
           ?? .null
       ),
       (Key.runs, .array(report.runs.map { run($0, in: report) })),
+      (Key.tests, .array(report.tests.map { finding($0, program: report.program) })),
+    ])
+  }
+
+  /// A test's verdict and diagnosis with the counts of every arm behind them (`flakelab test`,
+  /// suite layout). Written for readers; `merge` and `--baseline` read the runs only.
+  private static func finding(_ finding: TestFinding, program: String) -> JSONValue {
+    let replay = finding.runs.lazy.compactMap { run -> String? in
+      guard let schedule = run.schedule, schedule.isControlled, let failing = schedule.failingIterations.first
+      else { return nil }
+      return ScheduleText.replayCommand(run, failing, program: program)
+    }.first
+    return .object([
+      (Key.test, .string(finding.test.id)),
+      (Key.framework, .string(finding.test.framework.rawValue)),
+      (Key.verdict, .string(finding.verdict.rawValue)),
+      (Key.diagnosis, finding.diagnosis.map { .string($0.rawValue) } ?? .null),
+      (Key.advice, finding.diagnosis.map { .string($0.advice) } ?? .null),
+      (
+        Key.neighbours,
+        .array(
+          (finding.diagnosis == .interference ? finding.neighbours : []).map {
+            .object([(Key.test, .string($0.test)), (Key.passes, .int($0.passes))])
+          })
+      ),
+      (
+        Key.arms,
+        .array(
+          finding.runs.map { run in
+            .object([
+              (Key.processLayout, .string(run.test?.layout.rawValue ?? "")),
+              (Key.executor, .string(run.executor.name)),
+              (Key.ran, .int(run.tally.ran)),
+              (Key.notPassed, .int(run.tally.notPassed)),
+              (Key.timedOut, .int(run.tally.timedOut)),
+              (Key.crashed, .int(run.tally.crashed)),
+              (Key.failureRate, .double(run.estimate.rate)),
+              (Key.low, .double(run.estimate.low)),
+              (Key.high, .double(run.estimate.high)),
+              (Key.stopped, run.stop.map { .string($0.rawValue) } ?? .null),
+            ])
+          })
+      ),
+      (Key.replay, replay.map { .string($0) } ?? .null),
     ])
   }
 

@@ -7,6 +7,8 @@ package enum ProblemText {
       "\(run) \(verdict.claim.rawValue)? violated: \(verdict.reason)"
     case .roseOverBaseline(let comparison): comparison.summary
     case .missingFromBaseline(let run): "\(run): the baseline has no such run, so nothing was compared"
+    case .testNotStable(let test, let verdict, let diagnosis):
+      "\(test) is \(verdict.rawValue)" + (diagnosis.map { " (\($0.rawValue): \($0.summary))" } ?? "")
     }
   }
 

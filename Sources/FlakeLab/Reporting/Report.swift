@@ -22,6 +22,9 @@ package struct Report: Sendable {
   /// How long an iteration could run before it was recorded as timed out; nil where not known
   /// (a merged report, or one from before the limit was reported).
   package var timeout: Duration?
+  /// `flakelab test` in the suite layout: every selected test's verdict and diagnosis, with
+  /// the drill-down's runs; ``runs`` are the screen's.
+  package var tests: [TestFinding] = []
 
   package init(
     machine: MachineInfo = .current, runs: [RunResult], interrupted: Bool = false,
@@ -59,6 +62,17 @@ package struct Report: Sendable {
       problems += comparisons.filter { $0.roseSignificantly && $0.run == run.key }
         .map(Problem.roseOverBaseline)
       note(problems, onRunAt: index)
+    }
+  }
+
+  /// Notes on each flaky or failing test's first run that it fails the command
+  /// (`--fail-on-flaky`).
+  package mutating func judgeStability() {
+    for finding in tests where finding.verdict == .flaky || finding.verdict == .failing {
+      guard let index = runs.firstIndex(where: { $0.test?.test == finding.test }) else { continue }
+      note(
+        [.testNotStable(test: finding.test.id, verdict: finding.verdict, diagnosis: finding.diagnosis)],
+        onRunAt: index)
     }
   }
 

@@ -110,6 +110,8 @@ extension TextReport {
         "\(Supervisor.startFailureLimit) processes in a row ended before the test started"
       case .everyIterationTimedOut:
         "its first \(Supervisor.settledLimit) iterations all timed out, so every further one would cost the whole timeout to say so again"
+      case .everyIterationFailed:
+        "its first \(Supervisor.settledLimit) iterations all failed, which settles this arm of the diagnosis"
       }
     return ["    stopped: \(why); \(Formatting.count(result.notRun)) iterations not run"]
   }
@@ -158,10 +160,16 @@ enum MachineLine {
       lines.append("An iteration still running after \(timeout) was timed out (--timeout).")
     }
     if let layout = report.runs.lazy.compactMap(\.test?.layout).first {
-      lines.append(
-        layout == .fresh
-          ? "Tests ran one process per iteration: first-run rates."
-          : "Tests ran as repetitions in one process per worker; first-run rates (--fresh-process) can differ.")
+      let text =
+        switch layout {
+        case .suite:
+          "Tests ran in suite passes, as swift test runs them: each pass one process running every test "
+            + "(Swift Testing's in parallel under global, one at a time on one queue); those that failed then ran alone."
+        case .fresh: "Tests ran one process per iteration: first-run rates."
+        case .repetitions:
+          "Tests ran as repetitions in one process per worker; first-run rates (--layout fresh) can differ."
+        }
+      lines.append(text)
     }
     if let shard = report.shard {
       lines.append("Shard \(shard.index)/\(shard.count): this report holds that share of each run.")

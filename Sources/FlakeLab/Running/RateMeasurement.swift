@@ -84,3 +84,45 @@ package struct RateMeasurement: Sendable {
     return report
   }
 }
+
+extension RateMeasurement {
+  /// `flakelab test` in the suite layout: suite passes under each arm (the screen), then the
+  /// drill-down of every test that failed in a pass, then each test's verdict and diagnosis.
+  /// The report's runs are the screen's, judged by the gates and the baseline; its tests carry
+  /// the drill-down's runs besides.
+  @MainActor
+  package func screen(
+    _ tests: [PackageTest], arms: [PassSupervisor.Arm], passes: Range<Int>, packagePath: String,
+    drillDown: DrillDown?,
+    onProgress: @escaping (_ stage: String, Supervisor.Progress) -> Void = { _, _ in }
+  ) throws -> Report {
+    InterruptSignal.install()
+    SuspendSignal.install()
+    let supervisor = PassSupervisor(timeout: timeout) { onProgress("screen", $0) }
+    let screened = try supervisor.run(
+      arms, passes: passes, replicates: replicates ?? Self.defaultReplicates, seed: seed, packagePath: packagePath)
+    var interrupted = supervisor.wasInterrupted
+    var drilled: [RunResult] = []
+    let failed = tests.filter { test in screened.contains { $0.test?.test == test && $0.tally.notPassed > 0 } }
+    if !interrupted, let drillDown, !failed.isEmpty {
+      (drilled, interrupted) = try drillDown.run(failed) { onProgress("diagnosis of \(failed.count) tests", $0) }
+    }
+    InterruptSignal.restoreDefaults()
+    var report = Report(
+      runs: screened.filter { !interrupted || $0.tally.iterations > 0 }, interrupted: interrupted, shard: shard,
+      confidence: confidence, seed: seed, program: program, timeout: timeout)
+    report.tests = tests.map { test in
+      TestFinding(
+        test: test, runs: (report.runs + drilled.map { Self.estimated($0, at: confidence) }).filter { $0.test?.test == test },
+        confidence: confidence)
+    }
+    if !interrupted { report.judge(gates: gates, baseline: baseline) }
+    return report
+  }
+
+  private static func estimated(_ run: RunResult, at confidence: Double) -> RunResult {
+    var run = run
+    run.estimate(atConfidence: confidence)
+    return run
+  }
+}

@@ -28,7 +28,9 @@ package enum ScheduleText {
       return "\(program) replay \(run.selector) --executor \(run.executor) --seed \(failing.seed) --index \(failing.index)"
     }
     let filter = "^" + NSRegularExpression.escapedPattern(for: test.test.id) + "$"
-    return "\(program) test --package-path \(shellQuoted(test.packagePath)) --filter \(shellQuoted(filter)) "
+    // The suite layout is the default; a pass of one test replays as that test alone would.
+    let layout = test.layout == .suite ? "" : "--layout \(test.layout.rawValue) "
+    return "\(program) test --package-path \(shellQuoted(test.packagePath)) \(layout)--filter \(shellQuoted(filter)) "
       + "--executor \(run.executor) --seed \(runSeed) --index \(failing.index)"
   }
 

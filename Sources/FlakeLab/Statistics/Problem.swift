@@ -10,6 +10,8 @@ package enum Problem: Sendable, Equatable {
   case roseOverBaseline(BaselineComparison)
   /// `--baseline` has no run to compare this one with.
   case missingFromBaseline(RunKey)
+  /// `flakelab test --fail-on-flaky`: a test whose verdict is flaky or failing.
+  case testNotStable(test: String, verdict: TestVerdict, diagnosis: TestDiagnosis?)
 }
 
 /// A gate a run's interval did not show it respects, and what would show it.

@@ -31,6 +31,9 @@ package struct RunResult: Sendable {
   /// Event lines of a package's test that fit no iteration and were ignored: an end with no
   /// start, or past the iterations asked. Something other than the framework wrote them.
   package var ignoredEvents = 0
+  /// In the suite layout: for each test that was running beside this one in a pass where this
+  /// one failed, in how many such passes.
+  package var failedBeside: [String: Int] = [:]
 
   package init(
     _ key: RunKey, tally: Tally, seconds: Double, iterationsAreIndependent: Bool,
@@ -63,6 +66,7 @@ package struct RunResult: Sendable {
     notRun += other.notRun
     stop = stop ?? other.stop
     ignoredEvents += other.ignoredEvents
+    failedBeside.merge(other.failedBeside, uniquingKeysWith: +)
     replicates += other.replicates
     seconds += other.seconds
     if let schedule = other.schedule { self.schedule?.merge(schedule) }

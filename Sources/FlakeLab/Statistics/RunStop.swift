@@ -7,4 +7,7 @@ package enum RunStop: String, Sendable, Equatable {
   /// test does not finish (a test that blocks its thread under a serial executor), and every
   /// further iteration would cost the whole timeout to say so again.
   case everyIterationTimedOut
+  /// Drill-down only (``DrillDown``): its first ``Supervisor/settledLimit`` iterations all
+  /// failed, which settles that arm's answer; rate measurements never stop on failures.
+  case everyIterationFailed
 }

@@ -4,7 +4,7 @@ import Foundation
 /// The options `run` and `compare` share: what to run, how many times, in how many workers,
 /// how to report, and the gates a CI job sets.
 struct MeasurementOptions {
-  static let specs = specs(defaultTimeout: defaultTimeout)
+  static let specs = specs(defaultTimeout: defaultTimeout, iterations: Options.iterations)
 
   /// A scenario's iteration takes microseconds; ten seconds without one finishing is a hang.
   static let defaultTimeout: Duration = .seconds(10)
@@ -41,10 +41,11 @@ struct MeasurementOptions {
       "no-progress", "Never show the progress line (it is shown only when stderr is a terminal).")
   }
 
-  /// The options, with `defaultTimeout` in `--timeout`'s help.
-  static func specs(defaultTimeout: Duration) -> [OptionSpec] {
+  /// The options, with `defaultTimeout` in `--timeout`'s help and the command's own
+  /// `--iterations` (what an iteration is, and its default, differ for `test`).
+  static func specs(defaultTimeout: Duration, iterations: Option<Int>) -> [OptionSpec] {
     let run: [OptionSpec] = [
-      Options.iterations.spec, Options.timeout(default: defaultTimeout).spec, Options.jobs.spec,
+      iterations.spec, Options.timeout(default: defaultTimeout).spec, Options.jobs.spec,
       Options.replicates.spec, Options.shard.spec, Options.seed.spec,
     ]
     let statistics: [OptionSpec] = [Options.confidence.spec]
@@ -78,11 +79,11 @@ struct MeasurementOptions {
   /// The options with the variants already chosen (`check` chooses them by their claims).
   init(
     _ arguments: ParsedArguments, variants: [(Scenario, Variant)],
-    defaultTimeout: Duration = Self.defaultTimeout,
+    defaultTimeout: Duration = Self.defaultTimeout, iterations iterationsOption: Option<Int> = Options.iterations,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(UsageError) {
     self.variants = variants
-    iterations = try arguments[Options.iterations]
+    iterations = try arguments[iterationsOption]
     var measurement = RateMeasurement(
       timeout: try arguments[Options.timeout(default: defaultTimeout)],
       seed: try arguments[Options.seed] ?? UInt64.random(in: 0...UInt64.max),
@@ -138,6 +139,22 @@ struct MeasurementOptions {
     let progress = showsProgress ? ProgressDisplay() : nil
     let report = try measurement.run(runs, onProgress: { progress?.show(ProgressLine.render($0)) })
     progress?.clear()
+    return output.finish(report, baseline: measurement.baseline, text: text)
+  }
+
+  /// The same for a package's suite passes and their diagnosis (``RateMeasurement/screen``);
+  /// with `failsOnFlaky`, a flaky or failing test fails the command.
+  @MainActor
+  func screen(
+    _ tests: [PackageTest], arms: [PassSupervisor.Arm], passes: Range<Int>, packagePath: String,
+    drillDown: DrillDown?, failsOnFlaky: Bool, text: (Report) -> String
+  ) throws -> ExitStatus {
+    let progress = showsProgress ? ProgressDisplay() : nil
+    var report = try measurement.screen(
+      tests, arms: arms, passes: passes, packagePath: packagePath, drillDown: drillDown
+    ) { stage, state in progress?.show(stage + ": " + ProgressLine.render(state)) }
+    progress?.clear()
+    if failsOnFlaky, !report.interrupted { report.judgeStability() }
     return output.finish(report, baseline: measurement.baseline, text: text)
   }
 

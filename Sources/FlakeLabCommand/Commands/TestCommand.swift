@@ -1,22 +1,31 @@
 import FlakeLab
 import Foundation
 
-/// `flakelab test`: a SwiftPM package's own XCTest and Swift Testing tests, unmodified, run many
-/// times under each executor, with the isolation, statistics, gates and reports of `run`.
+/// `flakelab test`: a SwiftPM package's own XCTest and Swift Testing tests, unmodified: which are
+/// flaky, why, and what to do. Suite passes under each executor screen every test as `swift
+/// test` runs them; the tests that failed then run alone under global, serial and seeded, warm
+/// and fresh, and the contrasts decide each test's diagnosis.
 struct TestCommand: Command {
   static let name = "test"
-  static let abstract = "Run a SwiftPM package's own tests many times under each executor."
+  static let abstract = "Find which of a SwiftPM package's tests are flaky, why, and what to do."
   static let usage =
-    "test [--package-path DIR] [--filter REGEX]... [--skip REGEX]... [--list] [--executors LIST] [options]"
+    "test [--package-path DIR] [--filter REGEX]... [--skip REGEX]... [--list] [--executors LIST] [--layout L] [options]"
   static let discussion = """
-    Builds the package's tests (swift build --build-tests), then runs each test under each
-    executor in worker processes of its own test binary, with a harness preloaded that puts the
-    process under the executor: no change to the package. A test's suite stands where a scenario
-    does in reports, its function where a variant does.
+    Builds the package's tests (swift build --build-tests), then runs them in processes of its
+    own test binary, with a harness preloaded that puts the process under the executor: no
+    change to the package. A test's suite stands where a scenario does in reports, its function
+    where a variant does.
 
-    By default a worker runs a batch of repetitions in one process; --fresh-process starts a
-    process per iteration instead. Rates under the global executor differ between the two, and
-    with the machine's cores and load.
+    The suite layout (the default) screens: an iteration is one pass over every selected test in
+    a fresh process, as swift test runs them (Swift Testing's in parallel under global, one at a
+    time under serial, fifo and seeded). A test that failed in any pass is then drilled down:
+    run alone as warm repetitions under global, serial and seeded and in fresh processes under
+    global, each arm stopped once its answer is settled. The report starts with the answer: each
+    test that is not stable, its diagnosis and what to do; --verbose adds every run.
+
+    --layout repetitions runs each test alone, repeated in a warm process; --layout fresh, a
+    process per iteration. Rates under the global executor differ between layouts, and with the
+    machine's cores and load.
 
     An iteration is timed out only when it has not finished after --timeout (default: 1m,
     Swift Testing's shortest time limit), so a slow iteration is never called a hang; the limit
@@ -42,16 +51,31 @@ struct TestCommand: Command {
         + ExecutorCatalog.standard.filter { $0.harnessMechanism != nil }.map(\.name).joined(separator: ", "))
     static let executors = ExecutorChoice.list("Comma-separated executors", defaults: ExecutorCatalog.comparedByDefault)
     static let skipBuild = Flag("skip-build", "Use the tests an earlier build left instead of building first.")
-    static let freshProcess = Flag(
-      "fresh-process", "Run every iteration in a process of its own: first-run rates, slower.")
+    static let layout = Option<TestReference.ProcessLayout>(
+      "layout", "L",
+      "suite: an iteration is one pass over every test in a fresh process, then a diagnosis of the tests that failed; "
+        + "repetitions: each test alone, repeated in a warm process; fresh: each test alone, a process per iteration",
+      default: .suite
+    ) { text, option throws(UsageError) in
+      TestReference.ProcessLayout(
+        rawValue: try ValueParsers.choice(text, option: option, among: TestReference.ProcessLayout.allCases.map(\.rawValue)))!
+    }
+    static let iterations = Option(
+      "iterations", "N", "Passes over the suite (--layout suite), or iterations of each test under each executor",
+      default: 20, parse: ValueParsers.positiveCount)
+    static let verbose = Flag(
+      "verbose", "After the answer, the table of every test under every executor and layout, with histograms.")
+    static let failOnFlaky = Flag(
+      "fail-on-flaky", "Exit 1 when a test is flaky or failing (the rate gates apply as well).")
     static let index = Option<Int>.optional(
       "index", "I", "Run only iteration I (with --seed, replays a seeded iteration)", parse: ValueParsers.index)
   }
 
   static let options =
     [Options.packagePath.spec, Options.filter.spec, Options.skip.spec, Options.list.spec]
-    + [Options.executor.spec, Options.executors.spec, Options.skipBuild.spec, Options.freshProcess.spec]
-    + [Options.index.spec] + MeasurementOptions.specs(defaultTimeout: defaultTimeout)
+    + [Options.executor.spec, Options.executors.spec, Options.layout.spec, Options.skipBuild.spec]
+    + [Options.index.spec, Options.verbose.spec, Options.failOnFlaky.spec]
+    + MeasurementOptions.specs(defaultTimeout: defaultTimeout, iterations: Options.iterations)
 
   /// Swift Testing's shortest `.timeLimit`: an iteration that finishes within it is no hang.
   static let defaultTimeout: Duration = .seconds(60)
@@ -62,7 +86,11 @@ struct TestCommand: Command {
   let isListing: Bool
   /// Each with a harness mechanism: only those can run in a test process.
   let executors: [any IterationExecutor]
-  let freshProcess: Bool
+  /// The drill-down's executors: global, serial and seeded.
+  let diagnosisExecutors: [any IterationExecutor]
+  let layout: TestReference.ProcessLayout
+  let isVerbose: Bool
+  let failsOnFlaky: Bool
   let skipsBuild: Bool
   let index: Int?
   let measurement: MeasurementOptions
@@ -76,10 +104,13 @@ struct TestCommand: Command {
     filters = try arguments.all(Options.filter)
     skips = try arguments.all(Options.skip)
     isListing = arguments[Options.list]
-    freshProcess = arguments[Options.freshProcess]
+    layout = try arguments[Options.layout]
+    isVerbose = arguments[Options.verbose]
+    failsOnFlaky = arguments[Options.failOnFlaky]
     skipsBuild = arguments[Options.skipBuild]
     index = try arguments[Options.index]
-    measurement = try MeasurementOptions(arguments, variants: [], defaultTimeout: Self.defaultTimeout)
+    measurement = try MeasurementOptions(
+      arguments, variants: [], defaultTimeout: Self.defaultTimeout, iterations: Options.iterations)
     executors = try ExecutorChoice.parse(
       arguments, one: Options.executor, list: Options.executors, command: Self.name, in: catalog,
       seed: measurement.seed, defaults: ExecutorCatalog.comparedByDefault)
@@ -89,6 +120,10 @@ struct TestCommand: Command {
         "the \(other.id) executor cannot run inside a package's test process: it runs a scenario's body, "
           + "and a test binary runs its own tests, which only a harness mechanism can put under an executor "
           + "(test runs under \(runnable.joined(separator: ", ")))")
+    }
+    let seed = measurement.seed
+    diagnosisExecutors = try UsageError.mapping { () throws(ScenarioCatalog.LookupError) in
+      try [ExecutorID.global, .serial, .seeded].map { id throws(ScenarioCatalog.LookupError) in try catalog.executor(id, seed: seed) }
     }
   }
 
@@ -125,8 +160,10 @@ struct TestCommand: Command {
       }
       return .success
     }
+    let screened = layout == .suite && index == nil
+    let probed = executors + (screened ? diagnosisExecutors : [])
     let probe = try HarnessProbe.run(
-      binary: package.testBinary, preload: preload, mechanisms: executors.compactMap(\.harnessMechanism))
+      binary: package.testBinary, preload: preload, mechanisms: probed.compactMap(\.harnessMechanism))
     let usable = executors.filter { executor in
       guard probe.supports(executor.harnessMechanism ?? .untouched) else {
         printError(
@@ -141,14 +178,25 @@ struct TestCommand: Command {
     }
     let indices = index.map { $0..<($0 + 1) }
       ?? measurement.shard?.indices(of: measurement.iterations) ?? 0..<measurement.iterations
-    let runs = tests.flatMap { test in
-      usable.map { executor in
-        TestLaunch.run(
-          test, of: package, executor: executor, indices: indices, seed: measurement.seed,
-          freshProcess: freshProcess, probe: probe, preload: preload)
+    guard layout == .suite, probe.repeatsXCTestInProcess || !tests.contains(where: { $0.framework == .xctest }) else {
+      let runs = tests.flatMap { test in
+        usable.map { executor in
+          TestLaunch.run(
+            test, of: package, executor: executor, indices: indices, seed: measurement.seed,
+            freshProcess: layout == .fresh, probe: probe, preload: preload)
+        }
       }
+      return try measurement.measure(runs, text: TextReport.render)
     }
-    return try measurement.measure(runs, text: TextReport.render)
+    let drillDown = DrillDown(
+      arms: diagnosisExecutors.filter { probe.supports($0.harnessMechanism ?? .untouched) }.map {
+        DrillDown.Arm(executor: $0, layout: .repetitions, iterations: measurement.iterations * 2)
+      } + [DrillDown.Arm(executor: diagnosisExecutors[0], layout: .fresh, iterations: measurement.iterations)],
+      measurement: measurement.measurement, package: package, probe: probe, preload: preload)
+    return try measurement.screen(
+      tests, arms: usable.map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: measurement.seed, preload: preload) },
+      passes: indices, packagePath: packagePath, drillDown: screened ? drillDown : nil,
+      failsOnFlaky: failsOnFlaky, text: { TestAnswer.render($0, verbose: isVerbose) })
   }
 
   @Sendable private static func regex(_ text: String, option: String) throws(UsageError) -> NSRegularExpression {

@@ -1,0 +1,68 @@
+/// Decides a test's verdict and diagnosis from its runs: contrasts between executors (global
+/// against one queue, seeded against FIFO) and between layouts (suite passes against the test
+/// alone, fresh processes against warm repetitions).
+///
+/// A contrast counts only when it is significant at the report's confidence (a one-sided
+/// two-proportion test, ``TwoProportionTest``): "never under serial" means nothing after three
+/// serial iterations. A failure that no contrast explains is `undetermined`, never a guess.
+package enum Diagnostician {
+  /// Iterations run and iterations that did not pass, over a set of runs.
+  struct Counts {
+    var ran = 0
+    var failed = 0
+
+    init(_ runs: some Sequence<RunResult>) {
+      for run in runs {
+        ran += run.tally.ran
+        failed += run.tally.notPassed
+      }
+    }
+
+    var fails: Bool { failed > 0 }
+    var neverFails: Bool { ran > 0 && failed == 0 }
+    var alwaysFails: Bool { ran > 0 && failed == ran }
+
+    /// Whether these fail significantly more often than `baseline`.
+    func failMoreThan(_ baseline: Counts, confidence: Double) -> Bool {
+      TwoProportionTest(
+        baselineFailures: baseline.failed, baselineIterations: baseline.ran, failures: failed, iterations: ran
+      ).roseSignificantly(confidence: confidence)
+    }
+  }
+
+  package static func judge(_ runs: [RunResult], confidence: Double) -> (TestVerdict, TestDiagnosis?) {
+    let all = Counts(runs)
+    guard all.ran > 0 else {
+      return (runs.contains { $0.tally.skipped > 0 } ? .skipped : .notRun, nil)
+    }
+    guard all.fails else { return (.stable, nil) }
+    if runs.allSatisfy({ $0.tally.ran == 0 || $0.tally.notPassed == $0.tally.ran }) {
+      return (.failing, .alwaysFails)
+    }
+    return (.flaky, diagnose(runs, confidence: confidence))
+  }
+
+  private static func diagnose(_ runs: [RunResult], confidence: Double) -> TestDiagnosis {
+    func counts(_ include: (RunResult) -> Bool) -> Counts { Counts(runs.filter(include)) }
+    let global = counts { $0.executor == .global }
+    let oneQueue = counts { $0.executor != .global }
+    let fifo = counts { $0.executor == .serial || $0.executor == .fifo }
+    let seeded = counts { $0.executor == .seeded }
+    let suite = counts { $0.test?.layout == .suite }
+    let alone = counts { $0.test?.layout != .suite }
+    let fresh = counts { $0.executor == .global && $0.test?.layout == .fresh }
+    let warm = counts { $0.executor == .global && $0.test?.layout == .repetitions }
+
+    // Every one-queue iteration failed while global ones passed: nothing but a blocked thread
+    // fails under every order one queue can give.
+    if oneQueue.alwaysFails, !global.alwaysFails { return .blocksThread }
+    if suite.fails, alone.neverFails, suite.failMoreThan(alone, confidence: confidence) { return .interference }
+    if fresh.fails, fresh.failMoreThan(warm, confidence: confidence) { return .firstRun }
+    if seeded.fails, fifo.neverFails, seeded.failMoreThan(fifo, confidence: confidence) { return .orderDependent }
+    if global.fails, oneQueue.neverFails, global.failMoreThan(oneQueue, confidence: confidence) {
+      return .needsParallelism
+    }
+    if global.fails, oneQueue.fails { return .timing }
+    return .undetermined
+  }
+}

@@ -1,0 +1,78 @@
+/// The diagnosis stage of `flakelab test`: each test that failed in the screen runs alone, as
+/// warm repetitions under global, serial and seeded and in fresh processes under global, so
+/// that the contrasts between those arms say why it fails (``Diagnostician``).
+///
+/// Each arm first runs ``Supervisor/settledLimit`` iterations; an arm whose iterations all
+/// failed or timed out has its answer and stops there (a test that blocks under serial needs a
+/// few iterations, not hundreds). The others run the rest.
+package struct DrillDown {
+  /// One way of running a test alone.
+  package struct Arm {
+    let executor: any IterationExecutor
+    let layout: TestReference.ProcessLayout
+    let iterations: Int
+
+    package init(executor: any IterationExecutor, layout: TestReference.ProcessLayout, iterations: Int) {
+      self.executor = executor
+      self.layout = layout
+      self.iterations = iterations
+    }
+  }
+
+  package let arms: [Arm]
+  let measurement: RateMeasurement
+  let package: TestPackage
+  let probe: HarnessProbe
+  let preload: String
+
+  package init(
+    arms: [Arm], measurement: RateMeasurement, package: TestPackage, probe: HarnessProbe, preload: String
+  ) {
+    self.arms = arms
+    self.measurement = measurement
+    self.package = package
+    self.probe = probe
+    self.preload = preload
+  }
+
+  /// Runs every arm for each of `tests`; the results come test by test, arm by arm. Whether
+  /// Ctrl-C cut the stage short is in the second value.
+  package func run(
+    _ tests: [PackageTest], onProgress: @escaping (Supervisor.Progress) -> Void = { _ in }
+  ) throws -> (results: [RunResult], interrupted: Bool) {
+    let plans = tests.flatMap { test in arms.map { (test: test, arm: $0) } }
+    func runs(_ indices: (Arm) -> Range<Int>, replicates: (Arm) -> Int, of chosen: [Int]) -> [SupervisedRun] {
+      chosen.map { index in
+        let (test, arm) = plans[index]
+        var run = TestLaunch.run(
+          test, of: package, executor: arm.executor, indices: indices(arm), seed: measurement.seed,
+          freshProcess: arm.layout == .fresh, probe: probe, preload: preload)
+        run.replicates = replicates(arm)
+        return run
+      }
+    }
+    let supervisor = Supervisor(
+      options: .init(jobs: measurement.jobs, timeout: measurement.timeout, workerExecutable: measurement.workerExecutable),
+      onProgress: onProgress)
+    let settle = Supervisor.settledLimit
+    let all = Array(plans.indices)
+    var results = try supervisor.run(
+      runs({ 0..<min(settle, $0.iterations) }, replicates: { _ in 1 }, of: all))
+    guard !supervisor.wasInterrupted else { return (results, true) }
+    let open = all.filter { index in
+      let tally = results[index].tally
+      let settled = results[index].stop != nil || (tally.ran >= settle && tally.notPassed == tally.ran)
+      if settled {
+        results[index].stop = results[index].stop ?? .everyIterationFailed
+        results[index].notRun = plans[index].arm.iterations - tally.iterations
+      }
+      return !settled && plans[index].arm.iterations > settle
+    }
+    let rest = try supervisor.run(
+      runs(
+        { settle..<$0.iterations },
+        replicates: { measurement.replicates(independent: $0.executor.iterationsAreIndependent) }, of: open))
+    for (index, result) in zip(open, rest) { results[index].add(result) }
+    return (results, supervisor.wasInterrupted)
+  }
+}

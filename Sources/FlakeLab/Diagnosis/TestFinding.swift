@@ -1,0 +1,32 @@
+/// One test's answer: its verdict, why it fails, and every run that supports it.
+package struct TestFinding: Sendable {
+  package let test: PackageTest
+  package let verdict: TestVerdict
+  /// Set for a flaky or failing test.
+  package let diagnosis: TestDiagnosis?
+  /// Every run of the test, the screen's (suite layout) first, then the drill-down's.
+  package let runs: [RunResult]
+
+  package init(test: PackageTest, runs: [RunResult], confidence: Double) {
+    self.test = test
+    self.runs = runs
+    (verdict, diagnosis) = Diagnostician.judge(runs, confidence: confidence)
+  }
+
+  package init(test: PackageTest, verdict: TestVerdict, diagnosis: TestDiagnosis?, runs: [RunResult]) {
+    self.test = test
+    self.verdict = verdict
+    self.diagnosis = diagnosis
+    self.runs = runs
+  }
+
+  /// The tests that ran beside this one in suite passes where it failed, the most frequent
+  /// first, with in how many such passes.
+  package var neighbours: [(test: String, passes: Int)] {
+    var counts: [String: Int] = [:]
+    for run in runs where run.test?.layout == .suite {
+      counts.merge(run.failedBeside, uniquingKeysWith: +)
+    }
+    return counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { ($0.key, $0.value) }
+  }
+}

@@ -1,0 +1,66 @@
+/// What the lab concludes of one of a package's tests, over every way it ran it.
+package enum TestVerdict: String, Sendable, CaseIterable {
+  /// Never failed, under any executor, in any layout the lab ran it.
+  case stable
+  /// Failed in some iterations and passed in others: by chance, by executor or by layout.
+  case flaky
+  /// Failed in every iteration it ran, everywhere.
+  case failing
+  /// The framework skipped it every time (disabled, a condition trait, `XCTSkip`).
+  case skipped
+  /// The lab could not run it at all: its processes ended before it started (the runs say why).
+  case notRun
+}
+
+/// Why a flaky or failing test fails, as the measured contrasts between executors and layouts
+/// show it. Each case is decided by ``Diagnostician`` from counts the finding carries.
+package enum TestDiagnosis: String, Sendable, CaseIterable {
+  /// Fails every time under every executor: a failure, not a flake.
+  case alwaysFails = "always-fails"
+  /// Passes under global, always fails under every executor that runs jobs on one queue: it
+  /// blocks a thread while it waits for async work.
+  case blocksThread = "blocks-thread"
+  /// Fails in suite passes, never alone: it depends on the tests beside it.
+  case interference
+  /// Fails in fresh processes far more than in warm repetitions.
+  case firstRun = "first-run"
+  /// Fails under seeded, never under serial: it relies on the order a FIFO queue gives.
+  case orderDependent = "order-dependent"
+  /// Fails under global, never on one queue: a race between threads.
+  case needsParallelism = "needs-parallelism"
+  /// Fails now and then under global and on one queue alike: real time or I/O decides it.
+  case timing
+  /// Failed too rarely here for the contrasts to say why.
+  case undetermined
+
+  /// The diagnosis in words, for the answer's first line.
+  package var summary: String {
+    switch self {
+    case .alwaysFails: "fails every time, under every executor"
+    case .blocksThread: "blocks a thread waiting for async work: never finishes on one queue"
+    case .interference: "fails beside other tests, never alone"
+    case .firstRun: "fails on a fresh process's first run far more than on warm repetitions"
+    case .orderDependent: "relies on FIFO order: fails under seeded interleavings, never under serial"
+    case .needsParallelism: "a race between threads: fails under global, never on one queue"
+    case .timing: "fails now and then under every executor: real time or I/O"
+    case .undetermined: "failed too rarely here to tell why"
+    }
+  }
+
+  /// What to do about it.
+  package var advice: String {
+    switch self {
+    case .alwaysFails: "fix the test or the code: it is broken, not flaky"
+    case .blocksThread:
+      "await the work instead of blocking on it (semaphore, group wait); never serialize this test"
+    case .interference:
+      "isolate the state it shares with its neighbours, or run them .serialized"
+    case .firstRun: "make the first run deterministic: lazy initialization, caches and warm-up decide it"
+    case .orderDependent:
+      "a serial executor makes it deterministic, but the test still depends on that order; await the state instead"
+    case .needsParallelism: "fix the code: serializing the test would hide the race"
+    case .timing: "no executor makes it deterministic: inject a clock, or wait for the event rather than a time"
+    case .undetermined: "run more iterations (--iterations) to tell"
+    }
+  }
+}

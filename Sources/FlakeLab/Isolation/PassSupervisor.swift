@@ -1,0 +1,290 @@
+import Foundation
+
+/// Runs suite passes: each pass runs every selected test once, in fresh processes of the
+/// package's test binary, the way `swift test` runs them, and yields one outcome per test.
+///
+/// Passes run one process at a time, as `swift test` runs them: a second pass beside the first
+/// would load the machine and move the global rates the screen is there to measure. The passes
+/// of the executors alternate (pass 0 under each, then pass 1, …), so drift in the machine's
+/// load falls on every executor alike.
+///
+/// A crash or a hang ends a process, not a pass. A hang (a test in flight longer than the
+/// timeout) is charged to the tests that were in flight that long; a crash to the one test in
+/// flight. When several were in flight, each runs alone, once, and the crash is charged to
+/// those that crash alone too, or to all of them, with the observation saying so, when none
+/// does: never one, silently. Either way the pass resumes in a new process with the tests it
+/// has not run, the interrupted neighbours among them.
+package final class PassSupervisor {
+  /// The passes under one executor.
+  package struct Arm {
+    let executor: any IterationExecutor
+    /// The pass's tests, a group per framework (each framework runs in a process of its own).
+    let groups: [[PackageTest]]
+    /// Starts the tests given (a subset of one group) as pass `pass`.
+    let launch: ([PackageTest], _ pass: Int) throws -> (launch: WorkerLaunch, feed: SuiteEventFeed)
+
+    init(
+      executor: any IterationExecutor, groups: [[PackageTest]],
+      launch: @escaping ([PackageTest], Int) throws -> (launch: WorkerLaunch, feed: SuiteEventFeed)
+    ) {
+      self.executor = executor
+      self.groups = groups
+      self.launch = launch
+    }
+  }
+
+  package let timeout: Duration
+  private let onProgress: (Supervisor.Progress) -> Void
+  /// Whether the passes were cut short by Ctrl-C or SIGTERM.
+  package private(set) var wasInterrupted = false
+
+  package init(timeout: Duration, onProgress: @escaping (Supervisor.Progress) -> Void = { _ in }) {
+    self.timeout = timeout
+    self.onProgress = onProgress
+  }
+
+  /// What one test came to under one arm, pass by pass.
+  private struct TestState {
+    var replicates: [Tally]
+    var schedule: RunSchedule?
+    var notRun = 0
+    var stop: RunStop?
+    /// For each test that ran beside this one in a pass where it failed, in how many.
+    var failedBeside: [String: Int] = [:]
+  }
+
+  /// How one process of a pass ended.
+  private struct ProcessEnd {
+    var finished: [SuiteEventFeed.Finished]
+    /// Tests in flight when it ended, with how long each had run.
+    var inFlight: [(test: Int, ran: Duration)]
+    var status: Int32
+    var wasTimedOut: Bool
+    var wasReady: Bool
+    var output: String
+    var scheduleIsUncontrolled: Bool
+    var ignoredEvents: Int
+    var seconds: Duration
+  }
+
+  /// Runs passes `passes` under every arm, in `replicates` groups of consecutive passes, and
+  /// returns a result per arm and test: arms in order, each arm's tests group by group.
+  package func run(
+    _ arms: [Arm], passes: Range<Int>, replicates: Int, seed: UInt64, packagePath: String
+  ) throws -> [RunResult] {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let replicateCount = max(1, min(replicates, passes.count))
+    var states = arms.map { arm in
+      arm.groups.map { group in
+        group.map { _ in
+          TestState(
+            replicates: Array(repeating: Tally(), count: replicateCount),
+            schedule: arm.executor.needsDeterministicScheduler ? RunSchedule(seed: seed) : nil)
+        }
+      }
+    }
+    var time = Array(repeating: Duration.zero, count: arms.count)
+    var ignored = Array(repeating: 0, count: arms.count)
+    var donePasses = 0
+    var lastReport = start
+    ProcessTree.becomeSubreaper()
+    defer { ProcessTree.reapOrphans(keeping: []) }
+
+    passLoop: for pass in passes {
+      let replicate = (pass - passes.lowerBound) * replicateCount / passes.count
+      for (armIndex, arm) in arms.enumerated() {
+        for (groupIndex, group) in arm.groups.enumerated() {
+          // Positions in the group still to run in this pass; a settled test is left out.
+          var remaining = group.indices.filter { states[armIndex][groupIndex][$0].stop == nil }
+          var fruitless = 0
+          while !remaining.isEmpty {
+            if InterruptSignal.isRaised {
+              wasInterrupted = true
+              break passLoop
+            }
+            let end = try runProcess(arm, tests: remaining.map { group[$0] }, pass: pass)
+            if InterruptSignal.isRaised {
+              wasInterrupted = true
+              break passLoop
+            }
+            time[armIndex] += end.seconds
+            ignored[armIndex] += end.ignoredEvents
+            // The process ran `remaining`: map its positions back to the group's.
+            let toGroup = remaining
+            var done = Set<Int>()
+            for finished in end.finished {
+              let test = toGroup[finished.test]
+              done.insert(test)
+              record(
+                finished.outcome ?? .passed, example: finished.example, pass: pass,
+                in: &states[armIndex][groupIndex][test], replicate: replicate)
+              if finished.outcome.map({ !$0.isOutsideTheRate }) ?? false {
+                for neighbour in finished.neighbours {
+                  states[armIndex][groupIndex][test].failedBeside[group[toGroup[neighbour]].id, default: 0] += 1
+                }
+              }
+            }
+            if end.scheduleIsUncontrolled {
+              for test in group.indices { states[armIndex][groupIndex][test].schedule?.isControlled = false }
+            }
+            let charged = try charge(
+              end, tests: toGroup, group: group, arm: arm, pass: pass,
+              into: &states[armIndex][groupIndex], replicate: replicate)
+            done.formUnion(charged)
+            remaining.removeAll { done.contains($0) }
+            if end.inFlight.isEmpty, !end.wasTimedOut, end.wasReady, end.status & 0x7f == 0 {
+              // An exit between tests, no test in flight, that left tests unrun: the binary
+              // chose not to run them. Not their outcome.
+              for test in remaining { states[armIndex][groupIndex][test].notRun += 1 }
+              break
+            }
+            fruitless = done.isEmpty ? fruitless + 1 : 0
+            if fruitless >= Supervisor.startFailureLimit {
+              // Processes that end before any test finishes would do so every time.
+              for test in remaining {
+                states[armIndex][groupIndex][test].stop = .neverStarted
+              }
+              break
+            }
+          }
+          // A test that timed out in each of its first passes under this arm does not finish
+          // there: further passes would cost the whole timeout each to say so again.
+          for test in group.indices where states[armIndex][groupIndex][test].stop == nil {
+            let tally = states[armIndex][groupIndex][test].replicates.reduce(into: Tally()) { $0.merge($1) }
+            if tally.iterations >= Supervisor.settledLimit && tally.timedOut == tally.iterations {
+              states[armIndex][groupIndex][test].stop = .everyIterationTimedOut
+            }
+          }
+        }
+        donePasses += 1
+        if clock.now - lastReport > .milliseconds(100) || donePasses == passes.count * arms.count {
+          lastReport = clock.now
+          let notPassed = states.joined().joined().reduce(0) { $0 + $1.replicates.reduce(0) { $0 + $1.notPassed } }
+          onProgress(
+            Supervisor.Progress(
+              label: "suite passes", done: donePasses, total: passes.count * arms.count,
+              notPassed: notPassed, elapsed: clock.now - start))
+        }
+      }
+    }
+    return arms.enumerated().flatMap { armIndex, arm in
+      arm.groups.enumerated().flatMap { groupIndex, group in
+        group.enumerated().map { position, test in
+          var state = states[armIndex][groupIndex][position]
+          let ran = state.replicates.reduce(0) { $0 + $1.iterations }
+          let planned = wasInterrupted ? ran + state.notRun : passes.count
+          state.notRun = max(state.notRun, planned - ran)
+          var tally = Tally()
+          for replicate in state.replicates { tally.merge(replicate) }
+          var result = RunResult(
+            RunKey(scenario: test.suite, variant: test.function, executor: arm.executor.id), tally: tally,
+            seconds: time[armIndex].seconds, iterationsAreIndependent: arm.executor.iterationsAreIndependent,
+            schedule: state.schedule,
+            replicates: state.replicates.filter { $0.iterations > 0 }.map(ReplicateCounts.init))
+          result.test = TestReference(test: test, packagePath: packagePath, layout: .suite)
+          result.notRun = state.notRun
+          result.stop = state.stop
+          result.ignoredEvents = ignored[armIndex]
+          result.failedBeside = state.failedBeside
+          return result
+        }
+      }
+    }
+  }
+
+  private func record(
+    _ outcome: Outcome, example: String? = nil, pass: Int, in state: inout TestState, replicate: Int
+  ) {
+    state.replicates[replicate].record(outcome, count: 1, example: example)
+    state.schedule?.noteFailing(index: pass, fingerprint: 0, outcome: outcome)
+  }
+
+  /// Charges a crash or a hang to the tests in flight (see the type's comment); returns the
+  /// positions charged.
+  private func charge(
+    _ end: ProcessEnd, tests: [Int], group: [PackageTest], arm: Arm, pass: Int,
+    into states: inout [TestState], replicate: Int
+  ) throws -> Set<Int> {
+    guard !end.inFlight.isEmpty else { return [] }
+    let how = end.wasTimedOut ? "" : Supervisor.describe(status: end.status) + (end.output.isEmpty ? "" : ": \(end.output)")
+    if end.wasTimedOut {
+      // Those in flight for the whole timeout hung; the rest were cut short and run again.
+      let hung = end.inFlight.filter { $0.ran >= timeout }.map { tests[$0.test] }
+      for test in hung { record(.timedOut, pass: pass, in: &states[test], replicate: replicate) }
+      return Set(hung)
+    }
+    if end.inFlight.count == 1 {
+      let test = tests[end.inFlight[0].test]
+      record(.crashed(observation: how), pass: pass, in: &states[test], replicate: replicate)
+      return [test]
+    }
+    // Several in flight: which one crashed? Each runs alone once.
+    let suspects = end.inFlight.map { tests[$0.test] }.sorted()
+    var culprits: [(test: Int, outcome: Outcome)] = []
+    for test in suspects {
+      let alone = try runProcess(arm, tests: [group[test]], pass: pass)
+      if alone.wasTimedOut, !alone.inFlight.isEmpty {
+        culprits.append((test, .timedOut))
+      } else if !alone.inFlight.isEmpty {
+        let said = Supervisor.describe(status: alone.status) + (alone.output.isEmpty ? "" : ": \(alone.output)")
+        culprits.append((test, .crashed(observation: said)))
+      }
+    }
+    let names = suspects.map { group[$0].id }
+    if culprits.isEmpty {
+      let observation = how + " (while \(names.joined(separator: ", ")) were in flight; none crashed alone)"
+      for test in suspects { record(.crashed(observation: observation), pass: pass, in: &states[test], replicate: replicate) }
+      return Set(suspects)
+    }
+    for (test, outcome) in culprits {
+      let charged: Outcome =
+        if case .crashed(let observation) = outcome {
+          .crashed(observation: observation + " (in the pass, beside \(names.filter { $0 != group[test].id }.joined(separator: ", ")); alone too)")
+        } else { outcome }
+      record(charged, pass: pass, in: &states[test], replicate: replicate)
+    }
+    return Set(culprits.map(\.test))
+  }
+
+  /// Runs `tests` as pass `pass` in one process, until it exits, hangs or is interrupted.
+  private func runProcess(_ arm: Arm, tests: [PackageTest], pass: Int) throws -> ProcessEnd {
+    let clock = ContinuousClock()
+    let (launch, feed) = try arm.launch(tests, pass)
+    let worker = try WorkerProcess(launch, indices: pass..<(pass + 1))
+    let started = clock.now
+    var scratch = Tally()
+    var noSchedule: RunSchedule?
+    var finished: [SuiteEventFeed.Finished] = []
+    var status: Int32?
+    while status == nil {
+      usleep(Supervisor.pollInterval)
+      worker.poll(into: &scratch, schedule: &noSchedule)
+      finished += feed.drain()
+      if InterruptSignal.isRaised {
+        worker.kill()
+        status = worker.reap(waiting: true)
+        break
+      }
+      if let ended = worker.reap() {
+        status = ended
+        break
+      }
+      let now = clock.now
+      let hung = feed.inFlight.values.contains { now - $0 > timeout }
+      if hung || (!feed.workerIsReady && now - started > Supervisor.startLimit) {
+        worker.wasTimedOut = true
+        worker.kill()
+        status = worker.reap(waiting: true)
+      }
+    }
+    worker.collectFinal(status: status ?? 0, into: &scratch, schedule: &noSchedule)
+    finished += feed.drain()
+    let now = clock.now
+    return ProcessEnd(
+      finished: finished, inFlight: feed.inFlight.map { ($0.key, now - $0.value) }.sorted { $0.test < $1.test },
+      status: status ?? 0, wasTimedOut: worker.wasTimedOut, wasReady: feed.workerIsReady,
+      output: worker.lastOutputLines(), scheduleIsUncontrolled: feed.scheduleIsUncontrolled,
+      ignoredEvents: feed.ignoredEvents, seconds: now - started)
+  }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// The supervisor's end of a suite pass's event stream: one outcome for every test the process
+/// finished, which tests are in flight now and since when, and which tests ran beside each.
+///
+/// Tests of a pass may run in parallel (Swift Testing under the global executor), so a test's
+/// events are told apart by its ID, not by their order.
+final class SuiteEventFeed: OutcomeFeed {
+  /// A test the process finished, by its position in the pass's list.
+  struct Finished {
+    let test: Int
+    /// Nil when it passed.
+    let outcome: Outcome?
+    let example: String?
+    /// Tests that were in flight at some moment while this one was.
+    let neighbours: Set<Int>
+  }
+
+  let descriptor: Int32
+  private var reader: LineReader
+  private var writeEndIsOpen = true
+  /// Position of each test ID in the pass's list.
+  private let positions: [String: Int]
+  private(set) var workerIsReady = false
+  private(set) var scheduleIsUncontrolled = false
+  private(set) var ignoredEvents = 0
+  /// Tests started and not yet ended, with when they started.
+  private(set) var inFlight: [Int: ContinuousClock.Instant] = [:]
+  private var issues: [Int: [String]] = [:]
+  private var executorChanged: Set<Int> = []
+  private var neighbours: [Int: Set<Int>] = [:]
+  /// Tests finished since the last ``drain()``.
+  private var finished: [Finished] = []
+  private var completed = 0
+
+  init(testIDs: [String]) throws {
+    let pipe = try PipeEnds(capacity: 1 << 20)
+    pipe.makeReadEndNonBlocking()
+    reader = LineReader(descriptor: pipe.readEnd)
+    descriptor = pipe.writeEnd
+    positions = Dictionary(testIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+  }
+
+  deinit {
+    releaseWorkerEnd()
+    close(reader.descriptor)
+  }
+
+  func releaseWorkerEnd() {
+    if writeEndIsOpen { close(descriptor) }
+    writeEndIsOpen = false
+  }
+
+  func poll() -> (completed: Int, records: [ChannelRecord]) {
+    reader.read { handle($0) }
+    return (completed, [])
+  }
+
+  /// The tests finished since the last call.
+  func drain() -> [Finished] {
+    defer { finished = [] }
+    return finished
+  }
+
+  /// The test an event's ID names: the ID itself, or one of the pass's tests it extends (Swift
+  /// Testing appends the source location). A suite's own events name none.
+  private func position(of eventID: String) -> Int? {
+    var id = Substring(eventID)
+    while true {
+      if let position = positions[String(id)] { return position }
+      guard let slash = id.lastIndex(of: "/") else { return nil }
+      id = id[..<slash]
+    }
+  }
+
+  private func handle(_ line: ArraySlice<UInt8>) {
+    guard LineReader.line(line, hasKindAmong: Self.kinds), let event = TestEvent.parse(line) else { return }
+    switch event {
+    case .runStarted:
+      workerIsReady = true
+    case .scheduleUncontrolled:
+      scheduleIsUncontrolled = true
+    case .executorChanged:
+      // Said just before a test ends; one queue runs one test at a time.
+      executorChanged.formUnion(inFlight.keys)
+    case .testStarted(let id):
+      guard let test = position(of: id) else { return }
+      workerIsReady = true
+      for other in inFlight.keys {
+        neighbours[other, default: []].insert(test)
+        neighbours[test, default: []].insert(other)
+      }
+      inFlight[test] = .now
+      issues[test] = []
+    case .issueRecorded(let id, let message, true):
+      // An issue outside any test's task names no test: it is the test's only when one is in flight.
+      let test = id.flatMap(position(of:)) ?? (inFlight.count == 1 ? inFlight.keys.first : nil)
+      guard let test, issues[test] != nil else {
+        ignoredEvents += 1
+        return
+      }
+      issues[test]?.append(message)
+    case .testEnded(let id):
+      guard let test = position(of: id) else { return }
+      guard let said = issues[test] else {
+        ignoredEvents += 1
+        return
+      }
+      let failure = TestEventFeed.failure(said)
+      finish(test, failure.map { .failed(observation: $0.observation) }, example: failure?.example)
+    case .testSkipped(let id, let message):
+      guard let test = position(of: id) else { return }
+      finish(test, .skipped(reason: FailureText.normalize(message)))
+    default:
+      break
+    }
+  }
+
+  private func finish(_ test: Int, _ outcome: Outcome?, example: String? = nil) {
+    let changed = executorChanged.remove(test) != nil
+    finished.append(
+      Finished(
+        test: test, outcome: changed ? .executorChanged : outcome, example: changed ? nil : example,
+        neighbours: neighbours.removeValue(forKey: test) ?? []))
+    inFlight[test] = nil
+    issues[test] = nil
+    completed += 1
+  }
+
+  private static let kinds = TestEvent.kinds.map { Array($0.utf8) }
+}

@@ -1,0 +1,121 @@
+/// The text report of `flakelab test` in the suite layout: the answer first. One block per test
+/// that is not stable (its verdict, diagnosis, the counts of every arm that support it, what to
+/// do, how to replay), then one line for the stable tests and one for the skipped; the table of
+/// every run follows with `--verbose`.
+package enum TestAnswer {
+  package static func render(_ report: Report, verbose: Bool) -> String {
+    guard !report.tests.isEmpty else { return TextReport.render(report) }
+    var lines = [MachineLine.render(report), ""]
+    let unstable = report.tests.filter { $0.verdict == .flaky || $0.verdict == .failing }
+    for finding in unstable.sorted(by: { order($0) < order($1) }) {
+      lines += block(finding, program: report.program)
+    }
+    let stable = report.tests.filter { $0.verdict == .stable }
+    let executors = report.runs.map(\.executor.name).uniqued()
+    let passes = report.runs.map(\.tally.iterations).max() ?? 0
+    if !stable.isEmpty {
+      lines.append(
+        "\(count(stable.count, "test")) stable over \(Formatting.count(passes)) passes under "
+          + executors.joined(separator: " and ") + ".")
+    }
+    for (verdict, words) in [(TestVerdict.skipped, "skipped by the framework"), (.notRun, "never started")] {
+      let tests = report.tests.filter { $0.verdict == verdict }
+      if !tests.isEmpty {
+        lines.append("\(count(tests.count, "test")) \(words): " + tests.map(\.test.id).joined(separator: ", ") + ".")
+      }
+    }
+    if unstable.isEmpty, !stable.isEmpty {
+      // The rule of three: no failure in n passes bounds the rate below about 3/n at 95%.
+      lines.append(
+        "No test failed; a test failing in fewer than about 3 passes in \(Formatting.count(passes)) could still have "
+          + "passed them all: raise --iterations.")
+    }
+    var text = lines.joined(separator: "\n") + "\n"
+    if verbose {
+      var all = Report(
+        machine: report.machine, runs: report.tests.flatMap(\.runs), interrupted: report.interrupted,
+        shard: report.shard, confidence: report.confidence, seed: report.seed, program: report.program,
+        timeout: report.timeout)
+      all.tests = []
+      text += "\nEvery run, screen (suite) and diagnosis (repetitions, fresh):\n"
+        + TextReport.render(all).split(separator: "\n", omittingEmptySubsequences: false).dropFirst(
+          MachineLine.render(report).split(separator: "\n").count + 1
+        ).joined(separator: "\n")
+    }
+    return text
+  }
+
+  /// Failing first, then flaky, each by ID.
+  private static func order(_ finding: TestFinding) -> (Int, String) {
+    (finding.verdict == .failing ? 0 : 1, finding.test.id)
+  }
+
+  /// `FLAKY  Module.Suite/test()  needs-parallelism: …`, then the evidence, the advice, replays.
+  static func block(_ finding: TestFinding, program: String) -> [String] {
+    var lines = [
+      "\(finding.verdict.rawValue.uppercased())  \(finding.test.id)"
+        + (finding.diagnosis.map { "  \($0.rawValue): \($0.summary)" } ?? "")
+    ]
+    lines += finding.runs.map { "    " + armLine($0) }
+    if finding.diagnosis == .interference, let most = finding.neighbours.first?.passes {
+      // The tests beside it in the most failing passes: the event stream's timing can narrow
+      // the suspects no further.
+      let suspects = finding.neighbours.filter { $0.passes == most }.map(\.test)
+      let failingPasses = finding.runs.filter { $0.test?.layout == .suite }.reduce(0) { $0 + $1.tally.notPassed }
+      lines.append(
+        "    beside it in \(Formatting.count(most)) of its \(Formatting.count(failingPasses)) failing passes: "
+          + suspects.prefix(5).joined(separator: ", ") + (suspects.count > 5 ? " and \(suspects.count - 5) more" : ""))
+    }
+    if let seen = mostFrequentFailure(finding) {
+      lines.append("    seen: \(seen)")
+    }
+    if let diagnosis = finding.diagnosis {
+      lines.append("    do: \(diagnosis.advice)")
+    }
+    for run in finding.runs {
+      if let schedule = run.schedule, schedule.isControlled, let failing = schedule.failingIterations.first {
+        lines.append("    replay: \(ScheduleText.replayCommand(run, failing, program: program))")
+        break
+      }
+    }
+    return lines
+  }
+
+  /// `suite, global        3 of 40 failed   7.50% [2.58%, 19.86%]`.
+  static func armLine(_ run: RunResult) -> String {
+    let layout = run.test?.layout.rawValue ?? "run"
+    let name = "\(layout), \(run.executor)".padding(toLength: 20, withPad: " ", startingAt: 0)
+    let tally = run.tally
+    let counts = "\(Formatting.count(tally.notPassed)) of \(Formatting.count(tally.ran)) failed"
+    var line = name + counts.padding(toLength: 19, withPad: " ", startingAt: 0)
+      + RateText.withInterval(run.estimate)
+    if tally.timedOut > 0 { line += " · \(Formatting.count(tally.timedOut)) timed out" }
+    if tally.crashed > 0 { line += " · \(Formatting.count(tally.crashed)) crashed" }
+    if run.notRun > 0, let stop = run.stop {
+      line += " · stopped: " + (stop == .everyIterationTimedOut ? "every iteration timed out" : stop == .everyIterationFailed ? "every iteration failed" : "never started")
+    }
+    return line
+  }
+
+  /// The outcome that did not pass most often, over all the test's runs.
+  private static func mostFrequentFailure(_ finding: TestFinding) -> String? {
+    var tally = Tally()
+    for run in finding.runs { tally.merge(run.tally) }
+    guard let (outcome, count) = tally.outcomesByFrequency.first(where: { $0.outcome != .passed && !$0.outcome.isOutsideTheRate })
+    else { return nil }
+    let text = tally.examples[outcome] ?? OutcomeText.describe(outcome)
+    return "\(text) (\(Formatting.count(count))×)"
+  }
+
+  private static func count(_ number: Int, _ noun: String) -> String {
+    "\(Formatting.count(number)) \(noun)\(number == 1 ? "" : "s")"
+  }
+}
+
+extension Sequence where Element: Hashable {
+  /// The elements in order, each once.
+  func uniqued() -> [Element] {
+    var seen = Set<Element>()
+    return filter { seen.insert($0).inserted }
+  }
+}

@@ -1,0 +1,67 @@
+import Dispatch
+import Foundation
+import Testing
+
+/// Passes however it runs.
+@Test func stable() {
+  #expect(1 + 1 == 2)
+}
+
+/// Two threads add to one counter without a lock: under the global executor they interleave and
+/// lose updates; on one queue each task runs to its end before the other starts.
+@Test func race() async {
+  final class Counter: @unchecked Sendable { var value = 0 }
+  let counter = Counter()
+  await withTaskGroup(of: Void.self) { group in
+    for _ in 0..<2 {
+      group.addTask { for _ in 0..<20_000 { counter.value += 1 } }
+    }
+  }
+  #expect(counter.value == 40_000)
+}
+
+final class Loader: @unchecked Sendable {
+  var isLoading = false
+
+  func load() async {
+    isLoading = true
+    await Task.yield()
+    isLoading = false
+  }
+}
+
+/// Expects the load to be under way after one yield: true when jobs run first in, first out
+/// (the task started before the test resumed), false in other orders, and now and then under
+/// global, where the task runs on another thread.
+@Test func orderDependent() async {
+  let loader = Loader()
+  let load = Task { await loader.load() }
+  await Task.yield()
+  #expect(loader.isLoading)
+  await load.value
+}
+
+/// Waits for a task by blocking its thread, with a wait of its own: on one queue the task can
+/// never run while the thread waits, and the wait runs out.
+@Test func blocksThread() {
+  let done = DispatchSemaphore(value: 0)
+  Task { done.signal() }
+  #expect(done.wait(timeout: .now() + 1) == .success)
+}
+
+nonisolated(unsafe) private var hasRunBefore = false
+
+/// Fails half the time on a process's first run (a cache filled lazily, say), never after.
+@Test func firstRun() {
+  defer { hasRunBefore = true }
+  #expect(hasRunBefore || Bool.random())
+}
+
+/// A reply that takes 0 to 10 ms against a deadline of 8 ms: real time decides, under every
+/// executor alike.
+@Test func timing() async throws {
+  let reply = Duration.milliseconds(Int.random(in: 0...10))
+  let start = ContinuousClock.now
+  try await Task.sleep(for: reply)
+  #expect(ContinuousClock.now - start < .milliseconds(8))
+}

@@ -1,0 +1,114 @@
+import Foundation
+import XCTest
+
+@testable import FlakeLab
+
+/// `flakelab test` in its default suite layout, on the FlakeKinds fixture (one test of each kind
+/// the diagnosis tells apart): the suite passes' exact counts, crash and hang attribution with
+/// resumption, and the diagnoses that are certain by construction.
+final class TestDiagnosisTests: XCTestCase {
+  static let flakeKinds = PackageTestCommandTests.fixtures.appendingPathComponent("FlakeKinds").path
+
+  /// The fixture's build, once, by a listing.
+  static let listing = Result { try Flakelab.run(["test", "--package-path", flakeKinds, "--list"]) }
+
+  override func setUp() async throws {
+    let listing = try Self.listing.get()
+    XCTAssertEqual(listing.status, 0, listing.stderr)
+  }
+
+  private struct Answer {
+    let status: Int32
+    let report: Report
+    /// `tests[]` of the JSON report, by test ID.
+    let tests: [String: [String: Any]]
+    let stderr: String
+  }
+
+  private func test(_ arguments: [String], environment: [String: String] = [:]) throws -> Answer {
+    let result = try Flakelab.run(
+      ["test", "--package-path", Self.flakeKinds, "--skip-build", "--format", "json", "--no-progress"] + arguments,
+      environment: environment)
+    XCTAssertFalse(result.stdout.isEmpty, result.stderr)
+    let report = try JSONReport.read(Array(result.stdout.utf8), name: "stdout")
+    let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let tests = try XCTUnwrap(document["tests"] as? [[String: Any]])
+    return Answer(
+      status: result.status, report: report,
+      tests: Dictionary(uniqueKeysWithValues: tests.map { ($0["test"] as? String ?? "?", $0) }), stderr: result.stderr)
+  }
+
+  private func arm(_ finding: [String: Any]?, _ layout: String, _ executor: String) -> [String: Any]? {
+    (finding?["arms"] as? [[String: Any]])?.first { $0["processLayout"] as? String == layout && $0["executor"] as? String == executor }
+  }
+
+  private let blocks = "FlakeKindsTests.blocksThread()"
+  private let reads = "FlakeKindsTests.SharedSettingsTests/readsTheLanguage()"
+  private let changes = "FlakeKindsTests.SharedSettingsTests/changesTheLanguage()"
+  private let stable = "FlakeKindsTests.stable()"
+
+  func testDiagnosesWhatIsCertainByConstruction() throws {
+    let answer = try test(["--iterations", "6", "--filter", "blocksThread|SharedSettings|stable\\(\\)"])
+    XCTAssertEqual(answer.status, 0, answer.stderr)
+    // The screen: one run per test and executor, every one of the six passes counted.
+    XCTAssertEqual(answer.report.runs.count, 8)
+    for run in answer.report.runs {
+      XCTAssertEqual(run.test?.layout, .suite)
+      XCTAssertEqual(run.tally.iterations, 6, "\(run.key)")
+    }
+    // Waits for a task with a semaphore: every iteration on one queue fails by its own wait.
+    let blocking = answer.tests[blocks]
+    XCTAssertEqual(blocking?["verdict"] as? String, "flaky")
+    XCTAssertEqual(blocking?["diagnosis"] as? String, "blocks-thread")
+    XCTAssertEqual(arm(blocking, "suite", "serial")?["notPassed"] as? Int, 6)
+    XCTAssertEqual(arm(blocking, "suite", "global")?["notPassed"] as? Int, 0)
+    XCTAssertEqual(arm(blocking, "repetitions", "seeded")?["stopped"] as? String, "everyIterationFailed")
+    // Reads a setting its neighbour changes while they overlap: fails in every pass under
+    // global, where they run side by side, and never alone.
+    let reading = answer.tests[reads]
+    XCTAssertEqual(reading?["diagnosis"] as? String, "interference")
+    XCTAssertEqual(arm(reading, "suite", "global")?["notPassed"] as? Int, 6)
+    XCTAssertEqual(arm(reading, "repetitions", "global")?["notPassed"] as? Int, 0)
+    let neighbours = (reading?["neighbours"] as? [[String: Any]])?.compactMap { $0["test"] as? String } ?? []
+    XCTAssertTrue(neighbours.contains(changes), "\(neighbours)")
+    // Stable ones are not drilled down.
+    for id in [stable, changes] {
+      XCTAssertEqual(answer.tests[id]?["verdict"] as? String, "stable", id)
+      XCTAssertEqual((answer.tests[id]?["arms"] as? [Any])?.count, 2, id)
+    }
+  }
+
+  func testACrashAndAHangInAPassAreChargedToTheirTestsAndThePassResumes() throws {
+    let answer = try test(
+      ["--iterations", "4", "--executor", "global", "--timeout", "1s", "--filter", "Misbehaving|stable\\(\\)|race"],
+      environment: ["FLAKEKINDS_MISBEHAVE": "1"])
+    XCTAssertEqual(answer.status, 0, answer.stderr)
+    let runs = Dictionary(uniqueKeysWithValues: answer.report.runs.map { ($0.test?.test.id ?? "?", $0) })
+    XCTAssertEqual(runs.count, 4)
+    // Every crash is the crashing test's, however many tests were in flight beside it.
+    XCTAssertEqual(
+      Flakelab.counts(runs["FlakeKindsTests.Misbehaving/crashesWhenAsked()"]),
+      ["iterations": 4, "passed": 0, "failed": 0, "crashed": 4, "timedOut": 0])
+    // The hang is timed out in its first three passes, then left out of the rest.
+    let hang = try XCTUnwrap(runs["FlakeKindsTests.Misbehaving/hangsWhenAsked()"])
+    XCTAssertEqual(Flakelab.counts(hang), ["iterations": 3, "passed": 0, "failed": 0, "crashed": 0, "timedOut": 3])
+    XCTAssertEqual(hang.notRun, 1)
+    XCTAssertEqual(hang.stop, .everyIterationTimedOut)
+    // The others ran in every pass: the pass resumed after each crash and hang.
+    XCTAssertEqual(runs[stable]?.tally.iterations, 4)
+    XCTAssertEqual(runs[stable]?.tally.passed, 4)
+    XCTAssertEqual(runs["FlakeKindsTests.race()"]?.tally.iterations, 4)
+    XCTAssertEqual(answer.tests["FlakeKindsTests.Misbehaving/crashesWhenAsked()"]?["verdict"] as? String, "failing")
+  }
+
+  func testFailOnFlakyFailsTheCommandAndSaysWhichTest() throws {
+    let result = try Flakelab.run([
+      "test", "--package-path", Self.flakeKinds, "--skip-build", "--no-progress", "--iterations", "3",
+      "--executor", "serial", "--filter", "blocksThread|stable\\(\\)", "--fail-on-flaky",
+    ])
+    XCTAssertEqual(result.status, 1, result.stderr)
+    XCTAssertTrue(result.stderr.contains("not met: \(blocks) is flaky (blocks-thread"), result.stderr)
+    XCTAssertTrue(result.stdout.contains("FLAKY  \(blocks)  blocks-thread"), result.stdout)
+    XCTAssertTrue(result.stdout.contains("1 test stable over 3 passes under serial."), result.stdout)
+  }
+}
