@@ -29,4 +29,15 @@ package struct TestFinding: Sendable {
     }
     return counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { ($0.key, $0.value) }
   }
+
+  /// The command that replays the first failing seeded iteration of the test, if a seed
+  /// reproduces one.
+  package func replay(program: String) -> String? {
+    for run in runs {
+      if let schedule = run.schedule, schedule.isControlled, let failing = schedule.failingIterations.first {
+        return ScheduleText.replayCommand(run, failing, program: program)
+      }
+    }
+    return nil
+  }
 }

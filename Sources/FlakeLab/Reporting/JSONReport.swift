@@ -121,12 +121,7 @@ package enum JSONReport {
   /// A test's verdict and diagnosis with the counts of every arm behind them (`flakelab test`,
   /// suite layout). Written for readers; `merge` and `--baseline` read the runs only.
   private static func finding(_ finding: TestFinding, program: String) -> JSONValue {
-    let replay = finding.runs.lazy.compactMap { run -> String? in
-      guard let schedule = run.schedule, schedule.isControlled, let failing = schedule.failingIterations.first
-      else { return nil }
-      return ScheduleText.replayCommand(run, failing, program: program)
-    }.first
-    return .object([
+    .object([
       (Key.test, .string(finding.test.id)),
       (Key.framework, .string(finding.test.framework.rawValue)),
       (Key.verdict, .string(finding.verdict.rawValue)),
@@ -157,7 +152,7 @@ package enum JSONReport {
             ])
           })
       ),
-      (Key.replay, replay.map { .string($0) } ?? .null),
+      (Key.replay, finding.replay(program: program).map { .string($0) } ?? .null),
     ])
   }
 

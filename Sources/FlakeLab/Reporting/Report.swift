@@ -79,7 +79,7 @@ package struct Report: Sendable {
   /// Whether any run fails the command (exit 1).
   package var hasProblems: Bool { runs.contains { !$0.problems.isEmpty } }
 
-  private static func estimated(_ run: RunResult, at confidence: Double) -> RunResult {
+  static func estimated(_ run: RunResult, at confidence: Double) -> RunResult {
     var run = run
     run.estimate(atConfidence: confidence)
     return run

@@ -32,15 +32,11 @@ package enum TestAnswer {
     }
     var text = lines.joined(separator: "\n") + "\n"
     if verbose {
-      var all = Report(
-        machine: report.machine, runs: report.tests.flatMap(\.runs), interrupted: report.interrupted,
-        shard: report.shard, confidence: report.confidence, seed: report.seed, program: report.program,
-        timeout: report.timeout)
-      all.tests = []
+      let all = Report(
+        machine: report.machine, runs: report.tests.flatMap(\.runs), confidence: report.confidence,
+        program: report.program)
       text += "\nEvery run, screen (suite) and diagnosis (repetitions, fresh):\n"
-        + TextReport.render(all).split(separator: "\n", omittingEmptySubsequences: false).dropFirst(
-          MachineLine.render(report).split(separator: "\n").count + 1
-        ).joined(separator: "\n")
+        + TextReport.tableLines(all).joined(separator: "\n") + "\n"
     }
     return text
   }
@@ -72,11 +68,8 @@ package enum TestAnswer {
     if let diagnosis = finding.diagnosis {
       lines.append("    do: \(diagnosis.advice)")
     }
-    for run in finding.runs {
-      if let schedule = run.schedule, schedule.isControlled, let failing = schedule.failingIterations.first {
-        lines.append("    replay: \(ScheduleText.replayCommand(run, failing, program: program))")
-        break
-      }
+    if let replay = finding.replay(program: program) {
+      lines.append("    replay: \(replay)")
     }
     return lines
   }
@@ -92,7 +85,7 @@ package enum TestAnswer {
     if tally.timedOut > 0 { line += " · \(Formatting.count(tally.timedOut)) timed out" }
     if tally.crashed > 0 { line += " · \(Formatting.count(tally.crashed)) crashed" }
     if run.notRun > 0, let stop = run.stop {
-      line += " · stopped: " + (stop == .everyIterationTimedOut ? "every iteration timed out" : stop == .everyIterationFailed ? "every iteration failed" : "never started")
+      line += " · stopped: \(TextReport.reason(stop))"
     }
     return line
   }

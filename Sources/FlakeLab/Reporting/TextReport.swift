@@ -4,6 +4,11 @@
 /// out or deadlocked.
 package enum TextReport {
   package static func render(_ report: Report) -> String {
+    ([MachineLine.render(report), ""] + tableLines(report)).joined(separator: "\n") + "\n"
+  }
+
+  /// The table of runs, each row followed by its observations.
+  static func tableLines(_ report: Report) -> [String] {
     // The deadlocked column only appears where a run can deadlock: a scenario under the
     // scheduler (in a package's test process a deadlock shows as a timeout).
     let showsDeadlocks = report.runs.contains { $0.schedule != nil && $0.test == nil }
@@ -39,7 +44,7 @@ package enum TextReport {
       lines.append(line)
       lines += observationLines[index, default: []]
     }
-    return ([MachineLine.render(report), ""] + lines).joined(separator: "\n") + "\n"
+    return lines
   }
 
   /// How far apart the replicates' rates were, when the interval had to allow for it.
@@ -104,16 +109,19 @@ extension TextReport {
   /// Why a run has fewer iterations than asked.
   static func stopLines(_ result: RunResult) -> [String] {
     guard result.notRun > 0, let stop = result.stop else { return [] }
-    let why =
-      switch stop {
-      case .neverStarted:
-        "\(Supervisor.startFailureLimit) processes in a row ended before the test started"
-      case .everyIterationTimedOut:
-        "its first \(Supervisor.settledLimit) iterations all timed out, so every further one would cost the whole timeout to say so again"
-      case .everyIterationFailed:
-        "its first \(Supervisor.settledLimit) iterations all failed, which settles this arm of the diagnosis"
-      }
-    return ["    stopped: \(why); \(Formatting.count(result.notRun)) iterations not run"]
+    return ["    stopped: \(reason(stop)); \(Formatting.count(result.notRun)) iterations not run"]
+  }
+
+  /// Why a run stopped, in words.
+  static func reason(_ stop: RunStop) -> String {
+    switch stop {
+    case .neverStarted:
+      "\(Supervisor.startFailureLimit) processes in a row ended before the test started"
+    case .everyIterationTimedOut:
+      "its first \(Supervisor.settledLimit) iterations all timed out, so every further one would cost the whole timeout to say so again"
+    case .everyIterationFailed:
+      "its first \(Supervisor.settledLimit) iterations all failed, which settles this arm of the diagnosis"
+    }
   }
 
   /// What a package's test run may need explained: a test its framework skipped, or a timeout

@@ -113,16 +113,10 @@ extension RateMeasurement {
       confidence: confidence, seed: seed, program: program, timeout: timeout)
     report.tests = tests.map { test in
       TestFinding(
-        test: test, runs: (report.runs + drilled.map { Self.estimated($0, at: confidence) }).filter { $0.test?.test == test },
+        test: test, runs: (report.runs + drilled.map { Report.estimated($0, at: confidence) }).filter { $0.test?.test == test },
         confidence: confidence)
     }
     if !interrupted { report.judge(gates: gates, baseline: baseline) }
     return report
-  }
-
-  private static func estimated(_ run: RunResult, at confidence: Double) -> RunResult {
-    var run = run
-    run.estimate(atConfidence: confidence)
-    return run
   }
 }
