@@ -15,7 +15,7 @@ final class MalformedCommandLineTests: XCTestCase {
     case "executor": "global"
     case "executors": "global,serial"
     case "shard": "0/2"
-    case "timeout": "1s"
+    case "timeout", "budget": "1s"
     case "confidence": "0.95"
     case "rate", "max-failure-rate", "min-failure-rate": "1%"
     case "schedule": "0.1"

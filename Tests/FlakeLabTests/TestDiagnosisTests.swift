@@ -101,6 +101,28 @@ final class TestDiagnosisTests: XCTestCase {
     XCTAssertEqual(answer.tests["FlakeKindsTests.Misbehaving/crashesWhenAsked()"]?["verdict"] as? String, "failing")
   }
 
+  /// A budget spent at once: each executor's first pass still runs (an answer needs one), no
+  /// later pass and no diagnosis process starts, and every run cut short says why.
+  func testASpentBudgetStartsNothingMoreAndSaysSo() throws {
+    let answer = try test(["--budget", "1ms", "--filter", "blocksThread|stable\\(\\)"])
+    XCTAssertEqual(answer.status, 0, answer.stderr)
+    XCTAssertEqual(answer.report.budget, .milliseconds(1))
+    XCTAssertEqual(answer.report.runs.count, 4)
+    for run in answer.report.runs {
+      XCTAssertEqual(run.tally.iterations, 1, "\(run.key)")
+      XCTAssertEqual(run.notRun, 19, "\(run.key)")
+      XCTAssertEqual(run.stop, .budgetSpent, "\(run.key)")
+    }
+    // It failed its serial pass, so it was due a diagnosis, which never started.
+    let arms = try XCTUnwrap(answer.tests[blocks]?["arms"] as? [[String: Any]])
+    let alone = arms.filter { $0["processLayout"] as? String != "suite" }
+    XCTAssertEqual(alone.count, 4)
+    for arm in alone {
+      XCTAssertEqual(arm["ran"] as? Int, 0, "\(arm)")
+      XCTAssertEqual(arm["stopped"] as? String, "budgetSpent", "\(arm)")
+    }
+  }
+
   func testFailOnFlakyFailsTheCommandAndSaysWhichTest() throws {
     let result = try Flakelab.run([
       "test", "--package-path", Self.flakeKinds, "--skip-build", "--no-progress", "--iterations", "3",

@@ -48,15 +48,13 @@ package enum Diagnostician {
     let oneQueue = counts { $0.executor != .global }
     let fifo = counts { $0.executor == .serial || $0.executor == .fifo }
     let seeded = counts { $0.executor == .seeded }
-    let suite = counts { $0.test?.layout == .suite }
-    let alone = counts { $0.test?.layout != .suite }
     let fresh = counts { $0.executor == .global && $0.test?.layout == .fresh }
     let warm = counts { $0.executor == .global && $0.test?.layout == .repetitions }
 
     // Every one-queue iteration failed while global ones passed: nothing but a blocked thread
     // fails under every order one queue can give.
     if oneQueue.alwaysFails, !global.alwaysFails { return .blocksThread }
-    if suite.fails, alone.neverFails, suite.failMoreThan(alone, confidence: confidence) { return .interference }
+    if isInterference(runs, confidence: confidence) { return .interference }
     if fresh.fails, fresh.failMoreThan(warm, confidence: confidence) { return .firstRun }
     if seeded.fails, fifo.neverFails, seeded.failMoreThan(fifo, confidence: confidence) { return .orderDependent }
     if global.fails, oneQueue.neverFails, global.failMoreThan(oneQueue, confidence: confidence) {
@@ -64,5 +62,18 @@ package enum Diagnostician {
     }
     if global.fails, oneQueue.fails { return .timing }
     return .undetermined
+  }
+
+  /// Failed in suite passes and never alone, compared like with like: under global, or under
+  /// one queue, the suite's failures against at least as many iterations alone under the same.
+  /// A global rate moves between processes, so a few iterations alone in one process (a
+  /// drill-down cut short by `--budget`) cannot by themselves call a race interference.
+  private static func isInterference(_ runs: [RunResult], confidence: Double) -> Bool {
+    [{ (run: RunResult) in run.executor == .global }, { $0.executor != .global }].contains { sameExecutors in
+      let suite = Counts(runs.filter { sameExecutors($0) && $0.test?.layout == .suite })
+      let alone = Counts(runs.filter { sameExecutors($0) && $0.test?.layout != .suite })
+      return suite.fails && alone.neverFails && alone.ran >= suite.ran
+        && suite.failMoreThan(alone, confidence: confidence)
+    }
   }
 }

@@ -36,9 +36,10 @@ package struct DrillDown {
   }
 
   /// Runs every arm for each of `tests`; the results come test by test, arm by arm. Whether
-  /// Ctrl-C cut the stage short is in the second value.
+  /// Ctrl-C cut the stage short is in the second value. No worker starts after `deadline`.
   package func run(
-    _ tests: [PackageTest], onProgress: @escaping (Supervisor.Progress) -> Void = { _ in }
+    _ tests: [PackageTest], deadline: ContinuousClock.Instant? = nil,
+    onProgress: @escaping (Supervisor.Progress) -> Void = { _ in }
   ) throws -> (results: [RunResult], interrupted: Bool) {
     let plans = tests.flatMap { test in arms.map { (test: test, arm: $0) } }
     func runs(_ indices: (Arm) -> Range<Int>, replicates: (Arm) -> Int, of chosen: [Int]) -> [SupervisedRun] {
@@ -52,7 +53,9 @@ package struct DrillDown {
       }
     }
     let supervisor = Supervisor(
-      options: .init(jobs: measurement.jobs, timeout: measurement.timeout, workerExecutable: measurement.workerExecutable),
+      options: .init(
+        jobs: measurement.jobs, timeout: measurement.timeout, workerExecutable: measurement.workerExecutable,
+        deadline: deadline),
       onProgress: onProgress)
     let settle = Supervisor.settledLimit
     let all = Array(plans.indices)

@@ -60,7 +60,7 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
       "a serial executor makes it deterministic, but the test still depends on that order; await the state instead"
     case .needsParallelism: "fix the code: serializing the test would hide the race"
     case .timing: "no executor makes it deterministic: inject a clock, or wait for the event rather than a time"
-    case .undetermined: "run more iterations (--iterations) to tell"
+    case .undetermined: "run more iterations (--iterations, and a longer --budget if one cut the run) to tell"
     }
   }
 }

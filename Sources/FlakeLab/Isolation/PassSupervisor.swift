@@ -68,9 +68,12 @@ package final class PassSupervisor {
   }
 
   /// Runs passes `passes` under every arm, in `replicates` groups of consecutive passes, and
-  /// returns a result per arm and test: arms in order, each arm's tests group by group.
+  /// returns a result per arm and test: arms in order, each arm's tests group by group. No pass
+  /// after the first starts once `deadline` is past (`--budget`); the tests' passes left are
+  /// not run, stopped by ``RunStop/budgetSpent``.
   package func run(
-    _ arms: [Arm], passes: Range<Int>, replicates: Int, seed: UInt64, packagePath: String
+    _ arms: [Arm], passes: Range<Int>, replicates: Int, seed: UInt64, packagePath: String,
+    deadline: ContinuousClock.Instant? = nil
   ) throws -> [RunResult] {
     let clock = ContinuousClock()
     let start = clock.now
@@ -91,7 +94,12 @@ package final class PassSupervisor {
     ProcessTree.becomeSubreaper()
     defer { ProcessTree.reapOrphans(keeping: []) }
 
+    var budgetWasSpent = false
     passLoop: for pass in passes {
+      if let deadline, pass > passes.lowerBound, clock.now >= deadline {
+        budgetWasSpent = true
+        break
+      }
       let replicate = (pass - passes.lowerBound) * replicateCount / passes.count
       for (armIndex, arm) in arms.enumerated() {
         for (groupIndex, group) in arm.groups.enumerated() {
@@ -175,6 +183,7 @@ package final class PassSupervisor {
           let ran = state.replicates.reduce(0) { $0 + $1.iterations }
           let planned = wasInterrupted ? ran + state.notRun : passes.count
           state.notRun = max(state.notRun, planned - ran)
+          if budgetWasSpent, state.stop == nil, state.notRun > 0 { state.stop = .budgetSpent }
           var tally = Tally()
           for replicate in state.replicates { tally.merge(replicate) }
           var result = RunResult(

@@ -19,11 +19,16 @@ package final class Supervisor {
     package var timeout: Duration
     /// The `flakelab` executable, started with the hidden `worker` command.
     package var workerExecutable: String
+    /// After it no worker starts (`--budget`): the iterations left are not run, and say why.
+    package var deadline: ContinuousClock.Instant?
 
-    package init(jobs: Int = 1, timeout: Duration = .seconds(10), workerExecutable: String) {
+    package init(
+      jobs: Int = 1, timeout: Duration = .seconds(10), workerExecutable: String, deadline: ContinuousClock.Instant? = nil
+    ) {
       self.jobs = jobs
       self.timeout = timeout
       self.workerExecutable = workerExecutable
+      self.deadline = deadline
     }
   }
 
@@ -162,6 +167,14 @@ package final class Supervisor {
           break
         }
         if SuspendSignal.takeRaised() { SuspendSignal.suspend(active.map(\.worker)) }
+        if let deadline = options.deadline, clock.now >= deadline {
+          // Workers under way finish their batches; none starts.
+          for batch in pending {
+            states[batch.run].notRun += batch.indices.count
+            states[batch.run].stop = states[batch.run].stop ?? .budgetSpent
+          }
+          pending.removeAll()
+        }
         while active.count < options.jobs, !pending.isEmpty {
           let batch = pending.removeFirst()
           active.append((try WorkerProcess(runs[batch.run].launch(batch.indices), indices: batch.indices), batch))

@@ -13,6 +13,7 @@ package enum JSONReport {
     package static let swift = "swift"
     package static let interrupted = "interrupted"
     package static let timeoutSeconds = "timeoutSeconds"
+    package static let budgetSeconds = "budgetSeconds"
     package static let seed = "seed"
     package static let shard = "shard"
     package static let index = "index"
@@ -107,6 +108,7 @@ package enum JSONReport {
       ),
       (Key.interrupted, .bool(report.interrupted)),
       (Key.timeoutSeconds, report.timeout.map { .double($0.seconds) } ?? .null),
+      (Key.budgetSeconds, report.budget.map { .double($0.seconds) } ?? .null),
       (Key.seed, report.seed.map { .string(String($0)) } ?? .null),
       (
         "shard",
@@ -281,13 +283,19 @@ extension JSONReport {
         throw .malformed(path: name, .shard(error))
       }
     }
-    return Report(
+    var report = Report(
       machine: MachineInfo(
         cores: machine[Key.cores]?.int ?? 0, os: machine[Key.os]?.string ?? "",
         swift: machine[Key.swift]?.string ?? ""),
       runs: results, interrupted: document[Key.interrupted]?.bool ?? false, shard: shard,
       seed: document[Key.seed]?.string.flatMap { UInt64($0) },
-      timeout: document[Key.timeoutSeconds]?.number.map { .milliseconds(Int64(($0 * 1000).rounded())) })
+      timeout: document[Key.timeoutSeconds]?.number.map(milliseconds))
+    report.budget = document[Key.budgetSeconds]?.number.map(milliseconds)
+    return report
+  }
+
+  private static func milliseconds(_ seconds: Double) -> Duration {
+    .milliseconds(Int64((seconds * 1000).rounded()))
   }
 
   private static func run(_ run: JSONValue, name: String) throws(ReportFileError) -> RunResult {

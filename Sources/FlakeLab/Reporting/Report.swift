@@ -22,6 +22,8 @@ package struct Report: Sendable {
   /// How long an iteration could run before it was recorded as timed out; nil where not known
   /// (a merged report, or one from before the limit was reported).
   package var timeout: Duration?
+  /// `--budget`, the bound on the whole measurement, when one was set.
+  package var budget: Duration?
   /// `flakelab test` in the suite layout: every selected test's verdict and diagnosis, with
   /// the drill-down's runs; ``runs`` are the screen's.
   package var tests: [TestFinding] = []

@@ -121,6 +121,8 @@ extension TextReport {
       "its first \(Supervisor.settledLimit) iterations all timed out, so every further one would cost the whole timeout to say so again"
     case .everyIterationFailed:
       "its first \(Supervisor.settledLimit) iterations all failed, which settles this arm of the diagnosis"
+    case .budgetSpent:
+      "the --budget was spent before the rest could start"
     }
   }
 
@@ -166,6 +168,12 @@ enum MachineLine {
     }
     if let timeout = report.timeout, report.runs.contains(where: { $0.test != nil }) {
       lines.append("An iteration still running after \(timeout) was timed out (--timeout).")
+    }
+    if let budget = report.budget {
+      let spent = report.tests.flatMap(\.runs).contains { $0.stop == .budgetSpent } || report.runs.contains { $0.stop == .budgetSpent }
+      lines.append(
+        "The run was bounded by --budget \(budget): "
+          + (spent ? "it was spent, and the runs it cut short say so." : "everything asked ran within it."))
     }
     if let layout = report.runs.lazy.compactMap(\.test?.layout).first {
       let text =

@@ -14,6 +14,8 @@ package struct RateMeasurement: Sendable {
   package var confidence = FailureRateEstimate.defaultConfidence
   package var gates: [FailureRateGate] = []
   package var baseline: Report?
+  /// `--budget`: no work starts once this much time has passed since the measurement began.
+  package var budget: Duration?
   /// The executable the workers are started from, and the program replay commands name.
   package var workerExecutable: String
   package var program: String
@@ -57,7 +59,9 @@ package struct RateMeasurement: Sendable {
     InterruptSignal.install()
     SuspendSignal.install()
     let supervisor = Supervisor(
-      options: .init(jobs: jobs, timeout: timeout, workerExecutable: workerExecutable),
+      options: .init(
+        jobs: jobs, timeout: timeout, workerExecutable: workerExecutable,
+        deadline: budget.map { ContinuousClock.now + $0 }),
       onProgress: onProgress)
     let measured = try supervisor.run(
       runs.map { run in
@@ -79,6 +83,7 @@ package struct RateMeasurement: Sendable {
     var report = Report(
       runs: results, interrupted: supervisor.wasInterrupted, shard: shard, confidence: confidence,
       seed: seed, program: program, timeout: timeout)
+    report.budget = budget
     // Gates on partial counts would judge a rate nobody measured.
     if !supervisor.wasInterrupted { report.judge(gates: gates, baseline: baseline) }
     return report
@@ -90,6 +95,9 @@ extension RateMeasurement {
   /// drill-down of every test that failed in a pass, then each test's verdict and diagnosis.
   /// The report's runs are the screen's, judged by the gates and the baseline; its tests carry
   /// the drill-down's runs besides.
+  ///
+  /// With a ``budget``, the screen starts no pass after half of it (a failure it found needs
+  /// the drill-down to be explained), and the drill-down no worker after the whole.
   @MainActor
   package func screen(
     _ tests: [PackageTest], arms: [PassSupervisor.Arm], passes: Range<Int>, packagePath: String,
@@ -98,19 +106,24 @@ extension RateMeasurement {
   ) throws -> Report {
     InterruptSignal.install()
     SuspendSignal.install()
+    let start = ContinuousClock.now
     let supervisor = PassSupervisor(timeout: timeout) { onProgress("screen", $0) }
     let screened = try supervisor.run(
-      arms, passes: passes, replicates: replicates ?? Self.defaultReplicates, seed: seed, packagePath: packagePath)
+      arms, passes: passes, replicates: replicates ?? Self.defaultReplicates, seed: seed, packagePath: packagePath,
+      deadline: budget.map { start + (drillDown == nil ? $0 : $0 / 2) })
     var interrupted = supervisor.wasInterrupted
     var drilled: [RunResult] = []
     let failed = tests.filter { test in screened.contains { $0.test?.test == test && $0.tally.notPassed > 0 } }
     if !interrupted, let drillDown, !failed.isEmpty {
-      (drilled, interrupted) = try drillDown.run(failed) { onProgress("diagnosis of \(failed.count) tests", $0) }
+      (drilled, interrupted) = try drillDown.run(failed, deadline: budget.map { start + $0 }) {
+        onProgress("diagnosis of \(failed.count) tests", $0)
+      }
     }
     InterruptSignal.restoreDefaults()
     var report = Report(
       runs: screened.filter { !interrupted || $0.tally.iterations > 0 }, interrupted: interrupted, shard: shard,
       confidence: confidence, seed: seed, program: program, timeout: timeout)
+    report.budget = budget
     report.tests = tests.map { test in
       TestFinding(
         test: test, runs: (report.runs + drilled.map { Report.estimated($0, at: confidence) }).filter { $0.test?.test == test },

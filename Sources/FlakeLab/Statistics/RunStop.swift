@@ -10,4 +10,6 @@ package enum RunStop: String, Sendable, Equatable {
   /// Drill-down only (``DrillDown``): its first ``Supervisor/settledLimit`` iterations all
   /// failed, which settles that arm's answer; rate measurements never stop on failures.
   case everyIterationFailed
+  /// `--budget` was spent before these iterations started: a bound the user set, not an answer.
+  case budgetSpent
 }

@@ -54,8 +54,8 @@ struct MeasurementOptions {
 
   let variants: [(Scenario, Variant)]
   let iterations: Int
-  /// The library's measurement these options set up.
-  let measurement: RateMeasurement
+  /// The library's measurement these options set up (a command may add its own settings).
+  var measurement: RateMeasurement
   let output: ReportOutput
   let showsProgress: Bool
 

@@ -21,7 +21,8 @@ struct TestCommand: Command {
     time under serial, fifo and seeded). A test that failed in any pass is then drilled down:
     run alone as warm repetitions under global, serial and seeded and in fresh processes under
     global, each arm stopped once its answer is settled. The report starts with the answer: each
-    test that is not stable, its diagnosis and what to do; --verbose adds every run.
+    test that is not stable, its diagnosis and what to do; --verbose adds every run. --budget
+    bounds the whole: processes under way finish, no new one starts, and what was cut says so.
 
     --layout repetitions runs each test alone, repeated in a warm process; --layout fresh, a
     process per iteration. Rates under the global executor differ between layouts, and with the
@@ -67,6 +68,10 @@ struct TestCommand: Command {
       "verbose", "After the answer, the table of every test under every executor and layout, with histograms.")
     static let failOnFlaky = Flag(
       "fail-on-flaky", "Exit 1 when a test is flaky or failing (the rate gates apply as well).")
+    static let budget = Option<Duration>.optional(
+      "budget", "DURATION",
+      "Bound the run, build excepted, e.g. 5m: the screen starts no pass after half of it, the diagnosis no process after all of it",
+      parse: ValueParsers.duration)
     static let index = Option<Int>.optional(
       "index", "I", "Run only iteration I (with --seed, replays a seeded iteration)", parse: ValueParsers.index)
   }
@@ -74,7 +79,7 @@ struct TestCommand: Command {
   static let options =
     [Options.packagePath.spec, Options.filter.spec, Options.skip.spec, Options.list.spec]
     + [Options.executor.spec, Options.executors.spec, Options.layout.spec, Options.skipBuild.spec]
-    + [Options.index.spec, Options.verbose.spec, Options.failOnFlaky.spec]
+    + [Options.index.spec, Options.budget.spec, Options.verbose.spec, Options.failOnFlaky.spec]
     + MeasurementOptions.specs(defaultTimeout: defaultTimeout, iterations: Options.iterations)
 
   /// Swift Testing's shortest `.timeLimit`: an iteration that finishes within it is no hang.
@@ -109,8 +114,10 @@ struct TestCommand: Command {
     failsOnFlaky = arguments[Options.failOnFlaky]
     skipsBuild = arguments[Options.skipBuild]
     index = try arguments[Options.index]
-    measurement = try MeasurementOptions(
+    var measurement = try MeasurementOptions(
       arguments, variants: [], defaultTimeout: Self.defaultTimeout, iterations: Options.iterations)
+    measurement.measurement.budget = try arguments[Options.budget]
+    self.measurement = measurement
     executors = try ExecutorChoice.parse(
       arguments, one: Options.executor, list: Options.executors, command: Self.name, in: catalog,
       seed: measurement.seed, defaults: ExecutorCatalog.comparedByDefault)

@@ -104,9 +104,9 @@ enum ValueParsers {
     return value
   }
 
-  /// A duration with its unit: `500ms`, `2s`, `1.5s`, `1m`.
+  /// A duration with its unit: `500ms`, `2s`, `1.5s`, `1m`, `1h`.
   static func duration(_ text: String, option: String) throws(UsageError) -> Duration {
-    let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
+    let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
     for unit in units where text.hasSuffix(unit.suffix) {
       if let value = Double(text.dropLast(unit.suffix.count)), value.isFinite, value > 0,
         value * unit.seconds < 1e9
@@ -114,7 +114,7 @@ enum ValueParsers {
         return .milliseconds(Int64((value * unit.seconds * 1000).rounded(.up)))
       }
     }
-    throw UsageError("\(option) takes a duration such as 500ms, 2s or 1m, not '\(Self.shown(text))'")
+    throw UsageError("\(option) takes a duration such as 500ms, 2s, 1m or 1h, not '\(Self.shown(text))'")
   }
 
   /// `INDEX/COUNT`, 0-based: `0/4` … `3/4`.

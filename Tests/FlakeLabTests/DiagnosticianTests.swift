@@ -1,0 +1,46 @@
+import XCTest
+
+@testable import FlakeLab
+
+/// The diagnosis rules on counts given outright: which contrast decides, and when the evidence
+/// is too thin for one.
+final class DiagnosticianTests: XCTestCase {
+  private let test = PackageTest(id: "M.race()", framework: .swiftTesting)
+
+  private func run(_ executor: ExecutorID, _ layout: TestReference.ProcessLayout, failed: Int, of ran: Int) -> RunResult {
+    var tally = Tally()
+    tally.record(.passed, count: ran - failed)
+    tally.record(.failed(observation: "x"), count: failed)
+    var result = RunResult(
+      RunKey(scenario: "M", variant: "race()", executor: executor), tally: tally, seconds: 1,
+      iterationsAreIndependent: executor != .global)
+    result.test = TestReference(test: test, packagePath: ".", layout: layout)
+    return result
+  }
+
+  /// A drill-down cut short (three iterations an arm): a race that failed in half the suite
+  /// passes under global and never alone in six global iterations is no interference (a global
+  /// rate moves between processes, and six alone are fewer than the eight passes); the contrast
+  /// with one queue calls it a race.
+  func testFewIterationsAloneDoNotMakeARaceInterference() {
+    let runs = [
+      run(.global, .suite, failed: 4, of: 8), run(.serial, .suite, failed: 0, of: 8),
+      run(.global, .repetitions, failed: 0, of: 3), run(.serial, .repetitions, failed: 0, of: 3),
+      run(.seeded, .repetitions, failed: 0, of: 3), run(.global, .fresh, failed: 0, of: 3),
+    ]
+    let (verdict, diagnosis) = Diagnostician.judge(runs, confidence: 0.95)
+    XCTAssertEqual(verdict, .flaky)
+    XCTAssertEqual(diagnosis, .needsParallelism)
+  }
+
+  /// Every suite pass failed under global, and at least as many iterations alone passed under
+  /// global: interference.
+  func testFailingInEverySuitePassAndNeverAloneIsInterference() {
+    let runs = [
+      run(.global, .suite, failed: 8, of: 8), run(.serial, .suite, failed: 0, of: 8),
+      run(.global, .repetitions, failed: 0, of: 6), run(.serial, .repetitions, failed: 0, of: 40),
+      run(.seeded, .repetitions, failed: 0, of: 3), run(.global, .fresh, failed: 0, of: 3),
+    ]
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .interference)
+  }
+}
