@@ -14,8 +14,9 @@ func binarySeconds(_ binary: String, _ arguments: [String]) -> Double {
   return start.duration(to: clock.now).seconds
 }
 
-/// `flakelab test`'s iterations per second against the loops a user has without it.
-func packageTestFigures(worker: String) throws {
+/// `flakelab test`'s iterations per second against the loops a user has without it; returns the
+/// Swift Testing ratio (the lab's rate over the binary's own `--repetitions` loop).
+func packageTestFigures(worker: String) throws -> Double {
   let rounds = 5
   var package = try TestPackage.build(at: "Tests/Fixtures/NumberFacts")
   _ = try package.tests()
@@ -58,7 +59,7 @@ func packageTestFigures(worker: String) throws {
   print("flakelab test, NumberFacts fixture, global executor, median of \(rounds) alternating rounds, process start included")
   print(
     String(
-      format: "  Swift Testing endpointYield(): flakelab test %.0f it/s, the binary's --repetitions %.0f it/s: %.2f× (target ≥ 0.9×)",
+      format: "  Swift Testing endpointYield(): flakelab test %.0f it/s, the binary's --repetitions %.0f it/s: %.2f× (target ≥ 1.0×)",
       median(labRates), median(binaryRates), median(ratios)))
   print(
     String(
@@ -79,4 +80,53 @@ func packageTestFigures(worker: String) throws {
     String(
       format: "  XCTest testEndpointYield: repetitions in one process %.0f it/s, a process per iteration %.0f it/s: %.1f× (target ≥ 10×)",
       median(inProcess), median(perProcess), median(speedups)))
+  return median(ratios)
+}
+
+/// What `passes` suite passes under global cost against as many runs of `swift test
+/// --skip-build` in a shell loop on the same package (both run every test once a round, the
+/// lab's in processes of its own); returns the median ratio, the lab's time over the loop's.
+func suitePassFigures(packagePath: String, worker: String) throws -> Double {
+  let rounds = 3
+  let passes = 5
+  var package = try TestPackage.build(at: packagePath)
+  let tests = try package.tests()
+  let preload = try TestLaunch.preloadLibrary(besides: worker)
+  let arm = TestLaunch.passes(of: tests, in: package, executor: GlobalExecutor(), seed: 0, preload: preload)
+  var labSeconds: [Double] = []
+  var loopSeconds: [Double] = []
+  var ratios: [Double] = []
+  var counted = true
+  for _ in 0..<rounds {
+    let start = clock.now
+    let results = try PassSupervisor(timeout: .seconds(60)).run(
+      [arm], passes: 0..<passes, replicates: 1, seed: 0, packagePath: packagePath)
+    let lab = start.duration(to: clock.now).seconds
+    counted = counted && results.reduce(0) { $0 + $1.tally.iterations + $1.tally.skipped } >= tests.count * passes
+    let loopStart = clock.now
+    for _ in 0..<passes {
+      let swiftTest = Process()
+      swiftTest.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      swiftTest.arguments = ["swift", "test", "--skip-build"]
+      swiftTest.currentDirectoryURL = URL(fileURLWithPath: packagePath)
+      swiftTest.standardOutput = FileHandle.nullDevice
+      swiftTest.standardError = FileHandle.nullDevice
+      try swiftTest.run()
+      swiftTest.waitUntilExit()
+    }
+    let loop = loopStart.duration(to: clock.now).seconds
+    labSeconds.append(lab)
+    loopSeconds.append(loop)
+    ratios.append(lab / loop)
+  }
+  print("")
+  print(
+    "flakelab test, suite passes under global: \(packagePath), \(tests.count) tests, \(passes) passes a round, "
+      + "median of \(rounds) alternating rounds")
+  print(
+    String(
+      format: "  %d passes %.2f s, %d runs of swift test --skip-build %.2f s: %.2f× the loop's time (target ≤ 1.0)",
+      passes, median(labSeconds), passes, median(loopSeconds), median(ratios))
+      + (counted ? "" : "; some tests gave no outcome: see flakelab test on this package"))
+  return median(ratios)
 }

@@ -18,7 +18,9 @@ import Synchronization
 // beside a plain loop in an async `main`, with a rank-sum test. Last,
 // `flakelab test` on the NumberFacts fixture: a Swift Testing test through the lab against the
 // test binary's own `--repetitions` loop, and XCTest repetitions in one process against one
-// process per iteration.
+// process per iteration. Then suite passes (flakelab test's default layout) against a loop of
+// `swift test --skip-build` on the package in BENCH_PACKAGE (NumberFacts if unset; pick one of
+// about 100 fast tests for a figure that means something). Both speed ratios close the run.
 // Every figure depends on this machine and its load: compare figures from one run, never
 // across machines.
 
@@ -28,4 +30,13 @@ if try await runPlainLoopIfAsked() { exit(0) }
 await iterationCostFigures()
 virtualTimeFigure(worker: worker)
 try faithfulnessFigures(worker: worker)
-try packageTestFigures(worker: worker)
+let repetitionsRatio = try packageTestFigures(worker: worker)
+let suitePackage = ProcessInfo.processInfo.environment["BENCH_PACKAGE"].flatMap { $0.isEmpty ? nil : $0 }
+  ?? "Tests/Fixtures/NumberFacts"
+let suiteRatio = try suitePassFigures(packagePath: suitePackage, worker: worker)
+print("")
+print(
+  String(
+    format: "flakelab test speed: suite passes %.2f× the time of a swift test loop (target ≤ 1.0) · "
+      + "Swift Testing repetitions %.2f× the binary's own --repetitions rate (target ≥ 1.0×)",
+    suiteRatio, repetitionsRatio))

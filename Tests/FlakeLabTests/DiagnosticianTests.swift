@@ -43,4 +43,17 @@ final class DiagnosticianTests: XCTestCase {
     ]
     XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .interference)
   }
+
+  /// Failing under every executor is `timing` only when every arm ran: with the diagnosis cut
+  /// short by `--budget`, it is `undetermined`.
+  func testTimingIsNeverGuessedFromARunTheBudgetCut() {
+    var runs = [
+      run(.global, .suite, failed: 3, of: 9), run(.serial, .suite, failed: 5, of: 9),
+      run(.global, .repetitions, failed: 1, of: 3), run(.serial, .repetitions, failed: 0, of: 3),
+      run(.seeded, .repetitions, failed: 1, of: 3), run(.global, .fresh, failed: 1, of: 3),
+    ]
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .timing)
+    runs[3].stop = .budgetSpent
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .undetermined)
+  }
 }

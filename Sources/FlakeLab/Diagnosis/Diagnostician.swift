@@ -60,7 +60,9 @@ package enum Diagnostician {
     if global.fails, oneQueue.neverFails, global.failMoreThan(oneQueue, confidence: confidence) {
       return .needsParallelism
     }
-    if global.fails, oneQueue.fails { return .timing }
+    // `timing` is what is left when no contrast explains a failure; a run `--budget` cut short
+    // never gave the contrasts their chance.
+    if global.fails, oneQueue.fails, !runs.contains(where: { $0.stop == .budgetSpent }) { return .timing }
     return .undetermined
   }
 

@@ -30,7 +30,7 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
   case needsParallelism = "needs-parallelism"
   /// Fails now and then under global and on one queue alike: real time or I/O decides it.
   case timing
-  /// Failed too rarely here for the contrasts to say why.
+  /// No contrast says why: too few failures, or runs `--budget` cut short.
   case undetermined
 
   /// The diagnosis in words, for the answer's first line.
@@ -43,7 +43,7 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
     case .orderDependent: "relies on FIFO order: fails under seeded interleavings, never under serial"
     case .needsParallelism: "a race between threads: fails under global, never on one queue"
     case .timing: "fails now and then under every executor: real time or I/O"
-    case .undetermined: "failed too rarely here to tell why"
+    case .undetermined: "no contrast here says why: too few failures, or a --budget that cut the runs short"
     }
   }
 
