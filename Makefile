@@ -5,10 +5,12 @@ PREFIX ?= /usr/local
 
 .PHONY: build run test check bench docs install clean
 
-# flakelab, and the harness `flakelab test` preloads into a package's test binary, next to it.
+# flakelab, and next to it the harness `flakelab test` preloads into a package's test binary
+# and the Swift Testing runner the harness opens.
 build:
 	$(SWIFT) build -c release --product flakelab
 	$(SWIFT) build -c release --product FlakeLabPreload
+	$(SWIFT) build -c release --product FlakeLabSwiftTesting
 
 run: build
 	$(FLAKELAB) run isLoading --iterations 10000
@@ -18,6 +20,7 @@ run: build
 test:
 	$(SWIFT) build --product flakelab
 	$(SWIFT) build --product FlakeLabPreload
+	$(SWIFT) build --product FlakeLabSwiftTesting
 	$(SWIFT) test
 
 # The lab's own claims, judged statistically: a CI job of its own, not part of `make test`.
@@ -43,6 +46,7 @@ install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/flakelab
 	install -m 755 .build/release/flakelab $(DESTDIR)$(PREFIX)/bin/flakelab
 	install -m 755 .build/release/libFlakeLabPreload.so $(DESTDIR)$(PREFIX)/lib/flakelab/libFlakeLabPreload.so
+	install -m 755 .build/release/libFlakeLabSwiftTesting.so $(DESTDIR)$(PREFIX)/lib/flakelab/libFlakeLabSwiftTesting.so
 
 clean:
 	rm -rf .build

@@ -17,6 +17,8 @@ let package = Package(
     .executable(name: "flakelab", targets: ["flakelab"]),
     // Preloaded into a user's test binary by `flakelab test`; found next to `flakelab`.
     .library(name: "FlakeLabPreload", type: .dynamic, targets: ["FlakeLabPreload"]),
+    // Opened by the harness to run Swift Testing tests in the test process; beside it.
+    .library(name: "FlakeLabSwiftTesting", type: .dynamic, targets: ["FlakeLabSwiftTesting"]),
   ],
   targets: [
     .target(name: "FlakeLab", swiftSettings: settings),
@@ -25,6 +27,7 @@ let package = Package(
     .target(
       name: "FlakeLabPreload", dependencies: ["FlakeLab"],
       swiftSettings: settings + [.enableExperimentalFeature("SymbolLinkageMarkers")]),
+    .target(name: "FlakeLabSwiftTesting", swiftSettings: settings),
     .target(name: "Scenarios", dependencies: ["FlakeLab"], path: "scenarios", swiftSettings: settings),
     .executableTarget(
       name: "flakelab", dependencies: ["FlakeLabCommand", "Scenarios"], swiftSettings: settings),

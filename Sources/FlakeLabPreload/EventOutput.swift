@@ -9,17 +9,15 @@ import Foundation
 /// runs, and checks before every write that its duplicate is still that pipe: a test that
 /// closes descriptors and opens files of its own never gets the harness's events in them.
 enum EventOutput {
-  nonisolated(unsafe) private(set) static var descriptor: Int32 = -1
-  nonisolated(unsafe) private static var pipe: (device: UInt64, inode: UInt64)?
+  nonisolated(unsafe) private static var output: OwnedPipe?
 
   /// Takes over the supervisor's pipe at `channel`; with `closingChannel`, the number itself
   /// is freed (XCTest: only the harness writes events). Swift Testing opens `/dev/fd/<channel>`
   /// itself, so there the number stays.
   static func adopt(_ channel: Int32, closingChannel: Bool) {
-    // Above the channel too: out of reach of a test that tidies up the low descriptors.
-    descriptor = fcntl(channel, F_DUPFD_CLOEXEC, channel + 1)
-    pipe = identity(of: descriptor)
-    if closingChannel, descriptor >= 0 { close(channel) }
+    let output = OwnedPipe(duplicating: channel)
+    self.output = output
+    if closingChannel, output.descriptor >= 0 { close(channel) }
   }
 
   static func write(_ event: TestEvent) {
@@ -28,13 +26,6 @@ enum EventOutput {
 
   /// Writes `bytes` whole, unless the harness's descriptor is no longer the supervisor's pipe.
   static func writeAll(_ bytes: some Collection<UInt8>) {
-    guard let pipe, identity(of: descriptor).map({ $0 == pipe }) == true else { return }
-    SystemCalls.writeAll(bytes, to: descriptor)
-  }
-
-  private static func identity(of descriptor: Int32) -> (device: UInt64, inode: UInt64)? {
-    var status = stat()
-    guard descriptor >= 0, fstat(descriptor, &status) == 0 else { return nil }
-    return (UInt64(status.st_dev), UInt64(status.st_ino))
+    output?.write(bytes)
   }
 }

@@ -11,6 +11,8 @@ import Foundation
 enum Harness {
   /// The run's configuration, read once by the constructor.
   nonisolated(unsafe) static var configuration: HarnessConfiguration?
+  /// This library's path, as `LD_PRELOAD` named it before the harness removed it.
+  nonisolated(unsafe) static var libraryPath: String?
 
   static func start() {
     let variables = HarnessConfiguration.variableNames.compactMap { name in
@@ -19,6 +21,9 @@ enum Harness {
     guard let configuration = HarnessConfiguration(environment: Dictionary(uniqueKeysWithValues: variables))
     else { return }
     SupervisorLifetime.bind()
+    libraryPath = getenv("LD_PRELOAD").map { String(cString: $0) }?
+      .split(whereSeparator: { $0 == " " || $0 == ":" }).map(String.init)
+      .first { $0.hasSuffix("/libFlakeLabPreload.so") }
     unsetenv("LD_PRELOAD")
     unsetenv(SupervisorLifetime.variable)
     HarnessConfiguration.variableNames.forEach { unsetenv($0) }

@@ -21,6 +21,7 @@ public func harnessXCTMain(_ testCases: [XCTestCaseEntry]) -> Never {
   }
   if configuration.isProbe {
     EventOutput.write(.probe(check: .xctMainReplacement, tookEffect: true))
+    EventOutput.write(.probe(check: .swiftTestingRunner, tookEffect: InProcessSwiftTesting.fits()))
     exit(0)
   }
   let wanted = Set(configuration.testIDs)

@@ -67,6 +67,46 @@ final class PackageTestCommandTests: XCTestCase {
     XCTAssertEqual(runs[xctest + "testYield serial"]?.test?.test.framework, .xctest)
   }
 
+  /// Swift Testing runs in the test process through the harness's runner where the probe says it
+  /// fits, as this toolchain's does: a test's start and end come as the lab's own lines (through
+  /// the serial executor's relay here), a suite's are not written, and the issue is Swift
+  /// Testing's own record, in order between them.
+  func testSwiftTestingRunsInProcessAndWritesOnlyWhatTheLabReads() throws {
+    let package = try TestPackage.build(at: Self.numberFacts, skippingBuild: true)
+    let preload = try TestLaunch.preloadLibrary(besides: Flakelab.executable.path)
+    let probe = try HarnessProbe.run(binary: package.testBinary, preload: preload, mechanisms: [.untouched])
+    XCTAssertTrue(probe.runsSwiftTestingInProcess)
+    let test = PackageTest(id: swiftTesting + "yield()", framework: .swiftTesting)
+    let configuration = HarnessConfiguration(mechanism: .mainQueueRedirect, tests: [test], repetitions: 2)
+    let channel = try PipeEnds()
+    let spawned = try ProcessSpawner.spawn(
+      executable: package.testBinary,
+      arguments: TestLaunch.arguments(
+        [test], repetitions: 2, inParallel: false, channel: configuration.channel,
+        eventStreamVersion: package.eventStreamVersion),
+      environment: TestLaunch.environment(configuration, preload: preload), channel: channel.writeEnd,
+      as: configuration.channel)
+    close(channel.writeEnd)
+    defer { close(spawned.output) }
+    var status: Int32 = 0
+    XCTAssertEqual(waitpid(spawned.pid, &status, 0), spawned.pid)
+    var reader = LineReader(descriptor: channel.readEnd)
+    var events: [String] = []
+    reader.read { line in
+      switch TestEvent.parse(line) {
+      case .runStarted: events.append("runStarted")
+      case .testStarted(let id): events.append("started \(id)")
+      case .issueRecorded(_, let message, let isFailure): events.append("issue \(message) \(isFailure)")
+      case .testEnded(let id): events.append("ended \(id)")
+      default: events.append(String(decoding: line, as: UTF8.self))
+      }
+    }
+    close(channel.readEnd)
+    let id = "NumberFactsTests.IsLoadingTests/yield()/IsLoadingTests.swift:17:4"
+    let issue = "issue Expectation failed: (model → NumberFacts.NumberFactModel).isLoading → false true"
+    XCTAssertEqual(events, ["runStarted"] + Array(repeating: ["started \(id)", issue, "ended \(id)"], count: 2).joined())
+  }
+
   func testCrashesAndHangsAreCountedExactlyAndTheRunResumes() throws {
     // One replicate: the fixture counts runs per process, and a replicate is a process.
     let crashes = try test([

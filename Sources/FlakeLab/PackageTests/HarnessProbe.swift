@@ -2,7 +2,8 @@ import Foundation
 
 /// Checks, before anything is measured, that the preloaded harness takes effect in this
 /// toolchain: the global-enqueue hook (`serial`), the custom-executor SPI (`fifo`, `seeded`),
-/// and the `XCTMain` replacement that repeats an XCTest test in one process.
+/// the `XCTMain` replacement that repeats an XCTest test in one process, and whether Swift
+/// Testing can run in process without its full event stream.
 ///
 /// Each relies on runtime details no public API promises. Where one did not take effect, the
 /// lab says so and falls back, or refuses, rather than report a rate measured under the wrong
@@ -16,12 +17,16 @@ package struct HarnessProbe: Sendable {
     case customExecutors
     /// The `XCTMain` replacement that repeats an XCTest test in one process.
     case xctMainReplacement
+    /// The in-process Swift Testing runner (`libFlakeLabSwiftTesting.so`), which writes a
+    /// test's start and end without Swift Testing's JSON encoding; without it, the whole stream.
+    case swiftTestingRunner
   }
 
   /// The checks that took effect.
   package let tookEffect: Set<Check>
 
   package var repeatsXCTestInProcess: Bool { tookEffect.contains(.xctMainReplacement) }
+  package var runsSwiftTestingInProcess: Bool { tookEffect.contains(.swiftTestingRunner) }
 
   /// The check a mechanism depends on, if any.
   package static func check(for mechanism: HarnessMechanism) -> Check? {

@@ -31,28 +31,25 @@ package enum TestEvent: Equatable, Sendable {
 
   /// The event on `line`, or nil for a line of another kind (test records, run ends, values).
   package static func parse(_ line: some Collection<UInt8>) -> TestEvent? {
-    guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-      let payload = object["payload"] as? [String: Any]
-    else { return nil }
-    if object["kind"] as? String == "probe" {
-      guard let check = (payload["check"] as? String).flatMap(HarnessProbe.Check.init(rawValue:)), let ok = payload["tookEffect"] as? Bool
+    guard let object = JSONParser.parse(line), let payload = object["payload"] else { return nil }
+    if object["kind"]?.string == "probe" {
+      guard let check = payload["check"]?.string.flatMap(HarnessProbe.Check.init(rawValue:)),
+        let ok = payload["tookEffect"]?.bool
       else { return nil }
       return .probe(check: check, tookEffect: ok)
     }
-    if object["kind"] as? String == "harness" {
-      switch payload["finding"] as? String {
+    if object["kind"]?.string == "harness" {
+      switch payload["finding"]?.string {
       case "scheduleUncontrolled": return .scheduleUncontrolled
       case "executorChanged": return .executorChanged
       default: return nil
       }
     }
-    guard object["kind"] as? String == "event", let kind = payload["kind"] as? String else {
-      return nil
-    }
-    let testID = payload["testID"] as? String
+    guard object["kind"]?.string == "event", let kind = payload["kind"]?.string else { return nil }
+    let testID = payload["testID"]?.string
     // Swift Testing says an issue in several messages: what failed (`Expectation failed: (x →
     // 2) == 3`, `Issue recorded`), then the details (the comment, `Issue.record`'s reason).
-    let messages = (payload["messages"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+    let messages = (payload["messages"]?.array ?? []).compactMap { $0["text"]?.string }
     switch kind {
     case "runStarted":
       return .runStarted
@@ -63,9 +60,8 @@ package enum TestEvent: Equatable, Sendable {
     case "testSkipped":
       return testID.map { .testSkipped(testID: $0, message: skipReason(messages.first)) }
     case "issueRecorded":
-      let issue = payload["issue"] as? [String: Any] ?? [:]
-      let isKnown = issue["isKnown"] as? Bool ?? false
-      let isWarning = issue["severity"] as? String == "warning"
+      let isKnown = payload["issue"]?["isKnown"]?.bool ?? false
+      let isWarning = payload["issue"]?["severity"]?.string == "warning"
       return .issueRecorded(
         testID: testID, message: messages.isEmpty ? "an issue was recorded" : messages.joined(separator: " — "),
         isFailure: !isKnown && !isWarning)
@@ -76,32 +72,38 @@ package enum TestEvent: Equatable, Sendable {
 
   /// The event as one line of the stream, newline included.
   package var line: String {
-    let object: [String: Any]
+    let object: JSONValue
     switch self {
     case .runStarted:
-      object = event(["kind": "runStarted"])
+      object = Self.event([("kind", .string("runStarted"))])
     case .testStarted(let testID):
-      object = event(["kind": "testStarted", "testID": testID])
+      object = Self.event([("kind", .string("testStarted")), ("testID", .string(testID))])
     case .testEnded(let testID):
-      object = event(["kind": "testEnded", "testID": testID])
+      object = Self.event([("kind", .string("testEnded")), ("testID", .string(testID))])
     case .testSkipped(let testID, let message):
-      object = event(["kind": "testSkipped", "testID": testID, "messages": [["text": message]]])
+      object = Self.event([
+        ("kind", .string("testSkipped")), ("testID", .string(testID)),
+        ("messages", .array([.object([("text", .string(message))])])),
+      ])
     case .issueRecorded(let testID, let message, let isFailure):
-      var payload: [String: Any] = [
-        "kind": "issueRecorded", "messages": [["symbol": "fail", "text": message]],
-        "issue": ["isKnown": !isFailure],
-      ]
-      payload["testID"] = testID
-      object = event(payload)
+      object = Self.event(
+        [
+          ("kind", .string("issueRecorded")),
+          ("messages", .array([.object([("symbol", .string("fail")), ("text", .string(message))])])),
+          ("issue", .object([("isKnown", .bool(!isFailure))])),
+        ] + (testID.map { [("testID", JSONValue.string($0))] } ?? []))
     case .probe(let check, let tookEffect):
-      object = ["kind": "probe", "version": 0, "payload": ["check": check.rawValue, "tookEffect": tookEffect]]
-    case .scheduleUncontrolled:
-      object = ["kind": "harness", "version": 0, "payload": ["finding": "scheduleUncontrolled"]]
-    case .executorChanged:
-      object = ["kind": "harness", "version": 0, "payload": ["finding": "executorChanged"]]
+      object = .object([
+        ("kind", .string("probe")), ("version", .int(0)),
+        ("payload", .object([("check", .string(check.rawValue)), ("tookEffect", .bool(tookEffect))])),
+      ])
+    case .scheduleUncontrolled, .executorChanged:
+      let finding = if case .executorChanged = self { "executorChanged" } else { "scheduleUncontrolled" }
+      object = .object([
+        ("kind", .string("harness")), ("version", .int(0)), ("payload", .object([("finding", .string(finding))])),
+      ])
     }
-    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-    return String(decoding: data, as: UTF8.self) + "\n"
+    return object.serialized() + "\n"
   }
 
   /// `Test disabledOne() skipped: "not today"` → `not today`; `skipped` when no reason is given
@@ -116,8 +118,8 @@ package enum TestEvent: Equatable, Sendable {
     return String(reason)
   }
 
-  private func event(_ payload: [String: Any]) -> [String: Any] {
-    ["kind": "event", "version": 0, "payload": payload]
+  private static func event(_ payload: [(String, JSONValue)]) -> JSONValue {
+    .object([("kind", .string("event")), ("version", .int(0)), ("payload", .object(payload))])
   }
 
   /// Whether an event's `testID` is `id` itself or one of its parts (Swift Testing appends the

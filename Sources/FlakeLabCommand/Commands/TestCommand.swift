@@ -182,6 +182,10 @@ struct TestCommand: Command {
     if tests.contains(where: { $0.framework == .xctest }), !probe.repeatsXCTestInProcess {
       printError(
         "\(Program.name): the XCTMain replacement did not take effect; XCTest tests run one process per iteration")
+    } else if tests.contains(where: { $0.framework == .swiftTesting }), !probe.runsSwiftTestingInProcess {
+      printError(
+        "\(Program.name): the in-process Swift Testing runner (libFlakeLabSwiftTesting.so, beside the harness) is missing or does not fit this Swift Testing; "
+          + "its tests run through Swift Testing's own entry point and whole event stream, slower")
     }
     let indices = index.map { $0..<($0 + 1) }
       ?? measurement.shard?.indices(of: measurement.iterations) ?? 0..<measurement.iterations
