@@ -123,6 +123,25 @@ final class TestDiagnosisTests: XCTestCase {
     }
   }
 
+  /// The markdown answer: one row per test that is not stable, with its diagnosis, its counts
+  /// screen and alone, and what to do; a line for the stable ones.
+  func testTheMarkdownAnswerIsOneRowPerTestThatIsNotStable() throws {
+    let result = try Flakelab.run([
+      "test", "--package-path", Self.flakeKinds, "--skip-build", "--no-progress", "--iterations", "3",
+      "--executor", "serial", "--filter", "blocksThread|stable\\(\\)", "--format", "markdown",
+    ])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    XCTAssertEqual(Array(lines.prefix(7)), [
+      "### flakelab test: 1 of 2 tests not stable", "",
+      "| test | verdict | diagnosis | failed | what to do |", "| --- | --- | --- | --- | --- |",
+      "| `FlakeKindsTests.blocksThread()` | flaky | **blocks-thread**: blocks a thread waiting for async work: never finishes on one queue"
+        + " | suite: serial 3/3<br>alone: global 0/6, serial 3/3, seeded 3/3, fresh global 0/3"
+        + " | await the work instead of blocking on it (semaphore, group wait); never serialize this test |",
+      "", "1 test stable over 3 passes under serial.",
+    ])
+  }
+
   func testFailOnFlakyFailsTheCommandAndSaysWhichTest() throws {
     let result = try Flakelab.run([
       "test", "--package-path", Self.flakeKinds, "--skip-build", "--no-progress", "--iterations", "3",

@@ -77,4 +77,13 @@ package enum ReportFile {
       throw .writeFailed(path: path, errno: code)
     }
   }
+
+  /// Adds `text` at the end of the file at `path`, creating it if need be: a CI job's summary
+  /// page (`$GITHUB_STEP_SUMMARY`), which other steps write to as well.
+  package static func append(_ text: String, to path: String) throws(ReportFileError) {
+    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw .writeFailed(path: path, errno: errno) }
+    defer { close(descriptor) }
+    guard SystemCalls.writeAll(text.utf8, to: descriptor) else { throw .writeFailed(path: path, errno: errno) }
+  }
 }

@@ -2,7 +2,7 @@ import FlakeLab
 
 /// `--format`: how a report goes to standard output.
 enum ReportFormat: String, CaseIterable {
-  case text, json, junit, csv
+  case text, json, junit, csv, markdown
 
   static let option = Option(
     "format", "FORMAT", "Output format: \(allCases.map(\.rawValue).joined(separator: ", "))",
@@ -19,6 +19,7 @@ enum ReportFormat: String, CaseIterable {
     case .json: JSONReport.render(report)
     case .junit: JUnitReport.render(report)
     case .csv: CSVReport.render(report)
+    case .markdown: MarkdownReport.render(report)
     }
   }
 }

@@ -1,4 +1,5 @@
 import FlakeLab
+import Foundation
 
 /// The end every command that reports shares (`run`, `compare`, `check`, `test`, `merge`): what
 /// fails the command on stderr, the report on stdout, then the `--output` file, then the exit
@@ -11,7 +12,11 @@ struct ReportOutput {
   static let output = Option<String>.text("output", "FILE", "Also write the JSON report to FILE (atomically)")
   static let specs = [ReportFormat.option.spec, output.spec]
 
-  init(_ arguments: ParsedArguments) throws(UsageError) {
+  /// The process's environment, where a CI job names its summary file.
+  let environment: [String: String]
+
+  init(_ arguments: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws(UsageError) {
+    self.environment = environment
     format = try arguments[ReportFormat.option]
     outputPath = try arguments[Self.output]
     if let outputPath {
@@ -29,6 +34,7 @@ struct ReportOutput {
       printError("not met: \(ProblemText.describe(problem))")
     }
     print(format.render(report, text: text), terminator: "")
+    appendSummary(report)
     var written = true
     if let outputPath {
       do throws(ReportFileError) {
@@ -43,5 +49,17 @@ struct ReportOutput {
       return .interrupted
     }
     return !written ? .usage : report.hasProblems ? .gateNotMet : .success
+  }
+
+  /// In a GitHub Actions job, the markdown answer goes on the job's summary page: appended to the
+  /// file `$GITHUB_STEP_SUMMARY` names, whatever `--format` is. A summary that cannot be written
+  /// is said on stderr and changes nothing else: it is a view of the report, not the report.
+  private func appendSummary(_ report: Report) {
+    guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
+    do throws(ReportFileError) {
+      try ReportFile.append(MarkdownReport.render(report), to: path)
+    } catch {
+      printError("\(Program.name): the job summary ($GITHUB_STEP_SUMMARY): \(ErrorText.describe(error))")
+    }
   }
 }

@@ -48,7 +48,9 @@ enum Flakelab {
     OwnProcesses.adoptOrphans
     let result = try CapturedProcess.run(
       program.path, arguments,
-      environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, directory: directory)
+      // A CI job's summary file is the job's, not the tests': only a test that names one gets it.
+      environment: ProcessInfo.processInfo.environment.filter { $0.key != "GITHUB_STEP_SUMMARY" }
+        .merging(environment) { $1 }, directory: directory)
     return Result(status: result.status, stdout: result.output, stderr: result.errorOutput)
   }
 }

@@ -1,0 +1,107 @@
+import Foundation
+
+/// `--format markdown`: the answer as GitHub-flavoured markdown, for a CI job's summary
+/// (`$GITHUB_STEP_SUMMARY`) and pull-request comments. One table, one row per test that is not
+/// stable (`flakelab test`) or per run (the other commands), and a line for the rest: a suite
+/// with a few flaky tests fits on one screen. The figures are the text report's.
+package enum MarkdownReport {
+  package static func render(_ report: Report) -> String {
+    var lines: [String]
+    if report.tests.isEmpty {
+      lines = runTable(report)
+    } else {
+      lines = testAnswer(report)
+    }
+    let machine = report.machine
+    var context = ["flakelab \(Report.labVersion)", "\(machine.cores) cores", machine.os, "Swift \(machine.swift)"]
+    if let seed = report.seed, report.runs.contains(where: { $0.schedule != nil }) { context.append("seed \(seed)") }
+    if let timeout = report.timeout { context.append("timeout \(timeout)") }
+    if let budget = report.budget { context.append("budget \(budget)") }
+    if report.interrupted { context.append("interrupted: the runs that finished") }
+    lines += ["", "<sub>" + context.map(escaped).joined(separator: " · ")
+      + " · global rates depend on the machine's cores and load</sub>"]
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The tests that are not stable, each with its diagnosis, its counts and what to do.
+  private static func testAnswer(_ report: Report) -> [String] {
+    let unstable = report.tests.filter { $0.verdict == .flaky || $0.verdict == .failing }
+      .sorted { ($0.verdict == .failing ? 0 : 1, $0.test.id) < ($1.verdict == .failing ? 0 : 1, $1.test.id) }
+    let stable = report.tests.filter { $0.verdict == .stable }
+    let passes = report.runs.map(\.tally.iterations).max() ?? 0
+    let executors = report.runs.map(\.executor.name).uniqued().joined(separator: " and ")
+    var lines = [
+      "### flakelab test: " + (unstable.isEmpty
+        ? "no flaky test"
+        : "\(Formatting.count(unstable.count)) of \(tests(report.tests.count)) not stable")
+    ]
+    if !unstable.isEmpty {
+      lines += ["", "| test | verdict | diagnosis | failed | what to do |", "| --- | --- | --- | --- | --- |"]
+      for finding in unstable {
+        // `suite: global 6/6, serial 0/6`, then the runs alone, one line each.
+        let screen = finding.runs.filter { $0.test?.layout == .suite }
+        let alone = finding.runs.filter { $0.test?.layout != .suite }
+        let arms = [("suite", screen), ("alone", alone)].filter { !$0.1.isEmpty }.map { name, runs in
+          "\(name): " + runs.map { run in
+            (name == "alone" && run.test?.layout == .fresh ? "fresh " : "") + "\(run.executor) "
+              + "\(Formatting.count(run.tally.notPassed))/\(Formatting.count(run.tally.ran))"
+          }.joined(separator: ", ")
+        }
+        lines.append(
+          "| " + [
+            code(finding.test.id), finding.verdict.rawValue,
+            finding.diagnosis.map { "**\($0.rawValue)**: \(escaped($0.summary))" } ?? "",
+            arms.map(escaped).joined(separator: "<br>"), finding.diagnosis.map { escaped($0.advice) } ?? "",
+          ].joined(separator: " | ") + " |")
+      }
+    }
+    lines.append("")
+    func tests(_ count: Int) -> String { "\(Formatting.count(count)) test\(count == 1 ? "" : "s")" }
+    var rest = ["\(tests(stable.count)) stable over \(Formatting.count(passes)) passes under \(executors)."]
+    for (verdict, words) in [(TestVerdict.skipped, "skipped by the framework"), (.notRun, "never started")] {
+      let those = report.tests.filter { $0.verdict == verdict }
+      if !those.isEmpty { rest.append("\(tests(those.count)) \(words): " + those.map { code($0.test.id) }.joined(separator: ", ") + ".") }
+    }
+    lines.append(rest.joined(separator: " "))
+    let replays = unstable.compactMap { finding in finding.replay(program: report.program).map { (finding.test.id, $0) } }
+    if !replays.isEmpty {
+      lines += ["", "<details><summary>Replay a failing seeded iteration</summary>", ""]
+      for (id, command) in replays {
+        lines += [escaped(id) + ":", "", "```sh", command, "```", ""]
+      }
+      lines.append("</details>")
+    }
+    return lines
+  }
+
+  /// Every run: its counts, its rate with the interval, and what it fails, if anything.
+  private static func runTable(_ report: Report) -> [String] {
+    let level = Formatting.level(report.confidence)
+    var lines = [
+      "| run | executor | iterations | failed | failure rate [\(level) interval] | problems |",
+      "| --- | --- | ---: | ---: | --- | --- |",
+    ]
+    for run in report.runs {
+      lines.append(
+        "| " + [
+          code(run.selector), run.executor.name, Formatting.count(run.tally.iterations),
+          Formatting.count(run.tally.notPassed), escaped(RateText.withInterval(run.estimate)),
+          run.problems.map { escaped(ProblemText.describe($0)) }.joined(separator: "<br>"),
+        ].joined(separator: " | ") + " |")
+    }
+    return lines
+  }
+
+  /// Text in a table cell: a pipe would end the cell, and `<` would start a tag.
+  static func escaped(_ text: String) -> String {
+    text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|")
+      .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: "\n", with: " ")
+  }
+
+  /// An ID as code, its pipes escaped (GitHub ends a cell at a pipe even inside code); an ID
+  /// with a backtick (a raw identifier) between double backticks and spaces.
+  private static func code(_ text: String) -> String {
+    let inner = text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    return text.contains("`") ? "`` \(inner) ``" : "`\(inner)`"
+  }
+}
