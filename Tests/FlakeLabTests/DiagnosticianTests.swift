@@ -56,4 +56,17 @@ final class DiagnosticianTests: XCTestCase {
     runs[3].stop = .budgetSpent
     XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .undetermined)
   }
+
+  /// NumberFacts' `yield()`: it fails on one queue every time and under global nearly every
+  /// time. That is no blocked thread (global does not pass significantly more), and no timing
+  /// flake (it never passes on one queue): no contrast says why.
+  func testFailingNearlyEverywhereIsNeitherABlockedThreadNorTiming() {
+    let runs = [
+      run(.serial, .suite, failed: 3, of: 3), run(.global, .repetitions, failed: 3, of: 3),
+      run(.serial, .repetitions, failed: 3, of: 3), run(.seeded, .repetitions, failed: 3, of: 3),
+      run(.global, .fresh, failed: 2, of: 3),
+    ]
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).0, .flaky)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .undetermined)
+  }
 }

@@ -124,13 +124,21 @@ final class TestDiagnosisTests: XCTestCase {
   }
 
   /// The markdown answer: one row per test that is not stable, with its diagnosis, its counts
-  /// screen and alone, and what to do; a line for the stable ones.
-  func testTheMarkdownAnswerIsOneRowPerTestThatIsNotStable() throws {
-    let result = try Flakelab.run([
-      "test", "--package-path", Self.flakeKinds, "--skip-build", "--no-progress", "--iterations", "3",
-      "--executor", "serial", "--filter", "blocksThread|stable\\(\\)", "--format", "markdown",
-    ])
+  /// screen and alone, and what to do; a line for the stable ones. In a GitHub Actions job, each
+  /// such test is also a warning on the line that declares it, relative to the workspace.
+  func testTheMarkdownAnswerIsOneRowPerTestThatIsNotStableAndAnAnnotationOnItsLine() throws {
+    let result = try Flakelab.run(
+      [
+        "test", "--package-path", Self.flakeKinds, "--skip-build", "--no-progress", "--iterations", "3",
+        "--executor", "serial", "--filter", "blocksThread|stable\\(\\)", "--format", "markdown",
+      ], environment: ["GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": Self.flakeKinds])
     XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(
+      result.stderr,
+      "::warning file=Tests/FlakeKindsTests/Kinds.swift,line=46,title=FlakeKindsTests.blocksThread() is flaky::"
+        + "blocks-thread: blocks a thread waiting for async work: never finishes on one queue. "
+        + "Failed: suite serial 3/3, repetitions serial 3/3, repetitions seeded 3/3. "
+        + "Do: await the work instead of blocking on it (semaphore, group wait); never serialize this test.\n")
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     XCTAssertEqual(Array(lines.prefix(7)), [
       "### flakelab test: 1 of 2 tests not stable", "",

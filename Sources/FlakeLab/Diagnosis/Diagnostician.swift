@@ -19,6 +19,7 @@ package enum Diagnostician {
     }
 
     var fails: Bool { failed > 0 }
+    var passes: Bool { failed < ran }
     var neverFails: Bool { ran > 0 && failed == 0 }
     var alwaysFails: Bool { ran > 0 && failed == ran }
 
@@ -51,18 +52,22 @@ package enum Diagnostician {
     let fresh = counts { $0.executor == .global && $0.test?.layout == .fresh }
     let warm = counts { $0.executor == .global && $0.test?.layout == .repetitions }
 
-    // Every one-queue iteration failed while global ones passed: nothing but a blocked thread
-    // fails under every order one queue can give.
-    if oneQueue.alwaysFails, !global.alwaysFails { return .blocksThread }
+    // Every one-queue iteration failed while global ones passed, significantly more often:
+    // nothing but a blocked thread fails under every order one queue can give. (A test that
+    // fails nearly always under global too is broken in some other way.)
+    if oneQueue.alwaysFails, oneQueue.failMoreThan(global, confidence: confidence) { return .blocksThread }
     if isInterference(runs, confidence: confidence) { return .interference }
     if fresh.fails, fresh.failMoreThan(warm, confidence: confidence) { return .firstRun }
     if seeded.fails, fifo.neverFails, seeded.failMoreThan(fifo, confidence: confidence) { return .orderDependent }
     if global.fails, oneQueue.neverFails, global.failMoreThan(oneQueue, confidence: confidence) {
       return .needsParallelism
     }
-    // `timing` is what is left when no contrast explains a failure; a run `--budget` cut short
-    // never gave the contrasts their chance.
-    if global.fails, oneQueue.fails, !runs.contains(where: { $0.stop == .budgetSpent }) { return .timing }
+    // `timing` is what is left when no contrast explains a failure that comes now and then,
+    // under global and on one queue alike; a run `--budget` cut short never gave the contrasts
+    // their chance.
+    if global.fails, global.passes, oneQueue.fails, oneQueue.passes, !runs.contains(where: { $0.stop == .budgetSpent }) {
+      return .timing
+    }
     return .undetermined
   }
 

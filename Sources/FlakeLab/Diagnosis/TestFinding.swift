@@ -6,6 +6,8 @@ package struct TestFinding: Sendable {
   package let diagnosis: TestDiagnosis?
   /// Every run of the test, the screen's (suite layout) first, then the drill-down's.
   package let runs: [RunResult]
+  /// Where the test is declared, where the lab could tell (for CI annotations).
+  package var location: SourceLocation?
 
   package init(test: PackageTest, runs: [RunResult], confidence: Double) {
     self.test = test

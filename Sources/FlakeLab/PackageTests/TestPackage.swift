@@ -10,6 +10,8 @@ package struct TestPackage: Sendable {
   /// The directory as given, for messages and replay commands.
   package let path: String
   package let testBinary: String
+  /// Where each listed test is declared, by ID, where it could be found (``SourceLocation``).
+  package private(set) var locations: [String: SourceLocation] = [:]
   /// The version of Swift Testing's event stream the binary writes for the lab, found by
   /// ``tests()``: ``newestEventStreamVersion`` where its Swift Testing takes it, else `0`.
   package private(set) var eventStreamVersion = Self.newestEventStreamVersion
@@ -117,22 +119,37 @@ package struct TestPackage: Sendable {
   /// listing also finds the event stream version its library takes.
   package mutating func tests() throws -> [PackageTest] {
     var tests: [PackageTest] = []
+    let records = FileManager.default.temporaryDirectory
+      .appendingPathComponent("flakelab-listing-\(getpid())-\(UUID().uuidString).jsonl").path
+    defer { unlink(records) }
     for framework in PackageTest.Framework.allCases {
-      var listing = try list(framework, eventStreamVersion: framework == .swiftTesting ? eventStreamVersion : nil)
+      let stream = framework == .swiftTesting ? records : nil
+      var listing = try list(framework, eventStreamVersion: stream.map { _ in eventStreamVersion }, to: stream)
       if framework == .swiftTesting, ![0, Self.noTestsOfFramework].contains(listing.status) {
         // An older Swift Testing refuses a version it does not know: version 0 it knows.
         eventStreamVersion = "0"
-        listing = try list(framework, eventStreamVersion: eventStreamVersion)
+        listing = try list(framework, eventStreamVersion: eventStreamVersion, to: stream)
       }
-      tests += try Self.tests(of: framework, in: listing, binary: testBinary)
+      let listed = try Self.tests(of: framework, in: listing, binary: testBinary)
+      tests += listed
+      switch framework {
+      case .swiftTesting:
+        let data = FileManager.default.contents(atPath: records) ?? Data()
+        locations.merge(SourceLocation.swiftTesting(records: data, tests: listed.map(\.id))) { $1 }
+      case .xctest:
+        locations.merge(SourceLocation.xctest(listed.map(\.id), under: path + "/Tests")) { $1 }
+      }
     }
     return tests
   }
 
-  /// The binary's `--list-tests` for `framework`, asked with `eventStreamVersion` when given.
-  private func list(_ framework: PackageTest.Framework, eventStreamVersion: String?) throws -> CapturedProcess {
+  /// The binary's `--list-tests` for `framework`, asked with `eventStreamVersion` when given,
+  /// the stream's records written to `records`.
+  private func list(
+    _ framework: PackageTest.Framework, eventStreamVersion: String?, to records: String?
+  ) throws -> CapturedProcess {
     let version = eventStreamVersion.map {
-      ["--event-stream-output-path", "/dev/null", "--event-stream-version", $0]
+      ["--event-stream-output-path", records ?? "/dev/null", "--event-stream-version", $0]
     } ?? []
     do {
       return try CapturedProcess.run(

@@ -62,6 +62,9 @@ package enum JSONReport {
     package static let diagnosis = "diagnosis"
     package static let advice = "advice"
     package static let neighbours = "neighbours"
+    package static let source = "source"
+    package static let path = "path"
+    package static let line = "line"
     package static let passes = "passes"
     package static let arms = "arms"
     package static let ran = "ran"
@@ -129,6 +132,10 @@ package enum JSONReport {
       (Key.verdict, .string(finding.verdict.rawValue)),
       (Key.diagnosis, finding.diagnosis.map { .string($0.rawValue) } ?? .null),
       (Key.advice, finding.diagnosis.map { .string($0.advice) } ?? .null),
+      (
+        Key.source,
+        finding.location.map { .object([(Key.path, .string($0.path)), (Key.line, .int($0.line))]) } ?? .null
+      ),
       (
         Key.neighbours,
         .array(

@@ -101,7 +101,7 @@ extension RateMeasurement {
   @MainActor
   package func screen(
     _ tests: [PackageTest], arms: [PassSupervisor.Arm], passes: Range<Int>, packagePath: String,
-    drillDown: DrillDown?,
+    drillDown: DrillDown?, locations: [String: SourceLocation] = [:],
     onProgress: @escaping (_ stage: String, Supervisor.Progress) -> Void = { _, _ in }
   ) throws -> Report {
     InterruptSignal.install()
@@ -125,9 +125,11 @@ extension RateMeasurement {
       confidence: confidence, seed: seed, program: program, timeout: timeout)
     report.budget = budget
     report.tests = tests.map { test in
-      TestFinding(
+      var finding = TestFinding(
         test: test, runs: (report.runs + drilled.map { Report.estimated($0, at: confidence) }).filter { $0.test?.test == test },
         confidence: confidence)
+      finding.location = locations[test.id]
+      return finding
     }
     if !interrupted { report.judge(gates: gates, baseline: baseline) }
     return report

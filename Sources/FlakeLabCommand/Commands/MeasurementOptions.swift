@@ -147,11 +147,11 @@ struct MeasurementOptions {
   @MainActor
   func screen(
     _ tests: [PackageTest], arms: [PassSupervisor.Arm], passes: Range<Int>, packagePath: String,
-    drillDown: DrillDown?, failsOnFlaky: Bool, text: (Report) -> String
+    drillDown: DrillDown?, locations: [String: SourceLocation], failsOnFlaky: Bool, text: (Report) -> String
   ) throws -> ExitStatus {
     let progress = showsProgress ? ProgressDisplay() : nil
     var report = try measurement.screen(
-      tests, arms: arms, passes: passes, packagePath: packagePath, drillDown: drillDown
+      tests, arms: arms, passes: passes, packagePath: packagePath, drillDown: drillDown, locations: locations
     ) { stage, state in progress?.show(stage + ": " + ProgressLine.render(state)) }
     progress?.clear()
     if failsOnFlaky, !report.interrupted { report.judgeStability() }

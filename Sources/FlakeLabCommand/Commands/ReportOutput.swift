@@ -34,6 +34,11 @@ struct ReportOutput {
       printError("not met: \(ProblemText.describe(problem))")
     }
     print(format.render(report, text: text), terminator: "")
+    if environment["GITHUB_ACTIONS"] == "true" {
+      // On stderr: stdout is the report, which a script may be reading.
+      let workspace = environment["GITHUB_WORKSPACE"] ?? FileManager.default.currentDirectoryPath
+      GitHubAnnotations.lines(report, workspace: workspace).forEach(printError)
+    }
     appendSummary(report)
     var written = true
     if let outputPath {

@@ -206,7 +206,7 @@ struct TestCommand: Command {
       measurement: measurement.measurement, package: package, probe: probe, preload: preload)
     return try measurement.screen(
       tests, arms: usable.map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: measurement.seed, preload: preload) },
-      passes: indices, packagePath: packagePath, drillDown: screened ? drillDown : nil,
+      passes: indices, packagePath: packagePath, drillDown: screened ? drillDown : nil, locations: package.locations,
       failsOnFlaky: failsOnFlaky, text: { TestAnswer.render($0, verbose: isVerbose) })
   }
 

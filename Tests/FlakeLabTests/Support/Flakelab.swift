@@ -48,8 +48,9 @@ enum Flakelab {
     OwnProcesses.adoptOrphans
     let result = try CapturedProcess.run(
       program.path, arguments,
-      // A CI job's summary file is the job's, not the tests': only a test that names one gets it.
-      environment: ProcessInfo.processInfo.environment.filter { $0.key != "GITHUB_STEP_SUMMARY" }
+      // A CI job's summary and annotations are the job's, not the tests': only a test that asks
+      // for them gets them.
+      environment: ProcessInfo.processInfo.environment.filter { !["GITHUB_STEP_SUMMARY", "GITHUB_ACTIONS"].contains($0.key) }
         .merging(environment) { $1 }, directory: directory)
     return Result(status: result.status, stdout: result.output, stderr: result.errorOutput)
   }

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Where a test is declared: for annotations on the test's line in a CI's view of the code.
+///
+/// Swift Testing says it (the listing's `test` records carry each test's file and line); XCTest
+/// on Linux does not, so an XCTest test is looked for in the package's `Tests` sources: the first
+/// `func <name>(` in a file that declares its class.
+package struct SourceLocation: Sendable, Equatable {
+  /// The file's absolute path.
+  package let path: String
+  package let line: Int
+
+  package init(path: String, line: Int) {
+    self.path = path
+    self.line = line
+  }
+
+  /// `path` relative to `directory` when it lies inside it (a CI's workspace), else as it is.
+  package func path(relativeTo directory: String) -> String {
+    let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+    return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+  }
+
+  /// The locations in Swift Testing's `test` records (`--list-tests` with an event stream), by
+  /// the ID of the listed test each record names.
+  static func swiftTesting(records: some Collection<UInt8>, tests: [String]) -> [String: SourceLocation] {
+    var locations: [String: SourceLocation] = [:]
+    let wanted = Set(tests)
+    for line in records.split(separator: UInt8(ascii: "\n")) {
+      guard let record = JSONParser.parse(line), record["kind"]?.string == "test",
+        let id = record["payload"]?["id"]?.string, let source = record["payload"]?["sourceLocation"],
+        let path = source["filePath"]?.string ?? source["_filePath"]?.string, let number = source["line"]?.int
+      else { continue }
+      // The record's ID ends with the source location: `Module.Suite/test()/File.swift:12:4`.
+      var listed = Substring(id)
+      while !wanted.contains(String(listed)), let slash = listed.lastIndex(of: "/") { listed = listed[..<slash] }
+      if wanted.contains(String(listed)) { locations[String(listed)] = SourceLocation(path: path, line: number) }
+    }
+    return locations
+  }
+
+  /// XCTest tests (`Module.Class/testName`) found in the Swift files under `directory`.
+  static func xctest(_ tests: [String], under directory: String) -> [String: SourceLocation] {
+    let directory = URL(fileURLWithPath: directory).standardizedFileURL.path
+    guard !tests.isEmpty, let files = FileManager.default.enumerator(atPath: directory) else { return [:] }
+    let sources = files.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") && !$0.hasPrefix(".build") }
+      .sorted().compactMap { file -> (path: String, lines: [Substring])? in
+        let path = (directory as NSString).appendingPathComponent(file)
+        return (try? String(contentsOfFile: path, encoding: .utf8)).map { (path, $0.split(separator: "\n", omittingEmptySubsequences: false)) }
+      }
+    var locations: [String: SourceLocation] = [:]
+    for test in tests {
+      guard let slash = test.lastIndex(of: "/") else { continue }
+      let className = test[..<slash].split(separator: ".").last.map(String.init) ?? ""
+      let function = "func \(test[test.index(after: slash)...])("
+      for source in sources where source.lines.contains(where: { $0.contains("class \(className)") }) {
+        if let index = source.lines.firstIndex(where: { $0.contains(function) }) {
+          locations[test] = SourceLocation(path: source.path, line: index + 1)
+          break
+        }
+      }
+    }
+    return locations
+  }
+}

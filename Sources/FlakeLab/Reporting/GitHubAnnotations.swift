@@ -1,0 +1,36 @@
+import Foundation
+
+/// GitHub Actions workflow commands: one `::warning` per test that is not stable, at the line the
+/// test is declared on, so that a pull request shows it beside the code. The runner reads them
+/// from a step's output; the message is the verdict, the diagnosis, the failures and what to do.
+package enum GitHubAnnotations {
+  /// The commands for `report`, paths relative to `workspace` (`$GITHUB_WORKSPACE`, the
+  /// checkout the pull request's files are shown from).
+  package static func lines(_ report: Report, workspace: String) -> [String] {
+    report.tests.filter { $0.verdict == .flaky || $0.verdict == .failing }.map { finding in
+      var properties: [String] = []
+      if let location = finding.location {
+        properties += ["file=" + property(location.path(relativeTo: workspace)), "line=\(location.line)"]
+      }
+      properties.append("title=" + property("\(finding.test.id) is \(finding.verdict.rawValue)"))
+      let failures = finding.runs.filter { $0.tally.notPassed > 0 }.map {
+        "\($0.test?.layout.rawValue ?? "run") \($0.executor) \(Formatting.count($0.tally.notPassed))/\(Formatting.count($0.tally.ran))"
+      }
+      var message = finding.diagnosis.map { "\($0.rawValue): \($0.summary)" } ?? finding.verdict.rawValue
+      message += ". Failed: " + failures.joined(separator: ", ") + "."
+      if let advice = finding.diagnosis?.advice { message += " Do: \(advice)." }
+      return "::warning " + properties.joined(separator: ",") + "::" + data(message)
+    }
+  }
+
+  /// A command's message: `%`, carriage return and newline escaped.
+  static func data(_ text: String) -> String {
+    text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+      .replacingOccurrences(of: "\n", with: "%0A")
+  }
+
+  /// A property's value: a message's escapes, and the separators `:` and `,`.
+  static func property(_ text: String) -> String {
+    data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+  }
+}
