@@ -2,7 +2,7 @@ import FlakeLab
 
 /// `--format`: how a report goes to standard output.
 enum ReportFormat: String, CaseIterable {
-  case text, json, junit, csv, markdown
+  case text, json, junit, csv, markdown, html
 
   static let option = Option(
     "format", "FORMAT", "Output format: \(allCases.map(\.rawValue).joined(separator: ", "))",
@@ -20,6 +20,7 @@ enum ReportFormat: String, CaseIterable {
     case .junit: JUnitReport.render(report)
     case .csv: CSVReport.render(report)
     case .markdown: MarkdownReport.render(report)
+    case .html: HTMLReport.render(report)
     }
   }
 }

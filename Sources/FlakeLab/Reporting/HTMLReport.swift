@@ -1,0 +1,258 @@
+import Foundation
+
+/// `--format html`: one self-contained page to open after a long run or from a CI artifact. No
+/// script, style sheet, font or image from anywhere: the styles are in the page and the plots
+/// are inline SVG drawn from the report, so it opens with no network. Light and dark follow the
+/// reader's setting; the plots scale to the page's width and print.
+///
+/// `flakelab test` in the suite layout: the answer first (each test that is not stable, with its
+/// verdict and diagnosis), then for each of those tests a plot of its failure rate with the
+/// interval, one row per arm on a shared axis, each replicate a dot; its outcomes; its replay
+/// command. Then the stable tests, and the machine and options. Every other report: the same plot
+/// for all its runs, and each run's outcomes. The page is well-formed XML (XHTML), which the
+/// tests check.
+package enum HTMLReport {
+  package static func render(_ report: Report) -> String {
+    let unstable = report.tests.filter { $0.verdict == .flaky || $0.verdict == .failing }
+      .sorted { ($0.verdict == .failing ? 0 : 1, $0.test.id) < ($1.verdict == .failing ? 0 : 1, $1.test.id) }
+    let title =
+      report.tests.isEmpty
+      ? "flakelab: \(report.runs.count) run\(report.runs.count == 1 ? "" : "s")"
+      : unstable.isEmpty ? "flakelab test: no flaky test" : "flakelab test: \(unstable.count) of \(report.tests.count) tests not stable"
+    var body = ["<h1>\(escaped(title))</h1>"]
+    if report.tests.isEmpty {
+      body.append(ratePlot(report.runs, label: \.selectorAndExecutor, confidence: report.confidence))
+      for run in report.runs { body.append(runSection(run)) }
+    } else {
+      body.append(answer(unstable))
+      for finding in unstable { body.append(testSection(finding, report: report)) }
+      body.append(rest(report))
+    }
+    body.append(context(report))
+    return """
+      <!DOCTYPE html>
+      <html lang="en">
+      <head>
+      <meta charset="utf-8"/>
+      <meta name="viewport" content="width=device-width, initial-scale=1"/>
+      <title>\(escaped(title))</title>
+      <style>\(style)</style>
+      </head>
+      <body>
+      <main>
+      \(body.joined(separator: "\n"))
+      </main>
+      </body>
+      </html>
+
+      """
+  }
+
+  /// The tests that are not stable, one line each, linked to their sections.
+  private static func answer(_ unstable: [TestFinding]) -> String {
+    guard !unstable.isEmpty else { return "" }
+    let items = unstable.enumerated().map { index, finding in
+      "<li><a href=\"#test-\(index)\"><code>\(escaped(finding.test.id))</code></a> "
+        + "<span class=\"verdict \(finding.verdict.rawValue)\">\(finding.verdict.rawValue)</span> "
+        + (finding.diagnosis.map { "<strong>\($0.rawValue)</strong>: \(escaped($0.summary))" } ?? "") + "</li>"
+    }
+    return "<ul class=\"answer\">\(items.joined())</ul>"
+  }
+
+  private static func testSection(_ finding: TestFinding, report: Report) -> String {
+    let index = (report.tests.filter { $0.verdict == .flaky || $0.verdict == .failing }
+      .sorted { ($0.verdict == .failing ? 0 : 1, $0.test.id) < ($1.verdict == .failing ? 0 : 1, $1.test.id) }
+      .firstIndex { $0.test == finding.test }) ?? 0
+    var parts = [
+      "<section id=\"test-\(index)\">",
+      "<h2><code>\(escaped(finding.test.id))</code> <span class=\"verdict \(finding.verdict.rawValue)\">\(finding.verdict.rawValue)</span></h2>",
+    ]
+    if let diagnosis = finding.diagnosis {
+      parts.append("<p><strong>\(diagnosis.rawValue)</strong>: \(escaped(diagnosis.summary)). <em>Do:</em> \(escaped(diagnosis.advice)).</p>")
+    }
+    if let location = finding.location {
+      parts.append("<p class=\"where\">\(escaped(location.path)):\(location.line)</p>")
+    }
+    parts.append(ratePlot(finding.runs, label: \.armName, confidence: report.confidence))
+    var tally = Tally()
+    for run in finding.runs { tally.merge(run.tally) }
+    parts.append("<h3>Outcomes, every arm together</h3>" + histogram(tally))
+    if let replay = finding.replay(program: report.program) {
+      parts.append("<h3>Replay a failing seeded iteration</h3><pre>\(escaped(replay))</pre>")
+    }
+    parts.append("</section>")
+    return parts.joined(separator: "\n")
+  }
+
+  private static func runSection(_ run: RunResult) -> String {
+    "<section><h2><code>\(escaped(run.selector))</code> under \(escaped(run.executor.name))</h2>"
+      + "<p>\(escaped(RateText.withInterval(run.estimate)))"
+      + (RateText.variation(run.estimate).map { "; \(escaped($0))" } ?? "") + "</p>"
+      + histogram(run.tally)
+      + run.problems.map { "<p class=\"problem\">\(escaped(ProblemText.describe($0)))</p>" }.joined()
+      + "</section>"
+  }
+
+  /// The stable, skipped and never-started tests, in one compact list each.
+  private static func rest(_ report: Report) -> String {
+    let passes = report.runs.map(\.tally.iterations).max() ?? 0
+    let executors = report.runs.map(\.executor.name).uniqued().joined(separator: " and ")
+    let noFailure =
+      report.tests.contains { $0.verdict == .flaky || $0.verdict == .failing }
+      ? ""
+      // The rule of three: no failure in n passes bounds the rate below about 3/n at 95%.
+      : "<p>No test failed; a test failing in fewer than about 3 passes in \(passes) could still have passed them all: raise <code>--iterations</code>.</p>"
+    return noFailure + [(TestVerdict.stable, "stable over \(passes) passes under \(executors)"), (.skipped, "skipped by the framework"), (.notRun, "never started")]
+      .compactMap { verdict, words in
+        let tests = report.tests.filter { $0.verdict == verdict }
+        guard !tests.isEmpty else { return nil }
+        return "<details\(verdict == .stable ? "" : " open=\"open\"")><summary>\(tests.count) test\(tests.count == 1 ? "" : "s") \(escaped(words))</summary>"
+          + "<ul class=\"compact\">" + tests.map { "<li><code>\(escaped($0.test.id))</code></li>" }.joined() + "</ul></details>"
+      }.joined(separator: "\n")
+  }
+
+  /// The machine, the toolchain, the seed and the options the report gives.
+  private static func context(_ report: Report) -> String {
+    let machine = report.machine
+    var rows = [
+      ("flakelab", Report.labVersion), ("machine", "\(machine.cores) cores, \(machine.os)"), ("Swift", machine.swift),
+      ("confidence", Formatting.level(report.confidence)),
+    ]
+    if let seed = report.seed { rows.append(("seed", String(seed))) }
+    if let timeout = report.timeout { rows.append(("timeout", "\(timeout)")) }
+    if let budget = report.budget { rows.append(("budget", "\(budget)")) }
+    if let layout = report.runs.lazy.compactMap(\.test?.layout).first { rows.append(("process layout", layout.rawValue)) }
+    if report.interrupted { rows.append(("interrupted", "the runs that finished")) }
+    return "<footer><table class=\"context\">"
+      + rows.map { "<tr><th>\(escaped($0.0))</th><td>\(escaped($0.1))</td></tr>" }.joined()
+      + "</table><p>Rates under the global executor depend on this machine's cores and load.</p></footer>"
+  }
+
+  /// Outcome counts as bars, passes first.
+  private static func histogram(_ tally: Tally) -> String {
+    let total = max(1, tally.iterations)
+    let rows = tally.histogram.map { outcome, count in
+      let width = String(format: "%.1f", 100 * Double(count) / Double(total))
+      let text = tally.examples[outcome] ?? OutcomeText.describe(outcome)
+      return "<tr><td class=\"count\">\(Formatting.count(count))</td>"
+        + "<td class=\"bar\"><span class=\"\(outcome == .passed ? "passed" : "failed")\" style=\"width: \(width)%\"></span></td>"
+        + "<td>\(escaped(text))</td></tr>"
+    }
+    return "<table class=\"histogram\">\(rows.joined())</table>"
+  }
+
+  /// Failure rates with their intervals, a row per run on one axis, each replicate's rate a dot.
+  static func ratePlot(_ runs: [RunResult], label: KeyPath<RunResult, String>, confidence: Double) -> String {
+    let rowHeight = 28.0
+    let labelWidth = 190.0
+    let plotLeft = labelWidth + 10
+    let plotWidth = 400.0
+    let top = 24.0
+    let height = top + rowHeight * Double(runs.count) + 40
+    // One axis for every row, up to the first of these at or above the highest interval end,
+    // with its ticks.
+    let highest = runs.map { $0.estimate.hasRate ? $0.estimate.high : 0 }.max() ?? 0
+    let (axisMax, ticks) = [(0.01, 5), (0.02, 4), (0.05, 5), (0.1, 5), (0.2, 4), (0.5, 5), (1.0, 4)]
+      .first { $0.0 >= highest } ?? (1.0, 4)
+    func x(_ rate: Double) -> Double { plotLeft + plotWidth * min(rate, axisMax) / axisMax }
+    var svg = [
+      "<svg class=\"plot\" viewBox=\"0 0 \(format(plotLeft + plotWidth + 20)) \(format(height))\" role=\"img\" aria-label=\"failure rate per run with its interval\">"
+    ]
+    for step in 0...ticks {
+      let rate = axisMax * Double(step) / Double(ticks)
+      svg.append(
+        "<line class=\"grid\" x1=\"\(format(x(rate)))\" y1=\"\(format(top - 6))\" x2=\"\(format(x(rate)))\" y2=\"\(format(height - 34))\"/>"
+          + "<text class=\"tick\" x=\"\(format(x(rate)))\" y=\"\(format(height - 20))\" text-anchor=\"middle\">\(String(format: "%g%%", rate * 100))</text>")
+    }
+    svg.append(
+      "<text class=\"axis\" x=\"\(format(plotLeft + plotWidth / 2))\" y=\"\(format(height - 4))\" text-anchor=\"middle\">failure rate, \(Formatting.level(confidence)) interval</text>")
+    for (row, run) in runs.enumerated() {
+      let y = top + rowHeight * (Double(row) + 0.5)
+      let name = run[keyPath: label]
+      let shown = name.count > 30 ? String(name.prefix(29)) + "…" : name
+      svg.append(
+        "<text class=\"label\" x=\"\(format(labelWidth))\" y=\"\(format(y + 4))\" text-anchor=\"end\"><title>\(escaped(name))</title>\(escaped(shown))</text>")
+      let estimate = run.estimate
+      guard estimate.hasRate else {
+        svg.append("<text class=\"tick\" x=\"\(format(plotLeft))\" y=\"\(format(y + 4))\">no rate: none ran</text>")
+        continue
+      }
+      svg.append(
+        "<line class=\"interval\" x1=\"\(format(x(estimate.low)))\" y1=\"\(format(y))\" x2=\"\(format(x(estimate.high)))\" y2=\"\(format(y))\"/>"
+          + "<line class=\"interval\" x1=\"\(format(x(estimate.low)))\" y1=\"\(format(y - 5))\" x2=\"\(format(x(estimate.low)))\" y2=\"\(format(y + 5))\"/>"
+          + "<line class=\"interval\" x1=\"\(format(x(estimate.high)))\" y1=\"\(format(y - 5))\" x2=\"\(format(x(estimate.high)))\" y2=\"\(format(y + 5))\"/>")
+      // Replicates of a handful of iterations would only show single outcomes.
+      if run.replicates.count > 1 {
+        for replicate in run.replicates where replicate.ran >= Self.replicateDotMinimum {
+          let rate = Double(replicate.notPassed) / Double(replicate.ran)
+          svg.append("<circle class=\"replicate\" cx=\"\(format(x(rate)))\" cy=\"\(format(y + 8))\" r=\"2.5\"/>")
+        }
+      }
+      svg.append(
+        "<circle class=\"rate\" cx=\"\(format(x(estimate.rate)))\" cy=\"\(format(y))\" r=\"4.5\"><title>\(escaped(name)): "
+          + "\(Formatting.count(run.tally.notPassed)) of \(Formatting.count(run.tally.ran)) failed, \(escaped(RateText.withInterval(estimate)))</title></circle>")
+    }
+    // The legend, at the top right.
+    svg.append(
+      "<circle class=\"rate\" cx=\"\(format(plotLeft))\" cy=\"8\" r=\"4\"/><text class=\"tick\" x=\"\(format(plotLeft + 8))\" y=\"12\">rate</text>"
+        + "<line class=\"interval\" x1=\"\(format(plotLeft + 62))\" y1=\"8\" x2=\"\(format(plotLeft + 86))\" y2=\"8\"/><text class=\"tick\" x=\"\(format(plotLeft + 92))\" y=\"12\">interval</text>"
+        + "<circle class=\"replicate\" cx=\"\(format(plotLeft + 170))\" cy=\"8\" r=\"2.5\"/><text class=\"tick\" x=\"\(format(plotLeft + 178))\" y=\"12\">a replicate (\(Self.replicateDotMinimum)+ iterations)</text>")
+    svg.append("</svg>")
+    return svg.joined(separator: "\n")
+  }
+
+  static let replicateDotMinimum = 5
+
+  private static func format(_ value: Double) -> String { String(format: "%.1f", value) }
+
+  /// Text in the page: the five characters XML gives a meaning.
+  static func escaped(_ text: String) -> String {
+    var out = ""
+    for character in text {
+      switch character {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "'": out += "&#39;"
+      default: out.append(character)
+      }
+    }
+    return out
+  }
+
+  private static let style = """
+    :root { color-scheme: light dark; --ink: #1d1d1f; --paper: #ffffff; --muted: #6e6e73; --line: #d2d2d7;
+      --rate: #c0392b; --interval: #1d1d1f; --replicate: #2e86c1; --pass: #27ae60; --fail: #c0392b; }
+    @media (prefers-color-scheme: dark) { :root { --ink: #f5f5f7; --paper: #1c1c1e; --muted: #a1a1a6; --line: #3a3a3c;
+      --rate: #ff6b5b; --interval: #f5f5f7; --replicate: #5dade2; --pass: #58d68d; --fail: #ff6b5b; } }
+    body { margin: 0; background: var(--paper); color: var(--ink); font: 15px/1.45 system-ui, sans-serif; }
+    main { max-width: 860px; margin: 0 auto; padding: 16px; }
+    h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 2em; overflow-wrap: anywhere; } h3 { font-size: 1em; }
+    code, pre { font-family: ui-monospace, monospace; font-size: 0.92em; overflow-wrap: anywhere; }
+    pre { white-space: pre-wrap; background: color-mix(in srgb, var(--line) 35%, transparent); padding: 8px; border-radius: 6px; }
+    .verdict { font-size: 0.8em; padding: 1px 6px; border-radius: 4px; border: 1px solid var(--fail); color: var(--fail); }
+    .verdict.stable { border-color: var(--pass); color: var(--pass); }
+    .answer li { margin: 4px 0; } a { color: inherit; }
+    .plot { width: 100%; max-width: 640px; height: auto; display: block; }
+    .plot text { fill: var(--ink); font-size: 12px; } .plot .tick { fill: var(--muted); font-size: 11px; }
+    .plot .grid { stroke: var(--line); stroke-width: 1; } .plot .interval { stroke: var(--interval); stroke-width: 2; }
+    .plot .rate { fill: var(--rate); } .plot .replicate { fill: var(--replicate); opacity: 0.7; }
+    .histogram { border-collapse: collapse; width: 100%; } .histogram td { padding: 2px 6px; vertical-align: top; }
+    .histogram .count { text-align: right; white-space: nowrap; } .histogram .bar { width: 30%; }
+    .histogram .bar span { display: block; height: 10px; margin-top: 5px; min-width: 1px; }
+    .histogram .passed { background: var(--pass); } .histogram .failed { background: var(--fail); }
+    .where, footer { color: var(--muted); overflow-wrap: anywhere; } .problem { color: var(--fail); }
+    @media (max-width: 560px) { .plot text { font-size: 17px; } .plot .tick { font-size: 15px; } }
+    .compact { columns: 2 280px; } .context th { text-align: left; padding-right: 12px; font-weight: 600; }
+    footer { margin-top: 3em; border-top: 1px solid var(--line); }
+    @media print { body { background: #fff; color: #000; } details { display: block; } }
+    """
+}
+
+extension RunResult {
+  /// `isLoading.naive (global)`: a run's row in a plot of several scenarios.
+  var selectorAndExecutor: String { "\(selector) (\(executor))" }
+  /// `suite, global`: a test's arm in its own plot.
+  var armName: String { "\(test?.layout.rawValue ?? "run"), \(executor)" }
+}

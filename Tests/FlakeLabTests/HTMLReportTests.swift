@@ -1,0 +1,99 @@
+import Foundation
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+import XCTest
+
+@testable import FlakeLab
+
+/// `--format html`: one self-contained page, well-formed, with nothing from elsewhere, and as a
+/// browser shows it at a desktop's width and a phone's.
+final class HTMLReportTests: XCTestCase {
+  private func page(_ arguments: [String]) throws -> String {
+    let result = try Flakelab.run(arguments + ["--format", "html", "--no-progress"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    return result.stdout
+  }
+
+  private func answerPage() throws -> String {
+    _ = try TestDiagnosisTests.listing.get()
+    return try page([
+      "test", "--package-path", TestDiagnosisTests.flakeKinds, "--skip-build", "--iterations", "3",
+      "--executor", "serial", "--filter", "blocksThread|stable\\(\\)",
+    ])
+  }
+
+  /// Well-formed (it is XHTML), and nothing in it is fetched: no script, no link, no image, no
+  /// address at all.
+  private func assertSelfContained(_ page: String, file: StaticString = #filePath, line: UInt = #line) {
+    let parser = XMLParser(data: Data(page.utf8))
+    XCTAssertTrue(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")", file: file, line: line)
+    for fetched in ["http:", "https:", "<script", "<link", "<img", "src=", "url("] {
+      XCTAssertFalse(page.contains(fetched), fetched, file: file, line: line)
+    }
+  }
+
+  func testATestRunIsAnAnswerWithItsEvidence() throws {
+    let page = try answerPage()
+    assertSelfContained(page)
+    XCTAssertTrue(page.contains("<title>flakelab test: 1 of 2 tests not stable</title>"), page)
+    // The test that is not stable: verdict and diagnosis, one plot row per arm, its outcomes,
+    // its replay; the stable one in the list below.
+    XCTAssertTrue(page.contains("<strong>blocks-thread</strong>: blocks a thread waiting for async work"), page)
+    for arm in ["suite, serial", "repetitions, global", "repetitions, serial", "repetitions, seeded", "fresh, global"] {
+      XCTAssertTrue(page.contains(">\(arm)</text>"), arm)
+    }
+    XCTAssertTrue(page.contains("Expectation failed: (done.wait(timeout: .now() + 1) → .timedOut) == .success"), page)
+    XCTAssertTrue(page.contains("--filter &#39;^FlakeKindsTests\\.blocksThread\\(\\)$&#39; --executor seeded"), page)
+    XCTAssertTrue(page.contains("<summary>1 test stable over 3 passes under serial</summary>"), page)
+    XCTAssertTrue(page.contains("Kinds.swift:46"), page)
+  }
+
+  func testEveryOtherReportIsAPageToo() throws {
+    let page = try page(["run", "lab.crash", "isLoading.naive", "--iterations", "200"])
+    assertSelfContained(page)
+    XCTAssertEqual(page.components(separatedBy: "class=\"label\"").count - 1, 2)
+    XCTAssertTrue(page.contains("signal 4 (SIGILL): Fatal error: lab.crash traps on purpose"), page)
+  }
+
+  /// In headless Chromium, at 1280 and 400 pixels wide: the page loads with nothing said on the
+  /// console and no request but the page itself. Chromium from Debian's packages; `.ci/run`
+  /// installs it and sets FLAKELAB_REQUIRE_BROWSER, elsewhere the test is skipped without one.
+  func testABrowserShowsThePageWithNoErrorAndNoRequest() throws {
+    let browser = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    guard let browser else {
+      if ProcessInfo.processInfo.environment["FLAKELAB_REQUIRE_BROWSER"] == "1" { XCTFail("no chromium") }
+      throw XCTSkip("no chromium on this machine")
+    }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-page-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("report.html")
+    try Data(try answerPage().utf8).write(to: file)
+    for width in [1280, 400] {
+      let screenshot = directory.appendingPathComponent("\(width).png")
+      let netLog = directory.appendingPathComponent("\(width).json")
+      let result = try CapturedProcess.run(
+        browser,
+        [
+          "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0",
+          "--user-data-dir=\(directory.path)/profile-\(width)", "--window-size=\(width),2000",
+          "--log-net-log=\(netLog.path)", "--screenshot=\(screenshot.path)", file.absoluteString,
+        ], timeLimit: .seconds(120))
+      XCTAssertEqual(result.status, 0, result.errorOutput)
+      let size = (try FileManager.default.attributesOfItem(atPath: screenshot.path)[.size] as? Int) ?? 0
+      XCTAssertGreaterThan(size, 20_000, "\(width) px")
+      XCTAssertFalse(result.errorOutput.contains("CONSOLE"), result.errorOutput)
+      // The page's own requests are those isolated under its origin, file://; the browser's
+      // own (updates, time) are not the page's.
+      let log = try XCTUnwrap(JSONParser.parse(try Data(contentsOf: netLog)))
+      let fetched = (log["events"]?.array ?? []).compactMap { event -> String? in
+        guard let url = event["params"]?["url"]?.string,
+          event["params"]?["network_isolation_key"]?.string?.hasPrefix("file://") == true
+        else { return nil }
+        return url.hasPrefix("file:") ? nil : url
+      }
+      XCTAssertEqual(fetched, [], "\(width) px")
+    }
+  }
+}
