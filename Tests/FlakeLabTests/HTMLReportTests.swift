@@ -44,7 +44,7 @@ final class HTMLReportTests: XCTestCase {
       XCTAssertTrue(page.contains(">\(arm)</text>"), arm)
     }
     XCTAssertTrue(page.contains("Expectation failed: (done.wait(timeout: .now() + 1) → .timedOut) == .success"), page)
-    XCTAssertTrue(page.contains("--filter &#39;^FlakeKindsTests\\.blocksThread\\(\\)$&#39; --executor seeded"), page)
+    XCTAssertTrue(page.contains("--filter &apos;^FlakeKindsTests\\.blocksThread\\(\\)$&apos; --executor seeded"), page)
     XCTAssertTrue(page.contains("<summary>1 test stable over 3 passes under serial</summary>"), page)
     XCTAssertTrue(page.contains("Kinds.swift:46"), page)
   }

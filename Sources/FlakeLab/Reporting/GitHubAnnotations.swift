@@ -7,7 +7,7 @@ package enum GitHubAnnotations {
   /// The commands for `report`, paths relative to `workspace` (`$GITHUB_WORKSPACE`, the
   /// checkout the pull request's files are shown from).
   package static func lines(_ report: Report, workspace: String) -> [String] {
-    report.tests.filter { $0.verdict == .flaky || $0.verdict == .failing }.map { finding in
+    report.unstableTests.map { finding in
       var properties: [String] = []
       if let location = finding.location {
         properties += ["file=" + property(location.path(relativeTo: workspace)), "line=\(location.line)"]

@@ -13,8 +13,7 @@ import Foundation
 /// tests check.
 package enum HTMLReport {
   package static func render(_ report: Report) -> String {
-    let unstable = report.tests.filter { $0.verdict == .flaky || $0.verdict == .failing }
-      .sorted { ($0.verdict == .failing ? 0 : 1, $0.test.id) < ($1.verdict == .failing ? 0 : 1, $1.test.id) }
+    let unstable = report.unstableTests
     let title =
       report.tests.isEmpty
       ? "flakelab: \(report.runs.count) run\(report.runs.count == 1 ? "" : "s")"
@@ -25,7 +24,7 @@ package enum HTMLReport {
       for run in report.runs { body.append(runSection(run)) }
     } else {
       body.append(answer(unstable))
-      for finding in unstable { body.append(testSection(finding, report: report)) }
+      for (index, finding) in unstable.enumerated() { body.append(testSection(finding, index: index, report: report)) }
       body.append(rest(report))
     }
     body.append(context(report))
@@ -59,10 +58,8 @@ package enum HTMLReport {
     return "<ul class=\"answer\">\(items.joined())</ul>"
   }
 
-  private static func testSection(_ finding: TestFinding, report: Report) -> String {
-    let index = (report.tests.filter { $0.verdict == .flaky || $0.verdict == .failing }
-      .sorted { ($0.verdict == .failing ? 0 : 1, $0.test.id) < ($1.verdict == .failing ? 0 : 1, $1.test.id) }
-      .firstIndex { $0.test == finding.test }) ?? 0
+  /// The `index`-th test that is not stable, the anchor the answer's list links to.
+  private static func testSection(_ finding: TestFinding, index: Int, report: Report) -> String {
     var parts = [
       "<section id=\"test-\(index)\">",
       "<h2><code>\(escaped(finding.test.id))</code> <span class=\"verdict \(finding.verdict.rawValue)\">\(finding.verdict.rawValue)</span></h2>",
@@ -98,7 +95,7 @@ package enum HTMLReport {
     let passes = report.runs.map(\.tally.iterations).max() ?? 0
     let executors = report.runs.map(\.executor.name).uniqued().joined(separator: " and ")
     let noFailure =
-      report.tests.contains { $0.verdict == .flaky || $0.verdict == .failing }
+      !report.unstableTests.isEmpty
       ? ""
       // The rule of three: no failure in n passes bounds the rate below about 3/n at 95%.
       : "<p>No test failed; a test failing in fewer than about 3 passes in \(passes) could still have passed them all: raise <code>--iterations</code>.</p>"
@@ -205,20 +202,9 @@ package enum HTMLReport {
 
   private static func format(_ value: Double) -> String { String(format: "%.1f", value) }
 
-  /// Text in the page: the five characters XML gives a meaning.
+  /// Text in the page (which is XML as well as HTML), line breaks kept.
   static func escaped(_ text: String) -> String {
-    var out = ""
-    for character in text {
-      switch character {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&#39;"
-      default: out.append(character)
-      }
-    }
-    return out
+    XMLText.escaped(text, inAttribute: false)
   }
 
   private static let style = """

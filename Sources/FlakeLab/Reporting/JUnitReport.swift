@@ -29,12 +29,12 @@ package enum JUnitReport {
       let suiteFailures = suite.runs.filter(isFailure).count
       let suiteSkipped = suite.runs.filter(isSkipped).count
       lines.append(
-        "  <testsuite name=\"\(escape(suite.name))\" tests=\"\(suite.runs.count)\" failures=\"\(suiteFailures)\" errors=\"0\" skipped=\"\(suiteSkipped)\" time=\"\(seconds(suite.runs))\">"
+        "  <testsuite name=\"\(XMLText.escaped(suite.name))\" tests=\"\(suite.runs.count)\" failures=\"\(suiteFailures)\" errors=\"0\" skipped=\"\(suiteSkipped)\" time=\"\(seconds(suite.runs))\">"
       )
       lines.append("    <properties>")
       let properties = [("confidence", "\(report.confidence)")] + (report.seed.map { [("seed", "\($0)")] } ?? [])
       for (name, value) in properties {
-        lines.append("      <property name=\"\(name)\" value=\"\(escape(value))\"/>")
+        lines.append("      <property name=\"\(name)\" value=\"\(XMLText.escaped(value))\"/>")
       }
       lines.append("    </properties>")
       for run in suite.runs { lines += testcase(run, in: report) }
@@ -59,14 +59,14 @@ package enum JUnitReport {
     let tally = run.tally
     let estimate = run.estimate
     var lines = [
-      "    <testcase classname=\"\(escape(run.scenario))\" name=\"\(escape("\(run.variant) [\(run.executor)]"))\" time=\"\(String(format: "%.3f", run.seconds))\">"
+      "    <testcase classname=\"\(XMLText.escaped(run.scenario))\" name=\"\(XMLText.escaped("\(run.variant) [\(run.executor)]"))\" time=\"\(String(format: "%.3f", run.seconds))\">"
     ]
     let rate = RateText.withInterval(estimate)
     if isSkipped(run), let verdict = run.verdict {
-      lines.append("      <skipped message=\"\(escape("\(verdict.claim.rawValue)? not shown: \(verdict.reason)"))\"/>")
+      lines.append("      <skipped message=\"\(XMLText.escaped("\(verdict.claim.rawValue)? not shown: \(verdict.reason)"))\"/>")
     } else if isSkipped(run) {
       let reason = tally.outcomesByFrequency.first.map { OutcomeText.describe($0.outcome) } ?? "skipped"
-      lines.append("      <skipped message=\"\(escape(reason))\"/>")
+      lines.append("      <skipped message=\"\(XMLText.escaped(reason))\"/>")
     } else if isFailure(run) {
       let problems = run.problems.isEmpty ? ["no iteration passed"] : run.problems.map(ProblemText.describe)
       let outcomes = tally.outcomesByFrequency.prefix(5).map {
@@ -75,7 +75,7 @@ package enum JUnitReport {
       let body = (problems + ["failure rate \(rate) over \(tally.iterations) iterations"] + outcomes)
         .joined(separator: "\n")
       lines.append(
-        "      <failure type=\"flakelab\" message=\"\(escape(problems.joined(separator: "; ")))\">\(escape(body))</failure>"
+        "      <failure type=\"flakelab\" message=\"\(XMLText.escaped(problems.joined(separator: "; ")))\">\(XMLText.escaped(body))</failure>"
       )
     }
     let counts = ReplicateCounts(tally)
@@ -91,7 +91,7 @@ package enum JUnitReport {
     figures += run.test.map { [("test", $0.test.id), ("framework", $0.test.framework.rawValue)] } ?? []
     let text = figures.map { "\($0.0)=\($0.1)" }.joined(separator: "\n")
     // Element text keeps its line breaks, which CI tools show as the test's output.
-    lines.append("      <system-out>\(escape(text, inAttribute: false))</system-out>")
+    lines.append("      <system-out>\(XMLText.escaped(text, inAttribute: false))</system-out>")
     lines.append("    </testcase>")
     return lines
   }
@@ -100,23 +100,4 @@ package enum JUnitReport {
     String(format: "%.3f", runs.reduce(0) { $0 + $1.seconds })
   }
 
-  /// Text safe in XML attributes (line breaks as `&#10;`, or they would read as spaces) and
-  /// elements (line breaks kept); characters XML 1.0 forbids are dropped.
-  static func escape(_ text: String, inAttribute: Bool = true) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&apos;"
-      case "\n": out += inAttribute ? "&#10;" : "\n"
-      case "\t", "\r": out += "&#\(scalar.value);"
-      case _ where scalar.value < 0x20: continue
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
-  }
 }

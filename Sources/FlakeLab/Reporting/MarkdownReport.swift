@@ -25,8 +25,7 @@ package enum MarkdownReport {
 
   /// The tests that are not stable, each with its diagnosis, its counts and what to do.
   private static func testAnswer(_ report: Report) -> [String] {
-    let unstable = report.tests.filter { $0.verdict == .flaky || $0.verdict == .failing }
-      .sorted { ($0.verdict == .failing ? 0 : 1, $0.test.id) < ($1.verdict == .failing ? 0 : 1, $1.test.id) }
+    let unstable = report.unstableTests
     let stable = report.tests.filter { $0.verdict == .stable }
     let passes = report.runs.map(\.tally.iterations).max() ?? 0
     let executors = report.runs.map(\.executor.name).uniqued().joined(separator: " and ")

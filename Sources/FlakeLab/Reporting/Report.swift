@@ -28,6 +28,13 @@ package struct Report: Sendable {
   /// the drill-down's runs; ``runs`` are the screen's.
   package var tests: [TestFinding] = []
 
+  /// The tests that are not stable, in the order every report gives them: failing ones first,
+  /// then flaky ones, each by ID.
+  package var unstableTests: [TestFinding] {
+    tests.filter { $0.verdict == .flaky || $0.verdict == .failing }
+      .sorted { ($0.verdict == .failing ? 0 : 1, $0.test.id) < ($1.verdict == .failing ? 0 : 1, $1.test.id) }
+  }
+
   package init(
     machine: MachineInfo = .current, runs: [RunResult], interrupted: Bool = false,
     shard: Shard? = nil, confidence: Double = FailureRateEstimate.defaultConfidence, seed: UInt64? = nil,

@@ -6,8 +6,8 @@ package enum TestAnswer {
   package static func render(_ report: Report, verbose: Bool) -> String {
     guard !report.tests.isEmpty else { return TextReport.render(report) }
     var lines = [MachineLine.render(report), ""]
-    let unstable = report.tests.filter { $0.verdict == .flaky || $0.verdict == .failing }
-    for finding in unstable.sorted(by: { order($0) < order($1) }) {
+    let unstable = report.unstableTests
+    for finding in unstable {
       lines += block(finding, program: report.program)
     }
     let stable = report.tests.filter { $0.verdict == .stable }
@@ -39,11 +39,6 @@ package enum TestAnswer {
         + TextReport.tableLines(all).joined(separator: "\n") + "\n"
     }
     return text
-  }
-
-  /// Failing first, then flaky, each by ID.
-  private static func order(_ finding: TestFinding) -> (Int, String) {
-    (finding.verdict == .failing ? 0 : 1, finding.test.id)
   }
 
   /// `FLAKY  Module.Suite/test()  needs-parallelism: …`, then the evidence, the advice, replays.
