@@ -7,8 +7,8 @@ import Foundation
 ///
 /// `flakelab test` in the suite layout: the answer first (each test that is not stable, with its
 /// verdict and diagnosis), then for each of those tests a plot of its failure rate with the
-/// interval, one row per arm on a shared axis, each replicate a dot; its outcomes; its replay
-/// command. Then the stable tests, and the machine and options. Every other report: the same plot
+/// interval, one row per arm on a shared axis, each replicate of a few iterations or more a dot;
+/// its outcomes; its replay command. Then the stable tests, and the machine and options. Every other report: the same plot
 /// for all its runs, and each run's outcomes. The page is well-formed XML (XHTML), which the
 /// tests check.
 package enum HTMLReport {
