@@ -69,4 +69,34 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).0, .flaky)
     XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .undetermined)
   }
+
+  /// A crash charged to every test in flight because none crashed alone (FlyingFox's suite, in
+  /// Foundation's URLSession) says nothing of each test: one diagnosis for them all, and one
+  /// block in the answer, not a flaky test each.
+  func testCrashesOfTheProcessBesideOthersAreOneFindingNotAFlakyTestEach() {
+    func crashedRun(_ id: String) -> RunResult {
+      var tally = Tally()
+      tally.record(.passed, count: 17)
+      tally.record(
+        .crashed(observation: "signal 4 (SIGILL): Fatal error: boom (while M.a(), M.b() were in flight; \(PassSupervisor.noneCrashedAlone))"),
+        count: 3)
+      var result = RunResult(RunKey(scenario: "M", variant: id, executor: .global), tally: tally, seconds: 1, iterationsAreIndependent: false)
+      result.test = TestReference(test: PackageTest(id: "M.\(id)", framework: .swiftTesting), packagePath: ".", layout: .suite)
+      return result
+    }
+    let findings = ["a()", "b()"].map { TestFinding(test: PackageTest(id: "M.\($0)", framework: .swiftTesting), runs: [crashedRun($0)], confidence: 0.95) }
+    XCTAssertEqual(findings.map(\.diagnosis), [.crashBesideOthers, .crashBesideOthers])
+    var report = Report(runs: findings.flatMap(\.runs))
+    report.tests = findings
+    XCTAssertEqual(report.unstableTests.count, 0)
+    XCTAssertEqual(
+      TestAnswer.crashBlock(report.testsInFlightAtCrashes),
+      [
+        "CRASHED  the test process, with 2 tests in flight: the test process crashed while it ran beside other tests, none of which crashed alone",
+        "    suite, global       crashed in 3 of 20 passes",
+        "    seen: signal 4 (SIGILL): Fatal error: boom",
+        "    in flight: M.a(), M.b()",
+        "    do: \(TestDiagnosis.crashBesideOthers.advice)",
+      ])
+  }
 }

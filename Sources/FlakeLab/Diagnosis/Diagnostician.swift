@@ -37,6 +37,11 @@ package enum Diagnostician {
       return (runs.contains { $0.tally.skipped > 0 } ? .skipped : .notRun, nil)
     }
     guard all.fails else { return (.stable, nil) }
+    // Failures that are only crashes charged to every test in flight say nothing of this test.
+    let failures = runs.flatMap { $0.tally.outcomesByFrequency.map(\.outcome) }.filter { !$0.isOutsideTheRate }
+    if failures.allSatisfy(\.isCrashBesideOthers) {
+      return (.flaky, .crashBesideOthers)
+    }
     if runs.allSatisfy({ $0.tally.ran == 0 || $0.tally.notPassed == $0.tally.ran }) {
       return (.failing, .alwaysFails)
     }

@@ -30,6 +30,9 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
   case needsParallelism = "needs-parallelism"
   /// Fails now and then under global and on one queue alike: real time or I/O decides it.
   case timing
+  /// Its only failures are crashes of the test process while it ran beside other tests, none of
+  /// which crashed alone: the crash is the suite's, and which test causes it is not known.
+  case crashBesideOthers = "crash-beside-others"
   /// No contrast says why: too few failures, or runs `--budget` cut short.
   case undetermined
 
@@ -43,6 +46,7 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
     case .orderDependent: "relies on FIFO order: fails under seeded interleavings, never under serial"
     case .needsParallelism: "a race between threads: fails under global, never on one queue"
     case .timing: "fails now and then under every executor: real time or I/O"
+    case .crashBesideOthers: "the test process crashed while it ran beside other tests, none of which crashed alone"
     case .undetermined: "no contrast here says why: too few failures, or a --budget that cut the runs short"
     }
   }
@@ -60,6 +64,8 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
       "a serial executor makes it deterministic, but the test still depends on that order; await the state instead"
     case .needsParallelism: "fix the code: serializing the test would hide the race"
     case .timing: "no executor makes it deterministic: inject a clock, or wait for the event rather than a time"
+    case .crashBesideOthers:
+      "the crash's message names the code that crashed; run the tests in flight in smaller groups (--filter) to find the one that brings it on"
     case .undetermined: "run more iterations (--iterations, and a longer --budget if one cut the run) to tell"
     }
   }

@@ -34,6 +34,9 @@ package final class PassSupervisor {
   }
 
   package let timeout: Duration
+  /// Ends the observation of a crash charged to every test in flight because none crashed
+  /// alone (``TestDiagnosis/crashBesideOthers`` reads it).
+  package static let noneCrashedAlone = "none crashed alone"
   private let onProgress: (Supervisor.Progress) -> Void
   /// Whether the passes were cut short by Ctrl-C or SIGTERM.
   package private(set) var wasInterrupted = false
@@ -242,7 +245,7 @@ package final class PassSupervisor {
     }
     let names = suspects.map { group[$0].id }
     if culprits.isEmpty {
-      let observation = how + " (while \(names.joined(separator: ", ")) were in flight; none crashed alone)"
+      let observation = how + " (while \(names.joined(separator: ", ")) were in flight; \(Self.noneCrashedAlone))"
       for test in suspects { record(.crashed(observation: observation), pass: pass, in: &states[test], replicate: replicate) }
       return Set(suspects)
     }
@@ -295,5 +298,13 @@ package final class PassSupervisor {
       status: status ?? 0, wasTimedOut: worker.wasTimedOut, wasReady: feed.workerIsReady,
       output: worker.lastOutputLines(), scheduleIsUncontrolled: feed.scheduleIsUncontrolled,
       ignoredEvents: feed.ignoredEvents, seconds: now - started)
+  }
+}
+
+extension Outcome {
+  /// A crash charged to every test in flight because none of them crashed alone: the suite's,
+  /// not known to be any one test's.
+  package var isCrashBesideOthers: Bool {
+    if case .crashed(let observation) = self { observation.hasSuffix(PassSupervisor.noneCrashedAlone + ")") } else { false }
   }
 }

@@ -7,7 +7,17 @@ package enum GitHubAnnotations {
   /// The commands for `report`, paths relative to `workspace` (`$GITHUB_WORKSPACE`, the
   /// checkout the pull request's files are shown from).
   package static func lines(_ report: Report, workspace: String) -> [String] {
-    report.unstableTests.map { finding in
+    let inFlight = report.testsInFlightAtCrashes
+    let crash =
+      inFlight.isEmpty
+      ? []
+      : [
+        "::warning title=" + property("flakelab: the test process crashed") + "::"
+          + data(
+            "\(inFlight.count) tests in flight, none of which crashed alone"
+              + (TestAnswer.crashSeen(inFlight).map { ": \($0)" } ?? "") + ". Do: \(TestDiagnosis.crashBesideOthers.advice).")
+      ]
+    return crash + report.unstableTests.map { finding in
       var properties: [String] = []
       if let location = finding.location {
         properties += ["file=" + property(location.path(relativeTo: workspace)), "line=\(location.line)"]

@@ -24,6 +24,7 @@ package enum HTMLReport {
       for run in report.runs { body.append(runSection(run)) }
     } else {
       body.append(answer(unstable))
+      body.append(crashSection(report.testsInFlightAtCrashes))
       for (index, finding) in unstable.enumerated() { body.append(testSection(finding, index: index, report: report)) }
       body.append(rest(report))
     }
@@ -79,6 +80,16 @@ package enum HTMLReport {
     }
     parts.append("</section>")
     return parts.joined(separator: "\n")
+  }
+
+  /// The tests in flight when the process crashed, none of which crashed alone: one section.
+  private static func crashSection(_ inFlight: [TestFinding]) -> String {
+    guard !inFlight.isEmpty else { return "" }
+    return "<section><h2>The test process crashed</h2><p>\(inFlight.count) tests were in flight; "
+      + "\(escaped(TestDiagnosis.crashBesideOthers.summary)). <em>Do:</em> \(escaped(TestDiagnosis.crashBesideOthers.advice)).</p>"
+      + (TestAnswer.crashSeen(inFlight).map { "<pre>\(escaped($0))</pre>" } ?? "")
+      + "<details><summary>\(inFlight.count) tests in flight</summary><ul class=\"compact\">"
+      + inFlight.map { "<li><code>\(escaped($0.test.id))</code></li>" }.joined() + "</ul></details></section>"
   }
 
   private static func runSection(_ run: RunResult) -> String {

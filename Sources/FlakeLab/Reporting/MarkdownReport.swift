@@ -54,6 +54,17 @@ package enum MarkdownReport {
           ].joined(separator: " | ") + " |")
       }
     }
+    let inFlight = report.testsInFlightAtCrashes
+    if !inFlight.isEmpty {
+      let names = inFlight.map { code($0.test.id) }
+      lines += [
+        "",
+        "**The test process crashed** with \(inFlight.count) tests in flight, none of which crashed alone"
+          + (TestAnswer.crashSeen(inFlight).map { ": " + escaped($0) } ?? "") + ". In flight: "
+          + names.prefix(5).joined(separator: ", ") + (names.count > 5 ? " and \(names.count - 5) more" : "") + ". "
+          + escaped(TestDiagnosis.crashBesideOthers.advice) + ".",
+      ]
+    }
     lines.append("")
     func tests(_ count: Int) -> String { "\(Formatting.count(count)) test\(count == 1 ? "" : "s")" }
     var rest = ["\(tests(stable.count)) stable over \(Formatting.count(passes)) passes under \(executors)."]

@@ -30,8 +30,10 @@ package struct Report: Sendable {
 
   /// The tests that are not stable, in the order every report gives them: failing ones first,
   /// then flaky ones, each by ID.
+  /// Those whose only failures are crashes of their process beside others are apart
+  /// (``testsInFlightAtCrashes``): what they share is the crash.
   package var unstableTests: [TestFinding] {
-    tests.filter { $0.verdict == .flaky || $0.verdict == .failing }
+    tests.filter { ($0.verdict == .flaky || $0.verdict == .failing) && $0.diagnosis != .crashBesideOthers }
       .sorted { ($0.verdict == .failing ? 0 : 1, $0.test.id) < ($1.verdict == .failing ? 0 : 1, $1.test.id) }
   }
 
@@ -83,6 +85,12 @@ package struct Report: Sendable {
         [.testNotStable(test: finding.test.id, verdict: finding.verdict, diagnosis: finding.diagnosis)],
         onRunAt: index)
     }
+  }
+
+  /// The tests whose only failures are crashes of the test process beside other tests, none of
+  /// which crashed alone, by ID.
+  package var testsInFlightAtCrashes: [TestFinding] {
+    tests.filter { $0.diagnosis == .crashBesideOthers }.sorted { $0.test.id < $1.test.id }
   }
 
   /// Whether any run fails the command (exit 1).

@@ -7,6 +7,7 @@ package enum TestAnswer {
     guard !report.tests.isEmpty else { return TextReport.render(report) }
     var lines = [MachineLine.render(report), ""]
     let unstable = report.unstableTests
+    lines += crashBlock(report.testsInFlightAtCrashes)
     for finding in unstable {
       lines += block(finding, program: report.program)
     }
@@ -67,6 +68,38 @@ package enum TestAnswer {
       lines.append("    replay: \(replay)")
     }
     return lines
+  }
+
+  /// One block for the tests that were in flight when their process crashed and none of which
+  /// crashed alone: the crash is theirs together, and listing each as flaky would say nothing.
+  static func crashBlock(_ findings: [TestFinding]) -> [String] {
+    guard !findings.isEmpty else { return [] }
+    var lines = ["CRASHED  the test process, with \(count(findings.count, "test")) in flight: \(TestDiagnosis.crashBesideOthers.summary)"]
+    // Each arm: the most passes that crashed with one of them in flight, of the passes it had.
+    for arm in findings.flatMap(\.runs).map(\.armName).uniqued() {
+      let runs = findings.flatMap(\.runs).filter { $0.armName == arm }
+      let crashed = runs.map(\.tally.crashed).max() ?? 0
+      guard crashed > 0 else { continue }
+      lines.append(
+        "    \(arm)".padding(toLength: 24, withPad: " ", startingAt: 0)
+          + "crashed in \(Formatting.count(crashed)) of \(Formatting.count(runs.map(\.tally.ran).max() ?? 0)) passes")
+    }
+    if let seen = crashSeen(findings) { lines.append("    seen: " + seen) }
+    let names = findings.map(\.test.id)
+    lines.append(
+      "    in flight: " + names.prefix(5).joined(separator: ", ")
+        + (names.count > 5 ? " and \(names.count - 5) more (JSON tests[], diagnosis crash-beside-others)" : ""))
+    lines.append("    do: \(TestDiagnosis.crashBesideOthers.advice)")
+    return lines
+  }
+
+  /// The most frequent crash of the tests in flight at crashes, without the names of the tests
+  /// in flight, which every report gives apart.
+  static func crashSeen(_ findings: [TestFinding]) -> String? {
+    var tally = Tally()
+    for run in findings.flatMap(\.runs) { tally.merge(run.tally) }
+    guard case .crashed(let observation)? = tally.outcomesByFrequency.first?.outcome else { return nil }
+    return observation.range(of: " (while ").map { String(observation[..<$0.lowerBound]) } ?? observation
   }
 
   /// `suite, global        3 of 40 failed   7.50% [2.58%, 19.86%]`.

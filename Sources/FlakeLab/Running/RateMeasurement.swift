@@ -113,7 +113,14 @@ extension RateMeasurement {
       deadline: budget.map { start + (drillDown == nil ? $0 : $0 / 2) })
     var interrupted = supervisor.wasInterrupted
     var drilled: [RunResult] = []
-    let failed = tests.filter { test in screened.contains { $0.test?.test == test && $0.tally.notPassed > 0 } }
+    // A test whose only failures were crashes of a process it shared with others, none of which
+    // crashed alone, has nothing a run alone can explain: it is not drilled down.
+    let failed = tests.filter { test in
+      screened.contains { run in
+        run.test?.test == test
+          && run.tally.outcomesByFrequency.contains { !$0.outcome.isOutsideTheRate && !$0.outcome.isCrashBesideOthers }
+      }
+    }
     if !interrupted, let drillDown, !failed.isEmpty {
       (drilled, interrupted) = try drillDown.run(failed, deadline: budget.map { start + $0 }) {
         onProgress("diagnosis of \(failed.count) tests", $0)
