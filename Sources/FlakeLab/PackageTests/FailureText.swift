@@ -16,9 +16,12 @@ package enum FailureText {
     (#"\u001B\[[0-9;]*[A-Za-z]"#, ""),
     (#"\b[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\b"#, "<uuid>"),
     (#"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d+)?Z?"#, "…"),
-    (#"0x[0-9a-fA-F]+"#, "0x…"),
-    // Base64 (a token, a nonce): 16 or more characters with a digit and both cases.
+    // Base64 (a token, a nonce): 16 or more characters of both cases, with a digit or with the
+    // padding (a WebSocket accept key may have no digit); before addresses, which a token can
+    // contain (`…l0x9f…`).
     (#"(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]*[0-9])(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*[A-Z])[A-Za-z0-9+/]{16,}={0,2}"#, "<token>"),
+    (#"(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*[A-Z])[A-Za-z0-9+/]{16,}={1,2}"#, "<token>"),
+    (#"0x[0-9a-fA-F]+"#, "0x…"),
     // A hash: 8 or more hexadecimal digits with at least one letter and one digit.
     (#"\b(?=[0-9a-fA-F]*[a-fA-F])(?=[0-9a-fA-F]*[0-9])[0-9a-fA-F]{8,}\b"#, "<hex>"),
     (#"\b\d+(\.\d+)? ?(seconds|second|ms|s)\b"#, "… $2"),

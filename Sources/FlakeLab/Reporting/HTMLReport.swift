@@ -141,7 +141,9 @@ package enum HTMLReport {
     let total = max(1, tally.iterations)
     let rows = tally.histogram.map { outcome, count in
       let width = String(format: "%.1f", 100 * Double(count) / Double(total))
-      let text = tally.examples[outcome] ?? OutcomeText.describe(outcome)
+      let said = tally.examples[outcome] ?? OutcomeText.describe(outcome)
+      // A crash charged to every test in flight names them all: the JSON report keeps the list.
+      let text = said.count > 300 ? String(said.prefix(299)) + "…" : said
       return "<tr><td class=\"count\">\(Formatting.count(count))</td>"
         + "<td class=\"bar\"><span class=\"\(outcome == .passed ? "passed" : "failed")\" style=\"width: \(width)%\"></span></td>"
         + "<td>\(escaped(text))</td></tr>"
@@ -235,8 +237,9 @@ package enum HTMLReport {
     .plot text { fill: var(--ink); font-size: 12px; } .plot .tick { fill: var(--muted); font-size: 11px; }
     .plot .grid { stroke: var(--line); stroke-width: 1; } .plot .interval { stroke: var(--interval); stroke-width: 2; }
     .plot .rate { fill: var(--rate); } .plot .replicate { fill: var(--replicate); opacity: 0.7; }
-    .histogram { border-collapse: collapse; width: 100%; } .histogram td { padding: 2px 6px; vertical-align: top; }
-    .histogram .count { text-align: right; white-space: nowrap; } .histogram .bar { width: 30%; }
+    .histogram { border-collapse: collapse; width: 100%; table-layout: fixed; }
+    .histogram td { padding: 2px 6px; vertical-align: top; overflow-wrap: anywhere; }
+    .histogram .count { text-align: right; white-space: nowrap; width: 4em; } .histogram .bar { width: 30%; }
     .histogram .bar span { display: block; height: 10px; margin-top: 5px; min-width: 1px; }
     .histogram .passed { background: var(--pass); } .histogram .failed { background: var(--fail); }
     .where, footer { color: var(--muted); overflow-wrap: anywhere; } .problem { color: var(--fail); }
