@@ -16,9 +16,8 @@ final class SuiteEventFeed: OutcomeFeed {
     let neighbours: Set<Int>
   }
 
-  let descriptor: Int32
-  private var reader: LineReader
-  private var writeEndIsOpen = true
+  private let pipe: EventPipe
+  var descriptor: Int32 { pipe.workerEnd }
   /// Position of each test ID in the pass's list.
   private let positions: [String: Int]
   private(set) var workerIsReady = false
@@ -34,25 +33,16 @@ final class SuiteEventFeed: OutcomeFeed {
   private var completed = 0
 
   init(testIDs: [String]) throws {
-    let pipe = try PipeEnds(capacity: 1 << 20)
-    pipe.makeReadEndNonBlocking()
-    reader = LineReader(descriptor: pipe.readEnd)
-    descriptor = pipe.writeEnd
+    pipe = try EventPipe()
     positions = Dictionary(testIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
-  deinit {
-    releaseWorkerEnd()
-    close(reader.descriptor)
-  }
-
   func releaseWorkerEnd() {
-    if writeEndIsOpen { close(descriptor) }
-    writeEndIsOpen = false
+    pipe.releaseWorkerEnd()
   }
 
   func poll() -> (completed: Int, records: [ChannelRecord]) {
-    reader.read { handle($0) }
+    pipe.read { handle($0) }
     return (completed, [])
   }
 

@@ -7,9 +7,8 @@ import Foundation
 /// the preloaded harness writes the same events. What the process wrote before it died is still
 /// in the pipe, so a crash costs one iteration and never the results before it.
 final class TestEventFeed: OutcomeFeed {
-  let descriptor: Int32
-  private var reader: LineReader
-  private var writeEndIsOpen = true
+  private let pipe: EventPipe
+  var descriptor: Int32 { pipe.workerEnd }
   private let testID: String
   private let firstIndex: Int
   /// Iterations the process was asked for: an iteration past them is not the lab's to count.
@@ -28,29 +27,19 @@ final class TestEventFeed: OutcomeFeed {
   /// A new pipe for the test `testID` of a process whose first iteration is `firstIndex` and
   /// that runs `iterations` of them.
   init(testID: String, firstIndex: Int, iterations: Int) throws {
-    // A larger pipe lets the test run on while the supervisor sleeps between polls.
-    let pipe = try PipeEnds(capacity: 1 << 20)
-    pipe.makeReadEndNonBlocking()
-    reader = LineReader(descriptor: pipe.readEnd)
-    descriptor = pipe.writeEnd
+    pipe = try EventPipe()
     self.testID = testID
     self.firstIndex = firstIndex
     self.iterations = iterations
   }
 
-  deinit {
-    releaseWorkerEnd()
-    close(reader.descriptor)
-  }
-
   func releaseWorkerEnd() {
-    if writeEndIsOpen { close(descriptor) }
-    writeEndIsOpen = false
+    pipe.releaseWorkerEnd()
   }
 
   func poll() -> (completed: Int, records: [ChannelRecord]) {
     var records: [ChannelRecord] = []
-    reader.read { handle($0, into: &records) }
+    pipe.read { handle($0, into: &records) }
     return (completed, records)
   }
 
