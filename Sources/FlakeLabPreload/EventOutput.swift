@@ -1,5 +1,6 @@
 import FlakeLab
 import Foundation
+import Synchronization
 
 /// Writes test events to the supervisor's pipe (see `TestEventFeed`), through a descriptor of
 /// the harness's own.
@@ -10,6 +11,10 @@ import Foundation
 /// closes descriptors and opens files of its own never gets the harness's events in them.
 enum EventOutput {
   nonisolated(unsafe) private static var output: OwnedPipe?
+  /// The counted events written so far (``TestEvent/isCounted``), for the run's end to declare.
+  /// Writes take turns under its lock: a pipe takes a line of more than 4 KiB in pieces, which
+  /// a line from another thread could come between.
+  private static let written = Mutex(0)
 
   /// Takes over the supervisor's pipe at `channel`; with `closingChannel`, the number itself
   /// is freed (XCTest: only the harness writes events). Swift Testing opens `/dev/fd/<channel>`
@@ -21,11 +26,20 @@ enum EventOutput {
   }
 
   static func write(_ event: TestEvent) {
-    writeAll(Array(event.line.utf8))
+    let line = Array(event.line.utf8)
+    written.withLock { count in
+      output?.write(line)
+      if event.isCounted { count += 1 }
+    }
   }
 
   /// Writes `bytes` whole, unless the harness's descriptor is no longer the supervisor's pipe.
   static func writeAll(_ bytes: some Collection<UInt8>) {
-    output?.write(bytes)
+    written.withLock { _ in output?.write(bytes) }
+  }
+
+  /// Writes the run's end, with the count of the events before it.
+  static func writeRunEnded() {
+    written.withLock { count in output?.write(Array(TestEvent.runEnded(eventsWritten: count).line.utf8)) }
   }
 }

@@ -16,9 +16,15 @@ public func harnessSwiftPMEntryPoint(passing arguments: UnsafeRawPointer) async 
     let run = InProcessSwiftTesting.entry()
   {
     InProcessSwiftTesting.adopt(configuration.channel)
-    let status = await run { kind, testID in
-      let id = String(cString: testID)
-      InProcessSwiftTesting.write(kind == 0 ? .testStarted(testID: id) : .testEnded(testID: id))
+    let status = await run { kind, text in
+      let text = String(cString: text)
+      let event: TestEvent =
+        switch kind {
+        case 0: .testStarted(testID: text)
+        case 1: .testEnded(testID: text)
+        default: .runEnded(eventsWritten: Int(text) ?? -1)
+        }
+      InProcessSwiftTesting.write(event)
     }
     if status >= 0 { exit(status) }
   }

@@ -88,4 +88,9 @@ private final class TestEventObserver: NSObject, XCTestObservation {
       testCase.testRun?.hasBeenSkipped == true
         ? .testSkipped(testID: current, message: "XCTSkip") : .testEnded(testID: current))
   }
+
+  /// Every test given has run: the supervisor checks the events it read against this count.
+  func testBundleDidFinish(_ testBundle: Bundle) {
+    EventOutput.writeRunEnded()
+  }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 // Swift Testing run in the test process without most of its event stream's cost. Each event the
@@ -177,7 +178,8 @@ public func swiftTestingRunnerFits() -> Bool {
   SwiftTestingSPI() != nil
 }
 
-/// A test's start (0) or end (1), with its ID, for the harness to write.
+/// For the harness to write: a test's start (0) or end (1), with its ID, or the run's end (2),
+/// with how many events the run wrote in decimal digits.
 public typealias TestBoundary = @convention(c) (Int32, UnsafePointer<CChar>) -> Void
 
 /// Runs the tests the command line names and returns the exit status, or -1 when it cannot
@@ -191,6 +193,12 @@ public func runSwiftTesting(_ boundary: TestBoundary) async -> Int32 {
   else { return -1 }
   configuration.setConfigurationVerbosity(arguments.verbosity)
   let stream = configuration.configurationEventHandler()
+  // Swift Testing writes a record and its newline in two writes, under its file's own lock: a
+  // line the harness wrote between them, from a test on another thread, would join two events
+  // into one line that reads as neither. One lock around both writers keeps every line whole,
+  // and counts the events written, which the run's end declares, so that the supervisor can
+  // tell an event lost from an event never sent.
+  let writing = Mutex(0)
   configuration.setConfigurationEventHandler { event, context in
     let kind = spi.kind(of: event)
     if let boundaryKind = spi.boundaries.firstIndex(of: kind) {
@@ -198,13 +206,22 @@ public func runSwiftTesting(_ boundary: TestBoundary) async -> Int32 {
       guard let test = Unmanaged<Borrowed>.fromOpaque(context)._withUnsafeGuaranteedRef({ $0.contextTest() }),
         !test.isSuite
       else { return }
-      String(describing: test.id).withCString { boundary(Int32(boundaryKind), $0) }
+      String(describing: test.id).withCString { id in
+        writing.withLock { written in
+          boundary(Int32(boundaryKind), id)
+          written += 1
+        }
+      }
     } else if spi.streamed.contains(kind) {
-      stream(event, context)
+      writing.withLock { written in
+        stream(event, context)
+        written += 1
+      }
     }
   }
   let runner: OpaqueValue<RunnerRole> = await runner(configuration: configuration)
   await runner.runnerRun()
+  writing.withLock { written in String(written).withCString { boundary(2, $0) } }
   // The lab reads each test's outcome from its events, never from this status.
   return EXIT_SUCCESS
 }

@@ -54,6 +54,8 @@ package final class PassSupervisor {
     var stop: RunStop?
     /// For each test that ran beside this one in a pass where it failed, in how many.
     var failedBeside: [String: Int] = [:]
+    /// Processes that ran it whose events did not add up, run again.
+    var rerunForLostEvents = 0
   }
 
   /// How one process of a pass ended.
@@ -67,6 +69,8 @@ package final class PassSupervisor {
     var output: String
     var scheduleIsUncontrolled: Bool
     var ignoredEvents: Int
+    /// The process's events did not add up (``SuiteEventFeed/lostEvents``): none is an outcome.
+    var lostEvents: Bool
     var seconds: Duration
   }
 
@@ -109,6 +113,7 @@ package final class PassSupervisor {
           // Positions in the group still to run in this pass; a settled test is left out.
           var remaining = group.indices.filter { states[armIndex][groupIndex][$0].stop == nil }
           var fruitless = 0
+          var lostInARow = 0
           while !remaining.isEmpty {
             if InterruptSignal.isRaised {
               wasInterrupted = true
@@ -120,6 +125,18 @@ package final class PassSupervisor {
               break passLoop
             }
             time[armIndex] += end.seconds
+            if end.lostEvents {
+              // The lab lost some of what the process said, so none of it is an outcome: its
+              // tests run again, and a loss that keeps coming back is reported as the lab's.
+              for test in remaining { states[armIndex][groupIndex][test].rerunForLostEvents += 1 }
+              lostInARow += 1
+              if lostInARow >= Supervisor.settledLimit {
+                for test in remaining { states[armIndex][groupIndex][test].stop = .eventsLost }
+                break
+              }
+              continue
+            }
+            lostInARow = 0
             ignored[armIndex] += end.ignoredEvents
             // The process ran `remaining`: map its positions back to the group's.
             let toGroup = remaining
@@ -199,6 +216,7 @@ package final class PassSupervisor {
           result.stop = state.stop
           result.ignoredEvents = ignored[armIndex]
           result.failedBeside = state.failedBeside
+          result.rerunForLostEvents = state.rerunForLostEvents
           return result
         }
       }
@@ -297,7 +315,7 @@ package final class PassSupervisor {
       finished: finished, inFlight: feed.inFlight.map { ($0.key, now - $0.value) }.sorted { $0.test < $1.test },
       status: status ?? 0, wasTimedOut: worker.wasTimedOut, wasReady: feed.workerIsReady,
       output: worker.lastOutputLines(), scheduleIsUncontrolled: feed.scheduleIsUncontrolled,
-      ignoredEvents: feed.ignoredEvents, seconds: now - started)
+      ignoredEvents: feed.ignoredEvents, lostEvents: feed.lostEvents, seconds: now - started)
   }
 }
 

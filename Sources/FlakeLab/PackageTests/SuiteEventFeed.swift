@@ -31,6 +31,21 @@ final class SuiteEventFeed: OutcomeFeed {
   /// Tests finished since the last ``drain()``.
   private var finished: [Finished] = []
   private var completed = 0
+  /// Events the run's end counts (``TestEvent/isCounted``), as read here.
+  private var eventsRead = 0
+  /// What the harness said at the run's end: how many such events it wrote.
+  private var eventsWritten: Int?
+  /// Lines that name an event's kind but read as no JSON value (two events run together), and
+  /// events that fit no test's order of start, issues and end.
+  private var unreadable = 0
+
+  /// Whether what the process wrote does not add up: a line no one can read, an end with no
+  /// start, a start of a test already running, or fewer events read than the harness wrote, or
+  /// a test still running when the harness said the run was over. Then nothing the process said
+  /// is any test's outcome: an event was lost on the way, by the lab.
+  var lostEvents: Bool {
+    unreadable > 0 || eventsWritten.map { $0 != eventsRead || !inFlight.isEmpty } ?? false
+  }
 
   init(testIDs: [String]) throws {
     pipe = try EventPipe()
@@ -64,7 +79,12 @@ final class SuiteEventFeed: OutcomeFeed {
   }
 
   private func handle(_ line: ArraySlice<UInt8>) {
-    guard LineReader.line(line, hasKindAmong: Self.kinds), let event = TestEvent.parse(line) else { return }
+    guard LineReader.line(line, hasKindAmong: Self.kinds) else { return }
+    guard let event = TestEvent.parse(line) else {
+      if JSONParser.parse(line) == nil { unreadable += 1 }
+      return
+    }
+    if event.isCounted { eventsRead += 1 }
     switch event {
     case .runStarted:
       workerIsReady = true
@@ -73,9 +93,12 @@ final class SuiteEventFeed: OutcomeFeed {
     case .executorChanged:
       // Said just before a test ends; one queue runs one test at a time.
       executorChanged.formUnion(inFlight.keys)
+    case .runEnded(let written):
+      eventsWritten = written
     case .testStarted(let id):
       guard let test = position(of: id) else { return }
       workerIsReady = true
+      if inFlight[test] != nil { unreadable += 1 }
       for other in inFlight.keys {
         neighbours[other, default: []].insert(test)
         neighbours[test, default: []].insert(other)
@@ -93,7 +116,7 @@ final class SuiteEventFeed: OutcomeFeed {
     case .testEnded(let id):
       guard let test = position(of: id) else { return }
       guard let said = issues[test] else {
-        ignoredEvents += 1
+        unreadable += 1
         return
       }
       let failure = TestEventFeed.failure(said)

@@ -23,6 +23,18 @@ package enum TestEvent: Equatable, Sendable {
   /// Under `serial`, from the harness: the test turned the serial executor off (it cleared the
   /// global-enqueue hook) in the iteration under way.
   case executorChanged
+  /// From the harness, once the process ran every test it was given: how many of the events it
+  /// counts (``isCounted``) it wrote. Fewer read than written means the lab lost some.
+  case runEnded(eventsWritten: Int)
+
+  /// Whether the run's end counts this event: those the framework or the harness writes for a
+  /// test, not the harness's findings about the process.
+  package var isCounted: Bool {
+    switch self {
+    case .runStarted, .testStarted, .issueRecorded, .testEnded, .testSkipped: true
+    case .probe, .scheduleUncontrolled, .executorChanged, .runEnded: false
+    }
+  }
 
   /// The kinds this type reads; a line naming none of them is skipped without parsing.
   static let kinds = [
@@ -42,6 +54,7 @@ package enum TestEvent: Equatable, Sendable {
       switch payload["finding"]?.string {
       case "scheduleUncontrolled": return .scheduleUncontrolled
       case "executorChanged": return .executorChanged
+      case "runEnded": return payload["eventsWritten"]?.int.map { .runEnded(eventsWritten: $0) }
       default: return nil
       }
     }
@@ -97,11 +110,12 @@ package enum TestEvent: Equatable, Sendable {
         ("kind", .string("probe")), ("version", .int(0)),
         ("payload", .object([("check", .string(check.rawValue)), ("tookEffect", .bool(tookEffect))])),
       ])
-    case .scheduleUncontrolled, .executorChanged:
-      let finding = if case .executorChanged = self { "executorChanged" } else { "scheduleUncontrolled" }
-      object = .object([
-        ("kind", .string("harness")), ("version", .int(0)), ("payload", .object([("finding", .string(finding))])),
-      ])
+    case .scheduleUncontrolled:
+      object = Self.finding([("finding", .string("scheduleUncontrolled"))])
+    case .executorChanged:
+      object = Self.finding([("finding", .string("executorChanged"))])
+    case .runEnded(let written):
+      object = Self.finding([("finding", .string("runEnded")), ("eventsWritten", .int(written))])
     }
     return object.serialized() + "\n"
   }
@@ -116,6 +130,10 @@ package enum TestEvent: Equatable, Sendable {
     var reason = message[range.upperBound...]
     if reason.count >= 2, reason.first == "\"", reason.last == "\"" { reason = reason.dropFirst().dropLast() }
     return String(reason)
+  }
+
+  private static func finding(_ payload: [(String, JSONValue)]) -> JSONValue {
+    .object([("kind", .string("harness")), ("version", .int(0)), ("payload", .object(payload))])
   }
 
   private static func event(_ payload: [(String, JSONValue)]) -> JSONValue {

@@ -34,6 +34,7 @@ package enum JSONReport {
     package static let notRun = "notRun"
     package static let stopped = "stopped"
     package static let ignoredEvents = "ignoredEvents"
+    package static let rerunForLostEvents = "rerunForLostEvents"
     package static let failureRate = "failureRate"
     package static let confidence = "confidence"
     package static let level = "level"
@@ -184,6 +185,7 @@ package enum JSONReport {
       (Key.notRun, .int(result.notRun)),
       (Key.stopped, result.stop.map { .string($0.rawValue) } ?? .null),
       (Key.ignoredEvents, .int(result.ignoredEvents)),
+      (Key.rerunForLostEvents, .int(result.rerunForLostEvents)),
       // A run that only skipped has no rate: null, never a 0% no iteration measured.
       (Key.failureRate, estimate.hasRate ? .double(tally.failureRate) : .null),
       (
@@ -352,6 +354,7 @@ extension JSONReport {
     result.notRun = max(0, run[Key.notRun]?.int ?? 0)
     result.stop = run[Key.stopped]?.string.flatMap(RunStop.init)
     result.ignoredEvents = max(0, run[Key.ignoredEvents]?.int ?? 0)
+    result.rerunForLostEvents = max(0, run[Key.rerunForLostEvents]?.int ?? 0)
     if let id = run[Key.test]?.string {
       guard let framework = run[Key.framework]?.string.flatMap(PackageTest.Framework.init),
         let layout = run[Key.processLayout]?.string.flatMap(TestReference.ProcessLayout.init)

@@ -123,6 +123,8 @@ extension TextReport {
       "its first \(Supervisor.settledLimit) iterations all failed, which settles this arm of the diagnosis"
     case .budgetSpent:
       "the --budget was spent before the rest could start"
+    case .eventsLost:
+      "the lab lost events of \(Supervisor.settledLimit) processes in a row that ran it (the lab's failure, not the test's)"
     }
   }
 
@@ -140,6 +142,11 @@ extension TextReport {
       lines.append(
         "    hint: under \(result.executor) every job runs one at a time on one queue, so a test that blocks "
           + "its thread waiting for async work (a semaphore, a blocking wait) can never finish")
+    }
+    if result.rerunForLostEvents > 0 {
+      lines.append(
+        "    hint: the lab lost events of \(Formatting.count(result.rerunForLostEvents)) processes that ran this test "
+          + "and ran those passes again: what such a process said is no outcome")
     }
     if result.ignoredEvents > 0 {
       lines.append(

@@ -31,6 +31,9 @@ package struct RunResult: Sendable {
   /// Event lines of a package's test that fit no iteration and were ignored: an end with no
   /// start, or past the iterations asked. Something other than the framework wrote them.
   package var ignoredEvents = 0
+  /// In the suite layout: processes that ran this test whose events did not add up (the lab
+  /// lost some), discarded and run again.
+  package var rerunForLostEvents = 0
   /// In the suite layout: for each test that was running beside this one in a pass where this
   /// one failed, in how many such passes.
   package var failedBeside: [String: Int] = [:]
@@ -66,6 +69,7 @@ package struct RunResult: Sendable {
     notRun += other.notRun
     stop = stop ?? other.stop
     ignoredEvents += other.ignoredEvents
+    rerunForLostEvents += other.rerunForLostEvents
     failedBeside.merge(other.failedBeside, uniquingKeysWith: +)
     replicates += other.replicates
     seconds += other.seconds

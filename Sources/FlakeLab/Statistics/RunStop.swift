@@ -12,4 +12,8 @@ package enum RunStop: String, Sendable, Equatable {
   case everyIterationFailed
   /// `--budget` was spent before these iterations started: a bound the user set, not an answer.
   case budgetSpent
+  /// Suite passes only: the events of ``Supervisor/settledLimit`` processes in a row that ran
+  /// this test did not add up (the lab lost some on the way), so none of them is an outcome. The
+  /// lab's failure, never the test's.
+  case eventsLost
 }

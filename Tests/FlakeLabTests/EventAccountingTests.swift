@@ -1,0 +1,105 @@
+import Foundation
+import XCTest
+
+@testable import FlakeLab
+
+/// A suite pass's events add up, or none of them is an outcome: the supervisor's accounting on
+/// streams written by hand (no process), and hundreds of passes of ordinary tests, side by side,
+/// with both cores loaded, each counted exactly as it is written.
+final class EventAccountingTests: XCTestCase {
+  private let tests = ["T.a()", "T.b()"]
+
+  /// The feed after reading `lines`, written into its pipe as a test process would.
+  private func feed(reading lines: [String]) throws -> SuiteEventFeed {
+    let feed = try SuiteEventFeed(testIDs: tests)
+    XCTAssertTrue(SystemCalls.writeAll(Array(lines.joined().utf8), to: feed.descriptor))
+    _ = feed.poll()
+    return feed
+  }
+
+  private func started(_ id: String) -> String { TestEvent.testStarted(testID: id).line }
+  private func ended(_ id: String) -> String { TestEvent.testEnded(testID: id).line }
+  private func issue(_ id: String) -> String { TestEvent.issueRecorded(testID: id, message: "no", isFailure: true).line }
+
+  func testAPassWhoseEventsAddUpIsNotLost() throws {
+    let lines = [TestEvent.runStarted.line, started(tests[0]), started(tests[1]), issue(tests[1]), ended(tests[1]), ended(tests[0])]
+    let feed = try feed(reading: lines + [TestEvent.runEnded(eventsWritten: 6).line])
+    XCTAssertFalse(feed.lostEvents)
+    XCTAssertEqual(feed.drain().map { $0.outcome == nil }, [false, true])
+  }
+
+  /// What Swift Testing's two writes (a record, then its newline) let in between them before the
+  /// harness took a lock around both writers: two events on one line, which read as neither.
+  func testTwoEventsOnOneLineAreLost() throws {
+    let joined = String(issue(tests[1]).dropLast()) + ended(tests[0]) + "\n"
+    let feed = try feed(reading: [started(tests[0]), started(tests[1]), joined, ended(tests[1])])
+    XCTAssertTrue(feed.lostEvents)
+  }
+
+  func testAnEndWithNoStartOrAStartTwiceIsLost() throws {
+    XCTAssertTrue(try feed(reading: [ended(tests[0])]).lostEvents)
+    XCTAssertTrue(try feed(reading: [started(tests[0]), started(tests[0])]).lostEvents)
+  }
+
+  func testFewerEventsThanTheHarnessWroteAreLost() throws {
+    let lines = [started(tests[0]), ended(tests[0])]
+    XCTAssertFalse(try feed(reading: lines + [TestEvent.runEnded(eventsWritten: 2).line]).lostEvents)
+    XCTAssertTrue(try feed(reading: lines + [TestEvent.runEnded(eventsWritten: 3).line]).lostEvents)
+  }
+
+  /// The harness says the run is over only after every test ended: one still running lost its end.
+  func testATestStillRunningAtTheRunsEndIsLost() throws {
+    XCTAssertTrue(try feed(reading: [started(tests[0]), TestEvent.runEnded(eventsWritten: 1).line]).lostEvents)
+  }
+
+  /// A process that ends with a test running and no run's end (the test called `exit`, or
+  /// crashed) lost nothing: the supervisor charges it to the test, as before.
+  func testAnExitInTheMiddleOfATestIsNotALoss() throws {
+    let feed = try feed(reading: [TestEvent.runStarted.line, started(tests[0])])
+    XCTAssertFalse(feed.lostEvents)
+    XCTAssertEqual(Array(feed.inFlight.keys), [0])
+  }
+
+  /// The cause, found with exactly this fixture: the lab's own start and end lines landed between
+  /// Swift Testing's record and its newline when tests ran side by side. Before the fix, about
+  /// one pass in a hundred went wrong here; each such pass would now be run again, which this
+  /// test counts as well: it must not happen.
+  func testHundredsOfPassesWithBothCoresLoadedCountEveryTestAsWritten() throws {
+    let storm = PackageTestCommandTests.fixtures.appendingPathComponent("EventStorm").path
+    let listing = try Flakelab.run(["test", "--package-path", storm, "--list"])
+    XCTAssertEqual(listing.status, 0, listing.stderr)
+    let load = try (0..<2).map { _ in try Self.busyProcess() }
+    defer {
+      for process in load {
+        process.terminate()
+        process.waitUntilExit()
+      }
+    }
+    let passes = 300
+    let (status, report) = try Flakelab.runReport(
+      ["test", "--package-path", storm, "--skip-build", "--executors", "global", "--iterations", String(passes), "--no-progress"])
+    XCTAssertEqual(status, 0)
+    XCTAssertEqual(report.runs.count, 21)
+    for run in report.runs {
+      let name = run.key.variant
+      let expected =
+        if name.hasPrefix("empty") || name.hasPrefix("known") { \Tally.passed }
+        else if name.hasPrefix("disabled") { \Tally.skipped }
+        else { \Tally.failed }
+      XCTAssertEqual(run.tally.iterations, passes, name)
+      XCTAssertEqual(run.tally[keyPath: expected], passes, "\(name): \(Flakelab.counts(run))")
+      XCTAssertEqual(run.notRun, 0, name)
+      XCTAssertEqual(run.rerunForLostEvents, 0, name)
+      XCTAssertNil(run.stop, name)
+    }
+  }
+
+  /// A process of this test's own that keeps one core busy until it is ended.
+  private static func busyProcess() throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "while :; do :; done"]
+    try process.run()
+    return process
+  }
+}
