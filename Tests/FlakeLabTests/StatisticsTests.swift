@@ -45,6 +45,31 @@ final class StatisticsTests: XCTestCase {
     XCTAssertFalse(high?.contains("iterations") == true, high ?? "")
   }
 
+  /// A run in which nothing counted passes no gate: never started, or turned its executor off
+  /// in every iteration. A test its framework skipped is the user's choice and fails none.
+  func testAGateIsNeverPassedOnARunThatMeasuredNothing() {
+    func judged(_ tally: Tally, notRun: Int = 0, stop: RunStop? = nil) -> [String] {
+      var run = RunResult(
+        RunKey(scenario: "s", variant: "v", executor: .serial), tally: tally, seconds: 1, iterationsAreIndependent: true)
+      run.notRun = notRun
+      run.stop = stop
+      var report = Report(runs: [run])
+      report.judge(gates: [FailureRateGate(.atMost(0.01))], baseline: nil)
+      return report.runs[0].problems.map(ProblemText.describe)
+    }
+    var changed = Tally()
+    changed.record(.executorChanged, count: 40)
+    XCTAssertEqual(
+      judged(changed),
+      ["s.v under serial: no iteration was measured (the test turned the executor off in each of its 40 iterations), so no gate is shown to hold"])
+    XCTAssertEqual(
+      judged(Tally(), notRun: 20, stop: .neverStarted),
+      ["s.v under serial: no iteration was measured (3 processes in a row ended before the test started), so no gate is shown to hold"])
+    var skipped = Tally()
+    skipped.record(.skipped(reason: "not today"), count: 20)
+    XCTAssertEqual(judged(skipped), [])
+  }
+
   func testMinGateDecidesOnTheLowEnd() {
     let gate = FailureRateGate(.atLeast(0.05))
     // 50 of 100 has a low end of 40.4%: shown to be at least 5%.

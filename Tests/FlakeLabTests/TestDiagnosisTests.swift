@@ -101,6 +101,32 @@ final class TestDiagnosisTests: XCTestCase {
     XCTAssertEqual(answer.tests["FlakeKindsTests.Misbehaving/crashesWhenAsked()"]?["verdict"] as? String, "failing")
   }
 
+  /// Arguments that trap as Swift Testing plans the run kill the process before any test
+  /// starts: the test is found by halves, charged the crash with its message, settled after
+  /// three passes, and the others run in every pass. The gate and --fail-on-flaky fail.
+  func testATestWhosePlanningKillsTheProcessIsChargedTheCrashAndTheOthersRun() throws {
+    let answer = try test(
+      ["--iterations", "4", "--executor", "global", "--filter", "PlanningTraps|stable\\(\\)|race", "--fail-on-flaky"],
+      environment: ["FLAKEKINDS_TRAP_AT_PLANNING": "1"])
+    XCTAssertEqual(answer.status, 1, answer.stderr)
+    let runs = Dictionary(uniqueKeysWithValues: answer.report.runs.map { ($0.test?.test.id ?? "?", $0) })
+    let planned = "FlakeKindsTests.PlanningTraps/trapsWhenPlanned(_:)"
+    let trap = try XCTUnwrap(runs[planned])
+    XCTAssertEqual(Flakelab.counts(trap), ["iterations": 3, "passed": 0, "failed": 0, "crashed": 3, "timedOut": 0])
+    XCTAssertEqual(trap.stop, .everyIterationDiedBeforeStarting)
+    XCTAssertEqual(trap.notRun, 1)
+    let seen = trap.tally.outcomesByFrequency.compactMap { if case .crashed(let observation) = $0.outcome { observation } else { nil } }
+    XCTAssertEqual(seen.count, 1, "\(seen)")
+    XCTAssertTrue(seen[0].hasPrefix("before the test started, signal 4 (SIGILL)"), seen[0])
+    XCTAssertTrue(seen[0].contains("the arguments trap when the run is planned"), seen[0])
+    XCTAssertEqual(answer.tests[planned]?["verdict"] as? String, "failing")
+    XCTAssertTrue(answer.stderr.contains("not met: \(planned) is failing"), answer.stderr)
+    for id in [stable, "FlakeKindsTests.race()"] {
+      XCTAssertEqual(runs[id]?.tally.iterations, 4, id)
+      XCTAssertNil(runs[id]?.stop, id)
+    }
+  }
+
   /// A budget spent at once: each executor's first pass still runs (an answer needs one), no
   /// later pass and no diagnosis process starts, and every run cut short says why.
   func testASpentBudgetStartsNothingMoreAndSaysSo() throws {

@@ -56,6 +56,8 @@ package final class PassSupervisor {
     var failedBeside: [String: Int] = [:]
     /// Processes that ran it whose events did not add up, run again.
     var rerunForLostEvents = 0
+    /// Passes in which a process died before any test started whenever it was among the tests.
+    var diedBeforeStarting = 0
   }
 
   /// How one process of a pass ended.
@@ -72,6 +74,17 @@ package final class PassSupervisor {
     /// The process's events did not add up (``SuiteEventFeed/lostEvents``): none is an outcome.
     var lostEvents: Bool
     var seconds: Duration
+
+    /// Died (a signal or an exit status other than 0) before any test started, nothing lost:
+    /// the framework's planning or a class's set-up killed it, for one of its tests.
+    var diedBeforeAnyTestStarted: Bool {
+      finished.isEmpty && inFlight.isEmpty && !wasTimedOut && !lostEvents && status != 0
+    }
+
+    /// How it ended, in words: the status and the last lines it printed.
+    var how: String {
+      Supervisor.describe(status: status) + (output.isEmpty ? "" : ": \(output)")
+    }
   }
 
   /// Runs passes `passes` under every arm, in `replicates` groups of consecutive passes, and
@@ -96,6 +109,9 @@ package final class PassSupervisor {
     }
     var time = Array(repeating: Duration.zero, count: arms.count)
     var ignored = Array(repeating: 0, count: arms.count)
+    /// Whether a process of the arm's group got as far as a test: proof that a process dying
+    /// before any test started was killed by one of the tests, not by the binary or the lab.
+    var testsStarted = arms.map { $0.groups.map { _ in false } }
     var donePasses = 0
     var lastReport = start
     ProcessTree.becomeSubreaper()
@@ -161,6 +177,21 @@ package final class PassSupervisor {
               into: &states[armIndex][groupIndex], replicate: replicate)
             done.formUnion(charged)
             remaining.removeAll { done.contains($0) }
+            if !end.finished.isEmpty || !end.inFlight.isEmpty { testsStarted[armIndex][groupIndex] = true }
+            if end.diedBeforeAnyTestStarted, InterruptSignal.isRaised == false,
+              let (culprit, alone) = try culpritOfDeathBeforeStart(
+                remaining, group: group, arm: arm, pass: pass, testsStarted: &testsStarted[armIndex][groupIndex])
+            {
+              // Never "did not start": the test whose presence kills the process is charged the
+              // crash, with its message, and the others run without it.
+              // Worded as a death before the test started alone is, so that the two are one outcome.
+              record(
+                .crashed(observation: "before the test started, " + alone.how), pass: pass,
+                in: &states[armIndex][groupIndex][culprit], replicate: replicate)
+              states[armIndex][groupIndex][culprit].diedBeforeStarting += 1
+              remaining.removeAll { $0 == culprit }
+              continue
+            }
             if end.inFlight.isEmpty, !end.wasTimedOut, end.wasReady, end.status & 0x7f == 0 {
               // An exit between tests, no test in flight, that left tests unrun: the binary
               // chose not to run them. Not their outcome.
@@ -179,9 +210,13 @@ package final class PassSupervisor {
           // A test that timed out in each of its first passes under this arm does not finish
           // there: further passes would cost the whole timeout each to say so again.
           for test in group.indices where states[armIndex][groupIndex][test].stop == nil {
-            let tally = states[armIndex][groupIndex][test].replicates.reduce(into: Tally()) { $0.merge($1) }
-            if tally.iterations >= Supervisor.settledLimit && tally.timedOut == tally.iterations {
+            let state = states[armIndex][groupIndex][test]
+            let tally = state.replicates.reduce(into: Tally()) { $0.merge($1) }
+            guard tally.iterations >= Supervisor.settledLimit else { continue }
+            if tally.timedOut == tally.iterations {
               states[armIndex][groupIndex][test].stop = .everyIterationTimedOut
+            } else if state.diedBeforeStarting == tally.iterations {
+              states[armIndex][groupIndex][test].stop = .everyIterationDiedBeforeStarting
             }
           }
         }
@@ -237,7 +272,7 @@ package final class PassSupervisor {
     into states: inout [TestState], replicate: Int
   ) throws -> Set<Int> {
     guard !end.inFlight.isEmpty else { return [] }
-    let how = end.wasTimedOut ? "" : Supervisor.describe(status: end.status) + (end.output.isEmpty ? "" : ": \(end.output)")
+    let how = end.wasTimedOut ? "" : end.how
     if end.wasTimedOut {
       // Those in flight for the whole timeout hung; the rest were cut short and run again.
       let hung = end.inFlight.filter { $0.ran >= timeout }.map { tests[$0.test] }
@@ -257,8 +292,7 @@ package final class PassSupervisor {
       if alone.wasTimedOut, !alone.inFlight.isEmpty {
         culprits.append((test, .timedOut))
       } else if !alone.inFlight.isEmpty {
-        let said = Supervisor.describe(status: alone.status) + (alone.output.isEmpty ? "" : ": \(alone.output)")
-        culprits.append((test, .crashed(observation: said)))
+        culprits.append((test, .crashed(observation: alone.how)))
       }
     }
     let names = suspects.map { group[$0].id }
@@ -275,6 +309,31 @@ package final class PassSupervisor {
       record(charged, pass: pass, in: &states[test], replicate: replicate)
     }
     return Set(culprits.map(\.test))
+  }
+
+  /// The test among `suspects` whose presence kills a process before any test starts, with how
+  /// its process alone ended: halves of the suspects run until one test is left (about log₂ n
+  /// processes), which must die alone too. Nil when none does, or when no process of the group
+  /// has yet run a test, so that a binary that cannot start at all is never one test's crash.
+  private func culpritOfDeathBeforeStart(
+    _ suspects: [Int], group: [PackageTest], arm: Arm, pass: Int, testsStarted: inout Bool
+  ) throws -> (test: Int, alone: ProcessEnd)? {
+    func startsATest(_ tests: [Int]) throws -> ProcessEnd {
+      let end = try runProcess(arm, tests: tests.map { group[$0] }, pass: pass)
+      if !end.finished.isEmpty || !end.inFlight.isEmpty { testsStarted = true }
+      return end
+    }
+    let all = suspects
+    var suspects = suspects
+    while suspects.count > 1, !InterruptSignal.isRaised {
+      let half = Array(suspects.prefix(suspects.count / 2))
+      suspects = try startsATest(half).diedBeforeAnyTestStarted ? half : Array(suspects.dropFirst(half.count))
+    }
+    guard let test = suspects.first, !InterruptSignal.isRaised else { return nil }
+    let alone = try startsATest([test])
+    guard alone.diedBeforeAnyTestStarted else { return nil }
+    if !testsStarted, let other = all.first(where: { $0 != test }) { _ = try startsATest([other]) }
+    return testsStarted ? (test, alone) : nil
   }
 
   /// Runs `tests` as pass `pass` in one process, until it exits, hangs or is interrupted.

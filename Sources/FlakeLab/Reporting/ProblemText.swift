@@ -9,6 +9,12 @@ package enum ProblemText {
     case .missingFromBaseline(let run): "\(run): the baseline has no such run, so nothing was compared"
     case .testNotStable(let test, let verdict, let diagnosis):
       "\(test) is \(verdict.rawValue)" + (diagnosis.map { " (\($0.rawValue): \($0.summary))" } ?? "")
+    case .notMeasured(let run, let stop, let executorChanged):
+      "\(run): no iteration was measured ("
+        + (executorChanged > 0
+          ? "the test turned the executor off in each of its \(Formatting.count(executorChanged)) iterations"
+          : stop.map(TextReport.reason) ?? "none ran")
+        + "), so no gate is shown to hold"
     }
   }
 

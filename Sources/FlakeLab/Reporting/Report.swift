@@ -70,6 +70,9 @@ package struct Report: Sendable {
     for (index, run) in runs.enumerated() {
       var problems: [Problem] = unmatched ? [.missingFromBaseline(run.key)] : []
       problems += gates.compactMap { $0.violation(by: run) }
+      if !gates.isEmpty, run.tally.ran == 0, run.notRun > 0 || run.tally.executorChanged > 0 {
+        problems.append(.notMeasured(run.key, stop: run.stop, executorChanged: run.tally.executorChanged))
+      }
       problems += comparisons.filter { $0.roseSignificantly && $0.run == run.key }
         .map(Problem.roseOverBaseline)
       note(problems, onRunAt: index)

@@ -12,6 +12,10 @@ package enum Problem: Sendable, Equatable {
   case missingFromBaseline(RunKey)
   /// `flakelab test --fail-on-flaky`: a test whose verdict is flaky or failing.
   case testNotStable(test: String, verdict: TestVerdict, diagnosis: TestDiagnosis?)
+  /// A gate was asked of a run in which no iteration counted: none ran (``RunStop`` says why),
+  /// or the test turned the executor off in each. Never a gate passed on nothing; a test its
+  /// framework skipped is the user's choice, not this.
+  case notMeasured(RunKey, stop: RunStop?, executorChanged: Int)
 }
 
 /// A gate a run's interval did not show it respects, and what would show it.

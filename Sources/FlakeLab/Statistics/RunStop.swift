@@ -12,6 +12,10 @@ package enum RunStop: String, Sendable, Equatable {
   case everyIterationFailed
   /// `--budget` was spent before these iterations started: a bound the user set, not an answer.
   case budgetSpent
+  /// Suite passes only: in each of its first ``Supervisor/settledLimit`` passes, a process with
+  /// this test among its tests died before any test started (its arguments, evaluated when the
+  /// framework plans the run, trap; a class's set-up crashes), and it was charged the crash.
+  case everyIterationDiedBeforeStarting
   /// Suite passes only: the events of ``Supervisor/settledLimit`` processes in a row that ran
   /// this test did not add up (the lab lost some on the way), so none of them is an outcome. The
   /// lab's failure, never the test's.
