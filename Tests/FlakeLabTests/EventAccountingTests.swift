@@ -94,6 +94,35 @@ final class EventAccountingTests: XCTestCase {
     }
   }
 
+  /// Issue 23, point 3: an interrupted screen says what it cut, run by run, and concludes no
+  /// diagnosis from the passes it got to.
+  func testAnInterruptedScreenSaysWhatItCutAndDiagnosesNothing() throws {
+    let storm = PackageTestCommandTests.fixtures.appendingPathComponent("EventStorm").path
+    XCTAssertEqual(try Flakelab.run(["test", "--package-path", storm, "--list"]).status, 0)
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-cut-\(UUID().uuidString).json").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let passes = 100_000
+    let process = try Flakelab.launch([
+      "test", "--package-path", storm, "--skip-build", "--iterations", String(passes), "--output", path, "--format", "json",
+    ])
+    Thread.sleep(forTimeInterval: 3)
+    process.interrupt()
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 130)
+    let data = try XCTUnwrap(FileManager.default.contents(atPath: path))
+    let report = try JSONReport.read(data, name: path)
+    XCTAssertTrue(report.interrupted)
+    XCTAssertEqual(report.runs.count, 42)
+    for run in report.runs {
+      XCTAssertEqual(run.tally.iterations + run.notRun, passes, "\(run.key)")
+      XCTAssertEqual(run.stop, .interrupted, "\(run.key)")
+    }
+    let document = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    for finding in try XCTUnwrap(document["tests"] as? [[String: Any]]) where finding["verdict"] as? String == "failing" {
+      XCTAssertEqual(finding["diagnosis"] as? String, "undetermined", "\(finding["test"] ?? "")")
+    }
+  }
+
   /// A process of this test's own that keeps one core busy until it is ended.
   private static func busyProcess() throws -> Process {
     let process = Process()

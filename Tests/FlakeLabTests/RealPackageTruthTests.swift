@@ -193,6 +193,29 @@ final class RealPackageTruthTests: XCTestCase {
     XCTAssertEqual(try run(report, "turnsTheSerialExecutorOff()", "global").tally.passed, 40)
   }
 
+  /// Issue 23, point 3: the answer says what each verdict rests on under each executor, names
+  /// a test never measured under one, and a gate is never met on its iterations there.
+  func testAnExecutorATestTurnedOffIsNamedAndPassesNoGate() throws {
+    _ = try Self.awkwardListing.get()
+    let arguments = [
+      "test", "--package-path", Self.awkward, "--skip-build", "--iterations", "3", "--no-progress",
+      "--filter", "turnsTheSerialExecutorOff|passesAtFileScope",
+    ]
+    let answer = try Flakelab.run(arguments)
+    XCTAssertEqual(answer.status, 0, answer.stderr)
+    XCTAssertTrue(answer.stdout.contains("\n2 tests stable over 3 passes under global and 0–3 under serial.\n"), answer.stdout)
+    XCTAssertTrue(
+      answer.stdout.contains(
+        "\n1 test never measured under serial (the test turned the executor off in every iteration): "
+          + "AwkwardTests.turnsTheSerialExecutorOff().\n"), answer.stdout)
+    let gated = try Flakelab.run(arguments + ["--max-failure-rate", "99%"])
+    XCTAssertEqual(gated.status, 1, gated.stderr)
+    XCTAssertTrue(
+      gated.stderr.contains(
+        "not met: AwkwardTests.turnsTheSerialExecutorOff() under serial: no iteration was measured "
+          + "(the test turned the executor off in each of its 3 iterations), so no gate is shown to hold"), gated.stderr)
+  }
+
   // Point 10: no failure the seeded executor's clock invents.
 
   func testSeededNeverRunsATimeoutAheadOfWorkOnAnotherThread() throws {

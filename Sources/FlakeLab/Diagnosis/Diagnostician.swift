@@ -42,9 +42,10 @@ package enum Diagnostician {
     if failures.allSatisfy(\.isCrashBesideOthers) {
       return (.flaky, .crashBesideOthers)
     }
-    if runs.allSatisfy({ $0.tally.ran == 0 || $0.tally.notPassed == $0.tally.ran }) {
-      return (.failing, .alwaysFails)
-    }
+    let isFailing = runs.allSatisfy { $0.tally.ran == 0 || $0.tally.notPassed == $0.tally.ran }
+    // An interrupt cut the runs the contrasts need: what they would have said is not known.
+    if runs.contains(where: { $0.stop == .interrupted }) { return (isFailing ? .failing : .flaky, .undetermined) }
+    if isFailing { return (.failing, .alwaysFails) }
     return (.flaky, diagnose(runs, confidence: confidence))
   }
 

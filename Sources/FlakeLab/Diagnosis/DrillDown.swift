@@ -61,7 +61,13 @@ package struct DrillDown {
     let all = Array(plans.indices)
     var results = try supervisor.run(
       runs({ 0..<min(settle, $0.iterations) }, replicates: { _ in 1 }, of: all))
-    guard !supervisor.wasInterrupted else { return (results, true) }
+    guard !supervisor.wasInterrupted else {
+      for index in results.indices {
+        results[index].notRun = plans[index].arm.iterations - results[index].tally.iterations
+        results[index].stop = results[index].stop ?? .interrupted
+      }
+      return (results, true)
+    }
     let open = all.filter { index in
       let tally = results[index].tally
       let settled = results[index].stop != nil || (tally.ran >= settle && tally.notPassed == tally.ran)
@@ -75,7 +81,13 @@ package struct DrillDown {
       runs(
         { settle..<$0.iterations },
         replicates: { measurement.replicates(independent: $0.executor.iterationsAreIndependent) }, of: open))
-    for (index, result) in zip(open, rest) { results[index].add(result) }
+    for (index, result) in zip(open, rest) {
+      results[index].add(result)
+      if supervisor.wasInterrupted, results[index].stop == nil {
+        results[index].notRun = plans[index].arm.iterations - results[index].tally.iterations
+        results[index].stop = results[index].notRun > 0 ? .interrupted : nil
+      }
+    }
     return (results, supervisor.wasInterrupted)
   }
 }

@@ -33,7 +33,7 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
   /// Its only failures are crashes of the test process while it ran beside other tests, none of
   /// which crashed alone: the crash is the suite's, and which test causes it is not known.
   case crashBesideOthers = "crash-beside-others"
-  /// No contrast says why: too few failures, or runs `--budget` cut short.
+  /// No contrast says why: too few failures, or runs `--budget` or an interrupt cut short.
   case undetermined
 
   /// The diagnosis in words, for the answer's first line.
@@ -47,7 +47,7 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
     case .needsParallelism: "a race between threads: fails under global, never on one queue"
     case .timing: "fails now and then under every executor: real time or I/O"
     case .crashBesideOthers: "the test process crashed while it ran beside other tests, none of which crashed alone"
-    case .undetermined: "no contrast here says why: too few failures, or a --budget that cut the runs short"
+    case .undetermined: "no contrast here says why: too few failures, or runs cut short (--budget, an interrupt)"
     }
   }
 

@@ -236,9 +236,10 @@ package final class PassSupervisor {
         group.enumerated().map { position, test in
           var state = states[armIndex][groupIndex][position]
           let ran = state.replicates.reduce(0) { $0 + $1.iterations }
-          let planned = wasInterrupted ? ran + state.notRun : passes.count
-          state.notRun = max(state.notRun, planned - ran)
-          if budgetWasSpent, state.stop == nil, state.notRun > 0 { state.stop = .budgetSpent }
+          state.notRun = max(state.notRun, passes.count - ran)
+          if state.stop == nil, state.notRun > 0 {
+            state.stop = wasInterrupted ? .interrupted : budgetWasSpent ? .budgetSpent : nil
+          }
           var tally = Tally()
           for replicate in state.replicates { tally.merge(replicate) }
           var result = RunResult(

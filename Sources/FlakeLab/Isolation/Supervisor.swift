@@ -246,8 +246,9 @@ package final class Supervisor {
         iterationsAreIndependent: run.iterationsAreIndependent, schedule: state.schedule,
         replicates: state.replicates.filter { $0.iterations > 0 }.map(ReplicateCounts.init))
       result.test = run.test
-      result.notRun = state.notRun
-      result.stop = state.stop
+      // An interrupt leaves iterations that neither ran nor were counted out: they are cut.
+      result.notRun = max(state.notRun, run.indices.count - tally.iterations)
+      result.stop = state.stop ?? (result.notRun > 0 && wasInterrupted ? .interrupted : nil)
       result.ignoredEvents = state.ignoredEvents
       return result
     }

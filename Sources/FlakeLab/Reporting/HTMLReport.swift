@@ -101,21 +101,14 @@ package enum HTMLReport {
       + "</section>"
   }
 
-  /// The stable, skipped and never-started tests, in one compact list each.
+  /// What was cut, then the stable, skipped, never-started and never-measured tests, in one
+  /// compact list each (``SuiteSummary``).
   private static func rest(_ report: Report) -> String {
-    let passes = report.runs.map(\.tally.iterations).max() ?? 0
-    let executors = report.runs.map(\.executor.name).uniqued().joined(separator: " and ")
-    let noFailure =
-      !report.unstableTests.isEmpty
-      ? ""
-      // The rule of three: no failure in n passes bounds the rate below about 3/n at 95%.
-      : "<p>No test failed; a test failing in fewer than about 3 passes in \(passes) could still have passed them all: raise <code>--iterations</code>.</p>"
-    return noFailure + [(TestVerdict.stable, "stable over \(passes) passes under \(executors)"), (.skipped, "skipped by the framework"), (.notRun, "never started")]
-      .compactMap { verdict, words in
-        let tests = report.tests.filter { $0.verdict == verdict }
-        guard !tests.isEmpty else { return nil }
-        return "<details\(verdict == .stable ? "" : " open=\"open\"")><summary>\(tests.count) test\(tests.count == 1 ? "" : "s") \(escaped(words))</summary>"
-          + "<ul class=\"compact\">" + tests.map { "<li><code>\(escaped($0.test.id))</code></li>" }.joined() + "</ul></details>"
+    let summary = SuiteSummary(report)
+    return summary.notes.map { "<p>\(escaped($0))</p>" }.joined()
+      + summary.groups.map { group in
+        "<details\(group.namesTests ? " open=\"open\"" : "")><summary>\(escaped(group.headline))</summary>"
+          + "<ul class=\"compact\">" + group.tests.map { "<li><code>\(escaped($0))</code></li>" }.joined() + "</ul></details>"
       }.joined(separator: "\n")
   }
 

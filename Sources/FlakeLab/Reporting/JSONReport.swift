@@ -155,9 +155,11 @@ package enum JSONReport {
               (Key.notPassed, .int(run.tally.notPassed)),
               (Key.timedOut, .int(run.tally.timedOut)),
               (Key.crashed, .int(run.tally.crashed)),
-              (Key.failureRate, .double(run.estimate.rate)),
+              (Key.executorChanged, .int(run.tally.executorChanged)),
+              (Key.failureRate, run.estimate.hasRate ? .double(run.estimate.rate) : .null),
               (Key.low, .double(run.estimate.low)),
               (Key.high, .double(run.estimate.high)),
+              (Key.notRun, .int(run.notRun)),
               (Key.stopped, run.stop.map { .string($0.rawValue) } ?? .null),
             ])
           })

@@ -26,13 +26,10 @@ package enum MarkdownReport {
   /// The tests that are not stable, each with its diagnosis, its counts and what to do.
   private static func testAnswer(_ report: Report) -> [String] {
     let unstable = report.unstableTests
-    let stable = report.tests.filter { $0.verdict == .stable }
-    let passes = report.runs.map(\.tally.iterations).max() ?? 0
-    let executors = report.runs.map(\.executor.name).uniqued().joined(separator: " and ")
     var lines = [
       "### flakelab test: " + (unstable.isEmpty
         ? "no flaky test"
-        : "\(Formatting.count(unstable.count)) of \(tests(report.tests.count)) not stable")
+        : "\(Formatting.count(unstable.count)) of \(Formatting.count(report.tests.count)) test\(report.tests.count == 1 ? "" : "s") not stable")
     ]
     if !unstable.isEmpty {
       lines += ["", "| test | verdict | diagnosis | failed | what to do |", "| --- | --- | --- | --- | --- |"]
@@ -66,13 +63,7 @@ package enum MarkdownReport {
       ]
     }
     lines.append("")
-    func tests(_ count: Int) -> String { "\(Formatting.count(count)) test\(count == 1 ? "" : "s")" }
-    var rest = ["\(tests(stable.count)) stable over \(Formatting.count(passes)) passes under \(executors)."]
-    for (verdict, words) in [(TestVerdict.skipped, "skipped by the framework"), (.notRun, "never started")] {
-      let those = report.tests.filter { $0.verdict == verdict }
-      if !those.isEmpty { rest.append("\(tests(those.count)) \(words): " + those.map { code($0.test.id) }.joined(separator: ", ") + ".") }
-    }
-    lines.append(rest.joined(separator: " "))
+    lines.append(SuiteSummary(report).sentences(code: code).map(escapedProse).joined(separator: " "))
     let replays = unstable.compactMap { finding in finding.replay(program: report.program).map { (finding.test.id, $0) } }
     if !replays.isEmpty {
       lines += ["", "<details><summary>Replay a failing seeded iteration</summary>", ""]
@@ -106,6 +97,11 @@ package enum MarkdownReport {
   static func escaped(_ text: String) -> String {
     text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|")
       .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: "\n", with: " ")
+  }
+
+  /// A sentence outside a table, code spans kept: only `<` would start a tag.
+  private static func escapedProse(_ text: String) -> String {
+    text.replacingOccurrences(of: "<", with: "&lt;")
   }
 
   /// An ID as code, its pipes escaped (GitHub ends a cell at a pipe even inside code); an ID

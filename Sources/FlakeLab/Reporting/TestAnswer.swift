@@ -11,26 +11,7 @@ package enum TestAnswer {
     for finding in unstable {
       lines += block(finding, program: report.program)
     }
-    let stable = report.tests.filter { $0.verdict == .stable }
-    let executors = report.runs.map(\.executor.name).uniqued()
-    let passes = report.runs.map(\.tally.iterations).max() ?? 0
-    if !stable.isEmpty {
-      lines.append(
-        "\(count(stable.count, "test")) stable over \(Formatting.count(passes)) passes under "
-          + executors.joined(separator: " and ") + ".")
-    }
-    for (verdict, words) in [(TestVerdict.skipped, "skipped by the framework"), (.notRun, "never started")] {
-      let tests = report.tests.filter { $0.verdict == verdict }
-      if !tests.isEmpty {
-        lines.append("\(count(tests.count, "test")) \(words): " + tests.map(\.test.id).joined(separator: ", ") + ".")
-      }
-    }
-    if unstable.isEmpty, !stable.isEmpty {
-      // The rule of three: no failure in n passes bounds the rate below about 3/n at 95%.
-      lines.append(
-        "No test failed; a test failing in fewer than about 3 passes in \(Formatting.count(passes)) could still have "
-          + "passed them all: raise --iterations.")
-    }
+    lines += SuiteSummary(report).sentences { $0 }
     var text = lines.joined(separator: "\n") + "\n"
     if verbose {
       let all = Report(

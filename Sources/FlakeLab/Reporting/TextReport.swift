@@ -123,6 +123,8 @@ extension TextReport {
       "its first \(Supervisor.settledLimit) iterations all failed, which settles this arm of the diagnosis"
     case .budgetSpent:
       "the --budget was spent before the rest could start"
+    case .interrupted:
+      "interrupted (Ctrl-C or SIGTERM) before the rest ran"
     case .everyIterationDiedBeforeStarting:
       "its first \(Supervisor.settledLimit) passes all died before any test started because of it, which settles it"
     case .eventsLost:

@@ -74,8 +74,7 @@ package struct RateMeasurement: Sendable {
     InterruptSignal.restoreDefaults()
     var results: [RunResult] = []
     for (index, var result) in measured.enumerated() {
-      // An interrupted measurement reports the runs it got to.
-      guard !supervisor.wasInterrupted || result.tally.iterations > 0 else { continue }
+      // An interrupted measurement reports every run, what it cut as not run.
       result.estimate(atConfidence: confidence)
       judge(&result, index)
       results.append(result)
@@ -128,7 +127,7 @@ extension RateMeasurement {
     }
     InterruptSignal.restoreDefaults()
     var report = Report(
-      runs: screened.filter { !interrupted || $0.tally.iterations > 0 }, interrupted: interrupted, shard: shard,
+      runs: screened, interrupted: interrupted, shard: shard,
       confidence: confidence, seed: seed, program: program, timeout: timeout)
     report.budget = budget
     report.tests = tests.map { test in

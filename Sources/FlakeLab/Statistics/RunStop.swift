@@ -12,6 +12,8 @@ package enum RunStop: String, Sendable, Equatable {
   case everyIterationFailed
   /// `--budget` was spent before these iterations started: a bound the user set, not an answer.
   case budgetSpent
+  /// Ctrl-C or SIGTERM stopped the measurement before these iterations ran.
+  case interrupted
   /// Suite passes only: in each of its first ``Supervisor/settledLimit`` passes, a process with
   /// this test among its tests died before any test started (its arguments, evaluated when the
   /// framework plans the run, trap; a class's set-up crashes), and it was charged the crash.

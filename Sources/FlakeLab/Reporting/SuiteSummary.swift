@@ -1,0 +1,168 @@
+/// What `flakelab test` says of its tests besides the blocks of those that are not stable: the
+/// stable ones and how many passes under each executor their verdict rests on, those skipped or
+/// never started, those never measured under an executor (and why), and what was cut short.
+/// Derived once from a report; the text answer, markdown and HTML render its sentences.
+package struct SuiteSummary: Sendable, Equatable {
+  /// Under one executor of the screen, the fewest and the most passes a verdict rests on.
+  package struct Passes: Sendable, Equatable {
+    package let executor: ExecutorID
+    package let fewest: Int
+    package let most: Int
+  }
+
+  /// A test with an executor of the screen under which not one of its iterations counted.
+  package struct Unmeasured: Sendable, Equatable {
+    package let test: String
+    package let executor: ExecutorID
+    /// Why: the test turned the executor off in every iteration, or the run stopped before any.
+    package let why: Why
+  }
+
+  package enum Why: Sendable, Equatable, Hashable {
+    case executorChanged
+    case stopped(RunStop?)
+  }
+
+  /// Runs cut short by one cause, and the iterations they did not run.
+  package struct Cut: Sendable, Equatable {
+    package let stop: RunStop
+    package let runs: Int
+    package let iterations: Int
+  }
+
+  package let stable: [String]
+  package let stableOver: [Passes]
+  package let skipped: [String]
+  package let neverStarted: [String]
+  package let unmeasured: [Unmeasured]
+  package let cut: [Cut]
+  /// No test failed: the rule of three then says what the passes can and cannot exclude.
+  package let noFailure: Bool
+  /// The most passes any test had under any executor of the screen.
+  package let mostPasses: Int
+
+  package init(_ report: Report) {
+    let stableFindings = report.tests.filter { $0.verdict == .stable }
+    stable = stableFindings.map(\.test.id)
+    let executors = report.runs.map(\.executor).uniqued()
+    stableOver = executors.compactMap { executor in
+      let passes = stableFindings.flatMap(\.runs).filter { $0.executor == executor && $0.test?.layout == .suite }
+        .map(\.tally.ran)
+      guard let fewest = passes.min(), let most = passes.max() else { return nil }
+      return Passes(executor: executor, fewest: fewest, most: most)
+    }
+    skipped = report.tests.filter { $0.verdict == .skipped }.map(\.test.id)
+    neverStarted = report.tests.filter { $0.verdict == .notRun }.map(\.test.id)
+    unmeasured = report.tests.filter { $0.verdict != .skipped && $0.verdict != .notRun }.flatMap { finding in
+      finding.runs.filter { $0.test?.layout == .suite && $0.tally.ran == 0 && $0.tally.skipped == 0 }.map { run in
+        Unmeasured(
+          test: finding.test.id, executor: run.executor,
+          why: run.tally.executorChanged > 0 ? .executorChanged : .stopped(run.stop))
+      }
+    }
+    let allRuns = report.runs + report.tests.flatMap(\.runs).filter { $0.test?.layout != .suite }
+    cut = [RunStop.budgetSpent, .interrupted].compactMap { stop in
+      let runs = allRuns.filter { $0.stop == stop && $0.notRun > 0 }
+      return runs.isEmpty ? nil : Cut(stop: stop, runs: runs.count, iterations: runs.reduce(0) { $0 + $1.notRun })
+    }
+    noFailure = report.unstableTests.isEmpty && report.testsInFlightAtCrashes.isEmpty && !stable.isEmpty
+    mostPasses = report.runs.map(\.tally.iterations).max() ?? 0
+  }
+
+  /// A headline and the tests it names: the stable, the skipped, the never started, and each
+  /// executor under which some tests were never measured, for one reason.
+  package struct Group: Sendable, Equatable {
+    package let headline: String
+    package let tests: [String]
+    /// Whether the sentence names the tests (all but the stable, which are many and fine).
+    package let namesTests: Bool
+  }
+
+  package var groups: [Group] {
+    var groups: [Group] = []
+    if !stable.isEmpty {
+      groups.append(Group(headline: "\(Self.count(stable.count, "test")) stable over \(passesText)", tests: stable, namesTests: false))
+    }
+    if !skipped.isEmpty {
+      groups.append(Group(headline: "\(Self.count(skipped.count, "test")) skipped by the framework", tests: skipped, namesTests: true))
+    }
+    if !neverStarted.isEmpty {
+      groups.append(Group(headline: "\(Self.count(neverStarted.count, "test")) never started", tests: neverStarted, namesTests: true))
+    }
+    for group in Dictionary(grouping: unmeasured, by: { UnmeasuredGroup(executor: $0.executor, why: $0.why) })
+      .sorted(by: { ($0.key.executor.name, $0.key.text) < ($1.key.executor.name, $1.key.text) })
+    {
+      groups.append(
+        Group(
+          headline: "\(Self.count(group.value.count, "test")) never measured under \(group.key.executor) (\(group.key.text))",
+          tests: group.value.map(\.test), namesTests: true))
+    }
+    return groups
+  }
+
+  /// What was cut short, and what passes without a failure can and cannot exclude.
+  package var notes: [String] {
+    var notes = cut.map { cut in
+      (cut.stop == .budgetSpent ? "The --budget cut " : "The interrupt cut ")
+        + "\(Self.count(cut.runs, "run")) short: \(Self.count(cut.iterations, "iteration")) not run."
+    }
+    if noFailure {
+      // The rule of three: no failure in n passes bounds the rate below about 3/n at 95%.
+      notes.append(
+        "No test failed; a test failing in fewer than about 3 passes in \(Formatting.count(mostPasses)) could still have "
+          + "passed them all: raise --iterations.")
+    }
+    return notes
+  }
+
+  /// The summary in sentences, each test ID as `code` renders it.
+  package func sentences(code: (String) -> String) -> [String] {
+    groups.map { group in
+      group.headline + (group.namesTests ? ": " + Self.names(group.tests, code) : "") + "."
+    } + notes
+  }
+
+  /// `20 passes under global and serial` when every executor gave every stable test as many;
+  /// otherwise each executor's own, `9–20 passes under global and 0–9 under serial`.
+  private var passesText: String {
+    func range(_ passes: Passes) -> String {
+      passes.fewest == passes.most
+        ? Formatting.count(passes.most) : "\(Formatting.count(passes.fewest))–\(Formatting.count(passes.most))"
+    }
+    guard let first = stableOver.first else { return "no pass" }
+    if stableOver.allSatisfy({ $0.fewest == first.fewest && $0.most == first.most }) {
+      return "\(range(first)) passes under " + Self.list(stableOver.map(\.executor.name))
+    }
+    return Self.list(
+      stableOver.enumerated().map { index, passes in
+        range(passes) + (index == 0 ? " passes" : "") + " under \(passes.executor)"
+      })
+  }
+
+  private struct UnmeasuredGroup: Hashable {
+    let executor: ExecutorID
+    let why: Why
+
+    var text: String {
+      switch why {
+      case .executorChanged: "the test turned the executor off in every iteration"
+      case .stopped(let stop?): TextReport.reason(stop)
+      case .stopped(nil): "no iteration ran"
+      }
+    }
+  }
+
+  /// `a, b and c`; past five names, `a, b, c, d, e and 90 more`.
+  private static func names(_ ids: [String], _ code: (String) -> String) -> String {
+    let shown = ids.prefix(5).map(code)
+    return ids.count > 5 ? shown.joined(separator: ", ") + " and \(ids.count - 5) more" : list(shown)
+  }
+
+  private static func list(_ items: [String]) -> String {
+    items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
+  }
+
+  private static func count(_ number: Int, _ noun: String) -> String {
+    "\(Formatting.count(number)) \(noun)\(number == 1 ? "" : "s")"
+  }
+}
