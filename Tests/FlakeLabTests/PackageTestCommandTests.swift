@@ -242,4 +242,35 @@ final class PackageTestCommandTests: XCTestCase {
       lines.last.map(String.init),
       "flakelab: the package at '\(broken)' does not build (swift build --build-tests exited 1)")
   }
+
+  /// Issue 23, point 4: --fail-on-flaky holds in every layout, with --index, and in a merge of
+  /// shards; a merge with no package test in it refuses the flag.
+  func testFailOnFlakyFailsTheCommandInEveryLayoutAndInAMerge() throws {
+    let failing = "not met: \(swiftTesting)yield() is failing (always-fails"
+    let chosen = ["test", "--package-path", Self.numberFacts, "--skip-build", "--no-progress", "--filter", "IsLoadingTests/(yield|endpointYield)"]
+    for extra in [["--layout", "repetitions"], ["--layout", "fresh"], ["--index", "2"]] {
+      let result = try Flakelab.run(chosen + extra + ["--iterations", "3", "--fail-on-flaky"])
+      XCTAssertEqual(result.status, 1, "\(extra): \(result.stderr)")
+      XCTAssertTrue(result.stderr.contains(failing), "\(extra): \(result.stderr)")
+    }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-shards-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let shards = try (0..<2).map { index in
+      let path = directory.appendingPathComponent("shard\(index).json").path
+      let result = try Flakelab.run(chosen + ["--iterations", "4", "--shard", "\(index)/2", "--output", path])
+      XCTAssertEqual(result.status, 0, result.stderr)
+      return path
+    }
+    let merged = try Flakelab.run(["merge"] + shards + ["--fail-on-flaky"])
+    XCTAssertEqual(merged.status, 1, merged.stderr)
+    XCTAssertTrue(merged.stderr.contains(failing), merged.stderr)
+    XCTAssertEqual(try Flakelab.run(["merge"] + shards).status, 0)
+    let scenario = directory.appendingPathComponent("scenario.json").path
+    XCTAssertEqual(try Flakelab.run(["run", "lab.crash", "--iterations", "100", "--output", scenario]).status, 0)
+    let refused = try Flakelab.run(["merge", scenario, "--fail-on-flaky"])
+    XCTAssertEqual(refused.status, 2)
+    XCTAssertEqual(
+      refused.stderr, "flakelab: --fail-on-flaky judges a package's tests, and these reports hold no flakelab test run\n")
+  }
 }

@@ -80,9 +80,16 @@ package struct Report: Sendable {
   }
 
   /// Notes on each flaky or failing test's first run that it fails the command
-  /// (`--fail-on-flaky`).
+  /// (`--fail-on-flaky`): by the report's findings, or, in a report without them (a test run
+  /// in another layout, a merge), by the verdict of each test's runs.
   package mutating func judgeStability() {
-    for finding in tests where finding.verdict == .flaky || finding.verdict == .failing {
+    let findings =
+      !tests.isEmpty
+      ? tests
+      : runs.compactMap(\.test?.test).uniqued().map { test in
+        TestFinding(test: test, runs: runs.filter { $0.test?.test == test }, confidence: confidence)
+      }
+    for finding in findings where finding.verdict == .flaky || finding.verdict == .failing {
       guard let index = runs.firstIndex(where: { $0.test?.test == finding.test }) else { continue }
       note(
         [.testNotStable(test: finding.test.id, verdict: finding.verdict, diagnosis: finding.diagnosis)],

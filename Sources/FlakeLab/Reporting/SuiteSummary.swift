@@ -130,12 +130,13 @@ package struct SuiteSummary: Sendable, Equatable {
         ? Formatting.count(passes.most) : "\(Formatting.count(passes.fewest))–\(Formatting.count(passes.most))"
     }
     guard let first = stableOver.first else { return "no pass" }
+    let noun = first.most == 1 ? " pass" : " passes"
     if stableOver.allSatisfy({ $0.fewest == first.fewest && $0.most == first.most }) {
-      return "\(range(first)) passes under " + Self.list(stableOver.map(\.executor.name))
+      return range(first) + noun + " under " + Self.list(stableOver.map(\.executor.name))
     }
     return Self.list(
       stableOver.enumerated().map { index, passes in
-        range(passes) + (index == 0 ? " passes" : "") + " under \(passes.executor)"
+        range(passes) + (index == 0 ? noun : "") + " under \(passes.executor)"
       })
   }
 

@@ -133,12 +133,14 @@ struct MeasurementOptions {
     return output.finish(report, baseline: measurement.baseline, text: text)
   }
 
-  /// The same for runs already supervised-ready (a package's tests).
+  /// The same for runs already supervised-ready (a package's tests, each alone); with
+  /// `failsOnFlaky`, a flaky or failing test fails the command.
   @MainActor
-  func measure(_ runs: [SupervisedRun], text: (Report) -> String) throws -> ExitStatus {
+  func measure(_ runs: [SupervisedRun], failsOnFlaky: Bool, text: (Report) -> String) throws -> ExitStatus {
     let progress = showsProgress ? ProgressDisplay() : nil
-    let report = try measurement.run(runs, onProgress: { progress?.show(ProgressLine.render($0)) })
+    var report = try measurement.run(runs, onProgress: { progress?.show(ProgressLine.render($0)) })
     progress?.clear()
+    if failsOnFlaky, !report.interrupted { report.judgeStability() }
     return output.finish(report, baseline: measurement.baseline, text: text)
   }
 

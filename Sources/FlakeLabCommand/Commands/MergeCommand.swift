@@ -5,20 +5,23 @@ import Foundation
 struct MergeCommand: Command {
   static let name = "merge"
   static let abstract = "Sum shard reports into one report and apply the gates."
-  static let usage = "merge <report.json>... [--format FORMAT] [--output FILE] [gates]"
+  static let usage = "merge <report.json>... [--format FORMAT] [--output FILE] [gates] [--fail-on-flaky]"
   static let discussion = """
     Runs with the same scenario, variant and executor are added up, so merging the reports of
     every shard gives the counts of the unsharded run. Only the complete shards of one
     measurement merge: a shard given twice or missing, an interrupted shard, shards of another
     count, seed or set of runs are errors. A single unsharded report is gated as it is.
+    --fail-on-flaky judges each package test's verdict on the merged runs of flakelab test.
     """
-  static let options = ReportOutput.specs + [MeasurementOptions.Options.confidence.spec] + FailureRateGate.specs
+  static let options =
+    ReportOutput.specs + [MeasurementOptions.Options.confidence.spec] + FailureRateGate.specs + [FailureRateGate.failOnFlaky.spec]
 
   let paths: [String]
   let output: ReportOutput
   let confidence: Double
   let gates: [FailureRateGate]
   let baseline: Report?
+  let failsOnFlaky: Bool
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     guard !arguments.positionals.isEmpty else {
@@ -29,6 +32,7 @@ struct MergeCommand: Command {
     confidence = try arguments[MeasurementOptions.Options.confidence]
     gates = try FailureRateGate.parse(arguments)
     baseline = try arguments[FailureRateGate.baseline]
+    failsOnFlaky = arguments[FailureRateGate.failOnFlaky]
   }
 
   func run() async throws -> ExitStatus {
@@ -40,6 +44,12 @@ struct MergeCommand: Command {
     merged.program = Program.name
     merged.confidence = confidence
     merged.judge(gates: gates, baseline: baseline)
+    if failsOnFlaky {
+      guard merged.runs.contains(where: { $0.test != nil }) else {
+        throw UsageError("--fail-on-flaky judges a package's tests, and these reports hold no flakelab test run")
+      }
+      merged.judgeStability()
+    }
     return output.finish(merged, baseline: baseline, text: TextReport.render)
   }
 }

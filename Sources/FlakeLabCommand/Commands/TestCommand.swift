@@ -66,8 +66,6 @@ struct TestCommand: Command {
       default: 20, parse: ValueParsers.positiveCount)
     static let verbose = Flag(
       "verbose", "After the answer, the table of every test under every executor and layout, with histograms.")
-    static let failOnFlaky = Flag(
-      "fail-on-flaky", "Exit 1 when a test is flaky or failing (the rate gates apply as well).")
     static let budget = Option<Duration>.optional(
       "budget", "DURATION",
       "Bound the run, build excepted, e.g. 5m: the screen starts no pass after half of it, the diagnosis no process after all of it",
@@ -79,7 +77,7 @@ struct TestCommand: Command {
   static let options =
     [Options.packagePath.spec, Options.filter.spec, Options.skip.spec, Options.list.spec]
     + [Options.executor.spec, Options.executors.spec, Options.layout.spec, Options.skipBuild.spec]
-    + [Options.index.spec, Options.budget.spec, Options.verbose.spec, Options.failOnFlaky.spec]
+    + [Options.index.spec, Options.budget.spec, Options.verbose.spec, FailureRateGate.failOnFlaky.spec]
     + MeasurementOptions.specs(defaultTimeout: defaultTimeout, iterations: Options.iterations)
 
   /// Swift Testing's shortest `.timeLimit`: an iteration that finishes within it is no hang.
@@ -111,7 +109,7 @@ struct TestCommand: Command {
     isListing = arguments[Options.list]
     layout = try arguments[Options.layout]
     isVerbose = arguments[Options.verbose]
-    failsOnFlaky = arguments[Options.failOnFlaky]
+    failsOnFlaky = arguments[FailureRateGate.failOnFlaky]
     skipsBuild = arguments[Options.skipBuild]
     index = try arguments[Options.index]
     var measurement = try MeasurementOptions(
@@ -197,7 +195,7 @@ struct TestCommand: Command {
             freshProcess: layout == .fresh, probe: probe, preload: preload)
         }
       }
-      return try measurement.measure(runs, text: TextReport.render)
+      return try measurement.measure(runs, failsOnFlaky: failsOnFlaky, text: TextReport.render)
     }
     let drillDown = DrillDown(
       arms: diagnosisExecutors.filter { probe.supports($0.harnessMechanism ?? .untouched) }.map {

@@ -14,6 +14,9 @@ extension FailureRateGate {
     try UsageError.mapping { () throws(ReportFileError) in try ReportFile.read(path) }
   }
   static let specs = [maxFailureRate.spec, minFailureRate.spec, baseline.spec]
+  /// `flakelab test` in every layout, and `merge` of its reports.
+  static let failOnFlaky = Flag(
+    "fail-on-flaky", "Exit 1 when a package's test is flaky or failing (the rate gates apply as well).")
 
   /// The gates set by `--max-failure-rate` and `--min-failure-rate`.
   static func parse(_ arguments: ParsedArguments) throws(UsageError) -> [FailureRateGate] {
