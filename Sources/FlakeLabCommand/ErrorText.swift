@@ -63,6 +63,9 @@ enum ErrorText {
     case .isDirectory(let path): "cannot write \(path): it is a directory"
     case .notARegularFile(let path):
       "cannot write \(path): it is not a regular file (a device, a pipe or a socket), and a report only replaces a file"
+    case .isStandardStream(let path):
+      "cannot write \(path): it is where this command's own output goes, and the report would replace it "
+        + "(for JSON there, use --format json)"
     case .directoryRefuses(let path, let directory, let code):
       "cannot write \(path): \(String(cString: strerror(code))) (\(directory))"
     case .writeFailed(let path, let code): "cannot write \(path): \(String(cString: strerror(code)))"

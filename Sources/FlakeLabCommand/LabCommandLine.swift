@@ -64,7 +64,7 @@ public enum LabCommandLine {
     Task(priority: .medium) { @MainActor in
       do {
         let status = try await command.run()
-        // A report that could not be written is not a success (`> /dev/full`, a closed pipe).
+        // Output that could not be written is not a success (`> /dev/full`, a closed pipe).
         if fflush(nil) != 0 {
           fail("could not write to standard output: \(String(cString: strerror(errno)))", status: .usage)
         }

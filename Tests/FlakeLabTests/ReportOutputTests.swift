@@ -57,4 +57,66 @@ final class ReportOutputTests: XCTestCase {
       unwritable.stderr,
       "flakelab: the job summary ($GITHUB_STEP_SUMMARY): cannot write \(directory.path)/no/such/file: No such file or directory\n")
   }
+
+  /// flakelab with its standard output going to `output` and its standard error read, waited
+  /// for at most a minute (a hang fails the test instead of holding it).
+  private func run(_ arguments: [String], output: FileHandle, environment: [String: String] = [:]) throws -> (status: Int32, stderr: String) {
+    OwnProcesses.adoptOrphans
+    let process = Process()
+    process.executableURL = Flakelab.executable
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    process.standardOutput = output
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    let deadline = Date(timeIntervalSinceNow: 60)
+    while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    if process.isRunning {
+      process.terminate()
+      XCTFail("flakelab \(arguments.joined(separator: " ")) still ran after a minute")
+    }
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+  }
+
+  /// Issue 23, point 5: a report larger than the C library's buffer to a full standard output.
+  func testAReportStandardOutputCannotTakeIsExitTwo() throws {
+    let full = try XCTUnwrap(FileHandle(forWritingAtPath: "/dev/full"))
+    let result = try run(["run", "lab.crash", "--iterations", "100", "--format", "html"], output: full)
+    XCTAssertEqual(result.status, 2, result.stderr)
+    XCTAssertEqual(result.stderr, "flakelab: could not write the report to standard output: No space left on device\n")
+  }
+
+  /// `--output /dev/stdout` with standard output sent to a file would replace the report with
+  /// itself; and a file named for another format would get JSON. Both refused before any work.
+  func testAnOutputThatIsStandardOutputOrNamedForAnotherFormatIsRefused() throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-stdout-\(UUID().uuidString).txt")
+    XCTAssertTrue(FileManager.default.createFile(atPath: file.path, contents: nil))
+    defer { try? FileManager.default.removeItem(at: file) }
+    let handle = try FileHandle(forWritingTo: file)
+    let result = try run(["run", "lab.crash", "--iterations", "100", "--output", "/dev/stdout"], output: handle)
+    XCTAssertEqual(result.status, 2)
+    XCTAssertEqual(
+      result.stderr,
+      "flakelab: cannot write /dev/stdout: it is where this command's own output goes, and the report would replace it (for JSON there, use --format json)\n")
+    XCTAssertEqual(try Data(contentsOf: file), Data())
+    let page = try Flakelab.run(["run", "lab.crash", "--iterations", "100", "--format", "html", "--output", file.path + ".html"])
+    XCTAssertEqual(page.status, 2)
+    XCTAssertEqual(
+      page.stderr,
+      "flakelab: --output writes the JSON report, and '\(file.path).html' is named for html; write that with --format html > \(file.path).html\n")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: file.path + ".html"))
+  }
+
+  /// A job summary that is a named pipe no one reads never holds the run: one line, and the run's own status.
+  func testAJobSummaryNoOneReadsNeverHoldsTheRun() throws {
+    let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-fifo-\(UUID().uuidString)").path
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    defer { unlink(fifo) }
+    let result = try run(
+      ["run", "lab.crash", "--iterations", "100"], output: FileHandle.nullDevice, environment: ["GITHUB_STEP_SUMMARY": fifo])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(result.stderr, "flakelab: the job summary ($GITHUB_STEP_SUMMARY): cannot write \(fifo): No such device or address\n")
+  }
 }

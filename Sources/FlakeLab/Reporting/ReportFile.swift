@@ -23,7 +23,13 @@ package enum ReportFile {
     var status = stat()
     if stat(path, &status) == 0 {
       switch status.st_mode & S_IFMT {
-      case S_IFREG: break
+      case S_IFREG:
+        for descriptor in [STDOUT_FILENO, STDERR_FILENO] {
+          var standard = stat()
+          if fstat(descriptor, &standard) == 0, standard.st_dev == status.st_dev, standard.st_ino == status.st_ino {
+            throw .isStandardStream(path: path)
+          }
+        }
       case S_IFDIR: throw .isDirectory(path: path)
       default:
         throw .notARegularFile(path: path)
@@ -81,9 +87,12 @@ package enum ReportFile {
   /// Adds `text` at the end of the file at `path`, creating it if need be: a CI job's summary
   /// page (`$GITHUB_STEP_SUMMARY`), which other steps write to as well.
   package static func append(_ text: String, to path: String) throws(ReportFileError) {
-    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+    // Not blocking to open: a named pipe no one reads would hold the run for ever (ENXIO
+    // instead); once open, writes wait for the reader as usual.
+    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o644)
     guard descriptor >= 0 else { throw .writeFailed(path: path, errno: errno) }
     defer { close(descriptor) }
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
     guard SystemCalls.writeAll(text.utf8, to: descriptor) else { throw .writeFailed(path: path, errno: errno) }
   }
 }

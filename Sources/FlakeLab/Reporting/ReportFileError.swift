@@ -7,6 +7,9 @@ package enum ReportFileError: Error, Equatable {
   case isDirectory(path: String)
   /// A device, a pipe or a socket, which a report never replaces.
   case notARegularFile(path: String)
+  /// The file standard output or standard error goes to (`--output /dev/stdout > file`): the
+  /// report would replace what is written there.
+  case isStandardStream(path: String)
   /// The directory of `path` takes no new file (`errno` when one was tried).
   case directoryRefuses(path: String, directory: String, errno: Int32)
   case writeFailed(path: String, errno: Int32)

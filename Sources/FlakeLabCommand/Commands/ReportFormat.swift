@@ -12,6 +12,22 @@ enum ReportFormat: String, CaseIterable {
       rawValue: try ValueParsers.choice(text, option: option, among: ReportFormat.allCases.map(\.rawValue)))!
   }
 
+  /// The format a file's extension names (`.html`, `.md`, `.xml`, …), if any: `--output` writes
+  /// JSON whatever `--format` is, so a file named for another format is a mistake to refuse.
+  static func named(byExtensionOf path: String) -> ReportFormat? {
+    let suffix = path.split(separator: "/").last?.split(separator: ".", omittingEmptySubsequences: false)
+    guard let suffix, suffix.count > 1, let last = suffix.last else { return nil }
+    return switch last.lowercased() {
+    case "json": .json
+    case "html", "htm", "xhtml": .html
+    case "md", "markdown": .markdown
+    case "xml": .junit
+    case "csv": .csv
+    case "txt", "text": .text
+    default: nil
+    }
+  }
+
   /// The report in this format; `text` is the command's own human-readable layout.
   func render(_ report: Report, text: (Report) -> String) -> String {
     switch self {

@@ -19,6 +19,11 @@ struct ReportOutput {
     self.environment = environment
     format = try arguments[ReportFormat.option]
     outputPath = try arguments[Self.output]
+    if let outputPath, let named = ReportFormat.named(byExtensionOf: outputPath), named != .json {
+      throw UsageError(
+        "--output writes the JSON report, and '\(outputPath)' is named for \(named.rawValue); "
+          + "write that with --format \(named.rawValue) > \(outputPath)")
+    }
     if let outputPath {
       try UsageError.mapping { () throws(ReportFileError) in try ReportFile.checkWritable(outputPath) }
     }
@@ -33,7 +38,10 @@ struct ReportOutput {
     for problem in report.runs.flatMap(\.problems) {
       printError("not met: \(ProblemText.describe(problem))")
     }
-    print(format.render(report, text: text), terminator: "")
+    // Written whole, or known not to be: through the C library, a write that failed early in a
+    // large report could leave nothing for the last flush to fail on.
+    let printed = SystemCalls.writeAll(format.render(report, text: text).utf8, to: STDOUT_FILENO)
+    let printFailure = errno
     if environment["GITHUB_ACTIONS"] == "true" {
       // On stderr: stdout is the report, which a script may be reading.
       let workspace = environment["GITHUB_WORKSPACE"] ?? FileManager.default.currentDirectoryPath
@@ -52,6 +60,10 @@ struct ReportOutput {
     if report.interrupted {
       printError("\(Program.name): interrupted; the report holds the iterations that finished")
       return .interrupted
+    }
+    guard printed else {
+      printError("\(Program.name): could not write the report to standard output: \(String(cString: strerror(printFailure)))")
+      return .usage
     }
     return !written ? .usage : report.hasProblems ? .gateNotMet : .success
   }

@@ -116,6 +116,11 @@ struct TestCommand: Command {
       arguments, variants: [], defaultTimeout: Self.defaultTimeout, iterations: Options.iterations)
     measurement.measurement.budget = try arguments[Options.budget]
     self.measurement = measurement
+    if layout == .suite, measurement.measurement.jobs > 1 {
+      throw UsageError(
+        "--jobs runs tests alone side by side (--layout repetitions or fresh); suite passes run one process at a time, "
+          + "as swift test does, since a second beside the first would move the global rates")
+    }
     executors = try ExecutorChoice.parse(
       arguments, one: Options.executor, list: Options.executors, command: Self.name, in: catalog,
       seed: measurement.seed, defaults: ExecutorCatalog.comparedByDefault)
