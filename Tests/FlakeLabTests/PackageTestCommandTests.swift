@@ -276,4 +276,21 @@ final class PackageTestCommandTests: XCTestCase {
     XCTAssertEqual(
       refused.stderr, "flakelab: --fail-on-flaky judges a package's tests, and these reports hold no flakelab test run\n")
   }
+
+  /// Issue 23, point 6: --filter and --skip match what `swift test --filter` matches, which for
+  /// Swift Testing is the ID with the source file, line and column appended.
+  func testFilterMatchesTheSourceFileAsSwiftTestDoes() throws {
+    let listed = try Flakelab.run(
+      ["test", "--package-path", Self.numberFacts, "--skip-build", "--list", "--filter", "IsLoadingTests\\.swift"])
+    XCTAssertEqual(listed.status, 0, listed.stderr)
+    let ids = listed.stdout.split(separator: "\n").map { $0.split(separator: " ").last.map(String.init) ?? "" }
+    XCTAssertEqual(ids, ["crashesOnceInAHundred()", "endpointYield()", "hangsOnceInFifty()", "naive()", "yield()"].map { swiftTesting + $0 })
+    let oneLine = try Flakelab.run(
+      ["test", "--package-path", Self.numberFacts, "--skip-build", "--list", "--filter", "IsLoadingTests\\.swift:17:"])
+    XCTAssertEqual(oneLine.stdout, "swift-testing  \(swiftTesting)yield()\n", oneLine.stderr)
+    let skipped = try Flakelab.run(
+      ["test", "--package-path", Self.numberFacts, "--skip-build", "--list", "--skip", "\\.swift:"])
+    XCTAssertFalse(skipped.stdout.contains("swift-testing"), skipped.stdout)
+    XCTAssertTrue(skipped.stdout.contains(xctest + "testYield"), skipped.stdout)
+  }
 }

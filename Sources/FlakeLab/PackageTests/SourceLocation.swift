@@ -21,24 +21,6 @@ package struct SourceLocation: Sendable, Equatable {
     return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
   }
 
-  /// The locations in Swift Testing's `test` records (`--list-tests` with an event stream), by
-  /// the ID of the listed test each record names.
-  static func swiftTesting(records: some Collection<UInt8>, tests: [String]) -> [String: SourceLocation] {
-    var locations: [String: SourceLocation] = [:]
-    let wanted = Set(tests)
-    for line in records.split(separator: UInt8(ascii: "\n")) {
-      guard let record = JSONParser.parse(line), record["kind"]?.string == "test",
-        let id = record["payload"]?["id"]?.string, let source = record["payload"]?["sourceLocation"],
-        let path = source["filePath"]?.string ?? source["_filePath"]?.string, let number = source["line"]?.int
-      else { continue }
-      // The record's ID ends with the source location: `Module.Suite/test()/File.swift:12:4`.
-      var listed = Substring(id)
-      while !wanted.contains(String(listed)), let slash = listed.lastIndex(of: "/") { listed = listed[..<slash] }
-      if wanted.contains(String(listed)) { locations[String(listed)] = SourceLocation(path: path, line: number) }
-    }
-    return locations
-  }
-
   /// XCTest tests (`Module.Class/testName`) found in the Swift files under `directory`.
   static func xctest(_ tests: [String], under directory: String) -> [String: SourceLocation] {
     let directory = URL(fileURLWithPath: directory).standardizedFileURL.path

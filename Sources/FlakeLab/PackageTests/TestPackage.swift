@@ -12,6 +12,9 @@ package struct TestPackage: Sendable {
   package let testBinary: String
   /// Where each listed test is declared, by ID, where it could be found (``SourceLocation``).
   package private(set) var locations: [String: SourceLocation] = [:]
+  /// The ID `swift test --filter` matches for each listed test whose framework matches another
+  /// than the one it lists: Swift Testing's, with the source location appended.
+  package private(set) var filterIDs: [String: String] = [:]
   /// The version of Swift Testing's event stream the binary writes for the lab, found by
   /// ``tests()``: ``newestEventStreamVersion`` where its Swift Testing takes it, else `0`.
   package private(set) var eventStreamVersion = Self.newestEventStreamVersion
@@ -117,6 +120,8 @@ package struct TestPackage: Sendable {
 
   /// Every test of both frameworks, as the binary lists them, XCTest first; the Swift Testing
   /// listing also finds the event stream version its library takes.
+  ///
+  /// `--filter` and `--skip` match what `swift test --filter` matches: ``filterID(of:)``.
   package mutating func tests() throws -> [PackageTest] {
     var tests: [PackageTest] = []
     let records = FileManager.default.temporaryDirectory
@@ -134,13 +139,20 @@ package struct TestPackage: Sendable {
       tests += listed
       switch framework {
       case .swiftTesting:
-        let data = FileManager.default.contents(atPath: records) ?? Data()
-        locations.merge(SourceLocation.swiftTesting(records: data, tests: listed.map(\.id))) { $1 }
+        let parsed = ListingRecord.parse(FileManager.default.contents(atPath: records) ?? Data(), tests: listed.map(\.id))
+        locations.merge(parsed.compactMapValues(\.location)) { $1 }
+        filterIDs.merge(parsed.mapValues(\.filterID)) { $1 }
       case .xctest:
         locations.merge(SourceLocation.xctest(listed.map(\.id), under: path + "/Tests")) { $1 }
       }
     }
     return tests
+  }
+
+  /// The ID `swift test --filter REGEX` matches REGEX against: Swift Testing's full ID (with the
+  /// source file, line and column), XCTest's `Module.Class/testName`.
+  package func filterID(of test: PackageTest) -> String {
+    filterIDs[test.id] ?? test.id
   }
 
   /// The binary's `--list-tests` for `framework`, asked with `eventStreamVersion` when given,

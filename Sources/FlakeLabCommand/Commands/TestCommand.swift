@@ -42,7 +42,8 @@ struct TestCommand: Command {
       "package-path", "DIR", "The package whose tests to run", default: ".",
       shownDefault: "the current directory") { text, _ in text }
     static let filter = Option<NSRegularExpression>.optional(
-      "filter", "REGEX", "Run only tests whose ID matches REGEX (any of them, when repeated)",
+      "filter", "REGEX",
+      "Run only tests whose ID matches REGEX (any of them, when repeated), as swift test --filter matches: Swift Testing's ID ends with its File.swift:line:column",
       repeatable: true, parse: regex)
     static let skip = Option<NSRegularExpression>.optional(
       "skip", "REGEX", "Leave out tests whose ID matches REGEX", repeatable: true, parse: regex)
@@ -151,9 +152,10 @@ struct TestCommand: Command {
     }
     let all = try package.tests()
     let tests = all.filter { test in
-      let id = NSRange(test.id.startIndex..., in: test.id)
-      return (filters.isEmpty || filters.contains { $0.firstMatch(in: test.id, range: id) != nil })
-        && !skips.contains { $0.firstMatch(in: test.id, range: id) != nil }
+      let id = package.filterID(of: test)
+      let range = NSRange(id.startIndex..., in: id)
+      return (filters.isEmpty || filters.contains { $0.firstMatch(in: id, range: range) != nil })
+        && !skips.contains { $0.firstMatch(in: id, range: range) != nil }
     }
     guard !tests.isEmpty else {
       if all.isEmpty { throw UsageError("the package at '\(packagePath)' has no tests") }
