@@ -34,6 +34,9 @@ package final class PassSupervisor {
   }
 
   package let timeout: Duration
+  /// A failure that took this long was a wait running out, not a quick check: three in a row
+  /// settle the test under the executor (``RunStop/everyIterationFailedSlowly``).
+  package static let slowFailure: Duration = .seconds(1)
   /// Ends the observation of a crash charged to every test in flight because none crashed
   /// alone (``TestDiagnosis/crashBesideOthers`` reads it).
   package static let noneCrashedAlone = "none crashed alone"
@@ -58,6 +61,10 @@ package final class PassSupervisor {
     var rerunForLostEvents = 0
     /// Passes in which a process died before any test started whenever it was among the tests.
     var diedBeforeStarting = 0
+    /// Iterations that failed after ``PassSupervisor/slowFailure`` or more.
+    var failedSlowly = 0
+    /// Its own time: from each start to its end.
+    var duration = Duration.zero
   }
 
   /// How one process of a pass ended.
@@ -114,6 +121,18 @@ package final class PassSupervisor {
     var testsStarted = arms.map { $0.groups.map { _ in false } }
     var donePasses = 0
     var lastReport = start
+    /// The test that took longest in one iteration so far, for the progress line.
+    var slowest: (test: String, duration: Duration, executor: ExecutorID)?
+    func report(force: Bool = false, inFlight: (test: String, duration: Duration, executor: ExecutorID)? = nil) {
+      guard force || clock.now - lastReport > .milliseconds(500) else { return }
+      lastReport = clock.now
+      let notPassed = states.joined().joined().reduce(0) { $0 + $1.replicates.reduce(0) { $0 + $1.notPassed } }
+      var progress = Supervisor.Progress(
+        label: "suite passes", done: donePasses, total: passes.count * arms.count, notPassed: notPassed,
+        elapsed: clock.now - start)
+      progress.slowest = [slowest, inFlight].compactMap { $0 }.max { $0.duration < $1.duration }
+      onProgress(progress)
+    }
     ProcessTree.becomeSubreaper()
     defer { ProcessTree.reapOrphans(keeping: []) }
 
@@ -135,7 +154,9 @@ package final class PassSupervisor {
               wasInterrupted = true
               break passLoop
             }
-            let end = try runProcess(arm, tests: remaining.map { group[$0] }, pass: pass)
+            let end = try runProcess(arm, tests: remaining.map { group[$0] }, pass: pass) { longest in
+              report(inFlight: longest.map { (group[remaining[$0.test]].id, $0.ran, arm.executor.id) })
+            }
             if InterruptSignal.isRaised {
               wasInterrupted = true
               break passLoop
@@ -160,6 +181,13 @@ package final class PassSupervisor {
             for finished in end.finished {
               let test = toGroup[finished.test]
               done.insert(test)
+              states[armIndex][groupIndex][test].duration += finished.duration
+              if finished.duration >= Self.slowFailure, finished.outcome.map({ !$0.isOutsideTheRate }) ?? false {
+                states[armIndex][groupIndex][test].failedSlowly += 1
+              }
+              if finished.duration > slowest?.duration ?? .zero {
+                slowest = (group[test].id, finished.duration, arm.executor.id)
+              }
               record(
                 finished.outcome ?? .passed, example: finished.example, pass: pass,
                 in: &states[armIndex][groupIndex][test], replicate: replicate)
@@ -207,28 +235,24 @@ package final class PassSupervisor {
               break
             }
           }
-          // A test that timed out in each of its first passes under this arm does not finish
-          // there: further passes would cost the whole timeout each to say so again.
+          // A test settled in its first passes under this arm leaves the rest there: one that
+          // timed out or waited in vain each time would cost that wait again to say so, and
+          // one that killed its process before the start, the search for it.
           for test in group.indices where states[armIndex][groupIndex][test].stop == nil {
             let state = states[armIndex][groupIndex][test]
             let tally = state.replicates.reduce(into: Tally()) { $0.merge($1) }
             guard tally.iterations >= Supervisor.settledLimit else { continue }
             if tally.timedOut == tally.iterations {
               states[armIndex][groupIndex][test].stop = .everyIterationTimedOut
+            } else if tally.timedOut + state.failedSlowly == tally.iterations {
+              states[armIndex][groupIndex][test].stop = .everyIterationFailedSlowly
             } else if state.diedBeforeStarting == tally.iterations {
               states[armIndex][groupIndex][test].stop = .everyIterationDiedBeforeStarting
             }
           }
         }
         donePasses += 1
-        if clock.now - lastReport > .milliseconds(100) || donePasses == passes.count * arms.count {
-          lastReport = clock.now
-          let notPassed = states.joined().joined().reduce(0) { $0 + $1.replicates.reduce(0) { $0 + $1.notPassed } }
-          onProgress(
-            Supervisor.Progress(
-              label: "suite passes", done: donePasses, total: passes.count * arms.count,
-              notPassed: notPassed, elapsed: clock.now - start))
-        }
+        report(force: donePasses == passes.count * arms.count)
       }
     }
     return arms.enumerated().flatMap { armIndex, arm in
@@ -253,6 +277,7 @@ package final class PassSupervisor {
           result.ignoredEvents = ignored[armIndex]
           result.failedBeside = state.failedBeside
           result.rerunForLostEvents = state.rerunForLostEvents
+          result.testSeconds = state.duration.seconds
           return result
         }
       }
@@ -337,8 +362,11 @@ package final class PassSupervisor {
     return testsStarted ? (test, alone) : nil
   }
 
-  /// Runs `tests` as pass `pass` in one process, until it exits, hangs or is interrupted.
-  private func runProcess(_ arm: Arm, tests: [PackageTest], pass: Int) throws -> ProcessEnd {
+  /// Runs `tests` as pass `pass` in one process, until it exits, hangs or is interrupted;
+  /// `onTick` is told now and then which test has been in flight longest.
+  private func runProcess(
+    _ arm: Arm, tests: [PackageTest], pass: Int, onTick: ((test: Int, ran: Duration)?) -> Void = { _ in }
+  ) throws -> ProcessEnd {
     let clock = ContinuousClock()
     let (launch, feed) = try arm.launch(tests, pass)
     let worker = try WorkerProcess(launch, indices: pass..<(pass + 1))
@@ -361,6 +389,7 @@ package final class PassSupervisor {
         break
       }
       let now = clock.now
+      onTick(feed.inFlight.min { $0.value < $1.value }.map { ($0.key, now - $0.value) })
       let hung = feed.inFlight.values.contains { now - $0 > timeout }
       if hung || (!feed.workerIsReady && now - started > Supervisor.startLimit) {
         worker.wasTimedOut = true

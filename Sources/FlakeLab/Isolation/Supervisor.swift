@@ -40,6 +40,8 @@ package final class Supervisor {
     package let total: Int
     package let notPassed: Int
     package let elapsed: Duration
+    /// Suite passes: the test that took longest so far, or runs longest now, and how long.
+    package var slowest: (test: String, duration: Duration, executor: ExecutorID)? = nil
   }
 
   /// The lab failed to run a worker at all (not the scenario's doing).

@@ -14,6 +14,8 @@ final class SuiteEventFeed: OutcomeFeed {
     let example: String?
     /// Tests that were in flight at some moment while this one was.
     let neighbours: Set<Int>
+    /// From its start to its end (zero for a test skipped before it started).
+    let duration: Duration
   }
 
   private let pipe: EventPipe
@@ -134,7 +136,8 @@ final class SuiteEventFeed: OutcomeFeed {
     finished.append(
       Finished(
         test: test, outcome: changed ? .executorChanged : outcome, example: changed ? nil : example,
-        neighbours: neighbours.removeValue(forKey: test) ?? []))
+        neighbours: neighbours.removeValue(forKey: test) ?? [],
+        duration: inFlight[test].map { ContinuousClock.now - $0 } ?? .zero))
     inFlight[test] = nil
     issues[test] = nil
     completed += 1

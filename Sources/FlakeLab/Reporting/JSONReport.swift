@@ -35,6 +35,7 @@ package enum JSONReport {
     package static let stopped = "stopped"
     package static let ignoredEvents = "ignoredEvents"
     package static let rerunForLostEvents = "rerunForLostEvents"
+    package static let testSeconds = "testSeconds"
     package static let failureRate = "failureRate"
     package static let confidence = "confidence"
     package static let level = "level"
@@ -188,6 +189,7 @@ package enum JSONReport {
       (Key.stopped, result.stop.map { .string($0.rawValue) } ?? .null),
       (Key.ignoredEvents, .int(result.ignoredEvents)),
       (Key.rerunForLostEvents, .int(result.rerunForLostEvents)),
+      (Key.testSeconds, result.testSeconds.map { .double($0) } ?? .null),
       // A run that only skipped has no rate: null, never a 0% no iteration measured.
       (Key.failureRate, estimate.hasRate ? .double(tally.failureRate) : .null),
       (
@@ -357,6 +359,7 @@ extension JSONReport {
     result.stop = run[Key.stopped]?.string.flatMap(RunStop.init)
     result.ignoredEvents = max(0, run[Key.ignoredEvents]?.int ?? 0)
     result.rerunForLostEvents = max(0, run[Key.rerunForLostEvents]?.int ?? 0)
+    result.testSeconds = run[Key.testSeconds]?.number.flatMap { $0 >= 0 ? $0 : nil }
     if let id = run[Key.test]?.string {
       guard let framework = run[Key.framework]?.string.flatMap(PackageTest.Framework.init),
         let layout = run[Key.processLayout]?.string.flatMap(TestReference.ProcessLayout.init)

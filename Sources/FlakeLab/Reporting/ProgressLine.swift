@@ -11,6 +11,9 @@ package enum ProgressLine {
         / Double(progress.done)
       line += "  ETA \(eta(remaining))"
     }
+    if let slowest = progress.slowest, slowest.duration >= .seconds(1) {
+      line += "  slowest: \(slowest.test) \(Formatting.duration(slowest.duration)) (\(slowest.executor))"
+    }
     return line
   }
 

@@ -30,12 +30,23 @@ package struct SuiteSummary: Sendable, Equatable {
     package let iterations: Int
   }
 
+  /// A test that took a second or more a pass under an executor, the slowest first.
+  package struct Slow: Sendable, Equatable {
+    package let test: String
+    package let executor: ExecutorID
+    /// Its own time a pass, on average.
+    package let seconds: Double
+  }
+
   package let stable: [String]
   package let stableOver: [Passes]
   package let skipped: [String]
   package let neverStarted: [String]
   package let unmeasured: [Unmeasured]
   package let cut: [Cut]
+  /// Tests that left an executor's later passes after their first ones waited in vain.
+  package let settled: [Unmeasured]
+  package let slowest: [Slow]
   /// No test failed: the rule of three then says what the passes can and cannot exclude.
   package let noFailure: Bool
   /// The most passes any test had under any executor of the screen.
@@ -65,6 +76,15 @@ package struct SuiteSummary: Sendable, Equatable {
       let runs = allRuns.filter { $0.stop == stop && $0.notRun > 0 }
       return runs.isEmpty ? nil : Cut(stop: stop, runs: runs.count, iterations: runs.reduce(0) { $0 + $1.notRun })
     }
+    let screen = report.tests.flatMap(\.runs).filter { $0.test?.layout == .suite }
+    settled = screen.filter { [.everyIterationFailedSlowly, .everyIterationTimedOut].contains($0.stop) }.compactMap { run in
+      run.test.map { Unmeasured(test: $0.test.id, executor: run.executor, why: .stopped(run.stop)) }
+    }
+    slowest = screen.compactMap { run in
+      guard let test = run.test, let seconds = run.testSeconds, run.tally.iterations > 0 else { return nil }
+      let perPass = seconds / Double(run.tally.iterations)
+      return perPass >= Self.slow ? Slow(test: test.test.id, executor: run.executor, seconds: perPass) : nil
+    }.sorted { ($1.seconds, $0.test) < ($0.seconds, $1.test) }
     noFailure = report.unstableTests.isEmpty && report.testsInFlightAtCrashes.isEmpty && !stable.isEmpty
     mostPasses = report.runs.map(\.tally.iterations).max() ?? 0
   }
@@ -100,9 +120,25 @@ package struct SuiteSummary: Sendable, Equatable {
     return groups
   }
 
+  /// A test that takes this long a pass is named among the slowest.
+  static let slow = 1.0
+
   /// What was cut short, and what passes without a failure can and cannot exclude.
   package var notes: [String] {
-    var notes = cut.map { cut in
+    var notes: [String] = []
+    if !slowest.isEmpty {
+      let named = slowest.prefix(5).map { "\($0.test) \(Formatting.duration(.seconds($0.seconds))) (\($0.executor))" }
+      notes.append(
+        "Slowest, a pass on average: " + Self.list(named) + (slowest.count > 5 ? " and \(slowest.count - 5) more" : "")
+          + " (JSON runs[].testSeconds).")
+    }
+    for group in Dictionary(grouping: settled, by: \.executor).sorted(by: { $0.key.name < $1.key.name }) {
+      notes.append(
+        "\(Self.count(group.value.count, "test")) left the later passes under \(group.key) once settled (each of its first "
+          + "\(Supervisor.settledLimit) timed out or failed after waiting \(Formatting.duration(PassSupervisor.slowFailure)) or more): "
+          + Self.names(group.value.map(\.test)) { $0 } + ".")
+    }
+    notes += cut.map { cut in
       (cut.stop == .budgetSpent ? "The --budget cut " : "The interrupt cut ")
         + "\(Self.count(cut.runs, "run")) short: \(Self.count(cut.iterations, "iteration")) not run."
     }

@@ -125,6 +125,8 @@ extension TextReport {
       "the --budget was spent before the rest could start"
     case .interrupted:
       "interrupted (Ctrl-C or SIGTERM) before the rest ran"
+    case .everyIterationFailedSlowly:
+      "its first \(Supervisor.settledLimit) passes each failed after waiting \(PassSupervisor.slowFailure) or more, or timed out, so every further pass would wait again to say so"
     case .everyIterationDiedBeforeStarting:
       "its first \(Supervisor.settledLimit) passes all died before any test started because of it, which settles it"
     case .eventsLost:

@@ -31,6 +31,9 @@ package struct RunResult: Sendable {
   /// Event lines of a package's test that fit no iteration and were ignored: an end with no
   /// start, or past the iterations asked. Something other than the framework wrote them.
   package var ignoredEvents = 0
+  /// In the suite layout: the test's own time over its iterations, from each start to its end
+  /// (``seconds`` is its arm's, every test's together).
+  package var testSeconds: Double?
   /// In the suite layout: processes that ran this test whose events did not add up (the lab
   /// lost some), discarded and run again.
   package var rerunForLostEvents = 0
@@ -70,6 +73,7 @@ package struct RunResult: Sendable {
     stop = stop ?? other.stop
     ignoredEvents += other.ignoredEvents
     rerunForLostEvents += other.rerunForLostEvents
+    if let more = other.testSeconds { testSeconds = (testSeconds ?? 0) + more }
     failedBeside.merge(other.failedBeside, uniquingKeysWith: +)
     replicates += other.replicates
     seconds += other.seconds

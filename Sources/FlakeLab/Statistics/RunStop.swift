@@ -7,6 +7,11 @@ package enum RunStop: String, Sendable, Equatable {
   /// test does not finish (a test that blocks its thread under a serial executor), and every
   /// further iteration would cost the whole timeout to say so again.
   case everyIterationTimedOut
+  /// Suite passes only: in each of its first ``Supervisor/settledLimit`` passes under this
+  /// executor it timed out or failed after at least ``PassSupervisor/slowFailure`` (its own wait
+  /// ran out: a test helper that blocks the one queue's thread waits in vain), so every further
+  /// pass would cost that wait again to say so.
+  case everyIterationFailedSlowly
   /// Drill-down only (``DrillDown``): its first ``Supervisor/settledLimit`` iterations all
   /// failed, which settles that arm's answer; rate measurements never stop on failures.
   case everyIterationFailed
