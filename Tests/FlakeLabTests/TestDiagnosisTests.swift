@@ -50,17 +50,23 @@ final class TestDiagnosisTests: XCTestCase {
   func testDiagnosesWhatIsCertainByConstruction() throws {
     let answer = try test(["--iterations", "6", "--filter", "blocksThread|SharedSettings|stable\\(\\)"])
     XCTAssertEqual(answer.status, 0, answer.stderr)
-    // The screen: one run per test and executor, every one of the six passes counted.
+    // The screen: one run per test and executor, every one of the six passes counted, ran or
+    // left out once settled.
     XCTAssertEqual(answer.report.runs.count, 8)
     for run in answer.report.runs {
       XCTAssertEqual(run.test?.layout, .suite)
-      XCTAssertEqual(run.tally.iterations, 6, "\(run.key)")
+      XCTAssertEqual(run.tally.iterations + run.notRun, 6, "\(run.key)")
+      XCTAssertEqual(run.tally.iterations, run.stop == nil ? 6 : 3, "\(run.key)")
     }
     // Waits for a task with a semaphore: every iteration on one queue fails by its own wait.
     let blocking = answer.tests[blocks]
     XCTAssertEqual(blocking?["verdict"] as? String, "flaky")
     XCTAssertEqual(blocking?["diagnosis"] as? String, "blocks-thread")
-    XCTAssertEqual(arm(blocking, "suite", "serial")?["notPassed"] as? Int, 6)
+    // Each of its first three serial passes failed after its one-second wait: it leaves the
+    // later serial passes, which would wait again to say so.
+    XCTAssertEqual(arm(blocking, "suite", "serial")?["notPassed"] as? Int, 3)
+    XCTAssertEqual(arm(blocking, "suite", "serial")?["notRun"] as? Int, 3)
+    XCTAssertEqual(arm(blocking, "suite", "serial")?["stopped"] as? String, "everyIterationFailedSlowly")
     XCTAssertEqual(arm(blocking, "suite", "global")?["notPassed"] as? Int, 0)
     XCTAssertEqual(arm(blocking, "repetitions", "seeded")?["stopped"] as? String, "everyIterationFailed")
     // Reads a setting its neighbour changes while they overlap: fails in every pass under
@@ -166,14 +172,20 @@ final class TestDiagnosisTests: XCTestCase {
         + "Failed: suite serial 3/3, repetitions serial 3/3, repetitions seeded 3/3. "
         + "Do: await the work instead of blocking on it (semaphore, group wait); never serialize this test.\n")
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    XCTAssertEqual(Array(lines.prefix(7)), [
+    XCTAssertEqual(Array(lines.prefix(6)), [
       "### flakelab test: 1 of 2 tests not stable", "",
       "| test | verdict | diagnosis | failed | what to do |", "| --- | --- | --- | --- | --- |",
       "| `FlakeKindsTests.blocksThread()` | flaky | **blocks-thread**: blocks a thread waiting for async work: never finishes on one queue"
         + " | suite: serial 3/3<br>alone: global 0/6, serial 3/3, seeded 3/3, fresh global 0/3"
         + " | await the work instead of blocking on it (semaphore, group wait); never serialize this test |",
-      "", "1 test stable over 3 passes under serial.",
+      "",
     ])
+    // Its one-second wait makes it the slowest (by how much more, the machine says).
+    let rest = lines.count > 6 ? lines[6] : ""
+    XCTAssertTrue(
+      rest.hasPrefix("1 test stable over 3 passes under serial. Slowest, a pass on average: FlakeKindsTests.blocksThread() 1."),
+      rest)
+    XCTAssertTrue(rest.hasSuffix(" s (serial) (JSON runs[].testSeconds)."), rest)
   }
 
   func testFailOnFlakyFailsTheCommandAndSaysWhichTest() throws {

@@ -77,7 +77,8 @@ package struct SuiteSummary: Sendable, Equatable {
       return runs.isEmpty ? nil : Cut(stop: stop, runs: runs.count, iterations: runs.reduce(0) { $0 + $1.notRun })
     }
     let screen = report.tests.flatMap(\.runs).filter { $0.test?.layout == .suite }
-    settled = screen.filter { [.everyIterationFailedSlowly, .everyIterationTimedOut].contains($0.stop) }.compactMap { run in
+    settled = screen.filter { [.everyIterationFailedSlowly, .everyIterationTimedOut].contains($0.stop) && $0.notRun > 0 }
+      .compactMap { run in
       run.test.map { Unmeasured(test: $0.test.id, executor: run.executor, why: .stopped(run.stop)) }
     }
     slowest = screen.compactMap { run in
