@@ -107,6 +107,10 @@ enum ErrorText {
       "the shards ran with different seeds (--seed): their schedules are not one measurement"
     case .otherRuns(let report, let first):
       "\(report) has other runs than \(first): they are not shards of one measurement"
+    case .runTwice(let report, let run):
+      "\(report) holds \(run) twice: added up, its counts would be doubled"
+    case .unknownExecutor(let report, let run):
+      "\(report) holds \(run), and this flakelab has no executor '\(run.executor)': it is not a report flakelab made"
     }
   }
 

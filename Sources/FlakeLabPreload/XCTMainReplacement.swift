@@ -79,7 +79,9 @@ private final class TestEventObserver: NSObject, XCTestObservation {
     _ testCase: XCTestCase, didFailWithDescription description: String, inFile filePath: String?,
     atLine lineNumber: Int
   ) {
-    EventOutput.write(.issueRecorded(testID: current, message: description, isFailure: true))
+    // XCTest joins the assertion and the test's own message with " - ", also when there is none.
+    let message = description.hasSuffix(" - ") ? String(description.dropLast(3)) : description
+    EventOutput.write(.issueRecorded(testID: current, message: message, isFailure: true))
   }
 
   /// A run `XCTSkip` ended is skipped, not passed. XCTest tells no observer the skip's message.

@@ -73,7 +73,7 @@ final class HostileInputTests: XCTestCase {
     XCTAssertEqual(process.terminationStatus, 2)
     XCTAssertTrue(
       String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        .contains("could not write to standard output"))
+        .contains("could not write the report to standard output: Broken pipe"))
   }
 
   func testMergeRefusesReportsOfAnotherPackageOrLayoutAndReportsWithoutRuns() throws {
@@ -103,6 +103,66 @@ final class HostileInputTests: XCTestCase {
     XCTAssertThrowsError(try ReportMerger.merge([("empty.json", Report(runs: []))])) { error in
       XCTAssertEqual(ErrorText.render(error).line, "empty.json has no runs: there is nothing to merge or gate")
     }
+    // Issue 23, point 8: a run listed twice would be doubled; an executor no flakelab has is
+    // not a report flakelab made.
+    let once = try report("one", .fresh, shard: 0).runs[0]
+    XCTAssertThrowsError(try ReportMerger.merge([("twice.json", Report(runs: [once, once]))])) { error in
+      XCTAssertEqual(ErrorText.render(error).line, "twice.json holds M.S.t() under serial twice: added up, its counts would be doubled")
+    }
+    let bogus = RunResult(
+      RunKey(scenario: "M.S", variant: "t()", executor: ExecutorID("bogus")), tally: Tally(), seconds: 0,
+      iterationsAreIndependent: true)
+    XCTAssertThrowsError(try ReportMerger.merge([("bogus.json", Report(runs: [bogus]))])) { error in
+      XCTAssertEqual(
+        ErrorText.render(error).line,
+        "bogus.json holds M.S.t() under bogus, and this flakelab has no executor 'bogus': it is not a report flakelab made")
+    }
+  }
+
+  /// Issue 23, point 8: a raw identifier may hold a `/`, which is no suite's end.
+  func testARawNameWithASlashKeepsItsSuiteAndFunction() {
+    let inSuite = PackageTest(id: "M.Suite/`a/b works`()", framework: .swiftTesting)
+    XCTAssertEqual([inSuite.suite, inSuite.function], ["M.Suite", "`a/b works`()"])
+    let atFileScope = PackageTest(id: "M.`x/y.z`(a:)", framework: .swiftTesting)
+    XCTAssertEqual([atFileScope.suite, atFileScope.function], ["M", "`x/y.z`(a:)"])
+    let plain = PackageTest(id: "M.S/test()", framework: .swiftTesting)
+    XCTAssertEqual([plain.suite, plain.function], ["M.S", "test()"])
+  }
+
+  /// Issue 23, point 8: a workspace reached through a symbolic link still gives relative paths,
+  /// and an empty one is the current directory, never `/`.
+  func testAnnotationPathsAreRelativeThroughASymlinkedWorkspace() throws {
+    let real = temporary.appendingPathComponent("flakelab-workspace-\(UUID().uuidString)")
+    let link = temporary.appendingPathComponent("flakelab-link-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: real.appendingPathComponent("Tests"), withIntermediateDirectories: true)
+    XCTAssertTrue(FileManager.default.createFile(atPath: real.path + "/Tests/A.swift", contents: Data()))
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+    defer {
+      try? FileManager.default.removeItem(at: link)
+      try? FileManager.default.removeItem(at: real)
+    }
+    let location = SourceLocation(path: real.path + "/Tests/A.swift", line: 3)
+    XCTAssertEqual(location.path(relativeTo: link.path), "Tests/A.swift")
+    XCTAssertEqual(SourceLocation(path: link.path + "/Tests/A.swift", line: 3).path(relativeTo: real.path), "Tests/A.swift")
+  }
+
+  /// Issue 23, point 8: durations people mean, and `--list` in the formats it has.
+  func testADurationIsPlainAndTheListingHasTextAndJSON() throws {
+    for budget in ["1e-9s", "0.0001s", "-1s", "1e3ms"] {
+      expectRefusal(try Flakelab.run(["test", "--budget", budget]), saying: "--budget takes a duration")
+    }
+    expectRefusal(try Flakelab.run(["test", "--list", "--format", "html"]), saying: "--list prints text or")
+    let numberFacts = PackageTestCommandTests.numberFacts
+    XCTAssertEqual(try PackageTestCommandTests.listing.get().status, 0)
+    let listed = try Flakelab.run(["test", "--package-path", numberFacts, "--skip-build", "--list", "--format", "json"])
+    XCTAssertEqual(listed.status, 0, listed.stderr)
+    let document = try XCTUnwrap(JSONParser.parse(Array(listed.stdout.utf8)))
+    let tests = try XCTUnwrap(document["tests"]?.array)
+    XCTAssertEqual(tests.count, 10)
+    let yield = try XCTUnwrap(tests.first { $0["test"]?.string == "NumberFactsTests.IsLoadingTests/yield()" })
+    XCTAssertEqual(yield["framework"]?.string, "swift-testing")
+    XCTAssertEqual(yield["filterID"]?.string, "NumberFactsTests.IsLoadingTests/yield()/IsLoadingTests.swift:17:4")
+    XCTAssertEqual(yield["source"]?["line"]?.int, 17)
   }
 
   func testReplayingAnIterationThatCrashesReportsTheCrash() throws {

@@ -293,4 +293,13 @@ final class PackageTestCommandTests: XCTestCase {
     XCTAssertFalse(skipped.stdout.contains("swift-testing"), skipped.stdout)
     XCTAssertTrue(skipped.stdout.contains(xctest + "testYield"), skipped.stdout)
   }
+
+  /// Issue 23, point 8: XCTest joins an assertion and its message with " - ", also when the test
+  /// gave none; the outcome is the assertion alone.
+  func testAnXCTestFailureWithoutAMessageEndsWithTheAssertion() throws {
+    let (status, runs, stderr) = try test(["--executor", "global", "--iterations", "2", "--filter", "XCTests/testNaive"])
+    XCTAssertEqual(status, 0, stderr)
+    let naive = try XCTUnwrap(runs[xctest + "testNaive global"])
+    XCTAssertEqual(naive.tally.outcomesByFrequency.map(\.outcome), [.failed(observation: "XCTAssertTrue failed")])
+  }
 }

@@ -57,6 +57,7 @@ final class TestEventTests: XCTestCase {
       .runStarted, .testStarted(testID: id), .testEnded(testID: id),
       .issueRecorded(testID: id, message: "XCTAssertTrue failed - ", isFailure: true),
       .testSkipped(testID: id, message: "disabled"), .probe(check: .enqueueHook, tookEffect: true),
+      .runEnded(eventsWritten: 12), .executorChanged, .scheduleUncontrolled,
     ]
     for event in events {
       XCTAssertEqual(TestEvent.parse(Array(event.line.utf8.dropLast())), event)

@@ -96,8 +96,9 @@ package final class PassSupervisor {
 
   /// Runs passes `passes` under every arm, in `replicates` groups of consecutive passes, and
   /// returns a result per arm and test: arms in order, each arm's tests group by group. No pass
-  /// after the first starts once `deadline` is past (`--budget`); the tests' passes left are
-  /// not run, stopped by ``RunStop/budgetSpent``.
+  /// of an arm after its first starts when its last pass, taken again, would end past
+  /// `deadline` (`--budget`); the tests' passes left are not run, stopped by
+  /// ``RunStop/budgetSpent``.
   package func run(
     _ arms: [Arm], passes: Range<Int>, replicates: Int, seed: UInt64, packagePath: String,
     deadline: ContinuousClock.Instant? = nil
@@ -136,14 +137,20 @@ package final class PassSupervisor {
     ProcessTree.becomeSubreaper()
     defer { ProcessTree.reapOrphans(keeping: []) }
 
-    var budgetWasSpent = false
+    /// The arms the budget stopped, and how long each arm's last pass took: a pass that would
+    /// end past the deadline does not start (a slow executor's passes stop before a fast one's).
+    var budgetStopped = Array(repeating: false, count: arms.count)
+    var lastPass = Array(repeating: Duration.zero, count: arms.count)
     passLoop: for pass in passes {
-      if let deadline, pass > passes.lowerBound, clock.now >= deadline {
-        budgetWasSpent = true
-        break
-      }
       let replicate = (pass - passes.lowerBound) * replicateCount / passes.count
       for (armIndex, arm) in arms.enumerated() {
+        if let deadline, pass > passes.lowerBound, budgetStopped[armIndex] || clock.now + lastPass[armIndex] > deadline {
+          budgetStopped[armIndex] = true
+          if budgetStopped.allSatisfy({ $0 }) { break passLoop }
+          continue
+        }
+        let passStart = clock.now
+        defer { lastPass[armIndex] = clock.now - passStart }
         for (groupIndex, group) in arm.groups.enumerated() {
           // Positions in the group still to run in this pass; a settled test is left out.
           var remaining = group.indices.filter { states[armIndex][groupIndex][$0].stop == nil }
@@ -244,6 +251,8 @@ package final class PassSupervisor {
             guard tally.iterations >= Supervisor.settledLimit else { continue }
             if tally.timedOut == tally.iterations {
               states[armIndex][groupIndex][test].stop = .everyIterationTimedOut
+            } else if tally.executorChanged == tally.iterations {
+              states[armIndex][groupIndex][test].stop = .everyIterationChangedExecutor
             } else if tally.timedOut + state.failedSlowly == tally.iterations {
               states[armIndex][groupIndex][test].stop = .everyIterationFailedSlowly
             } else if state.diedBeforeStarting == tally.iterations {
@@ -262,7 +271,7 @@ package final class PassSupervisor {
           let ran = state.replicates.reduce(0) { $0 + $1.iterations }
           state.notRun = max(state.notRun, passes.count - ran)
           if state.stop == nil, state.notRun > 0 {
-            state.stop = wasInterrupted ? .interrupted : budgetWasSpent ? .budgetSpent : nil
+            state.stop = wasInterrupted ? .interrupted : budgetStopped[armIndex] ? .budgetSpent : nil
           }
           var tally = Tally()
           for replicate in state.replicates { tally.merge(replicate) }

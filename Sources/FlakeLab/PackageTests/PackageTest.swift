@@ -30,12 +30,25 @@ package struct PackageTest: Hashable, Sendable {
     String(id[functionStart...])
   }
 
-  /// Where the function's name begins: after the last `/`, or at file scope after the last `.`
-  /// before the argument labels (`Module.test(x:)`).
+  /// Where the function's name begins: after the last `/` outside a raw identifier
+  /// (`` `a/b works`() ``), or at file scope after the last `.` before the argument labels
+  /// (`Module.test(x:)`).
   private var functionStart: String.Index {
-    if let slash = id.lastIndex(of: "/") { return id.index(after: slash) }
-    let name = id[..<(id.firstIndex(of: "(") ?? id.endIndex)]
-    return name.lastIndex(of: ".").map { id.index(after: $0) } ?? id.startIndex
+    var isRaw = false
+    var lastSlash: String.Index?
+    var lastDotBeforeArguments: String.Index?
+    var inArguments = false
+    for index in id.indices {
+      switch id[index] {
+      case "`": isRaw.toggle()
+      case "/" where !isRaw: lastSlash = index
+      case "(" where !isRaw: inArguments = true
+      case "." where !isRaw && !inArguments: lastDotBeforeArguments = index
+      default: break
+      }
+    }
+    if let lastSlash { return id.index(after: lastSlash) }
+    return lastDotBeforeArguments.map { id.index(after: $0) } ?? id.startIndex
   }
 }
 

@@ -15,10 +15,14 @@ package struct SourceLocation: Sendable, Equatable {
     self.line = line
   }
 
-  /// `path` relative to `directory` when it lies inside it (a CI's workspace), else as it is.
+  /// `path` relative to `directory` when it lies inside it (a CI's workspace), else as it is;
+  /// either may be reached through a symbolic link.
   package func path(relativeTo directory: String) -> String {
+    func resolved(_ path: String) -> String { URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
+    let directory = resolved(directory)
     let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-    return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    let path = resolved(self.path)
+    return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : self.path
   }
 
   /// XCTest tests (`Module.Class/testName`) found in the Swift files under `directory`.

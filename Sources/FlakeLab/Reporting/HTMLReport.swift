@@ -105,7 +105,7 @@ package enum HTMLReport {
   /// compact list each (``SuiteSummary``).
   private static func rest(_ report: Report) -> String {
     let summary = SuiteSummary(report)
-    return summary.notes.map { "<p>\(escaped($0))</p>" }.joined()
+    return summary.notes { $0 }.map { "<p>\(escaped($0))</p>" }.joined()
       + summary.groups.map { group in
         "<details\(group.namesTests ? " open=\"open\"" : "")><summary>\(escaped(group.headline))</summary>"
           + "<ul class=\"compact\">" + group.tests.map { "<li><code>\(escaped($0))</code></li>" }.joined() + "</ul></details>"

@@ -63,12 +63,14 @@ package enum MarkdownReport {
       ]
     }
     lines.append("")
-    lines.append(SuiteSummary(report).sentences(code: code).map(escapedProse).joined(separator: " "))
+    // The lab's own words, with each test ID in a code span, where nothing is escaped.
+    lines.append(SuiteSummary(report).sentences(code: codeInProse).joined(separator: " "))
     let replays = unstable.compactMap { finding in finding.replay(program: report.program).map { (finding.test.id, $0) } }
     if !replays.isEmpty {
       lines += ["", "<details><summary>Replay a failing seeded iteration</summary>", ""]
       for (id, command) in replays {
-        lines += [escaped(id) + ":", "", "```sh", command, "```", ""]
+        // In a code span: an entity outside a table would show as `&lt;` in some renderers.
+        lines += [codeInProse(id) + ":", "", "```sh", command, "```", ""]
       }
       lines.append("</details>")
     }
@@ -99,15 +101,19 @@ package enum MarkdownReport {
       .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: "\n", with: " ")
   }
 
-  /// A sentence outside a table, code spans kept: only `<` would start a tag.
-  private static func escapedProse(_ text: String) -> String {
-    text.replacingOccurrences(of: "<", with: "&lt;")
-  }
-
   /// An ID as code, its pipes escaped (GitHub ends a cell at a pipe even inside code); an ID
   /// with a backtick (a raw identifier) between double backticks and spaces.
   private static func code(_ text: String) -> String {
-    let inner = text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    code(text, inTable: true)
+  }
+
+  /// The same outside a table, where a pipe is only a pipe.
+  private static func codeInProse(_ text: String) -> String {
+    code(text, inTable: false)
+  }
+
+  private static func code(_ text: String, inTable: Bool) -> String {
+    let inner = (inTable ? text.replacingOccurrences(of: "|", with: "\\|") : text).replacingOccurrences(of: "\n", with: " ")
     return text.contains("`") ? "`` \(inner) ``" : "`\(inner)`"
   }
 }

@@ -16,4 +16,8 @@ package enum MergeError: Error, Equatable {
   /// Scheduled runs whose shards had different seeds, so different schedules.
   case differentSeeds
   case otherRuns(report: String, first: String)
+  /// One report holds the same run twice: added up, its counts would be doubled.
+  case runTwice(report: String, run: RunKey)
+  /// A run under an executor this flakelab does not know: not a report it made.
+  case unknownExecutor(report: String, run: RunKey)
 }

@@ -8,10 +8,14 @@ package enum ReportMerger {
   /// Runs with the same scenario, variant and executor are added together; run order follows
   /// first appearance. Seconds add up too: the merged figure is CPU-side work, not wall time.
   ///
-  /// - Parameter reports: each report with the name (its path) that messages use.
+  /// - Parameters:
+  ///   - reports: each report with the name (its path) that messages use.
+  ///   - executors: the executors this flakelab knows; a run under another is refused.
   /// - Throws: ``MergeError`` when the reports are not the complete shards of one measurement.
-  package static func merge(_ reports: [(name: String, report: Report)]) throws(MergeError) -> Report {
-    try validate(reports)
+  package static func merge(
+    _ reports: [(name: String, report: Report)], executors: Set<ExecutorID> = Set(ExecutorCatalog.standard.map(\.id))
+  ) throws(MergeError) -> Report {
+    try validate(reports, executors: executors)
     var order: [RunKey] = []
     var merged: [RunKey: RunResult] = [:]
     for run in reports.flatMap(\.report.runs) {
@@ -30,9 +34,16 @@ package enum ReportMerger {
       interrupted: false, seed: seeds.count == 1 ? seeds.first! : nil)
   }
 
-  private static func validate(_ reports: [(name: String, report: Report)]) throws(MergeError) {
-    for (name, report) in reports where report.runs.isEmpty {
-      throw .noRuns(report: name)
+  private static func validate(
+    _ reports: [(name: String, report: Report)], executors: Set<ExecutorID>
+  ) throws(MergeError) {
+    for (name, report) in reports {
+      guard !report.runs.isEmpty else { throw .noRuns(report: name) }
+      var seen = Set<RunKey>()
+      for run in report.runs {
+        guard seen.insert(run.key).inserted else { throw .runTwice(report: name, run: run.key) }
+        guard executors.contains(run.executor) else { throw .unknownExecutor(report: name, run: run.key) }
+      }
     }
     // A package's tests measured in another package, or in another process layout, are
     // another measurement: their global rates differ between layouts.

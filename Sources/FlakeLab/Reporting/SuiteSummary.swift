@@ -124,11 +124,12 @@ package struct SuiteSummary: Sendable, Equatable {
   /// A test that takes this long a pass is named among the slowest.
   static let slow = 1.0
 
-  /// What was cut short, and what passes without a failure can and cannot exclude.
-  package var notes: [String] {
+  /// The slowest tests, those that left an executor's later passes, what was cut short, and
+  /// what passes without a failure can and cannot exclude; each test ID as `code` renders it.
+  package func notes(code: (String) -> String) -> [String] {
     var notes: [String] = []
     if !slowest.isEmpty {
-      let named = slowest.prefix(5).map { "\($0.test) \(Formatting.duration(.seconds($0.seconds))) (\($0.executor))" }
+      let named = slowest.prefix(5).map { "\(code($0.test)) \(Formatting.duration(.seconds($0.seconds))) (\($0.executor))" }
       notes.append(
         "Slowest, a pass on average: " + Self.list(named) + (slowest.count > 5 ? " and \(slowest.count - 5) more" : "")
           + " (JSON runs[].testSeconds).")
@@ -137,7 +138,7 @@ package struct SuiteSummary: Sendable, Equatable {
       notes.append(
         "\(Self.count(group.value.count, "test")) left the later passes under \(group.key) once settled (each of its first "
           + "\(Supervisor.settledLimit) timed out or failed after waiting \(Formatting.duration(PassSupervisor.slowFailure)) or more): "
-          + Self.names(group.value.map(\.test)) { $0 } + ".")
+          + Self.names(group.value.map(\.test), code) + ".")
     }
     notes += cut.map { cut in
       (cut.stop == .budgetSpent ? "The --budget cut " : "The interrupt cut ")
@@ -156,7 +157,7 @@ package struct SuiteSummary: Sendable, Equatable {
   package func sentences(code: (String) -> String) -> [String] {
     groups.map { group in
       group.headline + (group.namesTests ? ": " + Self.names(group.tests, code) : "") + "."
-    } + notes
+    } + notes(code: code)
   }
 
   /// `20 passes under global and serial` when every executor gave every stable test as many;

@@ -127,6 +127,8 @@ extension TextReport {
       "interrupted (Ctrl-C or SIGTERM) before the rest ran"
     case .everyIterationFailedSlowly:
       "its first \(Supervisor.settledLimit) passes each failed after waiting \(PassSupervisor.slowFailure) or more, or timed out, so every further pass would wait again to say so"
+    case .everyIterationChangedExecutor:
+      "it turned the executor off in each of its first \(Supervisor.settledLimit) passes, so no later pass could measure it there"
     case .everyIterationDiedBeforeStarting:
       "its first \(Supervisor.settledLimit) passes all died before any test started because of it, which settles it"
     case .eventsLost:

@@ -12,6 +12,9 @@ package enum RunStop: String, Sendable, Equatable {
   /// ran out: a test helper that blocks the one queue's thread waits in vain), so every further
   /// pass would cost that wait again to say so.
   case everyIterationFailedSlowly
+  /// Suite passes only: the test turned the executor off in each of its first
+  /// ``Supervisor/settledLimit`` passes under it, so no later pass could measure it there.
+  case everyIterationChangedExecutor
   /// Drill-down only (``DrillDown``): its first ``Supervisor/settledLimit`` iterations all
   /// failed, which settles that arm's answer; rate measurements never stop on failures.
   case everyIterationFailed

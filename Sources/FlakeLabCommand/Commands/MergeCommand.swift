@@ -22,6 +22,7 @@ struct MergeCommand: Command {
   let gates: [FailureRateGate]
   let baseline: Report?
   let failsOnFlaky: Bool
+  let executors: Set<ExecutorID>
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     guard !arguments.positionals.isEmpty else {
@@ -33,6 +34,7 @@ struct MergeCommand: Command {
     gates = try FailureRateGate.parse(arguments)
     baseline = try arguments[FailureRateGate.baseline]
     failsOnFlaky = arguments[FailureRateGate.failOnFlaky]
+    executors = Set(catalog.executors.map(\.id))
   }
 
   func run() async throws -> ExitStatus {
@@ -40,7 +42,7 @@ struct MergeCommand: Command {
     for path in paths {
       reports.append((path, try ReportFile.read(path)))
     }
-    var merged = try ReportMerger.merge(reports)
+    var merged = try ReportMerger.merge(reports, executors: executors)
     merged.program = Program.name
     merged.confidence = confidence
     merged.judge(gates: gates, baseline: baseline)

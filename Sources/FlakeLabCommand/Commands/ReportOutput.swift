@@ -44,7 +44,8 @@ struct ReportOutput {
     let printFailure = errno
     if environment["GITHUB_ACTIONS"] == "true" {
       // On stderr: stdout is the report, which a script may be reading.
-      let workspace = environment["GITHUB_WORKSPACE"] ?? FileManager.default.currentDirectoryPath
+      // Unset or empty, the workspace is where the job runs: never `/`, which would leave every path absolute.
+      let workspace = environment["GITHUB_WORKSPACE"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.currentDirectoryPath
       GitHubAnnotations.lines(report, workspace: workspace).forEach(printError)
     }
     appendSummary(report)

@@ -67,10 +67,14 @@ struct TestCommand: Command {
       default: 20, parse: ValueParsers.positiveCount)
     static let verbose = Flag(
       "verbose", "After the answer, the table of every test under every executor and layout, with histograms.")
-    static let budget = Option<Duration>.optional(
+    static let budget = Option<Duration?>(
       "budget", "DURATION",
-      "Bound the run, build excepted, e.g. 5m: the screen starts no pass after half of it, the diagnosis no process after all of it",
-      parse: ValueParsers.duration)
+      "Bound the run, build excepted, e.g. 5m, or none: the screen starts no pass that would end after half of it, "
+        + "the diagnosis no process after all of it",
+      default: defaultBudget, shownDefault: "10m"
+    ) { text, option throws(UsageError) in
+      text == "none" ? nil : try ValueParsers.duration(text, option: option)
+    }
     static let index = Option<Int>.optional(
       "index", "I", "Run only iteration I (with --seed, replays a seeded iteration)", parse: ValueParsers.index)
   }
@@ -83,6 +87,10 @@ struct TestCommand: Command {
 
   /// Swift Testing's shortest `.timeLimit`: an iteration that finishes within it is no hang.
   static let defaultTimeout: Duration = .seconds(60)
+
+  /// A run with no `--budget` is bounded too: a suite whose passes take minutes (a test helper
+  /// that blocks the one queue's thread) would otherwise run for an hour, telling nothing.
+  static let defaultBudget: Duration = .seconds(600)
 
   let packagePath: String
   let filters: [NSRegularExpression]
@@ -112,6 +120,9 @@ struct TestCommand: Command {
     isVerbose = arguments[Options.verbose]
     failsOnFlaky = arguments[FailureRateGate.failOnFlaky]
     skipsBuild = arguments[Options.skipBuild]
+    if isListing, ![.text, .json].contains(try arguments[ReportFormat.option]) {
+      throw UsageError("--list prints text or, with --format json, one JSON document; not \(try arguments[ReportFormat.option].rawValue)")
+    }
     index = try arguments[Options.index]
     var measurement = try MeasurementOptions(
       arguments, variants: [], defaultTimeout: Self.defaultTimeout, iterations: Options.iterations)
@@ -166,10 +177,7 @@ struct TestCommand: Command {
         "\(matched); \(all.count) test\(all.count == 1 ? "" : "s") exist (see '\(Program.name) test --list')")
     }
     if isListing {
-      let width = tests.map(\.framework.rawValue.count).max() ?? 0
-      for test in tests {
-        print(test.framework.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + test.id)
-      }
+      print(Self.listing(tests, of: package, as: measurement.output.format), terminator: "")
       return .success
     }
     let screened = layout == .suite && index == nil
@@ -213,6 +221,24 @@ struct TestCommand: Command {
       tests, arms: usable.map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: measurement.seed, preload: preload) },
       passes: indices, packagePath: packagePath, drillDown: screened ? drillDown : nil, locations: package.locations,
       failsOnFlaky: failsOnFlaky, text: { TestAnswer.render($0, verbose: isVerbose) })
+  }
+
+  /// `--list`: a line per test, its framework first, or with `--format json` one document,
+  /// `{"tests": [{"test", "framework", "filterID", "source"}]}` (`source` as in reports).
+  private static func listing(_ tests: [PackageTest], of package: TestPackage, as format: ReportFormat) -> String {
+    guard format == .json else {
+      let width = tests.map(\.framework.rawValue.count).max() ?? 0
+      return tests.map { $0.framework.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.id + "\n" }
+        .joined()
+    }
+    let listed = tests.map { test in
+      JSONValue.object([
+        ("test", .string(test.id)), ("framework", .string(test.framework.rawValue)),
+        ("filterID", .string(package.filterID(of: test))),
+        ("source", package.locations[test.id].map { .object([("path", .string($0.path)), ("line", .int($0.line))]) } ?? .null),
+      ])
+    }
+    return JSONValue.object([("tests", .array(listed))]).serialized() + "\n"
   }
 
   @Sendable private static func regex(_ text: String, option: String) throws(UsageError) -> NSRegularExpression {

@@ -108,8 +108,10 @@ enum ValueParsers {
   static func duration(_ text: String, option: String) throws(UsageError) -> Duration {
     let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
     for unit in units where text.hasSuffix(unit.suffix) {
-      if let value = Double(text.dropLast(unit.suffix.count)), value.isFinite, value > 0,
-        value * unit.seconds < 1e9
+      // Plain decimals only, and at least a millisecond: `1e-9s` is no duration anyone means.
+      let number = text.dropLast(unit.suffix.count)
+      if number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(number), value.isFinite,
+        value * unit.seconds >= 0.001, value * unit.seconds < 1e9
       {
         return .milliseconds(Int64((value * unit.seconds * 1000).rounded(.up)))
       }
