@@ -15,12 +15,16 @@ enum Harness {
   nonisolated(unsafe) static var libraryPath: String?
 
   static func start() {
+    // Every process the lab starts dies with it, a listing too: first thing, configured or not.
+    SupervisorLifetime.bind()
     let variables = HarnessConfiguration.variableNames.compactMap { name in
       getenv(name).map { (name, String(cString: $0)) }
     }
     guard let configuration = HarnessConfiguration(environment: Dictionary(uniqueKeysWithValues: variables))
-    else { return }
-    SupervisorLifetime.bind()
+    else {
+      unsetenv(SupervisorLifetime.variable)
+      return
+    }
     libraryPath = getenv("LD_PRELOAD").map { String(cString: $0) }?
       .split(whereSeparator: { $0 == " " || $0 == ":" }).map(String.init)
       .first { $0.hasSuffix("/libFlakeLabPreload.so") }

@@ -268,6 +268,12 @@ final class RealPackageTruthTests: XCTestCase {
     XCTAssertEqual(status, 130)
     XCTAssertEqual(stderr, "flakelab: interrupted while listing the tests; nothing was measured\n")
     XCTAssertEqual(OwnProcesses.left("sleep 3519"), [])
+    // Issue 23, point 8: killed outright, flakelab can stop nothing; the harness, preloaded into
+    // the lister too, has the kernel end it with flakelab.
+    let (killed, _) = try interrupt(
+      ["test", "--package-path", package.path, "--skip-build", "--layout", "repetitions"], with: SIGKILL, once: "sleep 3519")
+    XCTAssertEqual(killed, SIGKILL)
+    XCTAssertEqual(OwnProcesses.left("sleep 3519"), [])
   }
 
   /// Starts flakelab with `arguments`, sends it `signal` once a descendant whose command line

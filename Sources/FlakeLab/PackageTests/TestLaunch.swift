@@ -94,9 +94,10 @@ package enum TestLaunch {
     }
   }
 
-  /// The worker environment with the harness preloaded and configured.
-  static func environment(_ configuration: HarnessConfiguration, preload: String) -> [String: String] {
-    var environment = WorkerLaunch.baseEnvironment.merging(configuration.environment) { $1 }
+  /// The worker environment with the harness preloaded and configured; with no configuration
+  /// the harness only ties the process's life to this one's (a listing).
+  static func environment(_ configuration: HarnessConfiguration?, preload: String) -> [String: String] {
+    var environment = WorkerLaunch.baseEnvironment.merging(configuration?.environment ?? [:]) { $1 }
     environment["LD_PRELOAD"] = [preload, environment["LD_PRELOAD"]].compactMap { $0 }
       .filter { !$0.isEmpty }.joined(separator: " ")
     return environment

@@ -122,18 +122,22 @@ package struct TestPackage: Sendable {
   /// listing also finds the event stream version its library takes.
   ///
   /// `--filter` and `--skip` match what `swift test --filter` matches: ``filterID(of:)``.
-  package mutating func tests() throws -> [PackageTest] {
+  ///
+  /// - Parameter preload: the harness, which then ties each listing process's life to the lab's:
+  ///   killed, even by SIGKILL, the lab leaves no lister behind.
+  package mutating func tests(preload: String? = nil) throws -> [PackageTest] {
     var tests: [PackageTest] = []
     let records = FileManager.default.temporaryDirectory
       .appendingPathComponent("flakelab-listing-\(getpid())-\(UUID().uuidString).jsonl").path
     defer { unlink(records) }
     for framework in PackageTest.Framework.allCases {
       let stream = framework == .swiftTesting ? records : nil
-      var listing = try list(framework, eventStreamVersion: stream.map { _ in eventStreamVersion }, to: stream)
+      var listing = try list(
+        framework, eventStreamVersion: stream.map { _ in eventStreamVersion }, to: stream, preload: preload)
       if framework == .swiftTesting, ![0, Self.noTestsOfFramework].contains(listing.status) {
         // An older Swift Testing refuses a version it does not know: version 0 it knows.
         eventStreamVersion = "0"
-        listing = try list(framework, eventStreamVersion: eventStreamVersion, to: stream)
+        listing = try list(framework, eventStreamVersion: eventStreamVersion, to: stream, preload: preload)
       }
       let listed = try Self.tests(of: framework, in: listing, binary: testBinary)
       tests += listed
@@ -158,7 +162,7 @@ package struct TestPackage: Sendable {
   /// The binary's `--list-tests` for `framework`, asked with `eventStreamVersion` when given,
   /// the stream's records written to `records`.
   private func list(
-    _ framework: PackageTest.Framework, eventStreamVersion: String?, to records: String?
+    _ framework: PackageTest.Framework, eventStreamVersion: String?, to records: String?, preload: String?
   ) throws -> CapturedProcess {
     let version = eventStreamVersion.map {
       ["--event-stream-output-path", records ?? "/dev/null", "--event-stream-version", $0]
@@ -166,7 +170,7 @@ package struct TestPackage: Sendable {
     do {
       return try CapturedProcess.run(
         testBinary, ["--testing-library", framework.rawValue, "--list-tests"] + version,
-        timeLimit: Self.listingLimit)
+        environment: preload.map { TestLaunch.environment(nil, preload: $0) }, timeLimit: Self.listingLimit)
     } catch is CapturedProcess.Interrupted {
       throw LabInterrupted(stage: .listing)
     } catch let timedOut as CapturedProcess.TimedOut {

@@ -161,7 +161,7 @@ struct TestCommand: Command {
       compilerLines.forEach(printError)
       throw PackageError.doesNotBuild(path: path, status: status, compilerLines: [])
     }
-    let all = try package.tests()
+    let all = try package.tests(preload: preload)
     let tests = all.filter { test in
       let id = package.filterID(of: test)
       let range = NSRange(id.startIndex..., in: id)
