@@ -126,7 +126,7 @@ extension TextReport {
     case .interrupted:
       "interrupted (Ctrl-C or SIGTERM) before the rest ran"
     case .everyIterationFailedSlowly:
-      "its first \(Supervisor.settledLimit) passes each failed after waiting \(PassSupervisor.slowFailure) or more, or timed out, so every further pass would wait again to say so"
+      "its first \(Supervisor.settledLimit) passes each failed after waiting \(Formatting.duration(PassSupervisor.slowFailure)) or more, or timed out, so every further pass would wait again to say so"
     case .everyIterationChangedExecutor:
       "it turned the executor off in each of its first \(Supervisor.settledLimit) passes, so no later pass could measure it there"
     case .everyIterationDiedBeforeStarting:
