@@ -106,9 +106,9 @@ final class ReportingTests: XCTestCase {
     XCTAssertTrue(rows[1].hasPrefix("isLoading,naive,serial,20,0,20,0,0,1.0,0.95,"), rows[1])
     // Columns are added at the end only.
     XCTAssertTrue(
-      rows[0].hasSuffix(",topOutcome,deadlocked,seed,confidenceMethod,dispersion,replicates,skipped,executorChanged"),
+      rows[0].hasSuffix(",topOutcome,deadlocked,seed,confidenceMethod,dispersion,replicates,skipped,executorChanged,notRun,stopped"),
       rows[0])
-    XCTAssertTrue(rows[1].hasSuffix(",wilson,,1,0,0"), rows[1])
+    XCTAssertTrue(rows[1].hasSuffix(",wilson,,1,0,0,0,"), rows[1])
     // Seconds in microseconds at most, never float noise such as 0.011712371000000001.
     let seconds = rows[1].split(separator: ",")[12]
     XCTAssertLessThanOrEqual(seconds.split(separator: ".").last?.count ?? 0, 6, String(seconds))

@@ -153,6 +153,19 @@ final class TestDiagnosisTests: XCTestCase {
       XCTAssertEqual(arm["ran"] as? Int, 0, "\(arm)")
       XCTAssertEqual(arm["stopped"] as? String, "budgetSpent", "\(arm)")
     }
+    // Issue 23, point 3: every format says what was cut.
+    let chosen = [
+      "test", "--package-path", Self.flakeKinds, "--skip-build", "--no-progress", "--budget", "1ms", "--filter", "blocksThread|stable\\(\\)",
+    ]
+    let csv = try Flakelab.run(chosen + ["--format", "csv"]).stdout.split(separator: "\r\n")
+    XCTAssertEqual(csv.count, 5, "\(csv)")
+    for row in csv.dropFirst() { XCTAssertTrue(row.hasSuffix(",19,budgetSpent"), String(row)) }
+    let junit = try Flakelab.run(chosen + ["--format", "junit"]).stdout
+    XCTAssertEqual(junit.components(separatedBy: "notRun=19\nstopped=budgetSpent").count, 5, junit)
+    let markdown = try Flakelab.run(chosen + ["--format", "markdown"]).stdout
+    XCTAssertTrue(markdown.contains("The --budget cut 8 runs short:"), markdown)
+    let text = try Flakelab.run(chosen).stdout
+    XCTAssertTrue(text.contains("The --budget cut 8 runs short:"), text)
   }
 
   /// The markdown answer: one row per test that is not stable, with its diagnosis, its counts

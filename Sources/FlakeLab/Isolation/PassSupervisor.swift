@@ -65,6 +65,55 @@ package final class PassSupervisor {
     var failedSlowly = 0
     /// Its own time: from each start to its end.
     var duration = Duration.zero
+
+    var tally: Tally { replicates.reduce(into: Tally()) { $0.merge($1) } }
+
+    mutating func record(_ outcome: Outcome, example: String? = nil, pass: Int, replicate: Int) {
+      replicates[replicate].record(outcome, count: 1, example: example)
+      schedule?.noteFailing(index: pass, fingerprint: 0, outcome: outcome)
+    }
+
+    /// What one process said of the test: its outcome, its time, and, when it failed, the tests
+    /// that ran beside it (`neighbours`).
+    mutating func note(_ finished: SuiteEventFeed.Finished, neighbours: [String], pass: Int, replicate: Int) {
+      duration += finished.duration
+      record(finished.outcome ?? .passed, example: finished.example, pass: pass, replicate: replicate)
+      guard finished.outcome.map({ !$0.isOutsideTheRate }) ?? false else { return }
+      if finished.duration >= PassSupervisor.slowFailure { failedSlowly += 1 }
+      for neighbour in neighbours { failedBeside[neighbour, default: 0] += 1 }
+    }
+
+    /// The run this state comes to, `planned` passes asked; those it did not run and that no
+    /// stop explains were cut by `cut`.
+    func result(
+      of test: PackageTest, under executor: any IterationExecutor, packagePath: String, planned: Int, cutBy cut: RunStop?
+    ) -> RunResult {
+      let tally = tally
+      var result = RunResult(
+        RunKey(scenario: test.suite, variant: test.function, executor: executor.id), tally: tally, seconds: 0,
+        iterationsAreIndependent: executor.iterationsAreIndependent, schedule: schedule,
+        replicates: replicates.filter { $0.iterations > 0 }.map(ReplicateCounts.init))
+      result.test = TestReference(test: test, packagePath: packagePath, layout: .suite)
+      result.notRun = max(notRun, planned - tally.iterations)
+      result.stop = stop ?? (result.notRun > 0 ? cut : nil)
+      result.failedBeside = failedBeside
+      result.rerunForLostEvents = rerunForLostEvents
+      result.testSeconds = duration.seconds
+      return result
+    }
+
+    /// Why its first passes under the arm settle it there, if they do: each timed out, turned
+    /// the executor off, failed only after a long wait, or killed its process before the start,
+    /// and every further pass would cost that again to say so.
+    var settled: RunStop? {
+      let tally = tally
+      guard stop == nil, tally.iterations >= Supervisor.settledLimit else { return nil }
+      if tally.timedOut == tally.iterations { return .everyIterationTimedOut }
+      if tally.executorChanged == tally.iterations { return .everyIterationChangedExecutor }
+      if tally.timedOut + failedSlowly == tally.iterations { return .everyIterationFailedSlowly }
+      if diedBeforeStarting == tally.iterations { return .everyIterationDiedBeforeStarting }
+      return nil
+    }
   }
 
   /// How one process of a pass ended.
@@ -188,20 +237,10 @@ package final class PassSupervisor {
             for finished in end.finished {
               let test = toGroup[finished.test]
               done.insert(test)
-              states[armIndex][groupIndex][test].duration += finished.duration
-              if finished.duration >= Self.slowFailure, finished.outcome.map({ !$0.isOutsideTheRate }) ?? false {
-                states[armIndex][groupIndex][test].failedSlowly += 1
-              }
+              states[armIndex][groupIndex][test].note(
+                finished, neighbours: finished.neighbours.map { group[toGroup[$0]].id }, pass: pass, replicate: replicate)
               if finished.duration > slowest?.duration ?? .zero {
                 slowest = (group[test].id, finished.duration, arm.executor.id)
-              }
-              record(
-                finished.outcome ?? .passed, example: finished.example, pass: pass,
-                in: &states[armIndex][groupIndex][test], replicate: replicate)
-              if finished.outcome.map({ !$0.isOutsideTheRate }) ?? false {
-                for neighbour in finished.neighbours {
-                  states[armIndex][groupIndex][test].failedBeside[group[toGroup[neighbour]].id, default: 0] += 1
-                }
               }
             }
             if end.scheduleIsUncontrolled {
@@ -220,9 +259,8 @@ package final class PassSupervisor {
               // Never "did not start": the test whose presence kills the process is charged the
               // crash, with its message, and the others run without it.
               // Worded as a death before the test started alone is, so that the two are one outcome.
-              record(
-                .crashed(observation: "before the test started, " + alone.how), pass: pass,
-                in: &states[armIndex][groupIndex][culprit], replicate: replicate)
+              states[armIndex][groupIndex][culprit].record(
+                .crashed(observation: "before the test started, " + alone.how), pass: pass, replicate: replicate)
               states[armIndex][groupIndex][culprit].diedBeforeStarting += 1
               remaining.removeAll { $0 == culprit }
               continue
@@ -242,22 +280,9 @@ package final class PassSupervisor {
               break
             }
           }
-          // A test settled in its first passes under this arm leaves the rest there: one that
-          // timed out or waited in vain each time would cost that wait again to say so, and
-          // one that killed its process before the start, the search for it.
-          for test in group.indices where states[armIndex][groupIndex][test].stop == nil {
-            let state = states[armIndex][groupIndex][test]
-            let tally = state.replicates.reduce(into: Tally()) { $0.merge($1) }
-            guard tally.iterations >= Supervisor.settledLimit else { continue }
-            if tally.timedOut == tally.iterations {
-              states[armIndex][groupIndex][test].stop = .everyIterationTimedOut
-            } else if tally.executorChanged == tally.iterations {
-              states[armIndex][groupIndex][test].stop = .everyIterationChangedExecutor
-            } else if tally.timedOut + state.failedSlowly == tally.iterations {
-              states[armIndex][groupIndex][test].stop = .everyIterationFailedSlowly
-            } else if state.diedBeforeStarting == tally.iterations {
-              states[armIndex][groupIndex][test].stop = .everyIterationDiedBeforeStarting
-            }
+          // A test settled in its first passes under this arm leaves the rest there.
+          for test in group.indices {
+            if let settled = states[armIndex][groupIndex][test].settled { states[armIndex][groupIndex][test].stop = settled }
           }
         }
         donePasses += 1
@@ -267,37 +292,15 @@ package final class PassSupervisor {
     return arms.enumerated().flatMap { armIndex, arm in
       arm.groups.enumerated().flatMap { groupIndex, group in
         group.enumerated().map { position, test in
-          var state = states[armIndex][groupIndex][position]
-          let ran = state.replicates.reduce(0) { $0 + $1.iterations }
-          state.notRun = max(state.notRun, passes.count - ran)
-          if state.stop == nil, state.notRun > 0 {
-            state.stop = wasInterrupted ? .interrupted : budgetStopped[armIndex] ? .budgetSpent : nil
-          }
-          var tally = Tally()
-          for replicate in state.replicates { tally.merge(replicate) }
-          var result = RunResult(
-            RunKey(scenario: test.suite, variant: test.function, executor: arm.executor.id), tally: tally,
-            seconds: time[armIndex].seconds, iterationsAreIndependent: arm.executor.iterationsAreIndependent,
-            schedule: state.schedule,
-            replicates: state.replicates.filter { $0.iterations > 0 }.map(ReplicateCounts.init))
-          result.test = TestReference(test: test, packagePath: packagePath, layout: .suite)
-          result.notRun = state.notRun
-          result.stop = state.stop
+          var result = states[armIndex][groupIndex][position].result(
+            of: test, under: arm.executor, packagePath: packagePath, planned: passes.count,
+            cutBy: wasInterrupted ? .interrupted : budgetStopped[armIndex] ? .budgetSpent : nil)
+          result.seconds = time[armIndex].seconds
           result.ignoredEvents = ignored[armIndex]
-          result.failedBeside = state.failedBeside
-          result.rerunForLostEvents = state.rerunForLostEvents
-          result.testSeconds = state.duration.seconds
           return result
         }
       }
     }
-  }
-
-  private func record(
-    _ outcome: Outcome, example: String? = nil, pass: Int, in state: inout TestState, replicate: Int
-  ) {
-    state.replicates[replicate].record(outcome, count: 1, example: example)
-    state.schedule?.noteFailing(index: pass, fingerprint: 0, outcome: outcome)
   }
 
   /// Charges a crash or a hang to the tests in flight (see the type's comment); returns the
@@ -311,12 +314,12 @@ package final class PassSupervisor {
     if end.wasTimedOut {
       // Those in flight for the whole timeout hung; the rest were cut short and run again.
       let hung = end.inFlight.filter { $0.ran >= timeout }.map { tests[$0.test] }
-      for test in hung { record(.timedOut, pass: pass, in: &states[test], replicate: replicate) }
+      for test in hung { states[test].record(.timedOut, pass: pass, replicate: replicate) }
       return Set(hung)
     }
     if end.inFlight.count == 1 {
       let test = tests[end.inFlight[0].test]
-      record(.crashed(observation: how), pass: pass, in: &states[test], replicate: replicate)
+      states[test].record(.crashed(observation: how), pass: pass, replicate: replicate)
       return [test]
     }
     // Several in flight: which one crashed? Each runs alone once.
@@ -333,7 +336,7 @@ package final class PassSupervisor {
     let names = suspects.map { group[$0].id }
     if culprits.isEmpty {
       let observation = how + " (while \(names.joined(separator: ", ")) were in flight; \(Self.noneCrashedAlone))"
-      for test in suspects { record(.crashed(observation: observation), pass: pass, in: &states[test], replicate: replicate) }
+      for test in suspects { states[test].record(.crashed(observation: observation), pass: pass, replicate: replicate) }
       return Set(suspects)
     }
     for (test, outcome) in culprits {
@@ -341,7 +344,7 @@ package final class PassSupervisor {
         if case .crashed(let observation) = outcome {
           .crashed(observation: observation + " (in the pass, beside \(names.filter { $0 != group[test].id }.joined(separator: ", ")); alone too)")
         } else { outcome }
-      record(charged, pass: pass, in: &states[test], replicate: replicate)
+      states[test].record(charged, pass: pass, replicate: replicate)
     }
     return Set(culprits.map(\.test))
   }

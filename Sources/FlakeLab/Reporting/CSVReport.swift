@@ -10,7 +10,7 @@ package enum CSVReport {
       Key.scenario, Key.variant, Key.executor, Key.iterations, Key.passed, Key.failed, Key.crashed,
       Key.timedOut, Key.failureRate, "confidenceLevel", "confidenceLow", "confidenceHigh", Key.seconds,
       Key.claim, Key.verdict, "topOutcome", Key.deadlocked, Key.seed, "confidenceMethod", Key.dispersion,
-      Key.replicates, Key.skipped, Key.executorChanged,
+      Key.replicates, Key.skipped, Key.executorChanged, Key.notRun, Key.stopped,
     ]
   }()
 
@@ -33,7 +33,9 @@ package enum CSVReport {
         dispersion, "\(run.replicates.count)", "\(tally.skipped)",
         "\(tally.executorChanged)",
       ]
-      rows.append(fields.map(quote).joined(separator: ","))
+      let stop: String = run.stop?.rawValue ?? ""
+      let cut: [String] = [String(run.notRun), stop]
+      rows.append((fields + cut).map(quote).joined(separator: ","))
     }
     return rows.joined(separator: "\r\n") + "\r\n"
   }

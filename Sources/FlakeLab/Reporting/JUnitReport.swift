@@ -86,6 +86,8 @@ package enum JUnitReport {
       (JSONReport.Key.replicates, "\(run.replicates.count)"),
     ]
     figures += estimate.dispersion.map { [("dispersion", "\($0)")] } ?? []
+    // What a budget, an interrupt or a settled answer left unrun, and why.
+    figures += run.notRun > 0 ? [(JSONReport.Key.notRun, "\(run.notRun)"), (JSONReport.Key.stopped, run.stop?.rawValue ?? "")] : []
     figures += run.verdict.map { [("claim", $0.claim.rawValue), ("verdict", $0.status.rawValue)] } ?? []
     figures += run.schedule.map { [("seed", "\($0.seed)")] } ?? []
     figures += run.test.map { [("test", $0.test.id), ("framework", $0.test.framework.rawValue)] } ?? []
