@@ -99,18 +99,10 @@ final class EventAccountingTests: XCTestCase {
   func testAnInterruptedScreenSaysWhatItCutAndDiagnosesNothing() throws {
     let storm = PackageTestCommandTests.fixtures.appendingPathComponent("EventStorm").path
     XCTAssertEqual(try Flakelab.run(["test", "--package-path", storm, "--list"]).status, 0)
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-cut-\(UUID().uuidString).json").path
-    defer { try? FileManager.default.removeItem(atPath: path) }
     let passes = 100_000
-    let process = try Flakelab.launch([
-      "test", "--package-path", storm, "--skip-build", "--iterations", String(passes), "--output", path, "--format", "json",
-    ])
-    Thread.sleep(forTimeInterval: 3)
-    process.interrupt()
-    process.waitUntilExit()
-    XCTAssertEqual(process.terminationStatus, 130)
-    let data = try XCTUnwrap(FileManager.default.contents(atPath: path))
-    let report = try JSONReport.read(data, name: path)
+    let (status, report, data) = try Flakelab.interruptedReport(
+      ["test", "--package-path", storm, "--skip-build", "--iterations", String(passes), "--format", "json"], after: 3)
+    XCTAssertEqual(status, 130)
     XCTAssertTrue(report.interrupted)
     XCTAssertEqual(report.runs.count, 42)
     for run in report.runs {

@@ -95,17 +95,9 @@ final class ProcessAndSignalTests: XCTestCase {
   }
 
   func testAnInterruptedRunLeavesAValidReport() throws {
-    let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("flakelab-interrupted-\(UUID().uuidString).json").path
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    let process = try Flakelab.launch(
-      ["run", "lab.hang", "--iterations", "100000", "--timeout", "5s", "--output", path])
-    Thread.sleep(forTimeInterval: 1.5)
-    process.interrupt()
-    process.waitUntilExit()
-    XCTAssertEqual(process.terminationStatus, 130)
-    let data = try XCTUnwrap(FileManager.default.contents(atPath: path))
-    let report = try JSONReport.read(data, name: path)
+    let (status, report, _) = try Flakelab.interruptedReport(
+      ["run", "lab.hang", "--iterations", "100000", "--timeout", "5s"], after: 1.5)
+    XCTAssertEqual(status, 130)
     XCTAssertTrue(report.interrupted)
     let run = try XCTUnwrap(report.runs.first)
     XCTAssertGreaterThan(run.tally.passed, 0)

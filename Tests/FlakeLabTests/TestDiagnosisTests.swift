@@ -196,7 +196,7 @@ final class TestDiagnosisTests: XCTestCase {
     // Its one-second wait makes it the slowest (by how much more, the machine says).
     let rest = lines.count > 6 ? lines[6] : ""
     XCTAssertTrue(
-      rest.hasPrefix("1 test stable over 3 passes under serial. Slowest, a pass on average: FlakeKindsTests.blocksThread() 1."),
+      rest.hasPrefix("1 test stable over 3 passes under serial. Slowest, a pass on average: `FlakeKindsTests.blocksThread()` 1."),
       rest)
     XCTAssertTrue(rest.hasSuffix(" s (serial) (JSON runs[].testSeconds)."), rest)
   }

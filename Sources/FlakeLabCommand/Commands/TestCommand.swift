@@ -162,11 +162,14 @@ struct TestCommand: Command {
       throw PackageError.doesNotBuild(path: path, status: status, compilerLines: [])
     }
     let all = try package.tests(preload: preload)
+    // As swift test --filter matches (Swift Testing's ID with its source location), and as the
+    // listing shows the ID, so that `^…()$` (every replay command's) still names its test.
     let tests = all.filter { test in
-      let id = package.filterID(of: test)
-      let range = NSRange(id.startIndex..., in: id)
-      return (filters.isEmpty || filters.contains { $0.firstMatch(in: id, range: range) != nil })
-        && !skips.contains { $0.firstMatch(in: id, range: range) != nil }
+      let ids = [test.id, package.filterID(of: test)]
+      func matches(_ regex: NSRegularExpression) -> Bool {
+        ids.contains { regex.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil }
+      }
+      return (filters.isEmpty || filters.contains(where: matches)) && !skips.contains(where: matches)
     }
     guard !tests.isEmpty else {
       if all.isEmpty { throw UsageError("the package at '\(packagePath)' has no tests") }

@@ -65,6 +65,19 @@ extension Flakelab {
     return (result.status, try JSONReport.read(Array(result.stdout.utf8), name: "stdout"))
   }
 
+  /// flakelab started with `arguments` and `--output` to a file of its own, interrupted (SIGINT)
+  /// after `seconds`: its exit status and the report it left, read back and as text.
+  static func interruptedReport(_ arguments: [String], after seconds: Double) throws -> (status: Int32, report: Report, data: Data) {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-interrupted-\(UUID().uuidString).json").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let process = try launch(arguments + ["--output", path])
+    Thread.sleep(forTimeInterval: seconds)
+    process.interrupt()
+    process.waitUntilExit()
+    let data = try XCTUnwrap(FileManager.default.contents(atPath: path))
+    return (process.terminationStatus, try JSONReport.read(data, name: path), data)
+  }
+
   /// A run's counts by outcome, for comparing with what must have happened.
   static func counts(_ run: RunResult?) -> [String: Int] {
     guard let tally = run?.tally else { return [:] }
