@@ -81,11 +81,14 @@ package struct SuiteSummary: Sendable, Equatable {
       .compactMap { run in
       run.test.map { Unmeasured(test: $0.test.id, executor: run.executor, why: .stopped(run.stop)) }
     }
-    slowest = screen.compactMap { run in
+    // Each test once, under the executor it was slowest under.
+    let slow = screen.compactMap { run -> Slow? in
       guard let test = run.test, let seconds = run.testSeconds, run.tally.iterations > 0 else { return nil }
       let perPass = seconds / Double(run.tally.iterations)
       return perPass >= Self.slow ? Slow(test: test.test.id, executor: run.executor, seconds: perPass) : nil
-    }.sorted { ($1.seconds, $0.test) < ($0.seconds, $1.test) }
+    }
+    slowest = Dictionary(grouping: slow, by: \.test).values.compactMap { $0.max { $0.seconds < $1.seconds } }
+      .sorted { ($1.seconds, $0.test) < ($0.seconds, $1.test) }
     noFailure = report.unstableTests.isEmpty && report.testsInFlightAtCrashes.isEmpty && !stable.isEmpty
     mostPasses = report.runs.map(\.tally.iterations).max() ?? 0
   }
