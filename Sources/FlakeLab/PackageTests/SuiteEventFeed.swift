@@ -39,14 +39,14 @@ final class SuiteEventFeed: OutcomeFeed {
   private var eventsWritten: Int?
   /// Lines that name an event's kind but read as no JSON value (two events run together), and
   /// events that fit no test's order of start, issues and end.
-  private var unreadable = 0
+  private var outOfPlace = 0
 
   /// Whether what the process wrote does not add up: a line no one can read, an end with no
   /// start, a start of a test already running, or fewer events read than the harness wrote, or
   /// a test still running when the harness said the run was over. Then nothing the process said
   /// is any test's outcome: an event was lost on the way, by the lab.
   var lostEvents: Bool {
-    unreadable > 0 || eventsWritten.map { $0 != eventsRead || !inFlight.isEmpty } ?? false
+    outOfPlace > 0 || eventsWritten.map { $0 != eventsRead || !inFlight.isEmpty } ?? false
   }
 
   init(testIDs: [String]) throws {
@@ -83,7 +83,7 @@ final class SuiteEventFeed: OutcomeFeed {
   private func handle(_ line: ArraySlice<UInt8>) {
     guard LineReader.line(line, hasKindAmong: Self.kinds) else { return }
     guard let event = TestEvent.parse(line) else {
-      if JSONParser.parse(line) == nil { unreadable += 1 }
+      if JSONParser.parse(line) == nil { outOfPlace += 1 }
       return
     }
     if event.isCounted { eventsRead += 1 }
@@ -100,7 +100,7 @@ final class SuiteEventFeed: OutcomeFeed {
     case .testStarted(let id):
       guard let test = position(of: id) else { return }
       workerIsReady = true
-      if inFlight[test] != nil { unreadable += 1 }
+      if inFlight[test] != nil { outOfPlace += 1 }
       for other in inFlight.keys {
         neighbours[other, default: []].insert(test)
         neighbours[test, default: []].insert(other)
@@ -118,7 +118,7 @@ final class SuiteEventFeed: OutcomeFeed {
     case .testEnded(let id):
       guard let test = position(of: id) else { return }
       guard let said = issues[test] else {
-        unreadable += 1
+        outOfPlace += 1
         return
       }
       let failure = TestEventFeed.failure(said)
