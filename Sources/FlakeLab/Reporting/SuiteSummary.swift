@@ -10,8 +10,9 @@ package struct SuiteSummary: Sendable, Equatable {
     package let most: Int
   }
 
-  /// A test with an executor of the screen under which not one of its iterations counted.
-  package struct Unmeasured: Sendable, Equatable {
+  /// A test under an executor of the screen, named for why: not one of its iterations counted
+  /// there (``unmeasured``), or it left that executor's later passes (``settled``).
+  package struct TestUnder: Sendable, Equatable {
     package let test: String
     package let executor: ExecutorID
     /// Why: the test turned the executor off in every iteration, or the run stopped before any.
@@ -42,10 +43,10 @@ package struct SuiteSummary: Sendable, Equatable {
   package let stableOver: [Passes]
   package let skipped: [String]
   package let neverStarted: [String]
-  package let unmeasured: [Unmeasured]
+  package let unmeasured: [TestUnder]
   package let cut: [Cut]
   /// Tests that left an executor's later passes after their first ones waited in vain.
-  package let settled: [Unmeasured]
+  package let settled: [TestUnder]
   package let slowest: [Slow]
   /// No test failed: the rule of three then says what the passes can and cannot exclude.
   package let noFailure: Bool
@@ -66,7 +67,7 @@ package struct SuiteSummary: Sendable, Equatable {
     neverStarted = report.tests.filter { $0.verdict == .notRun }.map(\.test.id)
     unmeasured = report.tests.filter { $0.verdict != .skipped && $0.verdict != .notRun }.flatMap { finding in
       finding.runs.filter { $0.test?.layout == .suite && $0.tally.ran == 0 && $0.tally.skipped == 0 }.map { run in
-        Unmeasured(
+        TestUnder(
           test: finding.test.id, executor: run.executor,
           why: run.tally.executorChanged > 0 ? .executorChanged : .stopped(run.stop))
       }
@@ -78,9 +79,7 @@ package struct SuiteSummary: Sendable, Equatable {
     }
     let screen = report.tests.flatMap(\.runs).filter { $0.test?.layout == .suite }
     settled = screen.filter { [.everyIterationFailedSlowly, .everyIterationTimedOut].contains($0.stop) && $0.notRun > 0 }
-      .compactMap { run in
-      run.test.map { Unmeasured(test: $0.test.id, executor: run.executor, why: .stopped(run.stop)) }
-    }
+      .compactMap { run in run.test.map { TestUnder(test: $0.test.id, executor: run.executor, why: .stopped(run.stop)) } }
     // Each test once, under the executor it was slowest under.
     let slow = screen.compactMap { run -> Slow? in
       guard let test = run.test, let seconds = run.testSeconds, run.tally.iterations > 0 else { return nil }

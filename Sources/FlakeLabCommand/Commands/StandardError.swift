@@ -11,4 +11,3 @@ func printError(_ line: String) {
 func writeStandardError(_ text: String) {
   SystemCalls.writeAll(text.utf8, to: STDERR_FILENO)
 }
-
