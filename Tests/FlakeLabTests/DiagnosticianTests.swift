@@ -99,4 +99,20 @@ final class DiagnosticianTests: XCTestCase {
         "    do: \(TestDiagnosis.crashBesideOthers.advice)",
       ])
   }
+
+  /// Issue 24, point 6: failing under seeded and never under serial is `fifo-dependent` (the
+  /// order of jobs, not of tests); a report of an earlier FlakeLab that says `order-dependent`
+  /// means the same.
+  func testFailingUnderSeededAndNeverUnderSerialIsFIFODependent() {
+    let runs = [
+      run(.global, .suite, failed: 0, of: 20), run(.serial, .suite, failed: 0, of: 20), run(.seeded, .suite, failed: 12, of: 20),
+      run(.global, .repetitions, failed: 0, of: 40), run(.serial, .repetitions, failed: 0, of: 40),
+      run(.seeded, .repetitions, failed: 25, of: 40), run(.global, .fresh, failed: 0, of: 20),
+    ]
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .fifoDependent)
+    XCTAssertEqual(TestDiagnosis.fifoDependent.rawValue, "fifo-dependent")
+    XCTAssertEqual(TestDiagnosis(reading: "order-dependent"), .fifoDependent)
+    XCTAssertEqual(TestDiagnosis(reading: "fifo-dependent"), .fifoDependent)
+    XCTAssertNil(TestDiagnosis(reading: "no-such-diagnosis"))
+  }
 }

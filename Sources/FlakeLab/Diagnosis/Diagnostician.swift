@@ -64,7 +64,7 @@ package enum Diagnostician {
     if oneQueue.alwaysFails, oneQueue.failMoreThan(global, confidence: confidence) { return .blocksThread }
     if isInterference(runs, confidence: confidence) { return .interference }
     if fresh.fails, fresh.failMoreThan(warm, confidence: confidence) { return .firstRun }
-    if seeded.fails, fifo.neverFails, seeded.failMoreThan(fifo, confidence: confidence) { return .orderDependent }
+    if seeded.fails, fifo.neverFails, seeded.failMoreThan(fifo, confidence: confidence) { return .fifoDependent }
     if global.fails, oneQueue.neverFails, global.failMoreThan(oneQueue, confidence: confidence) {
       return .needsParallelism
     }

@@ -24,8 +24,9 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
   case interference
   /// Fails in fresh processes far more than in warm repetitions.
   case firstRun = "first-run"
-  /// Fails under seeded, never under serial: it relies on the order a FIFO queue gives.
-  case orderDependent = "order-dependent"
+  /// Fails under seeded, never under serial: it relies on the order a FIFO queue runs jobs in.
+  /// (Not the order of tests, which the flaky-test literature calls order-dependent.)
+  case fifoDependent = "fifo-dependent"
   /// Fails under global, never on one queue: a race between threads.
   case needsParallelism = "needs-parallelism"
   /// Fails now and then under global and on one queue alike: real time or I/O decides it.
@@ -36,6 +37,12 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
   /// No contrast says why: too few failures, or runs `--budget` or an interrupt cut short.
   case undetermined
 
+  /// The diagnosis a report names, under its name of today or of an earlier FlakeLab
+  /// (`order-dependent`, now `fifo-dependent`).
+  package init?(reading name: String) {
+    self.init(rawValue: name == "order-dependent" ? Self.fifoDependent.rawValue : name)
+  }
+
   /// The diagnosis in words, for the answer's first line.
   package var summary: String {
     switch self {
@@ -43,7 +50,7 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
     case .blocksThread: "blocks a thread waiting for async work: never finishes on one queue"
     case .interference: "fails beside other tests, never alone"
     case .firstRun: "fails on a fresh process's first run far more than on warm repetitions"
-    case .orderDependent: "relies on FIFO order: fails under seeded interleavings, never under serial"
+    case .fifoDependent: "relies on the FIFO order of jobs: fails under seeded interleavings, never under serial"
     case .needsParallelism: "a race between threads: fails under global, never on one queue"
     case .timing: "fails now and then under every executor: real time or I/O"
     case .crashBesideOthers: "the test process crashed while it ran beside other tests, none of which crashed alone"
@@ -60,8 +67,8 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
     case .interference:
       "isolate the state it shares with its neighbours, or run them .serialized"
     case .firstRun: "make the first run deterministic: lazy initialization, caches and warm-up decide it"
-    case .orderDependent:
-      "a serial executor makes it deterministic, but the test still depends on that order; await the state instead"
+    case .fifoDependent:
+      "a serial executor makes it deterministic, but the test still depends on that order of jobs; await the state instead"
     case .needsParallelism: "fix the code: serializing the test would hide the race"
     case .timing: "no executor makes it deterministic: inject a clock, or wait for the event rather than a time"
     case .crashBesideOthers:

@@ -33,7 +33,7 @@ final class Loader: @unchecked Sendable {
 /// Expects the load to be under way after one yield: true when jobs run first in, first out
 /// (the task started before the test resumed), false in other orders, and now and then under
 /// global, where the task runs on another thread.
-@Test func orderDependent() async {
+@Test func fifoDependent() async {
   let loader = Loader()
   let load = Task { await loader.load() }
   await Task.yield()
