@@ -115,4 +115,32 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertEqual(TestDiagnosis(reading: "fifo-dependent"), .fifoDependent)
     XCTAssertNil(TestDiagnosis(reading: "no-such-diagnosis"))
   }
+
+  /// Issue 24, point 5: an arm stopped after its first three failures reads 3 of 3 whatever its
+  /// rate, so it decides no contrast of rates. A test failing 15–30% everywhere whose fresh and
+  /// seeded arms happened to stop so was called `first-run` on 3 of 3 against 0 of 3.
+  func testAnArmStoppedAfterThreeFailuresDecidesNoContrast() {
+    var fresh = run(.global, .fresh, failed: 3, of: 3)
+    fresh.stop = .everyIterationFailed
+    var seeded = run(.seeded, .repetitions, failed: 3, of: 3)
+    seeded.stop = .everyIterationFailed
+    let runs = [
+      run(.global, .suite, failed: 4, of: 9), run(.serial, .suite, failed: 1, of: 9),
+      run(.global, .repetitions, failed: 0, of: 3), run(.serial, .repetitions, failed: 1, of: 3), seeded, fresh,
+    ]
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .timing)
+  }
+
+  /// Stopped arms of one queue are what blocks-thread asks: every iteration there failed.
+  func testStoppedOneQueueArmsStillShowABlockedThread() {
+    var serial = run(.serial, .repetitions, failed: 3, of: 3)
+    serial.stop = .everyIterationFailed
+    var seeded = run(.seeded, .repetitions, failed: 3, of: 3)
+    seeded.stop = .everyIterationFailed
+    let runs = [
+      run(.global, .suite, failed: 0, of: 20), run(.serial, .suite, failed: 20, of: 20),
+      run(.global, .repetitions, failed: 0, of: 40), serial, seeded, run(.global, .fresh, failed: 0, of: 20),
+    ]
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .blocksThread)
+  }
 }

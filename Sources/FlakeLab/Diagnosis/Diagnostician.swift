@@ -50,9 +50,14 @@ package enum Diagnostician {
   }
 
   private static func diagnose(_ runs: [RunResult], confidence: Double) -> TestDiagnosis {
-    func counts(_ include: (RunResult) -> Bool) -> Counts { Counts(runs.filter(include)) }
+    // A drill-down arm stopped after its first failures (each a long wait) reads 3 of 3 whatever
+    // its rate: it says "fails every time so far", which blocks-thread asks, and no rate, which
+    // every other contrast compares, so those leave it out.
+    let measured = runs.filter { $0.stop != .everyIterationFailed }
+    func counts(_ include: (RunResult) -> Bool) -> Counts { Counts(measured.filter(include)) }
     let global = counts { $0.executor == .global }
     let oneQueue = counts { $0.executor != .global }
+    let oneQueueEvenStopped = Counts(runs.filter { $0.executor != .global })
     let fifo = counts { $0.executor == .serial || $0.executor == .fifo }
     let seeded = counts { $0.executor == .seeded }
     let fresh = counts { $0.executor == .global && $0.test?.layout == .fresh }
@@ -61,8 +66,10 @@ package enum Diagnostician {
     // Every one-queue iteration failed while global ones passed, significantly more often:
     // nothing but a blocked thread fails under every order one queue can give. (A test that
     // fails nearly always under global too is broken in some other way.)
-    if oneQueue.alwaysFails, oneQueue.failMoreThan(global, confidence: confidence) { return .blocksThread }
-    if isInterference(runs, confidence: confidence) { return .interference }
+    if oneQueueEvenStopped.alwaysFails, oneQueueEvenStopped.failMoreThan(global, confidence: confidence) {
+      return .blocksThread
+    }
+    if isInterference(measured, confidence: confidence) { return .interference }
     if fresh.fails, fresh.failMoreThan(warm, confidence: confidence) { return .firstRun }
     if seeded.fails, fifo.neverFails, seeded.failMoreThan(fifo, confidence: confidence) { return .fifoDependent }
     if global.fails, oneQueue.neverFails, global.failMoreThan(oneQueue, confidence: confidence) {

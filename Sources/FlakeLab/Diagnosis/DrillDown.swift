@@ -3,8 +3,12 @@
 /// that the contrasts between those arms say why it fails (``Diagnostician``).
 ///
 /// Each arm first runs ``Supervisor/settledLimit`` iterations; an arm whose iterations all
-/// failed or timed out has its answer and stops there (a test that blocks under serial needs a
-/// few iterations, not hundreds). The others run the rest.
+/// timed out, or all failed after a wait of ``PassSupervisor/slowFailure`` or more, has its
+/// answer and stops there (a test that blocks under serial needs a few iterations, not
+/// hundreds, at a wait apiece). The others run the rest: an arm that fails fast costs little,
+/// and three failures in a row are no rate (a test that fails half the time does so one time
+/// in eight). A stopped arm reads 3 of 3 whatever its rate, so ``Diagnostician`` keeps it out
+/// of the contrasts of rates.
 package struct DrillDown {
   /// One way of running a test alone.
   package struct Arm {
@@ -70,7 +74,8 @@ package struct DrillDown {
     }
     let open = all.filter { index in
       let tally = results[index].tally
-      let settled = results[index].stop != nil || (tally.ran >= settle && tally.notPassed == tally.ran)
+      let waitedEachTime = results[index].seconds >= Double(tally.ran) * PassSupervisor.slowFailure.seconds
+      let settled = results[index].stop != nil || (tally.ran >= settle && tally.notPassed == tally.ran && waitedEachTime)
       if settled {
         results[index].stop = results[index].stop ?? .everyIterationFailed
         results[index].notRun = plans[index].arm.iterations - tally.iterations
