@@ -20,11 +20,11 @@ final class DiagnosticianTests: XCTestCase {
 
   /// A drill-down cut short (three iterations an arm): a race that failed in half the suite
   /// passes under global and never alone in six global iterations is no interference (a global
-  /// rate moves between processes, and six alone are fewer than the eight passes); the contrast
-  /// with one queue calls it a race.
+  /// rate moves between processes, and six alone are fewer than the twelve passes); the
+  /// contrast with one queue calls it a race.
   func testFewIterationsAloneDoNotMakeARaceInterference() {
     let runs = [
-      run(.global, .suite, failed: 4, of: 8), run(.serial, .suite, failed: 0, of: 8),
+      run(.global, .suite, failed: 6, of: 12), run(.serial, .suite, failed: 0, of: 12),
       run(.global, .repetitions, failed: 0, of: 3), run(.serial, .repetitions, failed: 0, of: 3),
       run(.seeded, .repetitions, failed: 0, of: 3), run(.global, .fresh, failed: 0, of: 3),
     ]
@@ -142,5 +142,36 @@ final class DiagnosticianTests: XCTestCase {
       run(.global, .repetitions, failed: 0, of: 40), serial, seeded, run(.global, .fresh, failed: 0, of: 20),
     ]
     XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .blocksThread)
+  }
+
+  /// Issue 24, point 1: global rates move between processes far beyond binomial noise. A test
+  /// failing 15–30% under every executor gave fresh 9 of 20 against warm 9 of 40, and was called
+  /// first-run; with the warm replicates' spread and six contrasts sharing the error, it is not.
+  func testAGlobalSwingIsNoFirstRun() {
+    func global(_ layout: TestReference.ProcessLayout, _ replicates: [(failed: Int, of: Int)]) -> RunResult {
+      var tally = Tally()
+      for replicate in replicates {
+        tally.record(.passed, count: replicate.of - replicate.failed)
+        tally.record(.failed(observation: "x"), count: replicate.failed)
+      }
+      var result = RunResult(
+        RunKey(scenario: "M", variant: "race()", executor: .global), tally: tally, seconds: 1,
+        iterationsAreIndependent: false,
+        replicates: replicates.map { replicate in
+          var one = Tally()
+          one.record(.passed, count: replicate.of - replicate.failed)
+          one.record(.failed(observation: "x"), count: replicate.failed)
+          return ReplicateCounts(one)
+        })
+      result.test = TestReference(test: test, packagePath: ".", layout: layout)
+      return result
+    }
+    let runs = [
+      global(.suite, [(1, 4), (0, 4), (2, 4), (0, 4), (1, 4)]), run(.serial, .suite, failed: 5, of: 20),
+      global(.repetitions, [(0, 4), (3, 4), (0, 4), (2, 4), (0, 4), (1, 4), (0, 4), (3, 4), (0, 4), (0, 4)]),
+      run(.serial, .repetitions, failed: 16, of: 40), run(.seeded, .repetitions, failed: 10, of: 40),
+      run(.global, .fresh, failed: 9, of: 20),
+    ]
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .timing)
   }
 }

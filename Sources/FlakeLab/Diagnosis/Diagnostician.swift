@@ -2,20 +2,34 @@
 /// against one queue, seeded against FIFO) and between layouts (suite passes against the test
 /// alone, fresh processes against warm repetitions).
 ///
-/// A contrast counts only when it is significant at the report's confidence (a one-sided
-/// two-proportion test, ``TwoProportionTest``): "never under serial" means nothing after three
-/// serial iterations. A failure that no contrast explains is `undetermined`, never a guess.
+/// A contrast counts only when it is significant (a one-sided two-proportion test,
+/// ``TwoProportionTest``): "never under serial" means nothing after three serial iterations.
+/// Two things keep a contrast from reading noise as a cause. A global rate moves between
+/// processes far beyond binomial noise: each side's variance is scaled by its runs' dispersion,
+/// as the rates' intervals are. And up to ``contrasts`` contrasts are asked of the same runs:
+/// each is judged at the report's error shared among them (Bonferroni), so that the answer as a
+/// whole keeps the report's confidence. A failure that no contrast explains is `undetermined`,
+/// never a guess.
 package enum Diagnostician {
-  /// Iterations run and iterations that did not pass, over a set of runs.
+  /// The contrasts a diagnosis may ask: blocks-thread, interference (global, one queue),
+  /// first-run, fifo-dependent, needs-parallelism.
+  static let contrasts = 6
+
+  /// Iterations run and iterations that did not pass, over a set of runs, and their dispersion.
   struct Counts {
     var ran = 0
     var failed = 0
+    /// The runs' dispersion, weighted by their iterations: 1 for independent iterations.
+    var dispersion = 1.0
 
     init(_ runs: some Sequence<RunResult>) {
+      var weighted = 0.0
       for run in runs {
         ran += run.tally.ran
         failed += run.tally.notPassed
+        weighted += Double(run.tally.ran) * max(1, run.estimate.dispersion ?? 1)
       }
+      if ran > 0 { dispersion = weighted / Double(ran) }
     }
 
     var fails: Bool { failed > 0 }
@@ -23,11 +37,13 @@ package enum Diagnostician {
     var neverFails: Bool { ran > 0 && failed == 0 }
     var alwaysFails: Bool { ran > 0 && failed == ran }
 
-    /// Whether these fail significantly more often than `baseline`.
+    /// Whether these fail significantly more often than `baseline`, each side's variance scaled
+    /// by its dispersion, at `confidence` shared among every contrast a diagnosis asks.
     func failMoreThan(_ baseline: Counts, confidence: Double) -> Bool {
       TwoProportionTest(
-        baselineFailures: baseline.failed, baselineIterations: baseline.ran, failures: failed, iterations: ran
-      ).roseSignificantly(confidence: confidence)
+        baselineFailures: baseline.failed, baselineIterations: baseline.ran, failures: failed, iterations: ran,
+        baselineDispersion: baseline.dispersion, dispersion: dispersion
+      ).roseSignificantly(confidence: 1 - (1 - confidence) / Double(Diagnostician.contrasts))
     }
   }
 
