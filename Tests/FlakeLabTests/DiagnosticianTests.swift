@@ -174,4 +174,16 @@ final class DiagnosticianTests: XCTestCase {
     ]
     XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .timing)
   }
+
+  /// A suite pass is a process's first run of each test too: FlakeKinds' firstRun() gave fresh
+  /// 6 of 20 against warm 3 of 40 in one default run, no contrast alone, while its suite passes
+  /// (first runs all) failed 19 of 40.
+  func testSuitePassesCountAsFirstRuns() {
+    let runs = [
+      run(.global, .suite, failed: 7, of: 20), run(.serial, .suite, failed: 12, of: 20),
+      run(.global, .repetitions, failed: 3, of: 40), run(.serial, .repetitions, failed: 2, of: 40),
+      run(.seeded, .repetitions, failed: 0, of: 40), run(.global, .fresh, failed: 6, of: 20),
+    ]
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .firstRun)
+  }
 }

@@ -76,8 +76,12 @@ package enum Diagnostician {
     let oneQueueEvenStopped = Counts(runs.filter { $0.executor != .global })
     let fifo = counts { $0.executor == .serial || $0.executor == .fifo }
     let seeded = counts { $0.executor == .seeded }
-    let fresh = counts { $0.executor == .global && $0.test?.layout == .fresh }
-    let warm = counts { $0.executor == .global && $0.test?.layout == .repetitions }
+    // Every iteration of a suite pass or of a fresh process is the process's first run of the
+    // test; repetitions after the first are warm. A test that never failed alone failed beside
+    // others, not on a first run.
+    let firstRuns = counts { $0.test?.layout != .repetitions }
+    let warm = counts { $0.test?.layout == .repetitions }
+    let failsAlone = counts { $0.test?.layout != .suite }.fails
 
     // Every one-queue iteration failed while global ones passed, significantly more often:
     // nothing but a blocked thread fails under every order one queue can give. (A test that
@@ -86,7 +90,7 @@ package enum Diagnostician {
       return .blocksThread
     }
     if isInterference(measured, confidence: confidence) { return .interference }
-    if fresh.fails, fresh.failMoreThan(warm, confidence: confidence) { return .firstRun }
+    if failsAlone, firstRuns.failMoreThan(warm, confidence: confidence) { return .firstRun }
     if seeded.fails, fifo.neverFails, seeded.failMoreThan(fifo, confidence: confidence) { return .fifoDependent }
     if global.fails, oneQueue.neverFails, global.failMoreThan(oneQueue, confidence: confidence) {
       return .needsParallelism
