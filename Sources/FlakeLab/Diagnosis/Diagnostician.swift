@@ -92,7 +92,10 @@ package enum Diagnostician {
     if isInterference(measured, confidence: confidence) { return .interference }
     if failsAlone, firstRuns.failMoreThan(warm, confidence: confidence) { return .firstRun }
     if seeded.fails, fifo.neverFails, seeded.failMoreThan(fifo, confidence: confidence) { return .fifoDependent }
-    if global.fails, oneQueue.neverFails, global.failMoreThan(oneQueue, confidence: confidence) {
+    // A race fails alone under global too; failures only beside others, with too few runs
+    // alone to call them interference, say neither (advice the wrong way is worse).
+    let globalAloneFails = counts { $0.executor == .global && $0.test?.layout != .suite }.fails
+    if global.fails, globalAloneFails, oneQueue.neverFails, global.failMoreThan(oneQueue, confidence: confidence) {
       return .needsParallelism
     }
     // `timing` is what is left when no contrast explains a failure that comes now and then,
