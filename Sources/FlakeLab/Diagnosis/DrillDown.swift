@@ -3,8 +3,8 @@
 /// that the contrasts between those arms say why it fails (``Diagnostician``).
 ///
 /// Each arm first runs ``Supervisor/settledLimit`` iterations; an arm whose iterations all
-/// timed out, or all failed after a wait of ``PassSupervisor/slowFailure`` or more, has its
-/// answer and stops there (a test that blocks under serial needs a few iterations, not
+/// timed out, or all failed after a wait of ``PassSupervisor/slowFailure`` or more, or all
+/// failed for a test that failed every pass of the screen, has its answer and stops there (a test that blocks under serial needs a few iterations, not
 /// hundreds, at a wait apiece). The others run the rest: an arm that fails fast costs little,
 /// and three failures in a row are no rate (a test that fails half the time does so one time
 /// in eight). A stopped arm reads 3 of 3 whatever its rate, so ``Diagnostician`` keeps it out
@@ -41,8 +41,12 @@ package struct DrillDown {
 
   /// Runs every arm for each of `tests`; the results come test by test, arm by arm. Whether
   /// Ctrl-C cut the stage short is in the second value. No worker starts after `deadline`.
+  ///
+  /// - Parameter failingEverywhere: the tests that failed in every iteration of the screen: for
+  ///   those, three failures alone settle an arm however fast (a broken test has no rate to
+  ///   contrast, and a suite with many would otherwise run every arm whole).
   package func run(
-    _ tests: [PackageTest], deadline: ContinuousClock.Instant? = nil,
+    _ tests: [PackageTest], failingEverywhere: Set<PackageTest> = [], deadline: ContinuousClock.Instant? = nil,
     onProgress: @escaping (Supervisor.Progress) -> Void = { _ in }
   ) throws -> (results: [RunResult], interrupted: Bool) {
     let plans = tests.flatMap { test in arms.map { (test: test, arm: $0) } }
@@ -75,7 +79,8 @@ package struct DrillDown {
     let open = all.filter { index in
       let tally = results[index].tally
       let waitedEachTime = results[index].seconds >= Double(tally.ran) * PassSupervisor.slowFailure.seconds
-      let settled = results[index].stop != nil || (tally.ran >= settle && tally.notPassed == tally.ran && waitedEachTime)
+      let settles = waitedEachTime || failingEverywhere.contains(plans[index].test)
+      let settled = results[index].stop != nil || (tally.ran >= settle && tally.notPassed == tally.ran && settles)
       if settled {
         results[index].stop = results[index].stop ?? .everyIterationFailed
         results[index].notRun = plans[index].arm.iterations - tally.iterations

@@ -121,7 +121,11 @@ extension RateMeasurement {
       }
     }
     if !interrupted, let drillDown, !failed.isEmpty {
-      (drilled, interrupted) = try drillDown.run(failed, deadline: budget.map { start + $0 }) {
+      let failingEverywhere = Set(
+        failed.filter { test in
+          screened.filter { $0.test?.test == test }.allSatisfy { $0.tally.ran > 0 && $0.tally.notPassed == $0.tally.ran }
+        })
+      (drilled, interrupted) = try drillDown.run(failed, failingEverywhere: failingEverywhere, deadline: budget.map { start + $0 }) {
         onProgress("diagnosis of \(failed.count) tests", $0)
       }
     }
