@@ -134,17 +134,88 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .timing)
   }
 
-  /// Stopped arms of one queue are what blocks-thread asks: every iteration there failed.
+  /// Stopped arms of one queue are what blocks-thread asks: every iteration there failed, and
+  /// the suite passes under serial each failed after a wait of a second or more.
   func testStoppedOneQueueArmsStillShowABlockedThread() {
     var serial = run(.serial, .repetitions, failed: 3, of: 3)
     serial.stop = .everyIterationFailed
     var seeded = run(.seeded, .repetitions, failed: 3, of: 3)
     seeded.stop = .everyIterationFailed
+    var suite = run(.serial, .suite, failed: 3, of: 3)
+    suite.stop = .everyIterationFailedSlowly
     let runs = [
-      run(.global, .suite, failed: 0, of: 20), run(.serial, .suite, failed: 20, of: 20),
+      run(.global, .suite, failed: 0, of: 20), suite,
       run(.global, .repetitions, failed: 0, of: 40), serial, seeded, run(.global, .fresh, failed: 0, of: 20),
     ]
     XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .blocksThread)
+  }
+
+  /// Issue 24, point 2: the swift-concurrency-extras README's `isLoading` test with one yield
+  /// fails every time on one queue, in microseconds, and passes now and then under global. No
+  /// wait, so no blocked thread: one queue's order fails it (`serial-deterministic`), and the
+  /// advice is not "never serialize this test", the opposite of that README's remedy.
+  func testFailingEveryTimeOnOneQueueWithoutAWaitIsSerialDeterministic() {
+    var serial = run(.serial, .repetitions, failed: 3, of: 3)
+    serial.stop = .everyIterationFailed
+    var seeded = run(.seeded, .repetitions, failed: 3, of: 3)
+    seeded.stop = .everyIterationFailed
+    var runs = [
+      run(.global, .suite, failed: 3, of: 20), run(.serial, .suite, failed: 20, of: 20),
+      run(.global, .repetitions, failed: 2, of: 40), serial, seeded, run(.global, .fresh, failed: 1, of: 20),
+    ]
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .serialDeterministic)
+    // The same counts, each serial pass a second long: a wait that ran out.
+    runs[1].seconds = 25
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .blocksThread)
+  }
+
+  /// Two runs of 16 fresh processes on one queue, seeded alike, as the drill-down's randomness
+  /// replays are, failing in `first` and `second`.
+  private func replays(_ first: Set<Int>, _ second: Set<Int>, of count: Int = 16) -> [RunResult] {
+    [first, second].map { failing in
+      var tally = Tally()
+      tally.record(.passed, count: count - failing.count)
+      tally.record(.failed(observation: "x"), count: failing.count)
+      var result = RunResult(
+        RunKey(scenario: "M", variant: "race()", executor: .serial), tally: tally, seconds: 1,
+        iterationsAreIndependent: true)
+      result.test = TestReference(test: test, packagePath: ".", layout: .fresh)
+      var schedule = RunSchedule(seed: 7)
+      for index in failing.sorted() { schedule.noteFailing(index: index, fingerprint: 0, outcome: .failed(observation: "x")) }
+      result.schedule = schedule
+      return result
+    }
+  }
+
+  /// Issue 24, point 3: a test that a hash order decides (a two-key dictionary encoded to JSON)
+  /// fails in the same processes when their seeds are the same, and all or nothing within one
+  /// process: `randomness`, drawn per process. It was `timing` ("inject a clock") before.
+  func testTheSameSeedsFailingAgainIsRandomness() {
+    let arms = [
+      run(.global, .suite, failed: 9, of: 20), run(.serial, .suite, failed: 11, of: 20),
+      run(.global, .repetitions, failed: 40, of: 40), run(.serial, .repetitions, failed: 0, of: 40),
+      run(.seeded, .repetitions, failed: 40, of: 40), run(.global, .fresh, failed: 10, of: 20),
+    ]
+    let runs = arms + replays([0, 3, 4, 9, 10, 15], [0, 3, 4, 9, 10, 15])
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .randomness)
+    XCTAssertEqual(Diagnostician.randomDraw(runs, confidence: 0.95), .perProcess)
+    // A value drawn in every iteration: a process's iterations differ.
+    var perIteration = runs
+    perIteration[3] = run(.serial, .repetitions, failed: 12, of: 40)
+    XCTAssertEqual(Diagnostician.randomDraw(perIteration, confidence: 0.95), .perIteration)
+    // Other processes failing the second time: real time, not the seed.
+    XCTAssertEqual(Diagnostician.judge(arms + replays([0, 3, 4, 9, 10, 15], [1, 3, 4, 9, 10, 15]), confidence: 0.95).1, .timing)
+  }
+
+  /// One failure in 16 agreeing twice is chance one time in 16: no randomness, however alike.
+  func testAnAgreementChanceCouldMakeIsNoRandomness() {
+    let arms = [
+      run(.global, .suite, failed: 1, of: 20), run(.serial, .suite, failed: 1, of: 20),
+      run(.global, .repetitions, failed: 1, of: 40), run(.serial, .repetitions, failed: 1, of: 40),
+      run(.seeded, .repetitions, failed: 0, of: 40), run(.global, .fresh, failed: 0, of: 20),
+    ]
+    XCTAssertNotEqual(Diagnostician.judge(arms + replays([5], [5]), confidence: 0.95).1, .randomness)
+    XCTAssertEqual(Diagnostician.judge(arms + replays([2, 5, 11], [2, 5, 11]), confidence: 0.95).1, .randomness)
   }
 
   /// Issue 24, point 1: global rates move between processes far beyond binomial noise. A test

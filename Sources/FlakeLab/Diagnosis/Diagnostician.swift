@@ -11,9 +11,17 @@
 /// whole keeps the report's confidence. A failure that no contrast explains is `undetermined`,
 /// never a guess.
 package enum Diagnostician {
-  /// The contrasts a diagnosis may ask: blocks-thread, interference (global, one queue),
-  /// first-run, fifo-dependent, needs-parallelism.
-  static let contrasts = 6
+  /// Where a test's randomness is drawn, as the runs show it.
+  package enum RandomDraw: String, Sendable {
+    /// A hash order or a value drawn once in the process: every iteration of a process agrees.
+    case perProcess = "per-process"
+    /// A value drawn in each iteration: iterations of one process differ.
+    case perIteration = "per-iteration"
+  }
+
+  /// The contrasts a diagnosis may ask: randomness, blocks-thread or serial-deterministic,
+  /// interference (global, one queue), first-run, fifo-dependent, needs-parallelism.
+  static let contrasts = 7
 
   /// Iterations run and iterations that did not pass, over a set of runs, and their dispersion.
   struct Counts {
@@ -83,11 +91,21 @@ package enum Diagnostician {
     let warm = counts { $0.test?.layout == .repetitions }
     let failsAlone = counts { $0.test?.layout != .suite }.fails
 
-    // Every one-queue iteration failed while global ones passed, significantly more often:
-    // nothing but a blocked thread fails under every order one queue can give. (A test that
-    // fails nearly always under global too is broken in some other way.)
-    if oneQueueEvenStopped.alwaysFails, oneQueueEvenStopped.failMoreThan(global, confidence: confidence) {
+    if randomDraw(runs, confidence: confidence) != nil { return .randomness }
+    // Every one-queue iteration failed while global ones passed, significantly more often. A
+    // blocked thread does that, and so does a test that looks at a state it never awaits, or
+    // code that checks, awaits and acts: only a wait tells the first apart, in microseconds
+    // the others fail. (A test that fails nearly always under global too is broken otherwise.)
+    // Without a wait, FIFO order (serial, fifo) failing every time is what says it.
+    let waitedOnOneQueue = runs.contains { $0.executor != .global && waited($0) }
+    if waitedOnOneQueue, oneQueueEvenStopped.alwaysFails, oneQueueEvenStopped.failMoreThan(global, confidence: confidence) {
       return .blocksThread
+    }
+    // FIFO order alone need fail every time: seeded interleavings may find an order that passes
+    // (a reentrant actor's second call arriving after the first has finished).
+    let fifoEvenStopped = Counts(runs.filter { $0.executor == .serial || $0.executor == .fifo })
+    if !waitedOnOneQueue, fifoEvenStopped.alwaysFails, fifoEvenStopped.failMoreThan(global, confidence: confidence) {
+      return .serialDeterministic
     }
     if isInterference(measured, confidence: confidence) { return .interference }
     if failsAlone, firstRuns.failMoreThan(warm, confidence: confidence) { return .firstRun }
@@ -105,6 +123,60 @@ package enum Diagnostician {
       return .timing
     }
     return .undetermined
+  }
+
+  /// Whether the test is worth the randomness replays (``DrillDown``): it failed alone, never
+  /// after a wait, and not every time. A random value or a hash order decides a test alone as
+  /// beside others, in microseconds.
+  package static func mayDependOnRandomness(_ runs: [RunResult]) -> Bool {
+    let alone = Counts(runs.filter { $0.test?.layout != .suite })
+    return alone.fails && !Counts(runs).alwaysFails && !runs.contains(where: waited)
+  }
+
+  /// How the test's randomness decides it, when it does: two runs of fresh processes on one
+  /// queue with the same seeds (the same random values and hash order, process by process)
+  /// failed in exactly the same processes, some but not all, and so exact an agreement is not
+  /// chance. Given k failures in each of n processes, outcomes that the seed does not decide
+  /// agree with probability 1 / C(n, k) (every set of k processes alike). A value drawn per
+  /// iteration shows as mixed outcomes within one process on one queue; a draw per process
+  /// (hash order, a value drawn once) as all or nothing.
+  package static func randomDraw(_ runs: [RunResult], confidence: Double) -> RandomDraw? {
+    let replays = runs.filter(isRandomnessReplay)
+    guard replays.count == 2, replays[0].key == replays[1].key, replays[0].stop == nil, replays[1].stop == nil
+    else { return nil }
+    let failing = replays.map { run in Set(run.schedule?.failingIterations.map(\.index) ?? []) }
+    let (k, n) = (replays[0].tally.notPassed, replays[0].tally.ran)
+    guard n > 0, replays[1].tally.ran == n, replays[1].tally.notPassed == k, k > 0, k < n,
+      k <= RunSchedule.failingLimit, failing[0] == failing[1], failing[0].count == k
+    else { return nil }
+    let chance = 1 / binomial(n, k)
+    guard chance < (1 - confidence) / Double(contrasts) else { return nil }
+    let mixed = runs.contains { run in
+      run.executor != .global && run.test?.layout == .repetitions && run.replicates.contains { $0.failed > 0 && $0.failed < $0.iterations }
+    }
+    return mixed ? .perIteration : .perProcess
+  }
+
+  /// Whether `run` is one of the drill-down's randomness replays: fresh processes under serial
+  /// that list their failing iterations, which serial runs do nowhere else.
+  package static func isRandomnessReplay(_ run: RunResult) -> Bool {
+    run.executor == .serial && run.test?.layout == .fresh && run.schedule != nil
+  }
+
+  /// C(n, k), as a double: n is a few dozen at most.
+  private static func binomial(_ n: Int, _ k: Int) -> Double {
+    (0..<min(k, n - k)).reduce(1.0) { $0 * Double(n - $1) / Double($1 + 1) }
+  }
+
+  /// Whether `run`'s failures came of a wait: iterations that timed out, or that failed after
+  /// ``PassSupervisor/slowFailure`` each (a test helper's own wait that ran out), however the
+  /// run stopped. The harness cannot see a thread block; it sees the time a wait costs.
+  static func waited(_ run: RunResult) -> Bool {
+    if run.tally.timedOut > 0 || run.stop == .everyIterationTimedOut || run.stop == .everyIterationFailedSlowly {
+      return true
+    }
+    let failed = run.tally.notPassed
+    return failed > 0 && (run.testSeconds ?? run.seconds) >= Double(failed) * PassSupervisor.slowFailure.seconds
   }
 
   /// Failed in suite passes and never alone, compared like with like: under global, or under

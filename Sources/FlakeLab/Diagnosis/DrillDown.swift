@@ -24,15 +24,26 @@ package struct DrillDown {
   }
 
   package let arms: [Arm]
+  /// Run twice with the same seeds for a test that may depend on randomness
+  /// (``Diagnostician/mayDependOnRandomness(_:)``): fresh processes on one queue, where the
+  /// seed decides every random value and hash order, so that the same processes fail again if
+  /// the randomness decides the test (``Diagnostician/randomDraw(_:confidence:)``).
+  package let randomnessReplay: Arm?
+  /// The processes of each randomness replay: enough that a test failing in 2 of them, or in
+  /// all but 2, is told from chance at the report's error shared among the contrasts (1 in
+  /// C(16, 2) = 120).
+  package static let randomnessProcesses = 16
   let measurement: RateMeasurement
   let package: TestPackage
   let probe: HarnessProbe
   let preload: String
 
   package init(
-    arms: [Arm], measurement: RateMeasurement, package: TestPackage, probe: HarnessProbe, preload: String
+    arms: [Arm], randomnessReplay: Arm? = nil, measurement: RateMeasurement, package: TestPackage, probe: HarnessProbe,
+    preload: String
   ) {
     self.arms = arms
+    self.randomnessReplay = randomnessReplay
     self.measurement = measurement
     self.package = package
     self.probe = probe
@@ -45,8 +56,10 @@ package struct DrillDown {
   /// - Parameter failingEverywhere: the tests that failed in every iteration of the screen: for
   ///   those, three failures alone settle an arm however fast (a broken test has no rate to
   ///   contrast, and a suite with many would otherwise run every arm whole).
+  /// - Parameter screen: the screen's runs, which with the arms' decide the randomness replays.
   package func run(
-    _ tests: [PackageTest], failingEverywhere: Set<PackageTest> = [], deadline: ContinuousClock.Instant? = nil,
+    _ tests: [PackageTest], failingEverywhere: Set<PackageTest> = [], screen: [RunResult] = [],
+    deadline: ContinuousClock.Instant? = nil,
     onProgress: @escaping (Supervisor.Progress) -> Void = { _ in }
   ) throws -> (results: [RunResult], interrupted: Bool) {
     let plans = tests.flatMap { test in arms.map { (test: test, arm: $0) } }
@@ -98,6 +111,21 @@ package struct DrillDown {
         results[index].stop = results[index].notRun > 0 ? .interrupted : nil
       }
     }
+    guard !supervisor.wasInterrupted, let replay = randomnessReplay else { return (results, supervisor.wasInterrupted) }
+    let candidates = tests.filter { test in
+      Diagnostician.mayDependOnRandomness((screen + results).filter { $0.test?.test == test })
+    }
+    let replays = candidates.flatMap { test in
+      (0..<2).map { _ in
+        var run = TestLaunch.run(
+          test, of: package, executor: replay.executor, indices: 0..<replay.iterations, seed: measurement.seed,
+          freshProcess: true, probe: probe, preload: preload)
+        run.isScheduled = true
+        run.replicates = measurement.replicates(independent: true)
+        return run
+      }
+    }
+    results += try supervisor.run(replays)
     return (results, supervisor.wasInterrupted)
   }
 }

@@ -6,6 +6,8 @@ package struct TestFinding: Sendable {
   package let diagnosis: TestDiagnosis?
   /// Every run of the test, the screen's (suite layout) first, then the drill-down's.
   package let runs: [RunResult]
+  /// Where the random draw that decides it is made, for a `randomness` diagnosis.
+  package var randomDraw: Diagnostician.RandomDraw?
   /// Where the test is declared, where the lab could tell (for CI annotations).
   package var location: SourceLocation?
 
@@ -13,6 +15,7 @@ package struct TestFinding: Sendable {
     self.test = test
     self.runs = runs
     (verdict, diagnosis) = Diagnostician.judge(runs, confidence: confidence)
+    randomDraw = diagnosis == .randomness ? Diagnostician.randomDraw(runs, confidence: confidence) : nil
   }
 
   package init(test: PackageTest, verdict: TestVerdict, diagnosis: TestDiagnosis?, runs: [RunResult]) {
@@ -33,9 +36,11 @@ package struct TestFinding: Sendable {
   }
 
   /// The command that replays the first failing seeded iteration of the test, if a seed
-  /// reproduces one.
+  /// reproduces one: for `randomness`, a fresh process with the failing random seed.
   package func replay(program: String) -> String? {
-    for run in runs {
+    // A randomness replay reproduces a failure only where the seed decides it.
+    let replays = runs.filter(Diagnostician.isRandomnessReplay)
+    for run in diagnosis == .randomness ? replays : runs.filter({ !Diagnostician.isRandomnessReplay($0) }) {
       if let schedule = run.schedule, schedule.isControlled, let failing = schedule.failingIterations.first {
         return ScheduleText.replayCommand(run, failing, program: program)
       }

@@ -62,6 +62,7 @@ package enum JSONReport {
     package static let processLayout = "processLayout"
     package static let tests = "tests"
     package static let diagnosis = "diagnosis"
+    package static let randomDraw = "randomDraw"
     package static let advice = "advice"
     package static let neighbours = "neighbours"
     package static let source = "source"
@@ -134,6 +135,7 @@ package enum JSONReport {
       (Key.verdict, .string(finding.verdict.rawValue)),
       (Key.diagnosis, finding.diagnosis.map { .string($0.rawValue) } ?? .null),
       (Key.advice, finding.diagnosis.map { .string($0.advice) } ?? .null),
+      (Key.randomDraw, finding.randomDraw.map { .string($0.rawValue) } ?? .null),
       (
         Key.source,
         finding.location.map { .object([(Key.path, .string($0.path)), (Key.line, .int($0.line))]) } ?? .null

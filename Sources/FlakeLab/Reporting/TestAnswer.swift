@@ -39,6 +39,11 @@ package enum TestAnswer {
         "    beside it in \(Formatting.count(most)) of its \(Formatting.count(failingPasses)) failing passes: "
           + suspects.prefix(5).joined(separator: ", ") + (suspects.count > 5 ? " and \(suspects.count - 5) more" : ""))
     }
+    if let draw = finding.randomDraw, let replay = finding.runs.last(where: Diagnostician.isRandomnessReplay) {
+      lines.append(
+        "    the same \(Formatting.count(replay.tally.notPassed)) of \(Formatting.count(replay.tally.ran)) fresh processes failed "
+          + "again with the same seeds; drawn \(draw == .perProcess ? "once per process (a hash order, a value drawn once)" : "in each iteration")")
+    }
     if let seen = mostFrequentFailure(finding) {
       lines.append("    seen: \(seen)")
     }
@@ -93,6 +98,7 @@ package enum TestAnswer {
       + RateText.withInterval(run.estimate)
     if tally.timedOut > 0 { line += " · \(Formatting.count(tally.timedOut)) timed out" }
     if tally.crashed > 0 { line += " · \(Formatting.count(tally.crashed)) crashed" }
+    if Diagnostician.isRandomnessReplay(run) { line += " · randomness drawn from the lab's seed" }
     if run.notRun > 0, let stop = run.stop {
       line += " · stopped: \(TextReport.reason(stop))"
     }

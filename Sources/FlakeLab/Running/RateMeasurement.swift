@@ -125,7 +125,8 @@ extension RateMeasurement {
         failed.filter { test in
           screened.filter { $0.test?.test == test }.allSatisfy { $0.tally.ran > 0 && $0.tally.notPassed == $0.tally.ran }
         })
-      (drilled, interrupted) = try drillDown.run(failed, failingEverywhere: failingEverywhere, deadline: budget.map { start + $0 }) {
+      (drilled, interrupted) = try drillDown.run(
+        failed, failingEverywhere: failingEverywhere, screen: screened, deadline: budget.map { start + $0 }) {
         onProgress("diagnosis of \(failed.count) tests", $0)
       }
     }
