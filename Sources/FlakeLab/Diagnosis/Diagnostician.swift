@@ -125,12 +125,14 @@ package enum Diagnostician {
     return .undetermined
   }
 
-  /// Whether the test is worth the randomness replays (``DrillDown``): it failed alone, never
-  /// after a wait, and not every time. A random value or a hash order decides a test alone as
-  /// beside others, in microseconds.
+  /// Whether the test is worth the randomness replays (``DrillDown``): it failed alone and on
+  /// one queue, where the replays run, never after a wait, and not every time. A random value
+  /// or a hash order decides a test alone as beside others, under every executor, in
+  /// microseconds.
   package static func mayDependOnRandomness(_ runs: [RunResult]) -> Bool {
     let alone = Counts(runs.filter { $0.test?.layout != .suite })
-    return alone.fails && !Counts(runs).alwaysFails && !runs.contains(where: waited)
+    let oneQueue = Counts(runs.filter { $0.executor != .global })
+    return alone.fails && oneQueue.fails && !Counts(runs).alwaysFails && !runs.contains(where: waited)
   }
 
   /// How the test's randomness decides it, when it does: two runs of fresh processes on one

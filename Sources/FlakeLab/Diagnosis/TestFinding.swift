@@ -8,6 +8,8 @@ package struct TestFinding: Sendable {
   package let runs: [RunResult]
   /// Where the random draw that decides it is made, for a `randomness` diagnosis.
   package var randomDraw: Diagnostician.RandomDraw?
+  /// The tests whose presence fails it, for an `interference` the search could tell.
+  package var polluters: Polluters?
   /// Where the test is declared, where the lab could tell (for CI annotations).
   package var location: SourceLocation?
 
@@ -23,6 +25,17 @@ package struct TestFinding: Sendable {
     self.verdict = verdict
     self.diagnosis = diagnosis
     self.runs = runs
+  }
+
+  /// The diagnosis in words, with the polluters named where the search found them.
+  package var summary: String? {
+    diagnosis.map { diagnosis in diagnosis.summary + (polluters.map { "; " + $0.when } ?? "") }
+  }
+
+  /// What to do, with the polluters named where the search found them.
+  package var advice: String? {
+    if diagnosis == .interference, let polluters { return polluters.advice }
+    return diagnosis?.advice
   }
 
   /// The tests that ran beside this one in suite passes where it failed, the most frequent

@@ -22,8 +22,8 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
   /// waits for async work.
   case blocksThread = "blocks-thread"
   /// Passes under global, always fails on one queue in FIFO order (serial, fifo), without
-  /// waiting: that order is the order that fails it (a state checked before the work that sets it has run, or code that
-  /// checks, awaits and then acts).
+  /// waiting: that order is the order that fails it (a state checked before the work that sets
+  /// it has run, or code that checks, awaits and then acts).
   case serialDeterministic = "serial-deterministic"
   /// Fails in suite passes, never alone: it depends on the tests beside it.
   case interference
@@ -68,7 +68,8 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
     }
   }
 
-  /// What to do about it.
+  /// What to do about it, in general: a finding names the culprit where it can
+  /// (``TestFinding/advice``).
   package var advice: String {
     switch self {
     case .alwaysFails: "fix the test or the code: it is broken, not flaky"
@@ -79,7 +80,8 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
         + "of the work (isLoading), give the work a suspension point where the test looks and run the test on the serial "
         + "executor; if the code checks, awaits, then acts on what it checked, that is a real bug one queue exposes: fix the code"
     case .interference:
-      "isolate the state it shares with its neighbours, or run them .serialized"
+      "isolate the state it shares with its neighbours (a shared default, the environment, files); "
+        + "no neighbour was named as the one that fails it: run it with each suspect (--filter) to tell"
     case .firstRun: "make the first run deterministic: lazy initialization, caches and warm-up decide it"
     case .fifoDependent:
       "a serial executor makes it deterministic, but the test still depends on that order of jobs; await the state instead"
