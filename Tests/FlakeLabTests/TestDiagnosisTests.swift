@@ -104,6 +104,19 @@ final class TestDiagnosisTests: XCTestCase {
     }
   }
 
+  /// A test that stops its own process (SIGSTOP) hangs every test in flight beside it: each
+  /// runs alone, as at a crash, and only the one that hangs alone too is charged the hang.
+  func testAHangIsChargedToTheTestThatHangsAloneNotToItsNeighbour() throws {
+    let answer = try test(
+      ["--iterations", "2", "--executor", "global", "--timeout", "1s", "--filter", "Stopping"],
+      environment: ["FLAKEKINDS_MISBEHAVE": "1"])
+    let runs = Dictionary(uniqueKeysWithValues: answer.report.runs.map { ($0.test?.test.id ?? "?", $0) })
+    XCTAssertEqual(runs["FlakeKindsTests.Stopping/stopsItsProcessWhenAsked()"]?.tally.timedOut, 2)
+    let neighbour = "FlakeKindsTests.Stopping/takesItsTimeWhenAsked()"
+    XCTAssertEqual(runs[neighbour]?.tally.passed, 2, "\(runs[neighbour]?.tally ?? Tally())")
+    XCTAssertEqual(answer.tests[neighbour]?["verdict"] as? String, "stable")
+  }
+
   /// Issue 24, points 2 and 3, on real runs with a fixed seed: a test that fails every time on
   /// one queue without a wait is serial-deterministic, never blocks-thread; a test that a random
   /// value or a hash order decides is randomness, per iteration or per process, and its replay
