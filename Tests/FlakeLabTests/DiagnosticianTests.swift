@@ -47,6 +47,22 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .interference)
   }
 
+  /// Ctrl-C in the drill-down: arms of 0 of 0 say nothing, so no `timing`; Ctrl-C in the first
+  /// pass: one failing iteration is no `always-fails`.
+  func testAnInterruptedRunConcludesNothing() {
+    var runs = [
+      run(.global, .suite, failed: 3, of: 9), run(.serial, .suite, failed: 5, of: 9),
+      run(.global, .repetitions, failed: 0, of: 0), run(.serial, .repetitions, failed: 0, of: 0),
+    ]
+    runs[2].stop = .interrupted
+    runs[3].stop = .interrupted
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .undetermined)
+    var first = [run(.global, .suite, failed: 1, of: 1), run(.serial, .suite, failed: 0, of: 0)]
+    first[0].stop = .interrupted
+    first[1].stop = .interrupted
+    XCTAssertEqual(Diagnostician.judge(first, confidence: 0.95).1, .undetermined)
+  }
+
   /// Failing under every executor is `timing` only when every arm ran: with the diagnosis cut
   /// short by `--budget`, it is `undetermined`.
   func testTimingIsNeverGuessedFromARunTheBudgetCut() {

@@ -126,8 +126,16 @@ package struct DrillDown {
     }
     guard !supervisor.wasInterrupted else { return Findings(results: results, interrupted: true) }
     if let replay = randomnessReplay {
-      results += try supervisor.run(randomnessReplays(of: tests, results: screen + results, arm: replay))
-      if supervisor.wasInterrupted { return Findings(results: results, interrupted: true) }
+      var replays = try supervisor.run(randomnessReplays(of: tests, results: screen + results, arm: replay))
+      if supervisor.wasInterrupted {
+        // A replay cut short compares nothing: its test's answer waits for a whole run.
+        for index in replays.indices where replays[index].tally.iterations < replay.iterations {
+          replays[index].notRun = replay.iterations - replays[index].tally.iterations
+          replays[index].stop = .interrupted
+        }
+        return Findings(results: results + replays, interrupted: true)
+      }
+      results += replays
     }
     let search = PolluterSearch(
       measurement: measurement, package: package, preload: preload, deadline: deadline, onProgress: onProgress)
