@@ -3,15 +3,16 @@ import Foundation
 import Synchronization
 
 /// The test process's randomness, drawn from the lab's seed: what `SystemRandomNumberGenerator`
-/// reads (`Int.random`, `Bool.random`, `shuffled()`, `UUID()`) and the seed of Swift's hashing,
+/// reads (`Int.random`, `Bool.random`, `shuffled()`) and the seed of Swift's hashing,
 /// which orders every `Set` and `Dictionary`. A process with the same seed and first iteration
 /// draws the same values and iterates its sets in the same order, so a replay reproduces a
 /// failure that a random value or a hash order decided.
 ///
-/// Values: Swift code draws through the runtime's `swift_stdlib_random`, other code through
-/// glibc's `getrandom` and `getentropy`; the harness defines all three, and they draw from one
-/// SplitMix64 stream seeded per process. Not covered: reads of `/dev/urandom` itself, glibc's
-/// `arc4random` and direct `getrandom` system calls, the kernel's address layout.
+/// Values: Swift's runtime (`swift_stdlib_random`) reads the kernel's randomness through glibc's
+/// `syscall(SYS_getrandom, …)`, other code through glibc's `getrandom` and `getentropy`; the
+/// harness defines all three, and they draw from one SplitMix64 stream seeded per process. Not
+/// covered: reads of `/dev/urandom` itself, glibc's `arc4random` (which calls the kernel
+/// itself), `UUID()`, the kernel's address layout.
 ///
 /// Hash order: Swift seeds its hashing when its runtime loads, and with that seed it also mixes
 /// each table's address into its order, which no seed replays. The lab starts the process with
@@ -69,9 +70,12 @@ enum SeededRandomness {
   }
 }
 
+// The interposers are public: a release build exports a `@_cdecl` function only if it is (a
+// debug build exports them all, so only `make install` and `make bench` showed it).
+
 /// glibc's `getrandom(buffer, count, flags)`, seeded.
 @_cdecl("getrandom")
-func seededGetrandom(_ buffer: UnsafeMutableRawPointer?, _ count: Int, _ flags: UInt32) -> Int {
+public func seededGetrandom(_ buffer: UnsafeMutableRawPointer?, _ count: Int, _ flags: UInt32) -> Int {
   if SeededRandomness.fill(buffer, count: count) { return count }
   typealias Getrandom = @convention(c) (UnsafeMutableRawPointer?, Int, UInt32) -> Int
   return SystemCalls.symbol("getrandom", as: Getrandom.self, next: true)?(buffer, count, flags) ?? -1
@@ -79,7 +83,7 @@ func seededGetrandom(_ buffer: UnsafeMutableRawPointer?, _ count: Int, _ flags: 
 
 /// glibc's `getentropy(buffer, count)`, seeded.
 @_cdecl("getentropy")
-func seededGetentropy(_ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int32 {
+public func seededGetentropy(_ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int32 {
   if count <= 256, SeededRandomness.fill(buffer, count: count) { return 0 }
   typealias Getentropy = @convention(c) (UnsafeMutableRawPointer?, Int) -> Int32
   return SystemCalls.symbol("getentropy", as: Getentropy.self, next: true)?(buffer, count) ?? -1
@@ -90,7 +94,7 @@ func seededGetentropy(_ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int32
 /// arguments are integers and pointers, which the variadic and fixed conventions pass alike,
 /// and it takes six at most.
 @_cdecl("syscall")
-func seededSyscall(_ number: Int, _ a1: Int, _ a2: Int, _ a3: Int, _ a4: Int, _ a5: Int, _ a6: Int) -> Int {
+public func seededSyscall(_ number: Int, _ a1: Int, _ a2: Int, _ a3: Int, _ a4: Int, _ a5: Int, _ a6: Int) -> Int {
   if number == getrandomNumber, SeededRandomness.fill(UnsafeMutableRawPointer(bitPattern: a1), count: a2) {
     return a2
   }
