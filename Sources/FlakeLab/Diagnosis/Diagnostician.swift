@@ -125,14 +125,14 @@ package enum Diagnostician {
     return .undetermined
   }
 
-  /// Whether the test is worth the randomness replays (``DrillDown``): it failed alone and on
-  /// one queue, where the replays run, never after a wait, and not every time. A random value
-  /// or a hash order decides a test alone as beside others, under every executor, in
-  /// microseconds.
+  /// Whether the test is worth the randomness replays (``DrillDown``): it failed alone, and
+  /// under serial, where the replays run, it both failed and passed (some seeds pass it), never
+  /// after a wait. A random value or a hash order decides a test alone as beside others, under
+  /// every executor, in microseconds; one that fails every time on one queue is decided there.
   package static func mayDependOnRandomness(_ runs: [RunResult]) -> Bool {
     let alone = Counts(runs.filter { $0.test?.layout != .suite })
-    let oneQueue = Counts(runs.filter { $0.executor != .global })
-    return alone.fails && oneQueue.fails && !Counts(runs).alwaysFails && !runs.contains(where: waited)
+    let serial = Counts(runs.filter { $0.executor == .serial })
+    return alone.fails && serial.fails && serial.passes && !runs.contains(where: waited)
   }
 
   /// How the test's randomness decides it, when it does: two runs of fresh processes on one
