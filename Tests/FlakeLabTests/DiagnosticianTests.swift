@@ -36,6 +36,19 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .needsParallelism)
   }
 
+  /// A race's first runs are mostly global (suite passes, fresh processes), its warm ones mostly
+  /// on one queue, where it never fails: pooled over executors, first runs "fail more" (a
+  /// default run once called FlakeKinds' race() first-run). Compared like with like, it is
+  /// the race it is.
+  func testFirstRunsAreComparedWithWarmRunsUnderTheSameExecutors() {
+    let runs = [
+      run(.global, .suite, failed: 12, of: 20), run(.serial, .suite, failed: 0, of: 20),
+      run(.global, .repetitions, failed: 16, of: 40), run(.serial, .repetitions, failed: 0, of: 40),
+      run(.seeded, .repetitions, failed: 0, of: 40), run(.global, .fresh, failed: 14, of: 20),
+    ]
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .needsParallelism)
+  }
+
   /// Every suite pass failed under global, and at least as many iterations alone passed under
   /// global: interference.
   func testFailingInEverySuitePassAndNeverAloneIsInterference() {

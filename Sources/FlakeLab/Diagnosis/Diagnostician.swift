@@ -20,8 +20,9 @@ package enum Diagnostician {
   }
 
   /// The contrasts a diagnosis may ask: randomness, blocks-thread or serial-deterministic,
-  /// interference (global, one queue), first-run, fifo-dependent, needs-parallelism.
-  static let contrasts = 7
+  /// interference (global, one queue), first-run (global, one queue), fifo-dependent,
+  /// needs-parallelism.
+  static let contrasts = 8
 
   /// Iterations run and iterations that did not pass, over a set of runs, and their dispersion.
   struct Counts {
@@ -86,10 +87,15 @@ package enum Diagnostician {
     let seeded = counts { $0.executor == .seeded }
     // Every iteration of a suite pass or of a fresh process is the process's first run of the
     // test; repetitions after the first are warm. A test that never failed alone failed beside
-    // others, not on a first run.
-    let firstRuns = counts { $0.test?.layout != .repetitions }
-    let warm = counts { $0.test?.layout == .repetitions }
+    // others, not on a first run. Like with like: first runs and warm ones under global, or on
+    // one queue, since the arms' executors differ (a race's first runs are mostly global, its
+    // warm ones mostly on one queue, where it never fails).
     let failsAlone = counts { $0.test?.layout != .suite }.fails
+    let failsMoreOnFirstRuns = [true, false].contains { underGlobal in
+      let firstRuns = counts { ($0.executor == .global) == underGlobal && $0.test?.layout != .repetitions }
+      let warm = counts { ($0.executor == .global) == underGlobal && $0.test?.layout == .repetitions }
+      return firstRuns.failMoreThan(warm, confidence: confidence)
+    }
 
     if randomDraw(runs, confidence: confidence) != nil { return .randomness }
     // Every one-queue iteration failed while global ones passed, significantly more often. A
@@ -108,7 +114,7 @@ package enum Diagnostician {
       return .serialDeterministic
     }
     if isInterference(measured, confidence: confidence) { return .interference }
-    if failsAlone, firstRuns.failMoreThan(warm, confidence: confidence) { return .firstRun }
+    if failsAlone, failsMoreOnFirstRuns { return .firstRun }
     if seeded.fails, fifo.neverFails, seeded.failMoreThan(fifo, confidence: confidence) { return .fifoDependent }
     // A race fails alone under global too; failures only beside others, with too few runs
     // alone to call them interference, say neither (advice the wrong way is worse).

@@ -41,9 +41,9 @@ package struct DrillDown {
   /// seed decides every random value and hash order, so that the same processes fail again if
   /// the randomness decides the test (``Diagnostician/randomDraw(_:confidence:)``).
   package let randomnessReplay: Arm?
-  /// The processes of each randomness replay: enough that a test failing in 2 of them, or in
-  /// all but 2, is told from chance at the report's error shared among the contrasts (1 in
-  /// C(16, 2) = 120).
+  /// The processes of each randomness replay: enough that a test failing in 3 of them, or in
+  /// all but 3, is told from chance at the report's error shared among the contrasts (1 in
+  /// C(16, 3) = 560, below 5% / 8).
   package static let randomnessProcesses = 16
   let measurement: RateMeasurement
   let package: TestPackage
