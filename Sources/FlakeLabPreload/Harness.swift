@@ -15,6 +15,8 @@ enum Harness {
   nonisolated(unsafe) static var libraryPath: String?
 
   static func start() {
+    // Before any hash table exists: the hash seed orders every one.
+    SeededRandomness.install()
     // Every process the lab starts dies with it, a listing too: first thing, configured or not.
     SupervisorLifetime.bind()
     let variables = HarnessConfiguration.variableNames.compactMap { name in

@@ -20,7 +20,9 @@ import Synchronization
 // test binary's own `--repetitions` loop, and XCTest repetitions in one process against one
 // process per iteration. Then suite passes (flakelab test's default layout) against a loop of
 // `swift test --skip-build` on the package in BENCH_PACKAGE (NumberFacts if unset; pick one of
-// about 100 fast tests for a figure that means something). Both speed ratios close the run.
+// about 100 fast tests for a figure that means something). Then the default run of `flakelab
+// test` on FlakeKinds twice in a row: the same diagnosis for every test, and each run's time.
+// Both speed ratios close the run.
 // Every figure depends on this machine and its load: compare figures from one run, never
 // across machines.
 
@@ -34,6 +36,7 @@ let repetitionsRatio = try packageTestFigures(worker: worker)
 let suitePackage = ProcessInfo.processInfo.environment["BENCH_PACKAGE"].flatMap { $0.isEmpty ? nil : $0 }
   ?? "Tests/Fixtures/NumberFacts"
 let suiteRatio = try suitePassFigures(packagePath: suitePackage, worker: worker)
+try stableAnswerFigures(worker: worker)
 print("")
 print(
   String(

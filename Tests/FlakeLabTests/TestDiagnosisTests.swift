@@ -48,11 +48,11 @@ final class TestDiagnosisTests: XCTestCase {
   private let stable = "FlakeKindsTests.stable()"
 
   func testDiagnosesWhatIsCertainByConstruction() throws {
-    let answer = try test(["--iterations", "6", "--filter", "blocksThread|SharedSettings|stable\\(\\)"])
+    let answer = try test(["--iterations", "6", "--filter", "blocksThread|SharedSettings|stable\\(\\)|Currency"])
     XCTAssertEqual(answer.status, 0, answer.stderr)
     // The screen: one run per test and executor, every one of the six passes counted, ran or
     // left out once settled.
-    XCTAssertEqual(answer.report.runs.count, 8)
+    XCTAssertEqual(answer.report.runs.count, 16)
     for run in answer.report.runs {
       XCTAssertEqual(run.test?.layout, .suite)
       XCTAssertEqual(run.tally.iterations + run.notRun, 6, "\(run.key)")
@@ -77,10 +77,84 @@ final class TestDiagnosisTests: XCTestCase {
     XCTAssertEqual(arm(reading, "repetitions", "global")?["notPassed"] as? Int, 0)
     let neighbours = (reading?["neighbours"] as? [[String: Any]])?.compactMap { $0["test"] as? String } ?? []
     XCTAssertTrue(neighbours.contains(changes), "\(neighbours)")
+    // The search names the one neighbour that fails it, beside it, and the advice names it.
+    let readingPolluters = reading?["polluters"] as? [String: Any]
+    XCTAssertEqual(readingPolluters?["tests"] as? [String], [changes])
+    XCTAssertEqual(readingPolluters?["placement"] as? String, "beside")
+    XCTAssertEqual(readingPolluters?["failed"] as? Int, readingPolluters?["passes"] as? Int)
+    XCTAssertTrue((reading?["advice"] as? String)?.hasPrefix(changes) ?? false, "\(reading?["advice"] ?? "")")
+    // XCTest: one test changes a default that the two after it in the class's order read.
+    let changer = "FlakeKindsTests.CurrencyTests/testChangesTheCurrency"
+    for victim in ["FlakeKindsTests.CurrencyTests/testFormatsAPrice", "FlakeKindsTests.CurrencyTests/testParsesAPrice"] {
+      let finding = answer.tests[victim]
+      XCTAssertEqual(finding?["diagnosis"] as? String, "interference", victim)
+      XCTAssertEqual(arm(finding, "suite", "serial")?["notPassed"] as? Int, 6, victim)
+      let polluters = finding?["polluters"] as? [String: Any]
+      XCTAssertEqual(polluters?["tests"] as? [String], [changer], victim)
+      XCTAssertEqual(polluters?["placement"] as? String, "before", victim)
+      XCTAssertTrue((finding?["advice"] as? String)?.contains("running the tests one at a time keeps the order") ?? false)
+    }
+    for id in [changer, "FlakeKindsTests.CurrencyTests/testRoundsAnAmount"] {
+      XCTAssertEqual(answer.tests[id]?["verdict"] as? String, "stable", id)
+    }
     // Stable ones are not drilled down.
     for id in [stable, changes] {
       XCTAssertEqual(answer.tests[id]?["verdict"] as? String, "stable", id)
       XCTAssertEqual((answer.tests[id]?["arms"] as? [Any])?.count, 2, id)
+    }
+  }
+
+  /// A test that stops its own process (SIGSTOP) hangs every test in flight beside it: each
+  /// runs alone, as at a crash, and only the one that hangs alone too is charged the hang.
+  func testAHangIsChargedToTheTestThatHangsAloneNotToItsNeighbour() throws {
+    let answer = try test(
+      ["--iterations", "2", "--executor", "global", "--timeout", "1s", "--filter", "Stopping"],
+      environment: ["FLAKEKINDS_MISBEHAVE": "1"])
+    let runs = Dictionary(uniqueKeysWithValues: answer.report.runs.map { ($0.test?.test.id ?? "?", $0) })
+    XCTAssertEqual(runs["FlakeKindsTests.Stopping/stopsItsProcessWhenAsked()"]?.tally.timedOut, 2)
+    let neighbour = "FlakeKindsTests.Stopping/takesItsTimeWhenAsked()"
+    XCTAssertEqual(runs[neighbour]?.tally.passed, 2, "\(runs[neighbour]?.tally ?? Tally())")
+    XCTAssertEqual(answer.tests[neighbour]?["verdict"] as? String, "stable")
+  }
+
+  /// Issue 24, points 2 and 3, on real runs with a fixed seed: a test that fails every time on
+  /// one queue without a wait is serial-deterministic, never blocks-thread; a test that a random
+  /// value or a hash order decides is randomness, per iteration or per process, and its replay
+  /// fails again.
+  func testOneQueueOrderAndRandomnessAreToldApartOnRealRuns() throws {
+    let answer = try test(["--iterations", "10", "--seed", "3", "--filter", "isLoading|reentrancy|randomValue|hashOrder"])
+    XCTAssertEqual(answer.status, 0, answer.stderr)
+    for id in ["FlakeKindsTests.NumberFactTests/isLoading()", "FlakeKindsTests.reentrancy()"] {
+      let finding = answer.tests[id]
+      XCTAssertEqual(finding?["diagnosis"] as? String, "serial-deterministic", id)
+      // Every iteration on one queue failed (three settle the arm when every pass failed).
+      let serial = arm(finding, "repetitions", "serial")
+      XCTAssertEqual(serial?["notPassed"] as? Int, serial?["ran"] as? Int, id)
+      XCTAssertGreaterThanOrEqual(serial?["ran"] as? Int ?? 0, 3, id)
+      XCTAssertTrue((finding?["advice"] as? String)?.contains("give the work a suspension point") ?? false, id)
+      XCTAssertNil(finding?["randomDraw"] as? String, id)
+    }
+    for (id, draw) in [("FlakeKindsTests.randomValue()", "per-iteration"), ("FlakeKindsTests.hashOrder()", "per-process")] {
+      let finding = answer.tests[id]
+      XCTAssertEqual(finding?["diagnosis"] as? String, "randomness", id)
+      XCTAssertEqual(finding?["randomDraw"] as? String, draw, id)
+      // The two replays with the same seeds: the same count, some but not all.
+      let replays = (finding?["arms"] as? [[String: Any]] ?? []).filter {
+        $0["processLayout"] as? String == "fresh" && $0["executor"] as? String == "serial"
+      }
+      XCTAssertEqual(replays.count, 2, id)
+      XCTAssertEqual(replays.first?["notPassed"] as? Int, replays.last?["notPassed"] as? Int, id)
+      let failed = replays.first?["notPassed"] as? Int ?? 0
+      XCTAssertTrue(failed > 0 && failed < 16, "\(id): \(failed) of 16")
+      // Its replay command reproduces the failure: the seed decides the value or the order.
+      let replay = try XCTUnwrap(finding?["replay"] as? String, id)
+      XCTAssertTrue(replay.contains("--layout fresh") && replay.contains("--executor serial"), replay)
+      let seedAndIndex = try XCTUnwrap(replay.firstMatch(of: /--seed (\d+) --index (\d+)/), replay)
+      let again = try test([
+        "--layout", "fresh", "--executor", "serial", "--filter", "^" + NSRegularExpression.escapedPattern(for: id) + "$",
+        "--seed", String(seedAndIndex.1), "--index", String(seedAndIndex.2),
+      ])
+      XCTAssertEqual(again.report.runs.first?.tally.notPassed, 1, "\(id): \(replay)")
     }
   }
 

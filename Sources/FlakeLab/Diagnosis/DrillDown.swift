@@ -3,8 +3,16 @@
 /// that the contrasts between those arms say why it fails (``Diagnostician``).
 ///
 /// Each arm first runs ``Supervisor/settledLimit`` iterations; an arm whose iterations all
-/// failed or timed out has its answer and stops there (a test that blocks under serial needs a
-/// few iterations, not hundreds). The others run the rest.
+/// timed out, or all failed after a wait of ``PassSupervisor/slowFailure`` or more, or all
+/// failed for a test that failed every pass of the screen, has its answer and stops there (a
+/// test that blocks under serial needs a few iterations, not hundreds, at a wait apiece). The
+/// others run the rest: an arm that fails fast costs little, and three failures in a row are no
+/// rate (a test that fails half the time does so one time in eight). A stopped arm reads 3 of 3
+/// whatever its rate, so ``Diagnostician`` keeps it out of the contrasts of rates.
+///
+/// Then the tests the arms leave to chance or to neighbours get the runs that tell: seeded
+/// replays for a test the random seed may decide, and for an `interference` victim the search
+/// for its polluters (``PolluterSearch``).
 package struct DrillDown {
   /// One way of running a test alone.
   package struct Arm {
@@ -20,27 +28,53 @@ package struct DrillDown {
   }
 
   package let arms: [Arm]
+
+  /// What the stage found: the arms' results, test by test and arm by arm, then the
+  /// randomness replays; the polluters found; whether Ctrl-C cut it short.
+  package struct Findings {
+    package var results: [RunResult]
+    package var polluters: [PackageTest: Polluters] = [:]
+    package var interrupted: Bool
+  }
+  /// Run twice with the same seeds for a test that may depend on randomness
+  /// (``Diagnostician/mayDependOnRandomness(_:)``): fresh processes on one queue, where the
+  /// seed decides every random value and hash order, so that the same processes fail again if
+  /// the randomness decides the test (``Diagnostician/randomDraw(_:confidence:)``).
+  package let randomnessReplay: Arm?
+  /// The processes of each randomness replay: enough that a test failing in 3 of them, or in
+  /// all but 3, is told from chance at the report's error shared among the contrasts (1 in
+  /// C(16, 3) = 560, below 5% / 8).
+  package static let randomnessProcesses = 16
   let measurement: RateMeasurement
   let package: TestPackage
   let probe: HarnessProbe
   let preload: String
 
   package init(
-    arms: [Arm], measurement: RateMeasurement, package: TestPackage, probe: HarnessProbe, preload: String
+    arms: [Arm], randomnessReplay: Arm? = nil, measurement: RateMeasurement, package: TestPackage, probe: HarnessProbe,
+    preload: String
   ) {
     self.arms = arms
+    self.randomnessReplay = randomnessReplay
     self.measurement = measurement
     self.package = package
     self.probe = probe
     self.preload = preload
   }
 
-  /// Runs every arm for each of `tests`; the results come test by test, arm by arm. Whether
-  /// Ctrl-C cut the stage short is in the second value. No worker starts after `deadline`.
+  /// Runs every arm for each of `tests`, then the replays and searches their results call
+  /// for. No worker starts after `deadline`.
+  ///
+  /// - Parameter failingEverywhere: the tests that failed in every iteration of the screen: for
+  ///   those, three failures alone settle an arm however fast (a broken test has no rate to
+  ///   contrast, and a suite with many would otherwise run every arm whole).
+  /// - Parameter screen: the screen's runs, which with the arms' decide the replays and the
+  ///   polluter searches; `suite`, the tests it ran, in order, among which polluters are sought.
   package func run(
-    _ tests: [PackageTest], deadline: ContinuousClock.Instant? = nil,
+    _ tests: [PackageTest], failingEverywhere: Set<PackageTest> = [], screen: [RunResult] = [],
+    suite: [PackageTest] = [], deadline: ContinuousClock.Instant? = nil,
     onProgress: @escaping (Supervisor.Progress) -> Void = { _ in }
-  ) throws -> (results: [RunResult], interrupted: Bool) {
+  ) throws -> Findings {
     let plans = tests.flatMap { test in arms.map { (test: test, arm: $0) } }
     func runs(_ indices: (Arm) -> Range<Int>, replicates: (Arm) -> Int, of chosen: [Int]) -> [SupervisedRun] {
       chosen.map { index in
@@ -66,11 +100,13 @@ package struct DrillDown {
         results[index].notRun = plans[index].arm.iterations - results[index].tally.iterations
         results[index].stop = results[index].stop ?? .interrupted
       }
-      return (results, true)
+      return Findings(results: results, interrupted: true)
     }
     let open = all.filter { index in
       let tally = results[index].tally
-      let settled = results[index].stop != nil || (tally.ran >= settle && tally.notPassed == tally.ran)
+      let waitedEachTime = results[index].seconds >= Double(tally.ran) * PassSupervisor.slowFailure.seconds
+      let settles = waitedEachTime || failingEverywhere.contains(plans[index].test)
+      let settled = results[index].stop != nil || (tally.ran >= settle && tally.notPassed == tally.ran && settles)
       if settled {
         results[index].stop = results[index].stop ?? .everyIterationFailed
         results[index].notRun = plans[index].arm.iterations - tally.iterations
@@ -88,6 +124,68 @@ package struct DrillDown {
         results[index].stop = results[index].notRun > 0 ? .interrupted : nil
       }
     }
-    return (results, supervisor.wasInterrupted)
+    guard !supervisor.wasInterrupted else { return Findings(results: results, interrupted: true) }
+    if let replay = randomnessReplay {
+      var replays = try supervisor.run(randomnessReplays(of: tests, results: screen + results, arm: replay))
+      if supervisor.wasInterrupted {
+        // A replay cut short compares nothing: its test's answer waits for a whole run.
+        for index in replays.indices where replays[index].tally.iterations < replay.iterations {
+          replays[index].notRun = replay.iterations - replays[index].tally.iterations
+          replays[index].stop = .interrupted
+        }
+        return Findings(results: results + replays, interrupted: true)
+      }
+      results += replays
+    }
+    let search = PolluterSearch(
+      measurement: measurement, package: package, preload: preload, deadline: deadline, onProgress: onProgress)
+    let (polluters, interrupted) = try search.run(victims(of: tests, in: suite, results: screen + results))
+    return Findings(results: results, polluters: polluters, interrupted: interrupted)
+  }
+
+  /// Two runs with the same seeds for each of `tests` that may depend on randomness.
+  private func randomnessReplays(of tests: [PackageTest], results: [RunResult], arm replay: Arm) -> [SupervisedRun] {
+    let candidates = tests.filter { test in
+      Diagnostician.mayDependOnRandomness(results.filter { $0.test?.test == test })
+    }
+    return candidates.flatMap { test in
+      (0..<2).map { _ in
+        var run = TestLaunch.run(
+          test, of: package, executor: replay.executor, indices: 0..<replay.iterations, seed: measurement.seed,
+          freshProcess: true, probe: probe, preload: preload)
+        run.isScheduled = true
+        run.replicates = measurement.replicates(independent: true)
+        return run
+      }
+    }
+  }
+
+  /// The `interference` victims among `tests`, each with the suite passes that failed it most
+  /// under an executor whose runs alone never did, and its framework's other tests there.
+  private func victims(of tests: [PackageTest], in suite: [PackageTest], results: [RunResult]) -> [PolluterSearch.Victim] {
+    let estimated = results.map { Report.estimated($0, at: measurement.confidence) }
+    return tests.compactMap { test in
+      let runs = estimated.filter { $0.test?.test == test }
+      guard Diagnostician.judge(runs, confidence: measurement.confidence).1 == .interference else { return nil }
+      func alone(like executor: ExecutorID) -> (failed: Int, ran: Int) {
+        runs.filter { $0.test?.layout != .suite && ($0.executor == .global) == (executor == .global) }
+          .reduce((0, 0)) { ($0.0 + $1.tally.notPassed, $0.1 + $1.tally.ran) }
+      }
+      let failing = runs.filter { run in
+        run.test?.layout == .suite && run.tally.notPassed > 0 && alone(like: run.executor).failed == 0
+      }
+      guard
+        let worst = failing.max(by: { $0.estimate.rate < $1.estimate.rate }),
+        let executor = arms.first(where: { $0.executor.id == worst.executor })?.executor
+      else { return nil }
+      // Tests settled out of those passes (a hang, a long wait) ran in few of them.
+      let settled = Set(
+        results.filter { $0.test?.layout == .suite && $0.executor == worst.executor && $0.stop != nil }
+          .compactMap { $0.test?.test })
+      return PolluterSearch.Victim(
+        test: test, executor: executor, suite: (worst.tally.notPassed, worst.tally.ran),
+        alone: alone(like: worst.executor),
+        neighbours: suite.filter { $0 != test && $0.framework == test.framework && !settled.contains($0) })
+    }
   }
 }

@@ -6,6 +6,10 @@ package struct TestFinding: Sendable {
   package let diagnosis: TestDiagnosis?
   /// Every run of the test, the screen's (suite layout) first, then the drill-down's.
   package let runs: [RunResult]
+  /// Where the random draw that decides it is made, for a `randomness` diagnosis.
+  package var randomDraw: Diagnostician.RandomDraw?
+  /// The tests whose presence fails it, for an `interference` the search could tell.
+  package var polluters: Polluters?
   /// Where the test is declared, where the lab could tell (for CI annotations).
   package var location: SourceLocation?
 
@@ -13,6 +17,7 @@ package struct TestFinding: Sendable {
     self.test = test
     self.runs = runs
     (verdict, diagnosis) = Diagnostician.judge(runs, confidence: confidence)
+    randomDraw = diagnosis == .randomness ? Diagnostician.randomDraw(runs, confidence: confidence) : nil
   }
 
   package init(test: PackageTest, verdict: TestVerdict, diagnosis: TestDiagnosis?, runs: [RunResult]) {
@@ -20,6 +25,17 @@ package struct TestFinding: Sendable {
     self.verdict = verdict
     self.diagnosis = diagnosis
     self.runs = runs
+  }
+
+  /// The diagnosis in words, with the polluters named where the search found them.
+  package var summary: String? {
+    diagnosis.map { diagnosis in diagnosis.summary + (polluters.map { "; " + $0.when } ?? "") }
+  }
+
+  /// What to do, with the polluters named where the search found them.
+  package var advice: String? {
+    if diagnosis == .interference, let polluters { return polluters.advice }
+    return diagnosis?.advice
   }
 
   /// The tests that ran beside this one in suite passes where it failed, the most frequent
@@ -33,9 +49,11 @@ package struct TestFinding: Sendable {
   }
 
   /// The command that replays the first failing seeded iteration of the test, if a seed
-  /// reproduces one.
+  /// reproduces one: for `randomness`, a fresh process with the failing random seed.
   package func replay(program: String) -> String? {
-    for run in runs {
+    // A randomness replay reproduces a failure only where the seed decides it.
+    let replays = runs.filter(Diagnostician.isRandomnessReplay)
+    for run in diagnosis == .randomness ? replays : runs.filter({ !Diagnostician.isRandomnessReplay($0) }) {
       if let schedule = run.schedule, schedule.isControlled, let failing = schedule.failingIterations.first {
         return ScheduleText.replayCommand(run, failing, program: program)
       }

@@ -17,17 +17,26 @@ package enum TestVerdict: String, Sendable, CaseIterable {
 package enum TestDiagnosis: String, Sendable, CaseIterable {
   /// Fails every time under every executor: a failure, not a flake.
   case alwaysFails = "always-fails"
-  /// Passes under global, always fails under every executor that runs jobs on one queue: it
-  /// blocks a thread while it waits for async work.
+  /// Passes under global, always fails under every executor that runs jobs on one queue, each
+  /// time after a wait (a timeout, a wait of its own that ran out): it blocks a thread while it
+  /// waits for async work.
   case blocksThread = "blocks-thread"
+  /// Passes under global, always fails on one queue in FIFO order (serial, fifo), without
+  /// waiting: that order is the order that fails it (a state checked before the work that sets
+  /// it has run, or code that checks, awaits and then acts).
+  case serialDeterministic = "serial-deterministic"
   /// Fails in suite passes, never alone: it depends on the tests beside it.
   case interference
   /// Fails in fresh processes far more than in warm repetitions.
   case firstRun = "first-run"
-  /// Fails under seeded, never under serial: it relies on the order a FIFO queue gives.
-  case orderDependent = "order-dependent"
+  /// Fails under seeded, never under serial: it relies on the order a FIFO queue runs jobs in.
+  /// (Not the order of tests, which the flaky-test literature calls order-dependent.)
+  case fifoDependent = "fifo-dependent"
   /// Fails under global, never on one queue: a race between threads.
   case needsParallelism = "needs-parallelism"
+  /// Fails with some random seeds and passes with others, the same way each time: a random
+  /// value or the order of a `Set` or `Dictionary` decides it.
+  case randomness
   /// Fails now and then under global and on one queue alike: real time or I/O decides it.
   case timing
   /// Its only failures are crashes of the test process while it ran beside other tests, none of
@@ -36,33 +45,50 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
   /// No contrast says why: too few failures, or runs `--budget` or an interrupt cut short.
   case undetermined
 
+  /// The diagnosis a report names, under its name of today or of an earlier FlakeLab
+  /// (`order-dependent`, now `fifo-dependent`).
+  package init?(reading name: String) {
+    self.init(rawValue: name == "order-dependent" ? Self.fifoDependent.rawValue : name)
+  }
+
   /// The diagnosis in words, for the answer's first line.
   package var summary: String {
     switch self {
     case .alwaysFails: "fails every time, under every executor"
     case .blocksThread: "blocks a thread waiting for async work: never finishes on one queue"
+    case .serialDeterministic: "fails every time on one queue, without waiting: that queue's order of jobs fails it"
     case .interference: "fails beside other tests, never alone"
     case .firstRun: "fails on a fresh process's first run far more than on warm repetitions"
-    case .orderDependent: "relies on FIFO order: fails under seeded interleavings, never under serial"
+    case .fifoDependent: "relies on the FIFO order of jobs: fails under seeded interleavings, never under serial"
     case .needsParallelism: "a race between threads: fails under global, never on one queue"
+    case .randomness: "the random seed decides it: the same seeds fail it again, others pass"
     case .timing: "fails now and then under every executor: real time or I/O"
     case .crashBesideOthers: "the test process crashed while it ran beside other tests, none of which crashed alone"
     case .undetermined: "no contrast here says why: too few failures, or runs cut short (--budget, an interrupt)"
     }
   }
 
-  /// What to do about it.
+  /// What to do about it, in general: a finding names the culprit where it can
+  /// (``TestFinding/advice``).
   package var advice: String {
     switch self {
     case .alwaysFails: "fix the test or the code: it is broken, not flaky"
     case .blocksThread:
       "await the work instead of blocking on it (semaphore, group wait); never serialize this test"
+    case .serialDeterministic:
+      "replay it on one queue (--executor serial), where it fails every time; if it checks a state between two steps "
+        + "of the work (isLoading), give the work a suspension point where the test looks and run the test on the serial "
+        + "executor; if the code checks, awaits, then acts on what it checked, that is a real bug one queue exposes: fix the code"
     case .interference:
-      "isolate the state it shares with its neighbours, or run them .serialized"
+      "isolate the state it shares with its neighbours (a shared default, the environment, files); "
+        + "no neighbour was named as the one that fails it: run it with each suspect (--filter) to tell"
     case .firstRun: "make the first run deterministic: lazy initialization, caches and warm-up decide it"
-    case .orderDependent:
-      "a serial executor makes it deterministic, but the test still depends on that order; await the state instead"
+    case .fifoDependent:
+      "a serial executor makes it deterministic, but the test still depends on that order of jobs; await the state instead"
     case .needsParallelism: "fix the code: serializing the test would hide the race"
+    case .randomness:
+      "replay the failing seed to see the value; make the test independent of the draw: inject a seeded generator or "
+        + "fixed values, and compare sets and dictionaries without their order (sorted, or JSONEncoder's .sortedKeys)"
     case .timing: "no executor makes it deterministic: inject a clock, or wait for the event rather than a time"
     case .crashBesideOthers:
       "the crash's message names the code that crashed; run the tests in flight in smaller groups (--filter) to find the one that brings it on"

@@ -9,11 +9,13 @@ import Foundation
 /// load falls on every executor alike.
 ///
 /// A crash or a hang ends a process, not a pass. A hang (a test in flight longer than the
-/// timeout) is charged to the tests that were in flight that long; a crash to the one test in
-/// flight. When several were in flight, each runs alone, once, and the crash is charged to
-/// those that crash alone too, or to all of them, with the observation saying so, when none
-/// does: never one, silently. Either way the pass resumes in a new process with the tests it
-/// has not run, the interrupted neighbours among them.
+/// timeout) is charged to the test in flight that long; a crash to the one test in flight.
+/// When several were in flight (at a hang, several for the whole timeout: one test that stops
+/// its process hangs its neighbours too), each runs alone, once, and the crash or hang is
+/// charged to those that crash or hang alone too, or, when none does, to all of them (a
+/// crash with the observation saying so): never one, silently, and never a bystander. Either
+/// way the pass resumes in a new process with the tests it has not run, the interrupted
+/// neighbours among them.
 package final class PassSupervisor {
   /// The passes under one executor.
   package struct Arm {
@@ -35,8 +37,11 @@ package final class PassSupervisor {
 
   package let timeout: Duration
   /// A failure that took this long was a wait running out, not a quick check: three in a row
-  /// settle the test under the executor (``RunStop/everyIterationFailedSlowly``).
-  package static let slowFailure: Duration = .seconds(1)
+  /// settle the test under the executor (``RunStop/everyIterationFailedSlowly``). Below a
+  /// second, the shortest wait test helpers commonly use: a one-second wait measured by the
+  /// supervisor (from reading the test's start to reading its end) or timed by another clock
+  /// can come out a hair short of it.
+  package static let slowFailure: Duration = .milliseconds(900)
   /// Ends the observation of a crash charged to every test in flight because none crashed
   /// alone (``TestDiagnosis/crashBesideOthers`` reads it).
   package static let noneCrashedAlone = "none crashed alone"
@@ -311,19 +316,19 @@ package final class PassSupervisor {
   ) throws -> Set<Int> {
     guard !end.inFlight.isEmpty else { return [] }
     let how = end.wasTimedOut ? "" : end.how
-    if end.wasTimedOut {
-      // Those in flight for the whole timeout hung; the rest were cut short and run again.
-      let hung = end.inFlight.filter { $0.ran >= timeout }.map { tests[$0.test] }
-      for test in hung { states[test].record(.timedOut, pass: pass, replicate: replicate) }
-      return Set(hung)
+    // At a hang, those in flight for the whole timeout hung; the rest were cut short and run
+    // again. A test that stops its process (SIGSTOP, a deadlocked pool) hangs every test in
+    // flight beside it, so several that hung are suspects, as several in flight at a crash are.
+    let suspects =
+      end.wasTimedOut
+      ? end.inFlight.filter { $0.ran >= timeout }.map { tests[$0.test] }.sorted()
+      : end.inFlight.map { tests[$0.test] }.sorted()
+    if suspects.count == 1 {
+      states[suspects[0]].record(end.wasTimedOut ? .timedOut : .crashed(observation: how), pass: pass, replicate: replicate)
+      return [suspects[0]]
     }
-    if end.inFlight.count == 1 {
-      let test = tests[end.inFlight[0].test]
-      states[test].record(.crashed(observation: how), pass: pass, replicate: replicate)
-      return [test]
-    }
-    // Several in flight: which one crashed? Each runs alone once.
-    let suspects = end.inFlight.map { tests[$0.test] }.sorted()
+    guard !suspects.isEmpty else { return [] }
+    // Which one hung or crashed? Each runs alone once.
     var culprits: [(test: Int, outcome: Outcome)] = []
     for test in suspects {
       let alone = try runProcess(arm, tests: [group[test]], pass: pass)
@@ -334,6 +339,11 @@ package final class PassSupervisor {
       }
     }
     let names = suspects.map { group[$0].id }
+    if culprits.isEmpty, end.wasTimedOut {
+      // Only together: they hang one another.
+      for test in suspects { states[test].record(.timedOut, pass: pass, replicate: replicate) }
+      return Set(suspects)
+    }
     if culprits.isEmpty {
       let observation = how + " (while \(names.joined(separator: ", ")) were in flight; \(Self.noneCrashedAlone))"
       for test in suspects { states[test].record(.crashed(observation: observation), pass: pass, replicate: replicate) }

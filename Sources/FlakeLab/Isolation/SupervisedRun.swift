@@ -10,8 +10,9 @@ package struct SupervisedRun {
   /// The global indices of the run's iterations.
   package let indices: Range<Int>
   package let seed: UInt64
-  /// Whether the run is under the deterministic scheduler, whose failing iterations carry seeds.
-  package let isScheduled: Bool
+  /// Whether the run lists its failing iterations with their seeds: under the deterministic
+  /// scheduler, or where the seed decides the test's randomness (``DrillDown``'s replays).
+  package var isScheduled: Bool
   /// Set for a test of the user's package.
   package let test: TestReference?
   /// Whether the executor makes iterations independent, which decides how the run's interval

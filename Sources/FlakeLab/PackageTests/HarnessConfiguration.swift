@@ -48,7 +48,7 @@ package struct HarnessConfiguration: Equatable, Sendable {
     return Int32.random(in: min(200, ceiling / 2)..<ceiling)
   }
 
-  static let prefix = "FLAKELAB_HARNESS_"
+  package static let prefix = "FLAKELAB_HARNESS_"
 
   /// The variables to add to the test process's environment.
   package var environment: [String: String] {

@@ -98,6 +98,9 @@ package enum TestLaunch {
   /// the harness only ties the process's life to this one's (a listing).
   static func environment(_ configuration: HarnessConfiguration?, preload: String) -> [String: String] {
     var environment = WorkerLaunch.baseEnvironment.merging(configuration?.environment ?? [:]) { $1 }
+    // The harness replaces the zero seed this gives with one drawn from the lab's, so that hash
+    // order depends on the seed alone, not on where each table was allocated.
+    if configuration != nil { environment["SWIFT_DETERMINISTIC_HASHING"] = "1" }
     environment["LD_PRELOAD"] = [preload, environment["LD_PRELOAD"]].compactMap { $0 }
       .filter { !$0.isEmpty }.joined(separator: " ")
     return environment

@@ -61,6 +61,11 @@ package enum Formatting {
     value < 10 ? String(format: "%.1f", value) : count(Int(value.rounded()))
   }
 
+  /// `a`, `a and b`, `a, b and c` (`or` for `a, b or c`).
+  package static func list(_ items: [String], or: Bool = false) -> String {
+    items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + (or ? " or " : " and ") + items.last!
+  }
+
   /// Iterations per second, rounded to a whole number.
   static func rate(_ value: Double) -> String {
     count(Int(value.rounded()))

@@ -26,9 +26,9 @@ package enum GitHubAnnotations {
       let failures = finding.runs.filter { $0.tally.notPassed > 0 }.map {
         "\($0.test?.layout.rawValue ?? "run") \($0.executor) \(Formatting.count($0.tally.notPassed))/\(Formatting.count($0.tally.ran))"
       }
-      var message = finding.diagnosis.map { "\($0.rawValue): \($0.summary)" } ?? finding.verdict.rawValue
+      var message = finding.diagnosis.map { "\($0.rawValue): \(finding.summary ?? $0.summary)" } ?? finding.verdict.rawValue
       message += ". Failed: " + failures.joined(separator: ", ") + "."
-      if let advice = finding.diagnosis?.advice { message += " Do: \(advice)." }
+      if let advice = finding.advice { message += " Do: \(advice)." }
       return "::warning " + properties.joined(separator: ",") + "::" + data(message)
     }
   }

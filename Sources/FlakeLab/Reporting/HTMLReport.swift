@@ -66,7 +66,9 @@ package enum HTMLReport {
       "<h2><code>\(escaped(finding.test.id))</code> <span class=\"verdict \(finding.verdict.rawValue)\">\(finding.verdict.rawValue)</span></h2>",
     ]
     if let diagnosis = finding.diagnosis {
-      parts.append("<p><strong>\(diagnosis.rawValue)</strong>: \(escaped(diagnosis.summary)). <em>Do:</em> \(escaped(diagnosis.advice)).</p>")
+      parts.append(
+        "<p><strong>\(diagnosis.rawValue)</strong>: \(escaped(finding.summary ?? diagnosis.summary))"
+          + ". <em>Do:</em> \(escaped(finding.advice ?? diagnosis.advice)).</p>")
     }
     if let location = finding.location {
       parts.append("<p class=\"where\">\(escaped(location.path)):\(location.line)</p>")

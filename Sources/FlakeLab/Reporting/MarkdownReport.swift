@@ -46,8 +46,8 @@ package enum MarkdownReport {
         lines.append(
           "| " + [
             code(finding.test.id), finding.verdict.rawValue,
-            finding.diagnosis.map { "**\($0.rawValue)**: \(escaped($0.summary))" } ?? "",
-            arms.map(escaped).joined(separator: "<br>"), finding.diagnosis.map { escaped($0.advice) } ?? "",
+            finding.diagnosis.map { "**\($0.rawValue)**: \(escaped(finding.summary ?? $0.summary))" } ?? "",
+            arms.map(escaped).joined(separator: "<br>"), finding.advice.map(escaped) ?? "",
           ].joined(separator: " | ") + " |")
       }
     }

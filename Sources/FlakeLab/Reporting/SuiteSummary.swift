@@ -133,7 +133,7 @@ package struct SuiteSummary: Sendable, Equatable {
     if !slowest.isEmpty {
       let named = slowest.prefix(5).map { "\(code($0.test)) \(Formatting.duration(.seconds($0.seconds))) (\($0.executor))" }
       notes.append(
-        "Slowest, a pass on average: " + Self.list(named) + (slowest.count > 5 ? " and \(slowest.count - 5) more" : "")
+        "Slowest, a pass on average: " + Formatting.list(named) + (slowest.count > 5 ? " and \(slowest.count - 5) more" : "")
           + " (JSON runs[].testSeconds).")
     }
     for group in Dictionary(grouping: settled, by: \.executor).sorted(by: { $0.key.name < $1.key.name }) {
@@ -172,9 +172,9 @@ package struct SuiteSummary: Sendable, Equatable {
     guard let first = stableOver.first else { return "no pass" }
     let noun = first.most == 1 ? " pass" : " passes"
     if stableOver.allSatisfy({ $0.fewest == first.fewest && $0.most == first.most }) {
-      return range(first) + noun + " under " + Self.list(stableOver.map(\.executor.name))
+      return range(first) + noun + " under " + Formatting.list(stableOver.map(\.executor.name))
     }
-    return Self.list(
+    return Formatting.list(
       stableOver.enumerated().map { index, passes in
         range(passes) + (index == 0 ? noun : "") + " under \(passes.executor)"
       })
@@ -196,11 +196,7 @@ package struct SuiteSummary: Sendable, Equatable {
   /// `a, b and c`; past five names, `a, b, c, d, e and 90 more`.
   private static func names(_ ids: [String], _ code: (String) -> String) -> String {
     let shown = ids.prefix(5).map(code)
-    return ids.count > 5 ? shown.joined(separator: ", ") + " and \(ids.count - 5) more" : list(shown)
-  }
-
-  private static func list(_ items: [String]) -> String {
-    items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
+    return ids.count > 5 ? shown.joined(separator: ", ") + " and \(ids.count - 5) more" : Formatting.list(shown)
   }
 
   private static func count(_ number: Int, _ noun: String) -> String {

@@ -8,8 +8,20 @@ package enum TestAnswer {
     var lines = [MachineLine.render(report), ""]
     let unstable = report.unstableTests
     lines += crashBlock(report.testsInFlightAtCrashes)
-    for finding in unstable {
+    // The victims of one polluter share a cause and a remedy: one block says it for them all.
+    var shown = Set<PackageTest>()
+    for finding in unstable where !shown.contains(finding.test) {
+      let sameCause = unstable.filter { other in
+        other.test != finding.test && other.polluters.map { !$0.tests.isEmpty && $0.tests == finding.polluters?.tests } ?? false
+      }
       lines += block(finding, program: report.program)
+      if !sameCause.isEmpty {
+        let names = sameCause.map(\.test.id)
+        lines.append(
+          "    and \(count(names.count, "more test")) for the same cause, each with its runs in JSON tests[]: "
+            + names.prefix(5).joined(separator: ", ") + (names.count > 5 ? " and \(names.count - 5) more" : ""))
+      }
+      shown.formUnion(sameCause.map(\.test))
     }
     lines += SuiteSummary(report).sentences { $0 }
     var text = lines.joined(separator: "\n") + "\n"
@@ -30,7 +42,12 @@ package enum TestAnswer {
         + (finding.diagnosis.map { "  \($0.rawValue): \($0.summary)" } ?? "")
     ]
     lines += finding.runs.map { "    " + armLine($0) }
-    if finding.diagnosis == .interference, let most = finding.neighbours.first?.passes {
+    if let polluters = finding.polluters {
+      lines.append("    " + pollutersLine(polluters, alone: finding.runs.filter { $0.test?.layout != .suite }))
+    }
+    if finding.diagnosis == .interference, finding.polluters?.tests.isEmpty ?? true,
+      let most = finding.neighbours.first?.passes
+    {
       // The tests beside it in the most failing passes: the event stream's timing can narrow
       // the suspects no further.
       let suspects = finding.neighbours.filter { $0.passes == most }.map(\.test)
@@ -39,16 +56,36 @@ package enum TestAnswer {
         "    beside it in \(Formatting.count(most)) of its \(Formatting.count(failingPasses)) failing passes: "
           + suspects.prefix(5).joined(separator: ", ") + (suspects.count > 5 ? " and \(suspects.count - 5) more" : ""))
     }
+    if let draw = finding.randomDraw, let replay = finding.runs.last(where: Diagnostician.isRandomnessReplay) {
+      lines.append(
+        "    the same \(Formatting.count(replay.tally.notPassed)) of \(Formatting.count(replay.tally.ran)) fresh processes failed "
+          + "again with the same seeds; drawn \(draw == .perProcess ? "once per process (a hash order, a value drawn once)" : "in each iteration")")
+    }
     if let seen = mostFrequentFailure(finding) {
       lines.append("    seen: \(seen)")
     }
-    if let diagnosis = finding.diagnosis {
-      lines.append("    do: \(diagnosis.advice)")
+    if let advice = finding.advice {
+      lines.append("    do: \(advice)")
     }
     if let replay = finding.replay(program: program) {
       lines.append("    replay: \(replay)")
     }
     return lines
+  }
+
+  /// `fails when A runs before it: 3 of 3 passes with it alone failed, 0 of 100 iterations
+  /// alone; found among 12 neighbours in 9 processes`.
+  static func pollutersLine(_ polluters: Polluters, alone: [RunResult]) -> String {
+    let aloneFailed = alone.reduce(0) { $0 + $1.tally.notPassed }
+    let aloneRan = alone.reduce(0) { $0 + $1.tally.ran }
+    let with =
+      polluters.tests.isEmpty
+      ? "with every neighbour, in the screen"
+      : polluters.tests.count == 1 ? "with that test and no other"
+      : polluters.together ? "with those tests and no other" : "with \(polluters.tests[0]) and no other"
+    return polluters.when + ": failed in \(Formatting.count(polluters.failed)) of \(count(polluters.passes, "pass")) \(with), "
+      + "\(Formatting.count(aloneFailed)) of \(Formatting.count(aloneRan)) iterations alone; "
+      + "searched \(count(polluters.candidates, "neighbour")) in \(count(polluters.processes, "process"))"
   }
 
   /// One block for the tests that were in flight when their process crashed and none of which
@@ -93,6 +130,7 @@ package enum TestAnswer {
       + RateText.withInterval(run.estimate)
     if tally.timedOut > 0 { line += " · \(Formatting.count(tally.timedOut)) timed out" }
     if tally.crashed > 0 { line += " · \(Formatting.count(tally.crashed)) crashed" }
+    if Diagnostician.isRandomnessReplay(run) { line += " · randomness drawn from the lab's seed" }
     if run.notRun > 0, let stop = run.stop {
       line += " · stopped: \(TextReport.reason(stop))"
     }
@@ -110,7 +148,7 @@ package enum TestAnswer {
   }
 
   private static func count(_ number: Int, _ noun: String) -> String {
-    "\(Formatting.count(number)) \(noun)\(number == 1 ? "" : "s")"
+    "\(Formatting.count(number)) \(noun)\(number == 1 ? "" : noun.hasSuffix("s") ? "es" : "s")"
   }
 }
 

@@ -111,7 +111,7 @@ extension RateMeasurement {
       arms, passes: passes, replicates: replicates ?? Self.defaultReplicates, seed: seed, packagePath: packagePath,
       deadline: budget.map { start + (drillDown == nil ? $0 : $0 / 2) })
     var interrupted = supervisor.wasInterrupted
-    var drilled: [RunResult] = []
+    var drilled = DrillDown.Findings(results: [], interrupted: false)
     // A test whose only failures were crashes of a process it shared with others, none of which
     // crashed alone, has nothing a run alone can explain: it is not drilled down.
     let failed = tests.filter { test in
@@ -121,9 +121,16 @@ extension RateMeasurement {
       }
     }
     if !interrupted, let drillDown, !failed.isEmpty {
-      (drilled, interrupted) = try drillDown.run(failed, deadline: budget.map { start + $0 }) {
+      let failingEverywhere = Set(
+        failed.filter { test in
+          screened.filter { $0.test?.test == test }.allSatisfy { $0.tally.ran > 0 && $0.tally.notPassed == $0.tally.ran }
+        })
+      drilled = try drillDown.run(
+        failed, failingEverywhere: failingEverywhere, screen: screened, suite: tests, deadline: budget.map { start + $0 }
+      ) {
         onProgress("diagnosis of \(failed.count) tests", $0)
       }
+      interrupted = drilled.interrupted
     }
     InterruptSignal.restoreDefaults()
     var report = Report(
@@ -132,9 +139,11 @@ extension RateMeasurement {
     report.budget = budget
     report.tests = tests.map { test in
       var finding = TestFinding(
-        test: test, runs: (report.runs + drilled.map { Report.estimated($0, at: confidence) }).filter { $0.test?.test == test },
+        test: test,
+        runs: (report.runs + drilled.results.map { Report.estimated($0, at: confidence) }).filter { $0.test?.test == test },
         confidence: confidence)
       finding.location = locations[test.id]
+      finding.polluters = finding.diagnosis == .interference ? drilled.polluters[test] : nil
       return finding
     }
     if !interrupted { report.judge(gates: gates, baseline: baseline) }

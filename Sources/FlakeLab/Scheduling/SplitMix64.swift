@@ -13,7 +13,7 @@ package struct SplitMix64: RandomNumberGenerator, Sendable {
   }
 
   /// The SplitMix64 finalizer: a bijection that spreads every input bit over the output.
-  static func mix(_ value: UInt64) -> UInt64 {
+  package static func mix(_ value: UInt64) -> UInt64 {
     var z = value
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB

@@ -219,6 +219,8 @@ struct TestCommand: Command {
       arms: diagnosisExecutors.filter { probe.supports($0.harnessMechanism ?? .untouched) }.map {
         DrillDown.Arm(executor: $0, layout: .repetitions, iterations: measurement.iterations * 2)
       } + [DrillDown.Arm(executor: diagnosisExecutors[0], layout: .fresh, iterations: measurement.iterations)],
+      randomnessReplay: probe.supports(diagnosisExecutors[1].harnessMechanism ?? .untouched)
+        ? DrillDown.Arm(executor: diagnosisExecutors[1], layout: .fresh, iterations: DrillDown.randomnessProcesses) : nil,
       measurement: measurement.measurement, package: package, probe: probe, preload: preload)
     return try measurement.screen(
       tests, arms: usable.map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: measurement.seed, preload: preload) },
