@@ -41,105 +41,127 @@ package struct PolluterSearch {
   /// The polluters of each victim the search could tell; whether Ctrl-C cut it short.
   package func run(_ victims: [Victim]) throws -> (polluters: [PackageTest: Polluters], interrupted: Bool) {
     var found: [PackageTest: Polluters] = [:]
+    var session = Session()
+    do {
+      for victim in victims {
+        found[victim.test] = try polluters(of: victim, in: &session)
+      }
+    } catch let cut as Cut {
+      return (found, cut.wasInterrupted)
+    }
+    return (found, false)
+  }
+
+  /// The search's state across victims.
+  private struct Session {
     /// Polluters named so far, by executor, tried first on the next victims.
     var named: [ExecutorID: [PackageTest]] = [:]
+    /// The next pass's index (its seeds).
     var pass = 0
-    var interrupted = false
-    struct Cut: Error {}
+    /// The processes the current victim's search has run.
+    var processes = 0
+  }
 
-    for victim in victims {
-      guard let perCheck = Self.passesPerCheck(rate: Double(victim.suite.failed) / Double(max(1, victim.suite.ran)))
-      else { continue }
-      var processes = 0
-      /// The victim's failures in `passes` passes with `subset`, stopping at the first if asked.
-      func failures(with subset: [PackageTest], passes: Int, stopAtFirst: Bool) throws -> (failed: Int, ran: Int) {
-        var counts = (failed: 0, ran: 0)
-        let tests = victim.neighbours.filter(subset.contains) + [victim.test]
-        for _ in 0..<passes {
-          if let deadline, ContinuousClock.now >= deadline { throw Cut() }
-          let supervisor = PassSupervisor(timeout: measurement.timeout, onProgress: onProgress)
-          let arm = TestLaunch.passes(
-            of: tests, in: package, executor: victim.executor, seed: measurement.seed, preload: preload)
-          let results = try supervisor.run(
-            [arm], passes: pass..<(pass + 1), replicates: 1, seed: measurement.seed, packagePath: package.path)
-          pass += 1
-          processes += 1
-          if supervisor.wasInterrupted {
-            interrupted = true
-            throw Cut()
-          }
-          let tally = results.first { $0.test?.test == victim.test }?.tally ?? Tally()
-          counts.ran += tally.ran
-          counts.failed += tally.notPassed
-          if stopAtFirst, counts.failed > 0 { break }
-        }
-        return counts
-      }
-      func reproduces(_ subset: [PackageTest]) throws -> Bool {
-        try failures(with: subset, passes: perCheck, stopAtFirst: true).failed > 0
-      }
-      /// The victim's failures with `subset` and no other test, if significantly more than alone.
-      func confirmed(_ subset: [PackageTest]) throws -> (failed: Int, ran: Int)? {
-        let counts = try failures(with: subset, passes: max(Self.confirmingPasses, perCheck), stopAtFirst: false)
-        let test = TwoProportionTest(
-          baselineFailures: victim.alone.failed, baselineIterations: victim.alone.ran, failures: counts.failed,
-          iterations: counts.ran)
-        return test.roseSignificantly(confidence: measurement.confidence) ? counts : nil
-      }
+  /// The budget ran out, or Ctrl-C (`wasInterrupted`), before a pass could start or finish.
+  private struct Cut: Error {
+    let wasInterrupted: Bool
+  }
 
-      do {
-        // Polluters, each confirmed with the victim (the first over several passes), and the
-        // neighbours left, which still fail it if another polluter is among them.
-        var polluters: [PackageTest] = []
-        var evidence: (failed: Int, ran: Int)?
-        var together = false
-        for known in named[victim.executor.id, default: []] where victim.neighbours.contains(known) {
-          if evidence == nil {
-            guard let counts = try confirmed([known]) else { continue }
-            evidence = counts
-            polluters.append(known)
-          } else if try reproduces([known]) {
-            polluters.append(known)
-          }
-        }
-        var rest = victim.neighbours.filter { !polluters.contains($0) }
-        var restFails = try reproduces(rest)
-        var onlyManyTogether = false
-        while restFails, polluters.count < Self.mostPolluters {
-          let minimum = try Self.minimize(rest, limit: Self.checkLimit, reproduces: reproduces)
-          guard minimum.isMinimal, minimum.elements.count <= Polluters.namedAtMost else {
-            onlyManyTogether = polluters.isEmpty && minimum.isMinimal
-            break
-          }
-          // A set that fails it only together is named alone: beside single polluters, it
-          // would read as one more of them.
-          guard minimum.elements.count == 1 || polluters.isEmpty else { break }
-          if evidence == nil {
-            guard let counts = try confirmed(minimum.elements) else { break }
-            evidence = counts
-          }
-          polluters += minimum.elements
-          rest.removeAll(where: minimum.elements.contains)
-          together = minimum.elements.count > 1
-          if together { break }
-          restFails = try reproduces(rest)
-        }
-        if let evidence {
-          named[victim.executor.id, default: []] += polluters.filter { !named[victim.executor.id, default: []].contains($0) }
-          found[victim.test] = Polluters(
-            tests: polluters.map(\.id), together: together, isComplete: !restFails, placement: placement(of: victim),
-            failed: evidence.failed, passes: evidence.ran, candidates: victim.neighbours.count, processes: processes)
-        } else if onlyManyTogether {
-          // Its neighbours fail it, and no few of them do: the evidence is the screen's passes.
-          found[victim.test] = Polluters(
-            tests: [], isComplete: true, placement: placement(of: victim), failed: victim.suite.failed,
-            passes: victim.suite.ran, candidates: victim.neighbours.count, processes: processes)
-        }
-      } catch is Cut {
-        break
+  /// One victim's polluters: those named for earlier victims that fail it too, then, while the
+  /// neighbours left still fail it, one more set found by ddmin at a time.
+  private func polluters(of victim: Victim, in session: inout Session) throws -> Polluters? {
+    guard let perCheck = Self.passesPerCheck(rate: Double(victim.suite.failed) / Double(max(1, victim.suite.ran)))
+    else { return nil }
+    session.processes = 0
+    func reproduces(_ subset: [PackageTest]) throws -> Bool {
+      try failures(of: victim, with: subset, passes: perCheck, stopAtFirst: true, session: &session).failed > 0
+    }
+    /// The victim's failures with `subset` and no other test, if significantly more than alone.
+    func confirmed(_ subset: [PackageTest]) throws -> (failed: Int, ran: Int)? {
+      let counts = try failures(
+        of: victim, with: subset, passes: max(Self.confirmingPasses, perCheck), stopAtFirst: false, session: &session)
+      let test = TwoProportionTest(
+        baselineFailures: victim.alone.failed, baselineIterations: victim.alone.ran, failures: counts.failed,
+        iterations: counts.ran)
+      return test.roseSignificantly(confidence: measurement.confidence) ? counts : nil
+    }
+
+    // Each polluter is confirmed with the victim (the first over several passes), and the
+    // neighbours left still fail it if another polluter is among them.
+    var polluters: [PackageTest] = []
+    var evidence: (failed: Int, ran: Int)?
+    var together = false
+    for known in session.named[victim.executor.id, default: []] where victim.neighbours.contains(known) {
+      if evidence == nil {
+        guard let counts = try confirmed([known]) else { continue }
+        evidence = counts
+        polluters.append(known)
+      } else if try reproduces([known]) {
+        polluters.append(known)
       }
     }
-    return (found, interrupted)
+    var rest = victim.neighbours.filter { !polluters.contains($0) }
+    var restFails = try reproduces(rest)
+    var onlyManyTogether = false
+    while restFails, polluters.count < Self.mostPolluters {
+      let minimum = try Self.minimize(rest, limit: Self.checkLimit, reproduces: reproduces)
+      guard minimum.isMinimal, minimum.elements.count <= Polluters.namedAtMost else {
+        onlyManyTogether = polluters.isEmpty && minimum.isMinimal
+        break
+      }
+      // A set that fails it only together is named alone: beside single polluters, it would
+      // read as one more of them.
+      guard minimum.elements.count == 1 || polluters.isEmpty else { break }
+      if evidence == nil {
+        guard let counts = try confirmed(minimum.elements) else { break }
+        evidence = counts
+      }
+      polluters += minimum.elements
+      rest.removeAll(where: minimum.elements.contains)
+      together = minimum.elements.count > 1
+      if together { break }
+      restFails = try reproduces(rest)
+    }
+    if let evidence {
+      session.named[victim.executor.id, default: []] += polluters.filter {
+        !session.named[victim.executor.id, default: []].contains($0)
+      }
+      return Polluters(
+        tests: polluters.map(\.id), together: together, isComplete: !restFails, placement: placement(of: victim),
+        failed: evidence.failed, passes: evidence.ran, candidates: victim.neighbours.count,
+        processes: session.processes)
+    }
+    // Its neighbours fail it, and no few of them do: the evidence is the screen's passes.
+    guard onlyManyTogether else { return nil }
+    return Polluters(
+      tests: [], isComplete: true, placement: placement(of: victim), failed: victim.suite.failed,
+      passes: victim.suite.ran, candidates: victim.neighbours.count, processes: session.processes)
+  }
+
+  /// The victim's failures in `passes` suite passes with `subset` of its neighbours (in the
+  /// suite's order) and no other test, stopping at the first failure if asked.
+  private func failures(
+    of victim: Victim, with subset: [PackageTest], passes: Int, stopAtFirst: Bool, session: inout Session
+  ) throws -> (failed: Int, ran: Int) {
+    var counts = (failed: 0, ran: 0)
+    let arm = TestLaunch.passes(
+      of: victim.neighbours.filter(subset.contains) + [victim.test], in: package, executor: victim.executor,
+      seed: measurement.seed, preload: preload)
+    for _ in 0..<passes {
+      if let deadline, ContinuousClock.now >= deadline { throw Cut(wasInterrupted: false) }
+      let supervisor = PassSupervisor(timeout: measurement.timeout, onProgress: onProgress)
+      let results = try supervisor.run(
+        [arm], passes: session.pass..<(session.pass + 1), replicates: 1, seed: measurement.seed,
+        packagePath: package.path)
+      session.pass += 1
+      session.processes += 1
+      if supervisor.wasInterrupted { throw Cut(wasInterrupted: true) }
+      let tally = results.first { $0.test?.test == victim.test }?.tally ?? Tally()
+      counts.ran += tally.ran
+      counts.failed += tally.notPassed
+      if stopAtFirst, counts.failed > 0 { break }
+    }
+    return counts
   }
 
   /// Beside it when its framework runs tests side by side under the executor, before it
