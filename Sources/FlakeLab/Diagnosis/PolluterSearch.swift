@@ -60,6 +60,10 @@ package struct PolluterSearch {
     var pass = 0
     /// The processes the current victim's search has run.
     var processes = 0
+
+    mutating func name(_ polluters: [PackageTest], under executor: ExecutorID) {
+      named[executor, default: []] += polluters.filter { !named[executor, default: []].contains($0) }
+    }
   }
 
   /// The budget ran out, or Ctrl-C (`wasInterrupted`), before a pass could start or finish.
@@ -76,14 +80,8 @@ package struct PolluterSearch {
     func reproduces(_ subset: [PackageTest]) throws -> Bool {
       try failures(of: victim, with: subset, passes: perCheck, stopAtFirst: true, session: &session).failed > 0
     }
-    /// The victim's failures with `subset` and no other test, if significantly more than alone.
     func confirmed(_ subset: [PackageTest]) throws -> (failed: Int, ran: Int)? {
-      let counts = try failures(
-        of: victim, with: subset, passes: max(Self.confirmingPasses, perCheck), stopAtFirst: false, session: &session)
-      let test = TwoProportionTest(
-        baselineFailures: victim.alone.failed, baselineIterations: victim.alone.ran, failures: counts.failed,
-        iterations: counts.ran)
-      return test.roseSignificantly(confidence: measurement.confidence) ? counts : nil
+      try self.confirmed(subset, of: victim, passes: max(Self.confirmingPasses, perCheck), session: &session)
     }
 
     // Each polluter is confirmed with the victim (the first over several passes), and the
@@ -123,9 +121,7 @@ package struct PolluterSearch {
       restFails = try reproduces(rest)
     }
     if let evidence {
-      session.named[victim.executor.id, default: []] += polluters.filter {
-        !session.named[victim.executor.id, default: []].contains($0)
-      }
+      session.name(polluters, under: victim.executor.id)
       return Polluters(
         tests: polluters.map(\.id), together: together, isComplete: !restFails, placement: placement(of: victim),
         failed: evidence.failed, passes: evidence.ran, candidates: victim.neighbours.count,
@@ -136,6 +132,18 @@ package struct PolluterSearch {
     return Polluters(
       tests: [], isComplete: true, placement: placement(of: victim), failed: victim.suite.failed,
       passes: victim.suite.ran, candidates: victim.neighbours.count, processes: session.processes)
+  }
+
+  /// The victim's failures in `passes` passes with `subset` and no other test, if significantly
+  /// more than alone.
+  private func confirmed(
+    _ subset: [PackageTest], of victim: Victim, passes: Int, session: inout Session
+  ) throws -> (failed: Int, ran: Int)? {
+    let counts = try failures(of: victim, with: subset, passes: passes, stopAtFirst: false, session: &session)
+    let test = TwoProportionTest(
+      baselineFailures: victim.alone.failed, baselineIterations: victim.alone.ran, failures: counts.failed,
+      iterations: counts.ran)
+    return test.roseSignificantly(confidence: measurement.confidence) ? counts : nil
   }
 
   /// The victim's failures in `passes` suite passes with `subset` of its neighbours (in the
