@@ -332,7 +332,8 @@ package final class PassSupervisor {
     var culprits: [(test: Int, outcome: Outcome)] = []
     for test in suspects {
       let alone = try runProcess(arm, tests: [group[test]], pass: pass)
-      if alone.wasTimedOut, !alone.inFlight.isEmpty {
+      // Alone, a hang is the test's, whether or not its start was read before it.
+      if alone.wasTimedOut {
         culprits.append((test, .timedOut))
       } else if !alone.inFlight.isEmpty {
         culprits.append((test, .crashed(observation: alone.how)))
@@ -397,6 +398,7 @@ package final class PassSupervisor {
     var noSchedule: RunSchedule?
     var finished: [SuiteEventFeed.Finished] = []
     var status: Int32?
+    var idleSince: ContinuousClock.Instant?
     while status == nil {
       usleep(Supervisor.pollInterval)
       worker.poll(into: &scratch, schedule: &noSchedule)
@@ -412,7 +414,12 @@ package final class PassSupervisor {
       }
       let now = clock.now
       onTick(feed.inFlight.min { $0.value < $1.value }.map { ($0.key, now - $0.value) })
-      let hung = feed.inFlight.values.contains { now - $0 > timeout }
+      // Between tests nothing is in flight, briefly; a process stopped or stuck there (its
+      // next start never written) hangs as surely as a test does.
+      idleSince = feed.inFlight.isEmpty && finished.count < tests.count ? idleSince ?? now : nil
+      let hung =
+        feed.inFlight.values.contains { now - $0 > timeout }
+        || (feed.workerIsReady && idleSince.map { now - $0 > timeout } ?? false)
       if hung || (!feed.workerIsReady && now - started > Supervisor.startLimit) {
         worker.wasTimedOut = true
         worker.kill()
