@@ -110,7 +110,7 @@ final class DiagnosticianTests: XCTestCase {
       var tally = Tally()
       tally.record(.passed, count: 17)
       tally.record(
-        .crashed(observation: "signal 4 (SIGILL): Fatal error: boom (while M.a(), M.b() were in flight; \(PassSupervisor.noneCrashedAlone))"),
+        .crashed(Crash(how: "signal 4 (SIGILL): Fatal error: boom", beside: [PackageTest(id: id == "a()" ? "M.b()" : "M.a()", framework: .swiftTesting)], crashedAlone: false)),
         count: 3)
       var result = RunResult(RunKey(scenario: "M", variant: id, executor: .global), tally: tally, seconds: 1, iterationsAreIndependent: false)
       result.test = TestReference(test: PackageTest(id: "M.\(id)", framework: .swiftTesting), packagePath: ".", layout: .suite)

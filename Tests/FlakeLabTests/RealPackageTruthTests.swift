@@ -149,7 +149,7 @@ final class RealPackageTruthTests: XCTestCase {
       let crash = try XCTUnwrap(traps.tally.nonPassing.keys.first)
       XCTAssertEqual(
         crash,
-        .crashed(observation: "before the test started, signal 4 (SIGILL): Fatal error: the argument list could not be built"))
+        .crashed(Crash(how: "signal 4 (SIGILL): Fatal error: the argument list could not be built", beforeTheTestStarted: true)))
     }
     XCTAssertEqual(report.runs.count, 33, "every other test measured too")
   }

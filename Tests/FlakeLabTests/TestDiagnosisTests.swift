@@ -195,10 +195,11 @@ final class TestDiagnosisTests: XCTestCase {
     XCTAssertEqual(Flakelab.counts(trap), ["iterations": 3, "passed": 0, "failed": 0, "crashed": 3, "timedOut": 0])
     XCTAssertEqual(trap.stop, .everyIterationDiedBeforeStarting)
     XCTAssertEqual(trap.notRun, 1)
-    let seen = trap.tally.outcomesByFrequency.compactMap { if case .crashed(let observation) = $0.outcome { observation } else { nil } }
+    let seen = trap.tally.outcomesByFrequency.compactMap { if case .crashed(let crash) = $0.outcome { crash } else { nil } }
     XCTAssertEqual(seen.count, 1, "\(seen)")
-    XCTAssertTrue(seen[0].hasPrefix("before the test started, signal 4 (SIGILL)"), seen[0])
-    XCTAssertTrue(seen[0].contains("the arguments trap when the run is planned"), seen[0])
+    XCTAssertTrue(seen[0].beforeTheTestStarted, "\(seen[0])")
+    XCTAssertTrue(seen[0].how.hasPrefix("signal 4 (SIGILL)"), seen[0].how)
+    XCTAssertTrue(seen[0].how.contains("the arguments trap when the run is planned"), seen[0].how)
     XCTAssertEqual(answer.tests[planned]?["verdict"] as? String, "failing")
     XCTAssertTrue(answer.stderr.contains("not met: \(planned) is failing"), answer.stderr)
     for id in [stable, "FlakeKindsTests.race()"] {

@@ -42,9 +42,6 @@ package final class PassSupervisor {
   /// supervisor (from reading the test's start to reading its end) or timed by another clock
   /// can come out a hair short of it.
   package static let slowFailure: Duration = .milliseconds(900)
-  /// Ends the observation of a crash charged to every test in flight because none crashed
-  /// alone (``TestDiagnosis/crashBesideOthers`` reads it).
-  package static let noneCrashedAlone = "none crashed alone"
   private let onProgress: (Supervisor.Progress) -> Void
   /// Whether the passes were cut short by Ctrl-C or SIGTERM.
   package private(set) var wasInterrupted = false
@@ -142,10 +139,8 @@ package final class PassSupervisor {
       finished.isEmpty && inFlight.isEmpty && !wasTimedOut && !lostEvents && status != 0
     }
 
-    /// How it ended, in words: the status and the last lines it printed.
-    var how: String {
-      Supervisor.describe(status: status) + (output.isEmpty ? "" : ": \(output)")
-    }
+    /// How it ended, as a crash: the status and the last lines it printed.
+    var crash: Crash { Crash(status: status, lastLines: output, beforeTheTestStarted: diedBeforeAnyTestStarted) }
   }
 
   /// Runs passes `passes` under every arm, in `replicates` groups of consecutive passes, and
@@ -262,10 +257,9 @@ package final class PassSupervisor {
                 remaining, group: group, arm: arm, pass: pass, testsStarted: &testsStarted[armIndex][groupIndex])
             {
               // Never "did not start": the test whose presence kills the process is charged the
-              // crash, with its message, and the others run without it.
-              // Worded as a death before the test started alone is, so that the two are one outcome.
-              states[armIndex][groupIndex][culprit].record(
-                .crashed(observation: "before the test started, " + alone.how), pass: pass, replicate: replicate)
+              // crash, with its message, and the others run without it. The crash is the one its
+              // process alone came to, so that the two are one outcome.
+              states[armIndex][groupIndex][culprit].record(.crashed(alone.crash), pass: pass, replicate: replicate)
               states[armIndex][groupIndex][culprit].diedBeforeStarting += 1
               remaining.removeAll { $0 == culprit }
               continue
@@ -315,7 +309,6 @@ package final class PassSupervisor {
     into states: inout [TestState], replicate: Int
   ) throws -> Set<Int> {
     guard !end.inFlight.isEmpty else { return [] }
-    let how = end.wasTimedOut ? "" : end.how
     // At a hang, those in flight for the whole timeout hung; the rest were cut short and run
     // again. A test that stops its process (SIGSTOP, a deadlocked pool) hangs every test in
     // flight beside it, so several that hung are suspects, as several in flight at a crash are.
@@ -324,7 +317,7 @@ package final class PassSupervisor {
       ? end.inFlight.filter { $0.ran >= timeout }.map { tests[$0.test] }.sorted()
       : end.inFlight.map { tests[$0.test] }.sorted()
     if suspects.count == 1 {
-      states[suspects[0]].record(end.wasTimedOut ? .timedOut : .crashed(observation: how), pass: pass, replicate: replicate)
+      states[suspects[0]].record(end.wasTimedOut ? .timedOut : .crashed(end.crash), pass: pass, replicate: replicate)
       return [suspects[0]]
     }
     guard !suspects.isEmpty else { return [] }
@@ -336,25 +329,24 @@ package final class PassSupervisor {
       if alone.wasTimedOut {
         culprits.append((test, .timedOut))
       } else if !alone.inFlight.isEmpty {
-        culprits.append((test, .crashed(observation: alone.how)))
+        culprits.append((test, .crashed(alone.crash)))
       }
     }
-    let names = suspects.map { group[$0].id }
+    func others(_ test: Int) -> [PackageTest] { suspects.filter { $0 != test }.map { group[$0] } }
     if culprits.isEmpty, end.wasTimedOut {
       // Only together: they hang one another.
       for test in suspects { states[test].record(.timedOut, pass: pass, replicate: replicate) }
       return Set(suspects)
     }
     if culprits.isEmpty {
-      let observation = how + " (while \(names.joined(separator: ", ")) were in flight; \(Self.noneCrashedAlone))"
-      for test in suspects { states[test].record(.crashed(observation: observation), pass: pass, replicate: replicate) }
+      for test in suspects {
+        states[test].record(.crashed(end.crash.beside(others(test), crashedAlone: false)), pass: pass, replicate: replicate)
+      }
       return Set(suspects)
     }
     for (test, outcome) in culprits {
       let charged: Outcome =
-        if case .crashed(let observation) = outcome {
-          .crashed(observation: observation + " (in the pass, beside \(names.filter { $0 != group[test].id }.joined(separator: ", ")); alone too)")
-        } else { outcome }
+        if case .crashed(let crash) = outcome { .crashed(crash.beside(others(test), crashedAlone: true)) } else { outcome }
       states[test].record(charged, pass: pass, replicate: replicate)
     }
     return Set(culprits.map(\.test))
@@ -434,13 +426,5 @@ package final class PassSupervisor {
       status: status ?? 0, wasTimedOut: worker.wasTimedOut, wasReady: feed.workerIsReady,
       output: worker.lastOutputLines(), scheduleIsUncontrolled: feed.scheduleIsUncontrolled,
       ignoredEvents: feed.ignoredEvents, lostEvents: feed.lostEvents, seconds: now - started)
-  }
-}
-
-extension Outcome {
-  /// A crash charged to every test in flight because none of them crashed alone: the suite's,
-  /// not known to be any one test's.
-  package var isCrashBesideOthers: Bool {
-    if case .crashed(let observation) = self { observation.hasSuffix(PassSupervisor.noneCrashedAlone + ")") } else { false }
   }
 }

@@ -272,21 +272,11 @@ package final class Supervisor {
       throw WorkerStartFailure(
         description: "a worker for \(run.key.selector) did not start: \(why). " + worker.lastOutputLines(4))
     }
-    if !worker.isReady, !worker.wasTimedOut {
-      let printed = worker.lastOutputLines()
-      tally.record(
-        .crashed(
-          observation: "before the test started, " + Self.describe(status: status)
-            + (printed.isEmpty ? "" : ": \(printed)")),
-        count: 1)
-    } else if worker.wasTimedOut {
+    if worker.wasTimedOut {
       tally.record(.timedOut, count: 1)
     } else {
-      let printed = worker.lastOutputLines()
-      tally.record(
-        .crashed(
-          observation: Self.describe(status: status) + (printed.isEmpty ? "" : ": \(printed)")),
-        count: 1)
+      let crash = Crash(status: status, lastLines: worker.lastOutputLines(), beforeTheTestStarted: !worker.isReady)
+      tally.record(.crashed(crash), count: 1)
     }
     return stopped + 1 < indices.upperBound ? (stopped + 1)..<indices.upperBound : nil
   }

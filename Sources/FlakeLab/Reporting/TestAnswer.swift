@@ -116,8 +116,8 @@ package enum TestAnswer {
   static func crashSeen(_ findings: [TestFinding]) -> String? {
     var tally = Tally()
     for run in findings.flatMap(\.runs) { tally.merge(run.tally) }
-    guard case .crashed(let observation)? = tally.outcomesByFrequency.first?.outcome else { return nil }
-    return observation.range(of: " (while ").map { String(observation[..<$0.lowerBound]) } ?? observation
+    guard case .crashed(let crash)? = tally.outcomesByFrequency.first?.outcome else { return nil }
+    return crash.how
   }
 
   /// `suite, global        3 of 40 failed   7.50% [2.58%, 19.86%]`.

@@ -218,11 +218,24 @@ package enum OutcomeText {
     switch outcome {
     case .passed: "passed"
     case .failed(let observation): observation
-    case .crashed(let observation): "crashed: \(observation)"
+    case .crashed(let crash): "crashed: \(observation(of: crash))"
     case .timedOut: "timed out"
     case .deadlocked(let observation): observation
     case .skipped(let reason): "skipped: \(reason)"
     case .executorChanged: "not under the executor: the test turned it off (cleared the global-enqueue hook)"
     }
+  }
+}
+
+extension OutcomeText {
+  /// A crash in words: how the process ended, and who else was in flight, as reports and the
+  /// JSON's `observation` give it.
+  package static func observation(of crash: Crash) -> String {
+    let how = (crash.beforeTheTestStarted ? "before the test started, " : "") + crash.how
+    guard !crash.beside.isEmpty else { return how }
+    let others = crash.beside.map(\.id).joined(separator: ", ")
+    return crash.crashedAlone
+      ? how + " (in the pass, beside \(others); alone too)"
+      : how + " (while \(others) \(crash.beside.count == 1 ? "was" : "were") in flight beside it; none crashed alone)"
   }
 }
