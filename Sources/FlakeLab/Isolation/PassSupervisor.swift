@@ -58,7 +58,7 @@ package final class PassSupervisor {
     var notRun = 0
     var stop: RunStop?
     /// For each test that ran beside this one in a pass where it failed, in how many.
-    var failedBeside: [String: Int] = [:]
+    var failedBeside: [PackageTest: Int] = [:]
     /// Processes that ran it whose events did not add up, run again.
     var rerunForLostEvents = 0
     /// Passes in which a process died before any test started whenever it was among the tests.
@@ -77,7 +77,7 @@ package final class PassSupervisor {
 
     /// What one process said of the test: its outcome, its time, and, when it failed, the tests
     /// that ran beside it (`neighbours`).
-    mutating func note(_ finished: SuiteEventFeed.Finished, neighbours: [String], pass: Int, replicate: Int) {
+    mutating func note(_ finished: SuiteEventFeed.Finished, neighbours: [PackageTest], pass: Int, replicate: Int) {
       duration += finished.duration
       record(finished.outcome ?? .passed, example: finished.example, pass: pass, replicate: replicate)
       guard finished.outcome.map({ !$0.isOutsideTheRate }) ?? false else { return }
@@ -238,7 +238,7 @@ package final class PassSupervisor {
               let test = toGroup[finished.test]
               done.insert(test)
               states[armIndex][groupIndex][test].note(
-                finished, neighbours: finished.neighbours.map { group[toGroup[$0]].id }, pass: pass, replicate: replicate)
+                finished, neighbours: finished.neighbours.map { group[toGroup[$0]] }, pass: pass, replicate: replicate)
               if finished.duration > slowest?.duration ?? .zero {
                 slowest = (group[test].id, finished.duration, arm.executor.id)
               }

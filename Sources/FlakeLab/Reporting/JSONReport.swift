@@ -83,6 +83,9 @@ package enum JSONReport {
     package static let verdict = "verdict"
     package static let reason = "reason"
     package static let crash = "crash"
+    package static let failedBeside = "failedBeside"
+    package static let drillDown = "drillDown"
+    package static let crashBesideOthers = "crashBesideOthers"
     package static let how = "how"
     package static let beforeTheTestStarted = "beforeTheTestStarted"
     package static let beside = "beside"
@@ -133,71 +136,11 @@ package enum JSONReport {
           ?? .null
       ),
       (Key.runs, .array(report.runs.map { run($0, in: report) })),
-      (Key.tests, .array(report.tests.map { finding($0, program: report.program) })),
+      (Key.tests, .array(report.tests.map { finding($0, in: report) })),
     ])
   }
 
-  /// `{"tests": ["A"], "together": false, "complete": true, "placement": "before", "failed": 3,
-  /// "passes": 3, "candidates": 12, "processes": 9}`: each of `tests` fails the test (all of
-  /// them together when `together`); empty when only many neighbours together do. `complete`:
-  /// without them, every other neighbour let it pass.
-  private static func polluters(_ polluters: Polluters) -> JSONValue {
-    .object([
-      (Key.tests, .array(polluters.tests.map(JSONValue.string))),
-      (Key.together, .bool(polluters.together)),
-      (Key.complete, .bool(polluters.isComplete)),
-      (Key.placement, .string(polluters.placement.rawValue)),
-      (Key.failed, .int(polluters.failed)),
-      (Key.passes, .int(polluters.passes)),
-      (Key.candidates, .int(polluters.candidates)),
-      (Key.processes, .int(polluters.processes)),
-    ])
-  }
-
-  /// A test's verdict and diagnosis with the counts of every arm behind them (`flakelab test`,
-  /// suite layout). Written for readers; `merge` and `--baseline` read the runs only.
-  private static func finding(_ finding: TestFinding, program: String) -> JSONValue {
-    let neighbours: [JSONValue] = (finding.diagnosis == .interference ? finding.neighbours : []).map {
-      .object([(Key.test, .string($0.test)), (Key.passes, .int($0.passes))])
-    }
-    let arms: [JSONValue] = finding.runs.map(arm)
-    return .object([
-      (Key.test, .string(finding.test.id)),
-      (Key.framework, .string(finding.test.framework.rawValue)),
-      (Key.verdict, .string(finding.verdict.rawValue)),
-      (Key.diagnosis, finding.diagnosis.map { .string($0.rawValue) } ?? .null),
-      (Key.advice, finding.advice.map(JSONValue.string) ?? .null),
-      (Key.randomDraw, finding.randomDraw.map { .string($0.rawValue) } ?? .null),
-      (
-        Key.source,
-        finding.location.map { .object([(Key.path, .string($0.path)), (Key.line, .int($0.line))]) } ?? .null
-      ),
-      (Key.neighbours, .array(neighbours)),
-      (Key.polluters, finding.polluters.map(polluters) ?? .null),
-      (Key.arms, .array(arms)),
-      (Key.replay, finding.replay(program: program).map { .string($0) } ?? .null),
-    ])
-  }
-
-  /// One run of a finding's, its counts and rate.
-  private static func arm(_ run: RunResult) -> JSONValue {
-    .object([
-      (Key.processLayout, .string(run.test?.layout.rawValue ?? "")),
-      (Key.executor, .string(run.executor.name)),
-      (Key.ran, .int(run.tally.ran)),
-      (Key.notPassed, .int(run.tally.notPassed)),
-      (Key.timedOut, .int(run.tally.timedOut)),
-      (Key.crashed, .int(run.tally.crashed)),
-      (Key.executorChanged, .int(run.tally.executorChanged)),
-      (Key.failureRate, run.estimate.hasRate ? .double(run.estimate.rate) : .null),
-      (Key.low, .double(run.estimate.low)),
-      (Key.high, .double(run.estimate.high)),
-      (Key.notRun, .int(run.notRun)),
-      (Key.stopped, run.stop.map { .string($0.rawValue) } ?? .null),
-    ])
-  }
-
-  private static func run(_ result: RunResult, in report: Report) -> JSONValue {
+  static func run(_ result: RunResult, in report: Report) -> JSONValue {
     let tally = result.tally
     let estimate = result.estimate
     let failures: [JSONValue] = tally.outcomesByFrequency.compactMap { outcome, count in
@@ -244,6 +187,11 @@ package enum JSONReport {
         (Key.test, .string(test.test.id)), (Key.framework, .string(test.test.framework.rawValue)),
         (Key.processLayout, .string(test.layout.rawValue)), (Key.packagePath, .string(test.packagePath)),
       ]
+    }
+    if !result.failedBeside.isEmpty {
+      let beside = result.failedBeside.sorted { ($1.value, $0.key.id) < ($0.value, $1.key.id) }
+      members.append(
+        (Key.failedBeside, .array(beside.map { .object([(Key.test, .string($0.key.id)), (Key.passes, .int($0.value))]) })))
     }
     if let verdict = result.verdict {
       members += [

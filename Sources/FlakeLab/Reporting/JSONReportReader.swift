@@ -27,6 +27,9 @@ extension JSONReport {
       seed: document[Key.seed]?.string.flatMap { UInt64($0) },
       timeout: document[Key.timeoutSeconds]?.number.map(milliseconds))
     report.budget = document[Key.budgetSeconds]?.number.map(milliseconds)
+    for entry in document[Key.tests]?.array ?? [] {
+      report.tests.append(try finding(entry, screen: results, name: name))
+    }
     return report
   }
 
@@ -34,7 +37,7 @@ extension JSONReport {
     .milliseconds(Int64((seconds * 1000).rounded()))
   }
 
-  private static func run(_ run: JSONValue, name: String) throws(ReportFileError) -> RunResult {
+  static func run(_ run: JSONValue, name: String) throws(ReportFileError) -> RunResult {
     guard let scenario = run[Key.scenario]?.string, let variant = run[Key.variant]?.string,
       let executor = run[Key.executor]?.string, let outcomes = run[Key.outcomes]?.array
     else { throw .malformed(path: name, .runWithoutNames) }
@@ -90,6 +93,12 @@ extension JSONReport {
       result.test = TestReference(
         test: PackageTest(id: id, framework: framework),
         packagePath: run[Key.packagePath]?.string ?? ".", layout: layout)
+      for entry in run[Key.failedBeside]?.array ?? [] {
+        guard let neighbour = entry[Key.test]?.string, let passes = entry[Key.passes]?.int, passes > 0 else {
+          throw .malformed(path: name, .finding(test: id))
+        }
+        result.failedBeside[PackageTest(id: neighbour, framework: framework), default: 0] += passes
+      }
     }
     return result
   }

@@ -92,7 +92,7 @@ package struct Report: Sendable {
     for finding in findings where finding.verdict == .flaky || finding.verdict == .failing {
       guard let index = runs.firstIndex(where: { $0.test?.test == finding.test }) else { continue }
       note(
-        [.testNotStable(test: finding.test.id, verdict: finding.verdict, diagnosis: finding.diagnosis)],
+        [.testNotStable(test: finding.test, verdict: finding.verdict, diagnosis: finding.diagnosis)],
         onRunAt: index)
     }
   }

@@ -50,7 +50,7 @@ package enum TestAnswer {
     {
       // The tests beside it in the most failing passes: the event stream's timing can narrow
       // the suspects no further.
-      let suspects = finding.neighbours.filter { $0.passes == most }.map(\.test)
+      let suspects = finding.neighbours.filter { $0.passes == most }.map(\.test.id)
       let failingPasses = finding.runs.filter { $0.test?.layout == .suite }.reduce(0) { $0 + $1.tally.notPassed }
       lines.append(
         "    beside it in \(Formatting.count(most)) of its \(Formatting.count(failingPasses)) failing passes: "
@@ -82,7 +82,7 @@ package enum TestAnswer {
       polluters.tests.isEmpty
       ? "with every neighbour, in the screen"
       : polluters.tests.count == 1 ? "with that test and no other"
-      : polluters.together ? "with those tests and no other" : "with \(polluters.tests[0]) and no other"
+      : polluters.together ? "with those tests and no other" : "with \(polluters.tests[0].id) and no other"
     return polluters.when + ": failed in \(Formatting.count(polluters.failed)) of \(count(polluters.passes, "pass")) \(with), "
       + "\(Formatting.count(aloneFailed)) of \(Formatting.count(aloneRan)) iterations alone; "
       + "searched \(count(polluters.candidates, "neighbour")) in \(count(polluters.processes, "process"))"

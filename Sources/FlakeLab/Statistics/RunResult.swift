@@ -39,7 +39,7 @@ package struct RunResult: Sendable {
   package var rerunForLostEvents = 0
   /// In the suite layout: for each test that was running beside this one in a pass where this
   /// one failed, in how many such passes.
-  package var failedBeside: [String: Int] = [:]
+  package var failedBeside: [PackageTest: Int] = [:]
 
   package init(
     _ key: RunKey, tally: Tally, seconds: Double, iterationsAreIndependent: Bool,
