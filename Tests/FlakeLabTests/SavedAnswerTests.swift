@@ -141,4 +141,27 @@ final class SavedAnswerTests: XCTestCase {
     XCTAssertTrue(crash.isBesideOthers)
     XCTAssertEqual(crash.how, "signal 4 (SIGILL): boom")
   }
+
+  /// `--baseline` compares tests: fixed only where the fall is significant, and a test whose
+  /// verdict did not change and whose rate did not move is not mentioned.
+  func testABaselineComparesTestsAndSaysFixedOnlyWhenTheCountsShowIt() throws {
+    let baseline = try readBack(derivedReport())
+    func report(victimPasses passes: Int) -> Report {
+      let screen = [run(victim, .suite, .global, passed: passes), run(victim, .suite, .serial, passed: passes)]
+        + [polluter, stable].map { run($0, .suite, .global, passed: 20) }
+      var report = Report(runs: screen)
+      report.tests = TestFinding.findings(
+        of: [victim, polluter, stable], runs: screen, polluters: [:], locations: [:], confidence: 0.95)
+      return report
+    }
+    let fixed = report(victimPasses: 40).comparedTests(with: baseline)
+    XCTAssertEqual(fixed.map(\.test), [victim])
+    XCTAssertEqual(fixed.first?.change, .fixed)
+    XCTAssertTrue(
+      fixed[0].summary.hasPrefix(
+        "M.Shared/readsDefault() was flaky (6 of 40 passes failed), now stable over 80 passes: fixed (one-sided p"),
+      fixed[0].summary)
+    let short = report(victimPasses: 3).comparedTests(with: baseline)
+    XCTAssertEqual(short.first?.change, .notShown, short.first?.summary ?? "")
+  }
 }

@@ -62,6 +62,11 @@ package struct Report: Sendable {
     BaselineComparison.compare(self, with: baseline, confidence: confidence)
   }
 
+  /// The tests whose verdict or rate changed since `baseline`, at this report's confidence.
+  package func comparedTests(with baseline: Report) -> [TestComparison] {
+    TestComparison.compare(self, with: baseline, confidence: confidence)
+  }
+
   /// Notes on each run the gates it does not meet and a significant rise over `baseline`; a
   /// baseline that matches no run compared nothing, which is no pass.
   package mutating func judge(gates: [FailureRateGate], baseline: Report?) {

@@ -31,9 +31,12 @@ struct ReportOutput {
 
   func finish(_ report: Report, baseline: Report?, text: (Report) -> String) -> ExitStatus {
     if let baseline, !report.interrupted {
-      for comparison in report.compared(with: baseline) {
-        printError("baseline: \(comparison.summary)")
-      }
+      // A package's tests are compared test by test, and only where something changed; every
+      // other report run by run.
+      let lines =
+        !report.tests.isEmpty && !baseline.tests.isEmpty
+        ? report.comparedTests(with: baseline).map(\.summary) : report.compared(with: baseline).map(\.summary)
+      for line in lines { printError("baseline: \(line)") }
     }
     for problem in report.runs.flatMap(\.problems) {
       printError("not met: \(ProblemText.describe(problem))")
