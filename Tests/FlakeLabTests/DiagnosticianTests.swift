@@ -122,7 +122,7 @@ final class DiagnosticianTests: XCTestCase {
     report.tests = findings
     XCTAssertEqual(report.unstableTests.count, 0)
     XCTAssertEqual(
-      TestAnswer.crashBlock(report.testsInFlightAtCrashes),
+      TestAnswer.crashBlock(try XCTUnwrap(SuiteAnswer(report).crash)),
       [
         "CRASHED  the test process, with 2 tests in flight: the test process crashed while it ran beside other tests, none of which crashed alone",
         "    suite, global       crashed in 3 of 20 passes",

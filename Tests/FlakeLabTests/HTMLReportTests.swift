@@ -59,6 +59,27 @@ final class HTMLReportTests: XCTestCase {
   /// In headless Chromium, at 1280 and 400 pixels wide: the page loads with nothing said on the
   /// console and no request but the page itself. Chromium from Debian's packages; `.ci/run`
   /// installs it and sets FLAKELAB_REQUIRE_BROWSER, elsewhere the test is skipped without one.
+  /// A plot of several tests' runs labels each row with the end of its test's ID, which tells
+  /// tests apart, the whole ID on hover, and its arm on a line of its own.
+  func testPlotLabelsShowTheTestAndItsArm() {
+    let test = PackageTest(id: "SomeLongModuleNameTests.WorkshopTests.ToggleTests/thousandToggles()", framework: .xctest)
+    let runs = [ExecutorID.global, .serial].map { executor in
+      var tally = Tally()
+      tally.record(.passed, count: 9)
+      tally.record(.failed(observation: "x"), count: 1)
+      var run = RunResult(
+        RunKey(scenario: test.suite, variant: test.function, executor: executor), tally: tally, seconds: 1,
+        iterationsAreIndependent: true)
+      run.test = TestReference(test: test, packagePath: ".", layout: .repetitions)
+      return run
+    }
+    let page = HTMLReport.render(Report(runs: runs))
+    assertSelfContained(page)
+    XCTAssertTrue(page.contains(">…" + String(test.id.suffix(HTMLReport.labelCharacters - 1)) + "</text>"), page)
+    XCTAssertTrue(page.contains("<title>\(test.id) (repetitions, global)</title>"), page)
+    XCTAssertTrue(page.contains(">repetitions, serial</text>"), page)
+  }
+
   func testABrowserShowsThePageWithNoErrorAndNoRequest() throws {
     let browser = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
     guard let browser else {
