@@ -92,7 +92,7 @@ package final class PassSupervisor {
     ) -> RunResult {
       let tally = tally
       var result = RunResult(
-        RunKey(scenario: test.suite, variant: test.function, executor: executor.id), tally: tally, seconds: 0,
+        RunKey(test: test, executor: executor.id), tally: tally, seconds: 0,
         iterationsAreIndependent: executor.iterationsAreIndependent, schedule: schedule,
         replicates: replicates.filter { $0.iterations > 0 }.map(ReplicateCounts.init))
       result.test = TestReference(test: test, packagePath: packagePath, layout: .suite)

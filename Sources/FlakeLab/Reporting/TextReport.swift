@@ -144,9 +144,9 @@ extension TextReport {
     guard let test = result.test else { return [] }
     var lines: [String] = []
     let finishesUnderGlobal = report.runs.contains {
-      $0.test?.test == test.test && $0.executor == .global && $0.tally.passed > 0 && $0.tally.timedOut == 0
+      $0.test?.test == test.test && $0.ranInParallel && $0.tally.passed > 0 && $0.tally.timedOut == 0
     }
-    if result.tally.timedOut > 0, result.executor != .global, finishesUnderGlobal {
+    if result.tally.timedOut > 0, !result.ranInParallel, finishesUnderGlobal {
       lines.append(
         "    hint: under \(result.executor) every job runs one at a time on one queue, so a test that blocks "
           + "its thread waiting for async work (a semaphore, a blocking wait) can never finish")
