@@ -144,7 +144,7 @@ final class RealPackageTruthTests: XCTestCase {
     XCTAssertEqual(status, 0, stderr)
     for executor in ["global", "serial", "seeded"] {
       let traps = try run(report, "trapsInItsArguments(number:)", executor)
-      XCTAssertEqual(traps.tally.crashed, Supervisor.startFailureLimit, executor)
+      XCTAssertEqual(traps.tally.crashed, RunSettling.startFailureLimit, executor)
       XCTAssertEqual(traps.tally.iterations + traps.notRun, 40)
       let crash = try XCTUnwrap(traps.tally.nonPassing.keys.first)
       XCTAssertEqual(

@@ -2,7 +2,7 @@
 /// warm repetitions under global, serial and seeded and in fresh processes under global, so
 /// that the contrasts between those arms say why it fails (``Diagnostician``).
 ///
-/// Each arm first runs ``Supervisor/settledLimit`` iterations; an arm whose iterations all
+/// Each arm first runs ``RunSettling/limit`` iterations; an arm whose iterations all
 /// timed out, or all failed after a wait of ``PassSupervisor/slowFailure`` or more, or all
 /// failed for a test that failed every pass of the screen, has its answer and stops there (a
 /// test that blocks under serial needs a few iterations, not hundreds, at a wait apiece). The
@@ -114,7 +114,7 @@ package struct DrillDown {
         jobs: measurement.jobs, timeout: measurement.timeout, workerExecutable: measurement.workerExecutable,
         deadline: deadline),
       onProgress: onProgress)
-    let settle = Supervisor.settledLimit
+    let settle = RunSettling.limit
     let all = Array(plans.indices)
     var results = try supervisor.run(
       runs({ 0..<min(settle, $0.iterations) }, replicates: { _ in 1 }, of: all))
@@ -127,9 +127,11 @@ package struct DrillDown {
     }
     let open = all.filter { index in
       let tally = results[index].tally
+      var evidence = RunSettling.Evidence(tally)
+      // Alone, the harness reports no test's own time: the arm's, over its iterations, says a wait.
       let waitedEachTime = results[index].seconds >= Double(tally.ran) * PassSupervisor.slowFailure.seconds
-      let settles = waitedEachTime || failingEverywhere.contains(plans[index].test)
-      let settled = results[index].stop != nil || (tally.ran >= settle && tally.notPassed == tally.ran && settles)
+      evidence.failureSettles = waitedEachTime || failingEverywhere.contains(plans[index].test)
+      let settled = results[index].stop != nil || RunSettling.stop(evidence) == .everyIterationFailed
       if settled {
         results[index].stop = results[index].stop ?? .everyIterationFailed
         results[index].notRun = plans[index].arm.iterations - tally.iterations

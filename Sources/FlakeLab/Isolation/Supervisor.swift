@@ -66,15 +66,6 @@ package final class Supervisor {
   /// gives up on it. Start-up never counts against the per-iteration timeout.
   static let startLimit: Duration = .seconds(60)
 
-  /// Workers of one run in a row that end before their test starts, after which the run stops
-  /// with the rest of its iterations not run.
-  package static let startFailureLimit = 3
-
-  /// Iterations from a run's start that all timed out, after which its answer is settled and
-  /// the run stops with the rest not run: a test that never finishes under an executor would
-  /// otherwise cost the whole timeout, a minute by default for a package's test, per iteration.
-  package static let settledLimit = 3
-
   /// Runs every iteration of a scenario run in `flakelab worker` processes.
   package func run(_ run: RunPlan.Run) throws -> RunResult {
     try self.run([SupervisedRun(run, workerExecutable: options.workerExecutable)])[0]
@@ -107,7 +98,7 @@ package final class Supervisor {
     var workerTime: Duration = .zero
     var batches: Int
     /// Workers of the run that ended before their test started, since one last finished an
-    /// iteration; at ``startFailureLimit`` the run stops.
+    /// iteration; at ``RunSettling/startFailureLimit`` the run stops.
     var startFailuresInARow = 0
     /// Iterations left unrun because the run stopped.
     var notRun = 0
@@ -116,10 +107,12 @@ package final class Supervisor {
     /// Event lines the run's workers' feeds could not place, and ignored.
     var ignoredEvents = 0
 
-    /// Whether the run has finished at least `count` iterations, and every one timed out.
-    func hasOnlyTimedOut(atLeast count: Int) -> Bool {
-      let finished = replicates.reduce(0) { $0 + $1.iterations }
-      return finished >= count && replicates.reduce(0) { $0 + $1.timedOut } == finished
+    /// Why the run's first iterations settle it, if they do: a run alone settles on timeouts
+    /// only (each iteration that turned the executor off still says so, and a failure is a rate).
+    var settled: RunStop? {
+      RunSettling.stop(
+        RunSettling.Evidence(
+          iterations: replicates.reduce(0) { $0 + $1.iterations }, timedOut: replicates.reduce(0) { $0 + $1.timedOut }))
     }
 
     /// Takes in what `worker`, running `replicate`, published since the last poll.
@@ -198,10 +191,10 @@ package final class Supervisor {
               // A settled run stops: a test that cannot start would fail so every time, a
               // process start (or a start limit) apiece; one whose every iteration so far timed
               // out would cost the whole timeout each time.
-              if states[run].startFailuresInARow >= Self.startFailureLimit {
+              if states[run].startFailuresInARow >= RunSettling.startFailureLimit {
                 states[run].stop = .neverStarted
-              } else if states[run].hasOnlyTimedOut(atLeast: Self.settledLimit) {
-                states[run].stop = .everyIterationTimedOut
+              } else {
+                states[run].stop = states[run].settled
               }
             }
             if states[run].stop != nil {
@@ -239,18 +232,14 @@ package final class Supervisor {
       throw error
     }
     return zip(runs, states).map { run, state in
-      var tally = Tally()
-      for replicate in state.replicates { tally.merge(replicate) }
       // The time the run would take alone: its workers' time over the workers it ran at once.
       let parallel = max(1, min(options.jobs, state.batches))
-      var result = RunResult(
-        run.key, tally: tally, seconds: (state.workerTime / parallel).seconds,
-        iterationsAreIndependent: run.iterationsAreIndependent, schedule: state.schedule,
-        replicates: state.replicates.filter { $0.iterations > 0 }.map(ReplicateCounts.init))
-      result.test = run.test
       // An interrupt leaves iterations that neither ran nor were counted out: they are cut.
-      result.notRun = max(state.notRun, run.indices.count - tally.iterations)
-      result.stop = state.stop ?? (result.notRun > 0 && wasInterrupted ? .interrupted : nil)
+      var result = RunResult(
+        run.key, replicates: state.replicates, seconds: (state.workerTime / parallel).seconds,
+        iterationsAreIndependent: run.iterationsAreIndependent, schedule: state.schedule, planned: run.indices.count,
+        notRun: state.notRun, stop: state.stop, cutBy: wasInterrupted ? .interrupted : nil)
+      result.test = run.test
       result.ignoredEvents = state.ignoredEvents
       return result
     }

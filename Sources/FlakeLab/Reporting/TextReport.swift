@@ -116,23 +116,23 @@ extension TextReport {
   static func reason(_ stop: RunStop) -> String {
     switch stop {
     case .neverStarted:
-      "\(Supervisor.startFailureLimit) processes in a row ended before the test started"
+      "\(RunSettling.startFailureLimit) processes in a row ended before the test started"
     case .everyIterationTimedOut:
-      "its first \(Supervisor.settledLimit) iterations all timed out, so every further one would cost the whole timeout to say so again"
+      "its first \(RunSettling.limit) iterations all timed out, so every further one would cost the whole timeout to say so again"
     case .everyIterationFailed:
-      "its first \(Supervisor.settledLimit) iterations all failed, which settles this arm of the diagnosis"
+      "its first \(RunSettling.limit) iterations all failed, which settles this arm of the diagnosis"
     case .budgetSpent:
       "the --budget was spent before the rest could start"
     case .interrupted:
       "interrupted (Ctrl-C or SIGTERM) before the rest ran"
     case .everyIterationFailedSlowly:
-      "its first \(Supervisor.settledLimit) passes each failed after waiting \(Formatting.duration(PassSupervisor.slowFailure)) or more, or timed out, so every further pass would wait again to say so"
+      "its first \(RunSettling.limit) passes each failed after waiting \(Formatting.duration(PassSupervisor.slowFailure)) or more, or timed out, so every further pass would wait again to say so"
     case .everyIterationChangedExecutor:
-      "it turned the executor off in each of its first \(Supervisor.settledLimit) passes, so no later pass could measure it there"
+      "it turned the executor off in each of its first \(RunSettling.limit) passes, so no later pass could measure it there"
     case .everyIterationDiedBeforeStarting:
-      "its first \(Supervisor.settledLimit) passes all died before any test started because of it, which settles it"
+      "its first \(RunSettling.limit) passes all died before any test started because of it, which settles it"
     case .eventsLost:
-      "the lab lost events of \(Supervisor.settledLimit) processes in a row that ran it (the lab's failure, not the test's)"
+      "the lab lost events of \(RunSettling.limit) processes in a row that ran it (the lab's failure, not the test's)"
     }
   }
 
