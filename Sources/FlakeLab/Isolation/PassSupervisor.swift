@@ -104,16 +104,26 @@ package final class PassSupervisor {
       }
     }
     return arms.enumerated().flatMap { armIndex, arm in
-      let cut: RunStop? = wasInterrupted ? .interrupted : budget.stopped[armIndex] ? .budgetSpent : nil
-      let seconds = machines[armIndex].reduce(Duration.zero) { $0 + $1.seconds }.seconds
-      let ignored = machines[armIndex].reduce(0) { $0 + $1.ignoredEvents }
-      return machines[armIndex].flatMap { machine in
-        machine.results(under: arm.executor, packagePath: packagePath, planned: passes.count, cutBy: cut).map { result in
-          var result = result
-          result.seconds = seconds
-          result.ignoredEvents = ignored
-          return result
-        }
+      results(
+        of: machines[armIndex], under: arm.executor, packagePath: packagePath, planned: passes.count,
+        cutBy: wasInterrupted ? .interrupted : budget.stopped[armIndex] ? .budgetSpent : nil)
+    }
+  }
+
+  /// An arm's results, group by group; each carries the arm's time and ignored events, every
+  /// test's together.
+  private func results(
+    of machines: [SuitePassMachine], under executor: any IterationExecutor, packagePath: String, planned: Int,
+    cutBy cut: RunStop?
+  ) -> [RunResult] {
+    let seconds = machines.reduce(Duration.zero) { $0 + $1.seconds }.seconds
+    let ignored = machines.reduce(0) { $0 + $1.ignoredEvents }
+    return machines.flatMap { machine in
+      machine.results(under: executor, packagePath: packagePath, planned: planned, cutBy: cut).map { result in
+        var result = result
+        result.seconds = seconds
+        result.ignoredEvents = ignored
+        return result
       }
     }
   }

@@ -110,12 +110,7 @@ package final class Supervisor {
       while !machine.pending.isEmpty || !active.isEmpty {
         if InterruptSignal.isRaised {
           wasInterrupted = true
-          for (worker, batch) in active {
-            worker.kill()
-            let status = worker.reap(waiting: true) ?? 0
-            machine.update(batch) { worker.collectFinal(status: status, into: &$0, schedule: &$1) }
-            machine.interrupted(batch, lifetime: clock.now - worker.startedAt)
-          }
+          stop(active, machine: &machine, clock: clock)
           break
         }
         if SuspendSignal.takeRaised() { SuspendSignal.suspend(active.map(\.worker)) }
@@ -124,22 +119,7 @@ package final class Supervisor {
           active.append((try WorkerProcess(runs[batch.run].launch(batch.indices), indices: batch.indices), batch))
         }
         usleep(Self.pollInterval)
-        var stillActive: [(worker: WorkerProcess, batch: Batch)] = []
-        for (worker, batch) in active {
-          machine.update(batch) { worker.poll(into: &$0, schedule: &$1) }
-          if let status = worker.reap() {
-            machine.update(batch) { worker.collectFinal(status: status, into: &$0, schedule: &$1) }
-            try machine.workerEnded(batch, ended(worker, status: status, now: clock.now))
-            continue
-          }
-          // A worker whose count has not moved for the timeout has hung; one not ready after
-          // the start limit never started.
-          if worker.isReady ? clock.now - worker.lastProgress > options.timeout : clock.now - worker.startedAt > Self.startLimit {
-            worker.wasTimedOut = true
-            worker.kill()
-          }
-          stillActive.append((worker, batch))
-        }
+        let stillActive = try poll(active, machine: &machine, clock: clock)
         if stillActive.count < active.count {
           ProcessTree.reapOrphans(keeping: Set(stillActive.map(\.worker.pid)))
         }
@@ -167,6 +147,40 @@ package final class Supervisor {
       result.test = run.test
       result.ignoredEvents = state.ignoredEvents
       return result
+    }
+  }
+
+  /// Takes in what each of `active` published, tells the machine of those that ended, and
+  /// kills those that hung; returns those still running.
+  private func poll(
+    _ active: [(worker: WorkerProcess, batch: Batch)], machine: inout BatchMachine, clock: ContinuousClock
+  ) throws -> [(worker: WorkerProcess, batch: Batch)] {
+    var stillActive: [(worker: WorkerProcess, batch: Batch)] = []
+    for (worker, batch) in active {
+      machine.update(batch) { worker.poll(into: &$0, schedule: &$1) }
+      if let status = worker.reap() {
+        machine.update(batch) { worker.collectFinal(status: status, into: &$0, schedule: &$1) }
+        try machine.workerEnded(batch, ended(worker, status: status, now: clock.now))
+        continue
+      }
+      // A worker whose count has not moved for the timeout has hung; one not ready after the
+      // start limit never started.
+      if worker.isReady ? clock.now - worker.lastProgress > options.timeout : clock.now - worker.startedAt > Self.startLimit {
+        worker.wasTimedOut = true
+        worker.kill()
+      }
+      stillActive.append((worker, batch))
+    }
+    return stillActive
+  }
+
+  /// Kills every worker of `active` at an interrupt, keeping what each published.
+  private func stop(_ active: [(worker: WorkerProcess, batch: Batch)], machine: inout BatchMachine, clock: ContinuousClock) {
+    for (worker, batch) in active {
+      worker.kill()
+      let status = worker.reap(waiting: true) ?? 0
+      machine.update(batch) { worker.collectFinal(status: status, into: &$0, schedule: &$1) }
+      machine.interrupted(batch, lifetime: clock.now - worker.startedAt)
     }
   }
 

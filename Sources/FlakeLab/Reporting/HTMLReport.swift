@@ -198,16 +198,19 @@ package enum HTMLReport {
         "<circle class=\"rate\" cx=\"\(format(x(estimate.rate)))\" cy=\"\(format(y))\" r=\"4.5\"><title>\(escaped(name)): "
           + "\(Formatting.count(run.tally.notPassed)) of \(Formatting.count(run.tally.ran)) failed, \(escaped(RateText.withInterval(estimate)))</title></circle>")
     }
-    // The legend, at the top right.
-    svg.append(
-      "<circle class=\"rate\" cx=\"\(format(plotLeft))\" cy=\"8\" r=\"4\"/><text class=\"tick\" x=\"\(format(plotLeft + 8))\" y=\"12\">rate</text>"
-        + "<line class=\"interval\" x1=\"\(format(plotLeft + 62))\" y1=\"8\" x2=\"\(format(plotLeft + 86))\" y2=\"8\"/><text class=\"tick\" x=\"\(format(plotLeft + 92))\" y=\"12\">interval</text>"
-        + "<circle class=\"replicate\" cx=\"\(format(plotLeft + 170))\" cy=\"8\" r=\"2.5\"/><text class=\"tick\" x=\"\(format(plotLeft + 178))\" y=\"12\">a replicate (\(Self.replicateDotMinimum)+ iterations)</text>")
+    svg.append(legend(left: plotLeft))
     svg.append("</svg>")
     return svg.joined(separator: "\n")
   }
 
   static let replicateDotMinimum = 5
+
+  /// The plot's legend, at its top, from `left`.
+  private static func legend(left: Double) -> String {
+    "<circle class=\"rate\" cx=\"\(format(left))\" cy=\"8\" r=\"4\"/><text class=\"tick\" x=\"\(format(left + 8))\" y=\"12\">rate</text>"
+      + "<line class=\"interval\" x1=\"\(format(left + 62))\" y1=\"8\" x2=\"\(format(left + 86))\" y2=\"8\"/><text class=\"tick\" x=\"\(format(left + 92))\" y=\"12\">interval</text>"
+      + "<circle class=\"replicate\" cx=\"\(format(left + 170))\" cy=\"8\" r=\"2.5\"/><text class=\"tick\" x=\"\(format(left + 178))\" y=\"12\">a replicate (\(Self.replicateDotMinimum)+ iterations)</text>"
+  }
 
   /// The most characters of a name a plot's label shows.
   static let labelCharacters = 36

@@ -182,17 +182,7 @@ package enum JSONReport {
     if let schedule = result.schedule {
       members.append((Key.schedule, scheduleDocument(schedule, of: result, program: report.program)))
     }
-    if let test = result.test {
-      members += [
-        (Key.test, .string(test.test.id)), (Key.framework, .string(test.test.framework.rawValue)),
-        (Key.processLayout, .string(test.layout.rawValue)), (Key.packagePath, .string(test.packagePath)),
-      ]
-    }
-    if !result.failedBeside.isEmpty {
-      let beside = result.failedBeside.sorted { ($1.value, $0.key.id) < ($0.value, $1.key.id) }
-      members.append(
-        (Key.failedBeside, .array(beside.map { .object([(Key.test, .string($0.key.id)), (Key.passes, .int($0.value))]) })))
-    }
+    members += testMembers(result)
     if let verdict = result.verdict {
       members += [
         (Key.claim, .string(verdict.claim.rawValue)), (Key.verdict, .string(verdict.status.rawValue)),
@@ -200,6 +190,21 @@ package enum JSONReport {
       ]
     }
     return .object(members)
+  }
+
+  /// A package test's run: the test, and the tests beside it in the passes it failed.
+  private static func testMembers(_ result: RunResult) -> [(String, JSONValue)] {
+    guard let test = result.test else { return [] }
+    var members: [(String, JSONValue)] = [
+      (Key.test, .string(test.test.id)), (Key.framework, .string(test.test.framework.rawValue)),
+      (Key.processLayout, .string(test.layout.rawValue)), (Key.packagePath, .string(test.packagePath)),
+    ]
+    if !result.failedBeside.isEmpty {
+      let beside = result.failedBeside.sorted { ($1.value, $0.key.id) < ($0.value, $1.key.id) }
+      members.append(
+        (Key.failedBeside, .array(beside.map { .object([(Key.test, .string($0.key.id)), (Key.passes, .int($0.value))]) })))
+    }
+    return members
   }
 
   private static func replicateDocument(_ counts: ReplicateCounts) -> JSONValue {

@@ -87,20 +87,28 @@ extension JSONReport {
     result.rerunForLostEvents = max(0, run[Key.rerunForLostEvents]?.int ?? 0)
     result.testSeconds = run[Key.testSeconds]?.number.flatMap { $0 >= 0 ? $0 : nil }
     if let id = run[Key.test]?.string {
-      guard let framework = run[Key.framework]?.string.flatMap(PackageTest.Framework.init),
-        let layout = run[Key.processLayout]?.string.flatMap(TestReference.ProcessLayout.init)
-      else { throw .malformed(path: name, .testRunWithoutLayout(test: id)) }
-      result.test = TestReference(
-        test: PackageTest(id: id, framework: framework),
-        packagePath: run[Key.packagePath]?.string ?? ".", layout: layout)
-      for entry in run[Key.failedBeside]?.array ?? [] {
-        guard let neighbour = entry[Key.test]?.string, let passes = entry[Key.passes]?.int, passes > 0 else {
-          throw .malformed(path: name, .finding(test: id))
-        }
-        result.failedBeside[PackageTest(id: neighbour, framework: framework), default: 0] += passes
-      }
+      (result.test, result.failedBeside) = try test(id, of: run, name: name)
     }
     return result
+  }
+
+  /// The package test a run measured, and the tests beside it in the passes it failed.
+  private static func test(
+    _ id: String, of run: JSONValue, name: String
+  ) throws(ReportFileError) -> (TestReference, [PackageTest: Int]) {
+    guard let framework = run[Key.framework]?.string.flatMap(PackageTest.Framework.init),
+      let layout = run[Key.processLayout]?.string.flatMap(TestReference.ProcessLayout.init)
+    else { throw .malformed(path: name, .testRunWithoutLayout(test: id)) }
+    var beside: [PackageTest: Int] = [:]
+    for entry in run[Key.failedBeside]?.array ?? [] {
+      guard let neighbour = entry[Key.test]?.string, let passes = entry[Key.passes]?.int, passes > 0 else {
+        throw .malformed(path: name, .finding(test: id))
+      }
+      beside[PackageTest(id: neighbour, framework: framework), default: 0] += passes
+    }
+    let reference = TestReference(
+      test: PackageTest(id: id, framework: framework), packagePath: run[Key.packagePath]?.string ?? ".", layout: layout)
+    return (reference, beside)
   }
 
   /// One replicate's counts, each within what the run itself counted.
