@@ -15,12 +15,13 @@ final class HTMLReportTests: XCTestCase {
     return result.stdout
   }
 
-  private func answerPage() throws -> String {
+  private func answerPage(savedTo report: String? = nil) throws -> String {
     _ = try TestDiagnosisTests.listing.get()
-    return try page([
-      "test", "--package-path", TestDiagnosisTests.flakeKinds, "--skip-build", "--iterations", "3",
-      "--executor", "serial", "--filter", "blocksThread|stable\\(\\)",
-    ])
+    return try page(
+      [
+        "test", "--package-path", TestDiagnosisTests.flakeKinds, "--skip-build", "--iterations", "3",
+        "--executor", "serial", "--filter", "blocksThread|stable\\(\\)",
+      ] + (report.map { ["--output", $0] } ?? []))
   }
 
   /// Well-formed (it is XHTML), and nothing in it is fetched: no script, no link, no image, no
@@ -34,8 +35,14 @@ final class HTMLReportTests: XCTestCase {
   }
 
   func testATestRunIsAnAnswerWithItsEvidence() throws {
-    let page = try answerPage()
+    let saved = FileManager.default.temporaryDirectory.appendingPathComponent("answer-\(getpid()).json").path
+    defer { try? FileManager.default.removeItem(atPath: saved) }
+    let page = try answerPage(savedTo: saved)
     assertSelfContained(page)
+    // The saved report keeps the answer: merge renders the same page from it.
+    let merged = try Flakelab.run(["merge", saved, "--format", "html"])
+    XCTAssertEqual(merged.status, 0, merged.stderr)
+    XCTAssertEqual(merged.stdout, page)
     XCTAssertTrue(page.contains("<title>flakelab test: 1 of 2 tests not stable</title>"), page)
     // The test that is not stable: verdict and diagnosis, one plot row per arm, its outcomes,
     // its replay; the stable one in the list below.

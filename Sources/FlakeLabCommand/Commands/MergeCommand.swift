@@ -51,6 +51,7 @@ struct MergeCommand: Command {
       }
       merged.judgeStability()
     }
-    return output.finish(merged, baseline: baseline, text: TextReport.render)
+    // A report of flakelab test keeps its answer; any other, its table of runs.
+    return output.finish(merged, baseline: baseline) { TestAnswer.render($0, verbose: false) }
   }
 }
