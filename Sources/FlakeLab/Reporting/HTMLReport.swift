@@ -112,16 +112,18 @@ package enum HTMLReport {
 
   /// The machine, the toolchain, the seed and the options the report gives.
   private static func context(_ report: Report) -> String {
-    let machine = report.machine
+    let context = ReportContext(report)
+    let machine = context.machine
     var rows = [
       ("flakelab", Report.labVersion), ("machine", "\(machine.cores) cores, \(machine.os)"), ("Swift", machine.swift),
-      ("confidence", Formatting.level(report.confidence)),
+      ("confidence", Formatting.level(context.confidence)),
     ]
-    if let seed = report.seed { rows.append(("seed", String(seed))) }
-    if let timeout = report.timeout { rows.append(("timeout", "\(timeout)")) }
-    if let budget = report.budget { rows.append(("budget", "\(budget)")) }
-    if let layout = report.runs.lazy.compactMap(\.test?.layout).first { rows.append(("process layout", layout.rawValue)) }
-    if report.interrupted { rows.append(("interrupted", "the runs that finished")) }
+    if let seed = context.seed { rows.append(("seed", String(seed))) }
+    if let timeout = context.timeout { rows.append(("timeout", "\(timeout)")) }
+    if let budget = context.budgetSpent { rows.append(("budget", "\(budget), spent")) }
+    if let layout = context.layout { rows.append(("process layout", layout.rawValue)) }
+    if let shard = context.shard { rows.append(("shard", "\(shard.index)/\(shard.count)")) }
+    if context.interrupted { rows.append(("interrupted", "the runs that finished")) }
     return "<footer><table class=\"context\">"
       + rows.map { "<tr><th>\(escaped($0.0))</th><td>\(escaped($0.1))</td></tr>" }.joined()
       + "</table><p>Rates under the global executor depend on this machine's cores and load.</p></footer>"

@@ -12,12 +12,14 @@ package enum MarkdownReport {
     } else {
       lines = testAnswer(report)
     }
-    let machine = report.machine
+    let facts = ReportContext(report)
+    let machine = facts.machine
     var context = ["flakelab \(Report.labVersion)", "\(machine.cores) cores", machine.os, "Swift \(machine.swift)"]
-    if let seed = report.seed, report.runs.contains(where: { $0.schedule != nil }) { context.append("seed \(seed)") }
-    if let timeout = report.timeout { context.append("timeout \(timeout)") }
-    if let budget = report.budget { context.append("budget \(budget)") }
-    if report.interrupted { context.append("interrupted: the runs that finished") }
+    if let seed = facts.seed { context.append("seed \(seed)") }
+    if let timeout = facts.timeout { context.append("timeout \(timeout)") }
+    if let budget = facts.budgetSpent { context.append("budget \(budget) spent") }
+    if let shard = facts.shard { context.append("shard \(shard.index)/\(shard.count)") }
+    if facts.interrupted { context.append("interrupted: the runs that finished") }
     lines += ["", "<sub>" + context.map(escaped).joined(separator: " · ")
       + " · global rates depend on the machine's cores and load</sub>"]
     return lines.joined(separator: "\n") + "\n"

@@ -173,24 +173,22 @@ extension TextReport {
 /// The first line of every text report, and the reminder that goes with it.
 enum MachineLine {
   static func render(_ report: Report) -> String {
-    let machine = report.machine
+    let context = ReportContext(report)
+    let machine = context.machine
     var lines = [
       "flakelab \(Report.labVersion) · \(machine.cores) cores · \(machine.os) · Swift \(machine.swift)",
       "Rates under the global executor depend on this machine's cores and load.",
     ]
-    if let seed = report.seed, report.runs.contains(where: { $0.schedule != nil }) {
+    if let seed = context.seed {
       lines.append("Seed \(seed): the same seed gives the same schedules under seeded.")
     }
-    if let timeout = report.timeout, report.runs.contains(where: { $0.test != nil }) {
+    if let timeout = context.timeout {
       lines.append("An iteration still running after \(timeout) was timed out (--timeout).")
     }
-    // Every run of flakelab test has a budget (10 minutes unless given): said when it cut.
-    if let budget = report.budget,
-      report.tests.flatMap(\.runs).contains(where: { $0.stop == .budgetSpent }) || report.runs.contains(where: { $0.stop == .budgetSpent })
-    {
+    if let budget = context.budgetSpent {
       lines.append("The run was bounded by --budget \(budget): it was spent, and the runs it cut short say so.")
     }
-    if let layout = report.runs.lazy.compactMap(\.test?.layout).first {
+    if let layout = context.layout {
       let text =
         switch layout {
         case .suite:
@@ -202,10 +200,10 @@ enum MachineLine {
         }
       lines.append(text)
     }
-    if let shard = report.shard {
+    if let shard = context.shard {
       lines.append("Shard \(shard.index)/\(shard.count): this report holds that share of each run.")
     }
-    if report.interrupted {
+    if context.interrupted {
       lines.append("Interrupted: the counts are of the iterations that finished.")
     }
     return lines.joined(separator: "\n")
