@@ -75,6 +75,17 @@ final class SuitePassMachineTests: XCTestCase {
     XCTAssertEqual(results[1].stop, .everyIterationTimedOut)
   }
 
+  /// A process that finished every test and then never exited (a stop that took effect after
+  /// the last test ended, an exit stuck in teardown) is killed at the timeout: what its tests
+  /// said stands, and nothing is charged to any of them.
+  func testAProcessThatHangsAfterItsLastTestLosesNothing() {
+    var machine = machine()
+    _ = machine.startPass(0, replicate: 0)
+    XCTAssertEqual(machine.ended(end(passed: [0, 1, 2], status: SIGKILL, timedOut: true)), .passDone)
+    XCTAssertEqual(machine.states.map(\.tally.passed), [1, 1, 1])
+    XCTAssertEqual(machine.states.map(\.tally.iterations), [1, 1, 1])
+  }
+
   func testAProcessThatDiesBeforeAnyTestStartsIsBisectedToTheTestThatKillsIt() {
     var machine = machine()
     // A first process shows the binary starts tests at all.

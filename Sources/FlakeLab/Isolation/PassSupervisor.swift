@@ -157,9 +157,10 @@ package final class PassSupervisor {
       }
       let now = clock.now
       onTick(feed.inFlight.min { $0.value < $1.value }.map { ($0.key, now - $0.value) })
-      // Between tests nothing is in flight, briefly; a process stopped or stuck there (its
-      // next start never written) hangs as surely as a test does.
-      idleSince = feed.inFlight.isEmpty && finished.count < tests.count ? idleSince ?? now : nil
+      // Between tests nothing is in flight, briefly, and after the last until the process
+      // exits; a process stopped or stuck there (its next start never written, an exit that
+      // never comes) hangs as surely as a test does.
+      idleSince = feed.inFlight.isEmpty ? idleSince ?? now : nil
       let hung =
         feed.inFlight.values.contains { now - $0 > timeout }
         || (feed.workerIsReady && idleSince.map { now - $0 > timeout } ?? false)
