@@ -43,6 +43,12 @@ final class HTMLReportTests: XCTestCase {
     let merged = try Flakelab.run(["merge", saved, "--format", "html"])
     XCTAssertEqual(merged.status, 0, merged.stderr)
     XCTAssertEqual(merged.stdout, page)
+    // Against itself as the baseline, test by test: nothing changed.
+    let again = try Flakelab.run(["merge", saved, "--baseline", saved])
+    XCTAssertEqual(again.status, 0, again.stderr)
+    XCTAssertTrue(
+      again.stderr.contains("baseline: no test's verdict or suite rate changed significantly (2 tests in both reports)"),
+      again.stderr)
     XCTAssertTrue(page.contains("<title>flakelab test: 1 of 2 tests not stable</title>"), page)
     // The test that is not stable: verdict and diagnosis, one plot row per arm, its outcomes,
     // its replay; the stable one in the list below.

@@ -33,9 +33,15 @@ struct ReportOutput {
     if let baseline, !report.interrupted {
       // A package's tests are compared test by test, and only where something changed; every
       // other report run by run.
-      let lines =
-        !report.tests.isEmpty && !baseline.tests.isEmpty
-        ? report.comparedTests(with: baseline).map(\.summary) : report.compared(with: baseline).map(\.summary)
+      var lines = report.compared(with: baseline).map(\.summary)
+      if !report.tests.isEmpty, !baseline.tests.isEmpty {
+        let changes = report.comparedTests(with: baseline)
+        let both = report.tests.filter { finding in baseline.tests.contains { $0.test == finding.test } }.count
+        lines =
+          changes.isEmpty
+          ? ["no test's verdict or suite rate changed significantly (\(both) test\(both == 1 ? "" : "s") in both reports)"]
+          : changes.map(\.summary)
+      }
       for line in lines { printError("baseline: \(line)") }
     }
     for problem in report.runs.flatMap(\.problems) {
