@@ -19,7 +19,7 @@ final class BatchMachineTests: XCTestCase {
   ) -> BatchMachine.WorkerEnd {
     BatchMachine.WorkerEnd(
       status: status, isReady: ready, wasTimedOut: timedOut, completed: completed, lastLines: "Fatal error: boom",
-      moreLastLines: "more", ignoredEvents: 0, lifetime: .milliseconds(10))
+      moreLastLines: "more", ignoredEvents: 0, lifetime: .milliseconds(10), iterationTime: .milliseconds(5))
   }
 
   func testACrashIsTheIterationsAndTheRestOfTheBatchRunsFirstInANewWorker() throws {

@@ -289,4 +289,16 @@ final class DiagnosticianTests: XCTestCase {
     ]
     XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .firstRun)
   }
+
+  /// A contrast against nothing measured (every warm run settled after its first failures and
+  /// left out of the rates) is no contrast: once seen calling isLoading first-run under load.
+  func testNothingFailsMoreThanNothingMeasured() {
+    var tally = Tally()
+    tally.record(.failed(observation: "x"), count: 10)
+    var run = RunResult(RunKey(scenario: "M", variant: "t()", executor: .serial), tally: tally, seconds: 1, iterationsAreIndependent: true)
+    run.test = TestReference(test: PackageTest(id: "M.t()", framework: .swiftTesting), packagePath: ".", layout: .suite)
+    let counts = Diagnostician.Counts([run])
+    XCTAssertFalse(counts.failMoreThan(Diagnostician.Counts([RunResult]()), confidence: 0.95))
+    XCTAssertFalse(Diagnostician.Counts([RunResult]()).failMoreThan(counts, confidence: 0.95))
+  }
 }

@@ -126,7 +126,16 @@ final class TestDiagnosisTests: XCTestCase {
     XCTAssertEqual(answer.status, 0, answer.stderr)
     for id in ["FlakeKindsTests.NumberFactTests/isLoading()", "FlakeKindsTests.reentrancy()"] {
       let finding = answer.tests[id]
-      XCTAssertEqual(finding?["diagnosis"] as? String, "serial-deterministic", id)
+      // On a loaded machine the global executor's threads come late, and isLoading then fails
+      // nearly always under global too: no contrast shows the cause, and the lab must say so,
+      // never a wrong one (first-run, blocks-thread).
+      let global = (finding?["arms"] as? [[String: Any]] ?? []).filter { $0["executor"] as? String == "global" }
+      let globalFailed = global.reduce(0) { $0 + ($1["notPassed"] as? Int ?? 0) }
+      let globalRan = global.reduce(0) { $0 + ($1["ran"] as? Int ?? 0) }
+      if globalRan > 0, Double(globalFailed) / Double(globalRan) >= 0.75, finding?["diagnosis"] as? String == "undetermined" {
+        continue
+      }
+      XCTAssertEqual(finding?["diagnosis"] as? String, "serial-deterministic", "\(id): global failed \(globalFailed) of \(globalRan)")
       // Every iteration on one queue failed (three settle the arm when every pass failed).
       let serial = arm(finding, "repetitions", "serial")
       XCTAssertEqual(serial?["notPassed"] as? Int, serial?["ran"] as? Int, id)

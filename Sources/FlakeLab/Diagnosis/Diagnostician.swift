@@ -49,7 +49,9 @@ package enum Diagnostician {
     /// Whether these fail significantly more often than `baseline`, each side's variance scaled
     /// by its dispersion, at `confidence` shared among every contrast a diagnosis asks.
     func failMoreThan(_ baseline: Counts, confidence: Double) -> Bool {
-      TwoProportionTest(
+      // Against nothing measured there is no contrast.
+      guard ran > 0, baseline.ran > 0 else { return false }
+      return TwoProportionTest(
         baselineFailures: baseline.failed, baselineIterations: baseline.ran, failures: failed, iterations: ran,
         baselineDispersion: baseline.dispersion, dispersion: dispersion
       ).roseSignificantly(confidence: 1 - (1 - confidence) / Double(Diagnostician.contrasts))

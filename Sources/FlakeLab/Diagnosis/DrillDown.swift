@@ -128,8 +128,10 @@ package struct DrillDown {
     let open = all.filter { index in
       let tally = results[index].tally
       var evidence = RunSettling.Evidence(tally)
-      // Alone, the harness reports no test's own time: the arm's, over its iterations, says a wait.
-      let waitedEachTime = results[index].seconds >= Double(tally.ran) * PassSupervisor.slowFailure.seconds
+      // The test's own time (its processes once ready, without the start-up a loaded machine
+      // stretches), over its iterations, says a wait.
+      let seconds = results[index].testSeconds ?? results[index].seconds
+      let waitedEachTime = seconds >= Double(tally.ran) * PassSupervisor.slowFailure.seconds
       evidence.failureSettles = waitedEachTime || failingEverywhere.contains(plans[index].test)
       let settled = results[index].stop != nil || RunSettling.stop(evidence) == .everyIterationFailed
       if settled {

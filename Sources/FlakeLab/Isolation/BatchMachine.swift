@@ -10,6 +10,8 @@ struct BatchMachine {
     var schedule: RunSchedule?
     /// The lifetimes of the run's workers, start to exit.
     var workerTime: Duration = .zero
+    /// The time its workers spent on iterations: each from ready to exit.
+    var iterationTime: Duration = .zero
     var batches: Int
     /// Workers of the run that ended before their test started, since one last finished an
     /// iteration; at ``RunSettling/startFailureLimit`` the run stops.
@@ -42,6 +44,8 @@ struct BatchMachine {
     var moreLastLines: String
     var ignoredEvents: Int
     var lifetime: Duration
+    /// From ready to exit; zero for a worker that never got ready.
+    var iterationTime: Duration
   }
 
   private(set) var runs: [RunState]
@@ -101,6 +105,7 @@ struct BatchMachine {
   mutating func workerEnded(_ batch: Supervisor.Batch, _ end: WorkerEnd) throws(Supervisor.WorkerStartFailure) {
     let run = batch.run
     runs[run].workerTime += end.lifetime
+    runs[run].iterationTime += end.iterationTime
     runs[run].ignoredEvents += end.ignoredEvents
     let stopped = batch.indices.lowerBound + end.completed
     var rest: Range<Int>?

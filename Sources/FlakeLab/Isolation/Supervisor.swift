@@ -145,6 +145,8 @@ package final class Supervisor {
         iterationsAreIndependent: run.iterationsAreIndependent, schedule: state.schedule, planned: run.indices.count,
         notRun: state.notRun, stop: state.stop, cutBy: wasInterrupted ? .interrupted : nil)
       result.test = run.test
+      // A package's test alone: its own time is what its processes did once ready.
+      if run.test != nil { result.testSeconds = state.iterationTime.seconds }
       result.ignoredEvents = state.ignoredEvents
       return result
     }
@@ -189,7 +191,7 @@ package final class Supervisor {
     BatchMachine.WorkerEnd(
       status: status, isReady: worker.isReady, wasTimedOut: worker.wasTimedOut, completed: worker.completed,
       lastLines: worker.lastOutputLines(), moreLastLines: worker.lastOutputLines(4), ignoredEvents: worker.feed.ignoredEvents,
-      lifetime: now - worker.startedAt)
+      lifetime: now - worker.startedAt, iterationTime: worker.readyAt.map { now - $0 } ?? .zero)
   }
 
   private func progress(
