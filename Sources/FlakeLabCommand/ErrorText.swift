@@ -82,6 +82,7 @@ enum ErrorText {
     case .replicate(let run): "a replicate of \(run) is malformed"
     case .countsDoNotAddUp(let run): "the counts of \(run) do not add up (iterations, outcomes, replicates)"
     case .testRunWithoutLayout(let test): "the test run \(test) lacks its framework or process layout"
+    case .finding(let test): "the finding of test \(test) (tests[]) is incomplete or names an unknown verdict, diagnosis or polluter"
     case .schedule: "a run's schedule is malformed"
     case .shard(let invalid): describe(invalid)
     }

@@ -15,7 +15,7 @@ final class CrashAndHangIsolationTests: XCTestCase {
         ["iterations": 1000, "passed": 990, "failed": 0, "crashed": 10, "timedOut": 0], "jobs \(jobs)")
       XCTAssertEqual(
         report.runs.first?.tally.histogram.map(\.outcome),
-        [.passed, .crashed(observation: "signal 4 (SIGILL): Fatal error: lab.crash traps on purpose")])
+        [.passed, .crashed(Crash(how: "signal 4 (SIGILL): Fatal error: lab.crash traps on purpose"))])
     }
   }
 

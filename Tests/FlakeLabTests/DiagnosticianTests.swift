@@ -110,7 +110,7 @@ final class DiagnosticianTests: XCTestCase {
       var tally = Tally()
       tally.record(.passed, count: 17)
       tally.record(
-        .crashed(observation: "signal 4 (SIGILL): Fatal error: boom (while M.a(), M.b() were in flight; \(PassSupervisor.noneCrashedAlone))"),
+        .crashed(Crash(how: "signal 4 (SIGILL): Fatal error: boom", beside: [PackageTest(id: id == "a()" ? "M.b()" : "M.a()", framework: .swiftTesting)], crashedAlone: false)),
         count: 3)
       var result = RunResult(RunKey(scenario: "M", variant: id, executor: .global), tally: tally, seconds: 1, iterationsAreIndependent: false)
       result.test = TestReference(test: PackageTest(id: "M.\(id)", framework: .swiftTesting), packagePath: ".", layout: .suite)
@@ -122,7 +122,7 @@ final class DiagnosticianTests: XCTestCase {
     report.tests = findings
     XCTAssertEqual(report.unstableTests.count, 0)
     XCTAssertEqual(
-      TestAnswer.crashBlock(report.testsInFlightAtCrashes),
+      TestAnswer.crashBlock(try XCTUnwrap(SuiteAnswer(report).crash)),
       [
         "CRASHED  the test process, with 2 tests in flight: the test process crashed while it ran beside other tests, none of which crashed alone",
         "    suite, global       crashed in 3 of 20 passes",
@@ -288,5 +288,17 @@ final class DiagnosticianTests: XCTestCase {
       run(.seeded, .repetitions, failed: 0, of: 40), run(.global, .fresh, failed: 6, of: 20),
     ]
     XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .firstRun)
+  }
+
+  /// A contrast against nothing measured (every warm run settled after its first failures and
+  /// left out of the rates) is no contrast: once seen calling isLoading first-run under load.
+  func testNothingFailsMoreThanNothingMeasured() {
+    var tally = Tally()
+    tally.record(.failed(observation: "x"), count: 10)
+    var run = RunResult(RunKey(scenario: "M", variant: "t()", executor: .serial), tally: tally, seconds: 1, iterationsAreIndependent: true)
+    run.test = TestReference(test: PackageTest(id: "M.t()", framework: .swiftTesting), packagePath: ".", layout: .suite)
+    let counts = Diagnostician.Counts([run])
+    XCTAssertFalse(counts.failMoreThan(Diagnostician.Counts([RunResult]()), confidence: 0.95))
+    XCTAssertFalse(Diagnostician.Counts([RunResult]()).failMoreThan(counts, confidence: 0.95))
   }
 }

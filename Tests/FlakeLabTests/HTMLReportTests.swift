@@ -15,12 +15,13 @@ final class HTMLReportTests: XCTestCase {
     return result.stdout
   }
 
-  private func answerPage() throws -> String {
+  private func answerPage(savedTo report: String? = nil) throws -> String {
     _ = try TestDiagnosisTests.listing.get()
-    return try page([
-      "test", "--package-path", TestDiagnosisTests.flakeKinds, "--skip-build", "--iterations", "3",
-      "--executor", "serial", "--filter", "blocksThread|stable\\(\\)",
-    ])
+    return try page(
+      [
+        "test", "--package-path", TestDiagnosisTests.flakeKinds, "--skip-build", "--iterations", "3",
+        "--executor", "serial", "--filter", "blocksThread|stable\\(\\)",
+      ] + (report.map { ["--output", $0] } ?? []))
   }
 
   /// Well-formed (it is XHTML), and nothing in it is fetched: no script, no link, no image, no
@@ -34,8 +35,20 @@ final class HTMLReportTests: XCTestCase {
   }
 
   func testATestRunIsAnAnswerWithItsEvidence() throws {
-    let page = try answerPage()
+    let saved = FileManager.default.temporaryDirectory.appendingPathComponent("answer-\(getpid()).json").path
+    defer { try? FileManager.default.removeItem(atPath: saved) }
+    let page = try answerPage(savedTo: saved)
     assertSelfContained(page)
+    // The saved report keeps the answer: merge renders the same page from it.
+    let merged = try Flakelab.run(["merge", saved, "--format", "html"])
+    XCTAssertEqual(merged.status, 0, merged.stderr)
+    XCTAssertEqual(merged.stdout, page)
+    // Against itself as the baseline, test by test: nothing changed.
+    let again = try Flakelab.run(["merge", saved, "--baseline", saved])
+    XCTAssertEqual(again.status, 0, again.stderr)
+    XCTAssertTrue(
+      again.stderr.contains("baseline: no test's verdict or suite rate changed significantly (2 tests in both reports)"),
+      again.stderr)
     XCTAssertTrue(page.contains("<title>flakelab test: 1 of 2 tests not stable</title>"), page)
     // The test that is not stable: verdict and diagnosis, one plot row per arm, its outcomes,
     // its replay; the stable one in the list below.
@@ -59,6 +72,27 @@ final class HTMLReportTests: XCTestCase {
   /// In headless Chromium, at 1280 and 400 pixels wide: the page loads with nothing said on the
   /// console and no request but the page itself. Chromium from Debian's packages; `.ci/run`
   /// installs it and sets FLAKELAB_REQUIRE_BROWSER, elsewhere the test is skipped without one.
+  /// A plot of several tests' runs labels each row with the end of its test's ID, which tells
+  /// tests apart, the whole ID on hover, and its arm on a line of its own.
+  func testPlotLabelsShowTheTestAndItsArm() {
+    let test = PackageTest(id: "SomeLongModuleNameTests.WorkshopTests.ToggleTests/thousandToggles()", framework: .xctest)
+    let runs = [ExecutorID.global, .serial].map { executor in
+      var tally = Tally()
+      tally.record(.passed, count: 9)
+      tally.record(.failed(observation: "x"), count: 1)
+      var run = RunResult(
+        RunKey(scenario: test.suite, variant: test.function, executor: executor), tally: tally, seconds: 1,
+        iterationsAreIndependent: true)
+      run.test = TestReference(test: test, packagePath: ".", layout: .repetitions)
+      return run
+    }
+    let page = HTMLReport.render(Report(runs: runs))
+    assertSelfContained(page)
+    XCTAssertTrue(page.contains(">…" + String(test.id.suffix(HTMLReport.labelCharacters - 1)) + "</text>"), page)
+    XCTAssertTrue(page.contains("<title>\(test.id) (repetitions, global)</title>"), page)
+    XCTAssertTrue(page.contains(">repetitions, serial</text>"), page)
+  }
+
   func testABrowserShowsThePageWithNoErrorAndNoRequest() throws {
     let browser = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
     guard let browser else {

@@ -89,7 +89,7 @@ final class IsolationUnitTests: XCTestCase {
     var tally = Tally()
     tally.record(.passed, count: 7)
     tally.record(.failed(observation: "a \"quoted\"\nline"), count: 2)
-    tally.record(.crashed(observation: "signal 11 (SIGSEGV)"), count: 1)
+    tally.record(.crashed(Crash(how: "signal 11 (SIGSEGV)")), count: 1)
     tally.record(.timedOut, count: 1)
     let report = Report(
       runs: [RunResult(

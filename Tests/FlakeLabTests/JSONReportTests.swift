@@ -9,7 +9,7 @@ final class JSONReportTests: XCTestCase {
   func testAReportReadsBackToTheSameText() throws {
     var tally = Tally()
     tally.record(.passed, count: 97)
-    tally.record(.crashed(observation: "signal 4 (SIGILL): \"trap\"\nnext line"), count: 2)
+    tally.record(.crashed(Crash(how: "signal 4 (SIGILL): \"trap\"\nnext line")), count: 2)
     tally.record(.skipped(reason: "disabled ✓"), count: 1)
     var run = RunResult(
       RunKey(scenario: "M.S", variant: "t()", executor: .seeded), tally: tally, seconds: 1.5,

@@ -121,7 +121,7 @@ final class PackageTestCommandTests: XCTestCase {
       XCTAssertEqual(Flakelab.counts(run), ["iterations": 300, "passed": 297, "failed": 0, "crashed": 3, "timedOut": 0], id)
       XCTAssertEqual(
         run?.tally.histogram.map(\.outcome),
-        [.passed, .crashed(observation: "signal 4 (SIGILL): Fatal error: run 100 of this process crashed on purpose")], id)
+        [.passed, .crashed(Crash(how: "signal 4 (SIGILL): Fatal error: run 100 of this process crashed on purpose"))], id)
     }
     let hangs = try test([
       "--executor", "global", "--iterations", "100", "--replicates", "1", "--timeout", "200ms",

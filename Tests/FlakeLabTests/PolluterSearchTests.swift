@@ -52,13 +52,13 @@ final class PolluterSearchTests: XCTestCase {
 
   func testTheAnswerNamesThePollutersAndWhereTheyRun() {
     let one = Polluters(
-      tests: ["A.testChanges"], isComplete: true, placement: .before, failed: 3, passes: 3, candidates: 12,
+      tests: [PackageTest(id: "A.testChanges", framework: .xctest)], isComplete: true, placement: .before, failed: 3, passes: 3, candidates: 12,
       processes: 9)
     XCTAssertEqual(one.when, "fails when A.testChanges runs before it")
     XCTAssertTrue(one.advice.hasPrefix("A.testChanges leaves behind state this test reads: make it restore"), one.advice)
     XCTAssertFalse(one.advice.contains(".serialized"), "running them one at a time keeps the order that fails")
     let any = Polluters(
-      tests: ["A", "B", "C"], isComplete: false, placement: .beside, failed: 3, passes: 3, candidates: 12,
+      tests: ["A", "B", "C"].map { PackageTest(id: $0, framework: .swiftTesting) }, isComplete: false, placement: .beside, failed: 3, passes: 3, candidates: 12,
       processes: 20)
     XCTAssertEqual(any.when, "fails when any of A, B or C runs beside it (and maybe when others do: the search stopped)")
     XCTAssertTrue(any.advice.contains(".serialized"), any.advice)

@@ -144,12 +144,12 @@ final class RealPackageTruthTests: XCTestCase {
     XCTAssertEqual(status, 0, stderr)
     for executor in ["global", "serial", "seeded"] {
       let traps = try run(report, "trapsInItsArguments(number:)", executor)
-      XCTAssertEqual(traps.tally.crashed, Supervisor.startFailureLimit, executor)
+      XCTAssertEqual(traps.tally.crashed, RunSettling.startFailureLimit, executor)
       XCTAssertEqual(traps.tally.iterations + traps.notRun, 40)
       let crash = try XCTUnwrap(traps.tally.nonPassing.keys.first)
       XCTAssertEqual(
         crash,
-        .crashed(observation: "before the test started, signal 4 (SIGILL): Fatal error: the argument list could not be built"))
+        .crashed(Crash(how: "signal 4 (SIGILL): Fatal error: the argument list could not be built", beforeTheTestStarted: true)))
     }
     XCTAssertEqual(report.runs.count, 33, "every other test measured too")
   }

@@ -126,7 +126,16 @@ final class TestDiagnosisTests: XCTestCase {
     XCTAssertEqual(answer.status, 0, answer.stderr)
     for id in ["FlakeKindsTests.NumberFactTests/isLoading()", "FlakeKindsTests.reentrancy()"] {
       let finding = answer.tests[id]
-      XCTAssertEqual(finding?["diagnosis"] as? String, "serial-deterministic", id)
+      // On a loaded machine the global executor's threads come late, and isLoading then fails
+      // nearly always under global too: no contrast shows the cause, and the lab must say so,
+      // never a wrong one (first-run, blocks-thread).
+      let global = (finding?["arms"] as? [[String: Any]] ?? []).filter { $0["executor"] as? String == "global" }
+      let globalFailed = global.reduce(0) { $0 + ($1["notPassed"] as? Int ?? 0) }
+      let globalRan = global.reduce(0) { $0 + ($1["ran"] as? Int ?? 0) }
+      if globalRan > 0, Double(globalFailed) / Double(globalRan) >= 0.75, finding?["diagnosis"] as? String == "undetermined" {
+        continue
+      }
+      XCTAssertEqual(finding?["diagnosis"] as? String, "serial-deterministic", "\(id): global failed \(globalFailed) of \(globalRan)")
       // Every iteration on one queue failed (three settle the arm when every pass failed).
       let serial = arm(finding, "repetitions", "serial")
       XCTAssertEqual(serial?["notPassed"] as? Int, serial?["ran"] as? Int, id)
@@ -195,10 +204,11 @@ final class TestDiagnosisTests: XCTestCase {
     XCTAssertEqual(Flakelab.counts(trap), ["iterations": 3, "passed": 0, "failed": 0, "crashed": 3, "timedOut": 0])
     XCTAssertEqual(trap.stop, .everyIterationDiedBeforeStarting)
     XCTAssertEqual(trap.notRun, 1)
-    let seen = trap.tally.outcomesByFrequency.compactMap { if case .crashed(let observation) = $0.outcome { observation } else { nil } }
+    let seen = trap.tally.outcomesByFrequency.compactMap { if case .crashed(let crash) = $0.outcome { crash } else { nil } }
     XCTAssertEqual(seen.count, 1, "\(seen)")
-    XCTAssertTrue(seen[0].hasPrefix("before the test started, signal 4 (SIGILL)"), seen[0])
-    XCTAssertTrue(seen[0].contains("the arguments trap when the run is planned"), seen[0])
+    XCTAssertTrue(seen[0].beforeTheTestStarted, "\(seen[0])")
+    XCTAssertTrue(seen[0].how.hasPrefix("signal 4 (SIGILL)"), seen[0].how)
+    XCTAssertTrue(seen[0].how.contains("the arguments trap when the run is planned"), seen[0].how)
     XCTAssertEqual(answer.tests[planned]?["verdict"] as? String, "failing")
     XCTAssertTrue(answer.stderr.contains("not met: \(planned) is failing"), answer.stderr)
     for id in [stable, "FlakeKindsTests.race()"] {

@@ -49,7 +49,9 @@ package enum Diagnostician {
     /// Whether these fail significantly more often than `baseline`, each side's variance scaled
     /// by its dispersion, at `confidence` shared among every contrast a diagnosis asks.
     func failMoreThan(_ baseline: Counts, confidence: Double) -> Bool {
-      TwoProportionTest(
+      // Against nothing measured there is no contrast.
+      guard ran > 0, baseline.ran > 0 else { return false }
+      return TwoProportionTest(
         baselineFailures: baseline.failed, baselineIterations: baseline.ran, failures: failed, iterations: ran,
         baselineDispersion: baseline.dispersion, dispersion: dispersion
       ).roseSignificantly(confidence: 1 - (1 - confidence) / Double(Diagnostician.contrasts))
@@ -80,11 +82,11 @@ package enum Diagnostician {
     // every other contrast compares, so those leave it out.
     let measured = runs.filter { $0.stop != .everyIterationFailed }
     func counts(_ include: (RunResult) -> Bool) -> Counts { Counts(measured.filter(include)) }
-    let global = counts { $0.executor == .global }
-    let oneQueue = counts { $0.executor != .global }
-    let oneQueueEvenStopped = Counts(runs.filter { $0.executor != .global })
-    let fifo = counts { $0.executor == .serial || $0.executor == .fifo }
-    let seeded = counts { $0.executor == .seeded }
+    let global = counts(\.ranInParallel)
+    let oneQueue = counts { !$0.ranInParallel }
+    let oneQueueEvenStopped = Counts(runs.filter { !$0.ranInParallel })
+    let fifo = counts { $0.executor.jobOrder == .fifo }
+    let seeded = counts { $0.executor.jobOrder == .seeded }
     // Every iteration of a suite pass or of a fresh process is the process's first run of the
     // test; repetitions after the first are warm. A test that never failed alone failed beside
     // others, not on a first run. Like with like: first runs and warm ones under global, or on
@@ -92,8 +94,8 @@ package enum Diagnostician {
     // warm ones mostly on one queue, where it never fails).
     let failsAlone = counts { $0.test?.layout != .suite }.fails
     let failsMoreOnFirstRuns = [true, false].contains { underGlobal in
-      let firstRuns = counts { ($0.executor == .global) == underGlobal && $0.test?.layout != .repetitions }
-      let warm = counts { ($0.executor == .global) == underGlobal && $0.test?.layout == .repetitions }
+      let firstRuns = counts { $0.ranInParallel == underGlobal && $0.test?.layout != .repetitions }
+      let warm = counts { $0.ranInParallel == underGlobal && $0.test?.layout == .repetitions }
       return firstRuns.failMoreThan(warm, confidence: confidence)
     }
 
@@ -103,13 +105,13 @@ package enum Diagnostician {
     // code that checks, awaits and acts: only a wait tells the first apart, in microseconds
     // the others fail. (A test that fails nearly always under global too is broken otherwise.)
     // Without a wait, FIFO order (serial, fifo) failing every time is what says it.
-    let waitedOnOneQueue = runs.contains { $0.executor != .global && waited($0) }
+    let waitedOnOneQueue = runs.contains { !$0.ranInParallel && waited($0) }
     if waitedOnOneQueue, oneQueueEvenStopped.alwaysFails, oneQueueEvenStopped.failMoreThan(global, confidence: confidence) {
       return .blocksThread
     }
     // FIFO order alone need fail every time: seeded interleavings may find an order that passes
     // (a reentrant actor's second call arriving after the first has finished).
-    let fifoEvenStopped = Counts(runs.filter { $0.executor == .serial || $0.executor == .fifo })
+    let fifoEvenStopped = Counts(runs.filter { $0.executor.jobOrder == .fifo })
     if !waitedOnOneQueue, fifoEvenStopped.alwaysFails, fifoEvenStopped.failMoreThan(global, confidence: confidence) {
       return .serialDeterministic
     }
@@ -118,7 +120,7 @@ package enum Diagnostician {
     if seeded.fails, fifo.neverFails, seeded.failMoreThan(fifo, confidence: confidence) { return .fifoDependent }
     // A race fails alone under global too; failures only beside others, with too few runs
     // alone to call them interference, say neither (advice the wrong way is worse).
-    let globalAloneFails = counts { $0.executor == .global && $0.test?.layout != .suite }.fails
+    let globalAloneFails = counts { $0.ranInParallel && $0.test?.layout != .suite }.fails
     if global.fails, globalAloneFails, oneQueue.neverFails, global.failMoreThan(oneQueue, confidence: confidence) {
       return .needsParallelism
     }
@@ -137,7 +139,7 @@ package enum Diagnostician {
   /// every executor, in microseconds; one that fails every time on one queue is decided there.
   package static func mayDependOnRandomness(_ runs: [RunResult]) -> Bool {
     let alone = Counts(runs.filter { $0.test?.layout != .suite })
-    let serial = Counts(runs.filter { $0.executor == .serial })
+    let serial = Counts(runs.filter { $0.executor.jobOrder == .fifo })
     return alone.fails && serial.fails && serial.passes && !runs.contains(where: waited)
   }
 
@@ -160,7 +162,7 @@ package enum Diagnostician {
     let chance = 1 / binomial(n, k)
     guard chance < (1 - confidence) / Double(contrasts) else { return nil }
     let mixed = runs.contains { run in
-      run.executor != .global && run.test?.layout == .repetitions && run.replicates.contains { $0.failed > 0 && $0.failed < $0.iterations }
+      !run.ranInParallel && run.test?.layout == .repetitions && run.replicates.contains { $0.failed > 0 && $0.failed < $0.iterations }
     }
     return mixed ? .perIteration : .perProcess
   }
@@ -168,7 +170,7 @@ package enum Diagnostician {
   /// Whether `run` is one of the drill-down's randomness replays: fresh processes under serial
   /// that list their failing iterations, which serial runs do nowhere else.
   package static func isRandomnessReplay(_ run: RunResult) -> Bool {
-    run.executor == .serial && run.test?.layout == .fresh && run.schedule != nil
+    run.executor.jobOrder == .fifo && run.test?.layout == .fresh && run.schedule != nil
   }
 
   /// C(n, k), as a double: n is a few dozen at most.
@@ -192,7 +194,7 @@ package enum Diagnostician {
   /// A global rate moves between processes, so a few iterations alone in one process (a
   /// drill-down cut short by `--budget`) cannot by themselves call a race interference.
   private static func isInterference(_ runs: [RunResult], confidence: Double) -> Bool {
-    [{ (run: RunResult) in run.executor == .global }, { $0.executor != .global }].contains { sameExecutors in
+    [{ (run: RunResult) in run.ranInParallel }, { !$0.ranInParallel }].contains { sameExecutors in
       let suite = Counts(runs.filter { sameExecutors($0) && $0.test?.layout == .suite })
       let alone = Counts(runs.filter { sameExecutors($0) && $0.test?.layout != .suite })
       return suite.fails && alone.neverFails && alone.ran >= suite.ran

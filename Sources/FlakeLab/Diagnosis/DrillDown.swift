@@ -2,7 +2,7 @@
 /// warm repetitions under global, serial and seeded and in fresh processes under global, so
 /// that the contrasts between those arms say why it fails (``Diagnostician``).
 ///
-/// Each arm first runs ``Supervisor/settledLimit`` iterations; an arm whose iterations all
+/// Each arm first runs ``RunSettling/limit`` iterations; an arm whose iterations all
 /// timed out, or all failed after a wait of ``PassSupervisor/slowFailure`` or more, or all
 /// failed for a test that failed every pass of the screen, has its answer and stops there (a
 /// test that blocks under serial needs a few iterations, not hundreds, at a wait apiece). The
@@ -36,6 +36,29 @@ package struct DrillDown {
     package var polluters: [PackageTest: Polluters] = [:]
     package var interrupted: Bool
   }
+  /// The executors a test runs alone under: one of each order of jobs (``JobOrder``).
+  package static let executors: [ExecutorID] = [.global, .serial, .seeded]
+
+  /// The drill-down `flakelab test` runs after a screen of `screenPasses` passes under
+  /// `executors` (``executors``, as the catalog made them), those whose harness mechanism the
+  /// probe saw take effect: warm repetitions under each, twice the screen's passes, so that
+  /// alone a test runs at least as often as in the screen under executors of either kind (which
+  /// `interference` asks); fresh processes, a process each, as many as the screen's passes,
+  /// under the one that runs jobs in parallel (first runs); and the randomness replays on the
+  /// FIFO queue, where the seed decides every random value.
+  package static func standard(
+    screenPasses: Int, executors: [any IterationExecutor], probe: HarnessProbe, measurement: RateMeasurement,
+    package: TestPackage, preload: String
+  ) -> DrillDown {
+    let usable = executors.filter { probe.supports($0.harnessMechanism ?? .untouched) }
+    let order = { (order: JobOrder) in usable.first { $0.harnessMechanism?.jobOrder == order } }
+    return DrillDown(
+      arms: usable.map { Arm(executor: $0, layout: .repetitions, iterations: screenPasses * 2) }
+        + (order(.parallel).map { [Arm(executor: $0, layout: .fresh, iterations: screenPasses)] } ?? []),
+      randomnessReplay: order(.fifo).map { Arm(executor: $0, layout: .fresh, iterations: randomnessProcesses) },
+      measurement: measurement, package: package, probe: probe, preload: preload)
+  }
+
   /// Run twice with the same seeds for a test that may depend on randomness
   /// (``Diagnostician/mayDependOnRandomness(_:)``): fresh processes on one queue, where the
   /// seed decides every random value and hash order, so that the same processes fail again if
@@ -91,7 +114,7 @@ package struct DrillDown {
         jobs: measurement.jobs, timeout: measurement.timeout, workerExecutable: measurement.workerExecutable,
         deadline: deadline),
       onProgress: onProgress)
-    let settle = Supervisor.settledLimit
+    let settle = RunSettling.limit
     let all = Array(plans.indices)
     var results = try supervisor.run(
       runs({ 0..<min(settle, $0.iterations) }, replicates: { _ in 1 }, of: all))
@@ -104,9 +127,13 @@ package struct DrillDown {
     }
     let open = all.filter { index in
       let tally = results[index].tally
-      let waitedEachTime = results[index].seconds >= Double(tally.ran) * PassSupervisor.slowFailure.seconds
-      let settles = waitedEachTime || failingEverywhere.contains(plans[index].test)
-      let settled = results[index].stop != nil || (tally.ran >= settle && tally.notPassed == tally.ran && settles)
+      var evidence = RunSettling.Evidence(tally)
+      // The test's own time (its processes once ready, without the start-up a loaded machine
+      // stretches), over its iterations, says a wait.
+      let seconds = results[index].testSeconds ?? results[index].seconds
+      let waitedEachTime = seconds >= Double(tally.ran) * PassSupervisor.slowFailure.seconds
+      evidence.failureSettles = waitedEachTime || failingEverywhere.contains(plans[index].test)
+      let settled = results[index].stop != nil || RunSettling.stop(evidence) == .everyIterationFailed
       if settled {
         results[index].stop = results[index].stop ?? .everyIterationFailed
         results[index].notRun = plans[index].arm.iterations - tally.iterations
@@ -168,7 +195,7 @@ package struct DrillDown {
       let runs = estimated.filter { $0.test?.test == test }
       guard Diagnostician.judge(runs, confidence: measurement.confidence).1 == .interference else { return nil }
       func alone(like executor: ExecutorID) -> (failed: Int, ran: Int) {
-        runs.filter { $0.test?.layout != .suite && ($0.executor == .global) == (executor == .global) }
+        runs.filter { $0.test?.layout != .suite && $0.ranInParallel == (executor.jobOrder == .parallel) }
           .reduce((0, 0)) { ($0.0 + $1.tally.notPassed, $0.1 + $1.tally.ran) }
       }
       let failing = runs.filter { run in

@@ -123,7 +123,7 @@ package struct PolluterSearch {
     if let evidence {
       session.name(polluters, under: victim.executor.id)
       return Polluters(
-        tests: polluters.map(\.id), together: together, isComplete: !restFails, placement: placement(of: victim),
+        tests: polluters, together: together, isComplete: !restFails, placement: placement(of: victim),
         failed: evidence.failed, passes: evidence.ran, candidates: victim.neighbours.count,
         processes: session.processes)
     }

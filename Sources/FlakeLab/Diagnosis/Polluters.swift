@@ -12,7 +12,7 @@ package struct Polluters: Sendable, Equatable {
   /// The tests found that fail the victim: each of them alone does, or, when `together`, they
   /// do only together. Empty when no few do, and only many neighbours together fail it (load,
   /// or a state that many of them change).
-  package let tests: [String]
+  package let tests: [PackageTest]
   package let together: Bool
   /// Whether the victim passed with every other neighbour, so that no other polluter is left.
   package let isComplete: Bool
@@ -26,7 +26,7 @@ package struct Polluters: Sendable, Equatable {
   package let processes: Int
 
   package init(
-    tests: [String], together: Bool = false, isComplete: Bool, placement: Placement, failed: Int, passes: Int,
+    tests: [PackageTest], together: Bool = false, isComplete: Bool, placement: Placement, failed: Int, passes: Int,
     candidates: Int, processes: Int
   ) {
     self.tests = tests
@@ -47,7 +47,7 @@ package struct Polluters: Sendable, Equatable {
     guard !tests.isEmpty else {
       return "no single neighbour, nor \(Self.namedAtMost) together, fails it: only many of its \(candidates) neighbours together do"
     }
-    let named = tests.count == 1 ? tests[0] + " runs" : together ? Self.names(tests) + " run" : "any of " + Self.names(tests, or: true) + " runs"
+    let named = tests.count == 1 ? tests[0].id + " runs" : together ? Self.names(tests) + " run" : "any of " + Self.names(tests, or: true) + " runs"
     return "fails when \(named) \(placement.rawValue) it" + (isComplete ? "" : " (and maybe when others do: the search stopped)")
   }
 
@@ -67,9 +67,9 @@ package struct Polluters: Sendable, Equatable {
   }
 
   /// Five names at most; the rest are in the JSON report.
-  private static func names(_ tests: [String], or: Bool = false) -> String {
+  private static func names(_ tests: [PackageTest], or: Bool = false) -> String {
     tests.count > 5
-      ? tests.prefix(5).joined(separator: ", ") + " \(or ? "or" : "and") \(tests.count - 5) more (JSON tests[].polluters)"
-      : Formatting.list(tests, or: or)
+      ? tests.prefix(5).map(\.id).joined(separator: ", ") + " \(or ? "or" : "and") \(tests.count - 5) more (JSON tests[].polluters)"
+      : Formatting.list(tests.map(\.id), or: or)
   }
 }

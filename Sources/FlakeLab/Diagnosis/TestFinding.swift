@@ -40,12 +40,12 @@ package struct TestFinding: Sendable {
 
   /// The tests that ran beside this one in suite passes where it failed, the most frequent
   /// first, with in how many such passes.
-  package var neighbours: [(test: String, passes: Int)] {
-    var counts: [String: Int] = [:]
+  package var neighbours: [(test: PackageTest, passes: Int)] {
+    var counts: [PackageTest: Int] = [:]
     for run in runs where run.test?.layout == .suite {
       counts.merge(run.failedBeside, uniquingKeysWith: +)
     }
-    return counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { ($0.key, $0.value) }
+    return counts.sorted { ($1.value, $0.key.id) < ($0.value, $1.key.id) }.map { ($0.key, $0.value) }
   }
 
   /// The command that replays the first failing seeded iteration of the test, if a seed
@@ -59,5 +59,25 @@ package struct TestFinding: Sendable {
       }
     }
     return nil
+  }
+}
+
+extension TestFinding {
+  /// Each of `tests`' finding from the runs that measured it (the screen's and the
+  /// drill-down's), with the polluters the search found for an `interference` and where each
+  /// test is declared: the one place the answer of `flakelab test` is derived, after a run and
+  /// after `merge` of its reports.
+  package static func findings(
+    of tests: [PackageTest], runs: [RunResult], polluters: [PackageTest: Polluters],
+    locations: [String: SourceLocation], confidence: Double
+  ) -> [TestFinding] {
+    let byTest = Dictionary(grouping: runs.filter { $0.test != nil }, by: { $0.test!.test })
+    return tests.map { test in
+      var finding = TestFinding(
+        test: test, runs: (byTest[test] ?? []).map { Report.estimated($0, at: confidence) }, confidence: confidence)
+      finding.location = locations[test.id]
+      finding.polluters = finding.diagnosis == .interference ? polluters[test] : nil
+      return finding
+    }
   }
 }

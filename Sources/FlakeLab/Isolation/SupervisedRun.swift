@@ -27,14 +27,14 @@ package struct SupervisedRun {
   /// The worker process for a batch of the run's iterations.
   let launch: (Range<Int>) throws -> WorkerLaunch
 
-  /// A run of `scenario.variant` under `executor`, which says whether the run is scheduled and
-  /// whether its iterations are independent.
+  /// A run of `key` under `executor`, which says whether the run is scheduled and whether its
+  /// iterations are independent.
   init(
-    scenario: String, variant: String, executor: any IterationExecutor, indices: Range<Int>,
+    _ key: RunKey, executor: any IterationExecutor, indices: Range<Int>,
     seed: UInt64, test: TestReference? = nil, replicates: Int? = nil,
     iterationsPerWorker: Int? = nil, launch: @escaping (Range<Int>) throws -> WorkerLaunch
   ) {
-    key = RunKey(scenario: scenario, variant: variant, executor: executor.id)
+    self.key = key
     self.indices = indices
     self.seed = seed
     isScheduled = executor.needsDeterministicScheduler
@@ -71,8 +71,7 @@ extension SupervisedRun {
     // the variant's body.
     let (selector, executor, seed) = (run.key.selector, run.executor.id, run.seed)
     self.init(
-      scenario: run.scenario.name, variant: run.variant.name, executor: run.executor,
-      indices: run.indices, seed: seed
+      run.key, executor: run.executor, indices: run.indices, seed: seed
     ) { indices in
       let invocation = WorkerInvocation(
         selector: selector, executor: executor, seed: seed, indices: indices)

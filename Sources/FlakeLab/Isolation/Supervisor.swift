@@ -66,15 +66,6 @@ package final class Supervisor {
   /// gives up on it. Start-up never counts against the per-iteration timeout.
   static let startLimit: Duration = .seconds(60)
 
-  /// Workers of one run in a row that end before their test starts, after which the run stops
-  /// with the rest of its iterations not run.
-  package static let startFailureLimit = 3
-
-  /// Iterations from a run's start that all timed out, after which its answer is settled and
-  /// the run stops with the rest not run: a test that never finishes under an executor would
-  /// otherwise cost the whole timeout, a minute by default for a package's test, per iteration.
-  package static let settledLimit = 3
-
   /// Runs every iteration of a scenario run in `flakelab worker` processes.
   package func run(_ run: RunPlan.Run) throws -> RunResult {
     try self.run([SupervisedRun(run, workerExecutable: options.workerExecutable)])[0]
@@ -99,40 +90,6 @@ package final class Supervisor {
     }
   }
 
-  /// What the supervisor knows of one run while its replicates are under way.
-  private struct RunState {
-    var replicates: [Tally]
-    var schedule: RunSchedule?
-    /// The lifetimes of the run's workers, start to exit.
-    var workerTime: Duration = .zero
-    var batches: Int
-    /// Workers of the run that ended before their test started, since one last finished an
-    /// iteration; at ``startFailureLimit`` the run stops.
-    var startFailuresInARow = 0
-    /// Iterations left unrun because the run stopped.
-    var notRun = 0
-    /// Why the run stopped, once it has.
-    var stop: RunStop?
-    /// Event lines the run's workers' feeds could not place, and ignored.
-    var ignoredEvents = 0
-
-    /// Whether the run has finished at least `count` iterations, and every one timed out.
-    func hasOnlyTimedOut(atLeast count: Int) -> Bool {
-      let finished = replicates.reduce(0) { $0 + $1.iterations }
-      return finished >= count && replicates.reduce(0) { $0 + $1.timedOut } == finished
-    }
-
-    /// Takes in what `worker`, running `replicate`, published since the last poll.
-    mutating func poll(_ worker: WorkerProcess, replicate: Int) {
-      worker.poll(into: &replicates[replicate], schedule: &schedule)
-    }
-
-    /// Takes in the rest of what `worker` published before it ended with `status`.
-    mutating func collectFinal(_ worker: WorkerProcess, replicate: Int, status: Int32) {
-      worker.collectFinal(status: status, into: &replicates[replicate], schedule: &schedule)
-    }
-  }
-
   /// Runs every iteration of `runs` and returns each run's counts, replicate by replicate, in
   /// the order of `runs`; stops early when interrupted (a run that had not started is empty).
   ///
@@ -141,14 +98,7 @@ package final class Supervisor {
   package func run(_ runs: [SupervisedRun]) throws -> [RunResult] {
     let clock = ContinuousClock()
     let start = clock.now
-    let replicateBatches = runs.map { $0.replicateBatches(jobs: options.jobs) }
-    var states = zip(runs, replicateBatches).map { run, replicates in
-      RunState(
-        replicates: Array(repeating: Tally(), count: replicates.count),
-        schedule: run.isScheduled ? RunSchedule(seed: run.seed) : nil,
-        batches: replicates.reduce(0) { $0 + $1.count })
-    }
-    var pending = Self.interleave(replicateBatches)
+    var machine = BatchMachine(runs, jobs: options.jobs)
     var active: [(worker: WorkerProcess, batch: Batch)] = []
     var lastReport = start
     ProcessTree.becomeSubreaper()
@@ -157,78 +107,26 @@ package final class Supervisor {
 
     // Whatever ends the run, no worker is left behind: an error kills and reaps every worker.
     do {
-      while !pending.isEmpty || !active.isEmpty {
+      while !machine.pending.isEmpty || !active.isEmpty {
         if InterruptSignal.isRaised {
           wasInterrupted = true
-          for (worker, batch) in active {
-            worker.kill()
-            let status = worker.reap(waiting: true) ?? 0
-            states[batch.run].collectFinal(worker, replicate: batch.replicate, status: status)
-            states[batch.run].workerTime += clock.now - worker.startedAt
-          }
+          stop(active, machine: &machine, clock: clock)
           break
         }
         if SuspendSignal.takeRaised() { SuspendSignal.suspend(active.map(\.worker)) }
-        if let deadline = options.deadline, clock.now >= deadline {
-          // Workers under way finish their batches; none starts.
-          for batch in pending {
-            states[batch.run].notRun += batch.indices.count
-            states[batch.run].stop = states[batch.run].stop ?? .budgetSpent
-          }
-          pending.removeAll()
-        }
-        while active.count < options.jobs, !pending.isEmpty {
-          let batch = pending.removeFirst()
+        if let deadline = options.deadline, clock.now >= deadline { machine.deadlinePassed() }
+        while active.count < options.jobs, let batch = machine.nextBatch() {
           active.append((try WorkerProcess(runs[batch.run].launch(batch.indices), indices: batch.indices), batch))
         }
         usleep(Self.pollInterval)
-        var stillActive: [(worker: WorkerProcess, batch: Batch)] = []
-        for (worker, batch) in active {
-          let run = batch.run
-          states[run].poll(worker, replicate: batch.replicate)
-          if let status = worker.reap() {
-            states[run].collectFinal(worker, replicate: batch.replicate, status: status)
-            states[run].workerTime += clock.now - worker.startedAt
-            states[run].ignoredEvents += worker.feed.ignoredEvents
-            let rest = try settle(
-              worker, of: runs[run], status: status, into: &states[run].replicates[batch.replicate])
-            if worker.completed > 0 { states[run].startFailuresInARow = 0 }
-            if !worker.isReady { states[run].startFailuresInARow += 1 }
-            if states[run].stop == nil {
-              // A settled run stops: a test that cannot start would fail so every time, a
-              // process start (or a start limit) apiece; one whose every iteration so far timed
-              // out would cost the whole timeout each time.
-              if states[run].startFailuresInARow >= Self.startFailureLimit {
-                states[run].stop = .neverStarted
-              } else if states[run].hasOnlyTimedOut(atLeast: Self.settledLimit) {
-                states[run].stop = .everyIterationTimedOut
-              }
-            }
-            if states[run].stop != nil {
-              states[run].notRun += (rest?.count ?? 0)
-                + pending.filter { $0.run == run }.reduce(0) { $0 + $1.indices.count }
-              pending.removeAll { $0.run == run }
-            } else if let rest {
-              pending.insert(Batch(run: run, replicate: batch.replicate, indices: rest), at: 0)
-            }
-          } else if worker.isReady
-            ? clock.now - worker.lastProgress > options.timeout
-            : clock.now - worker.startedAt > Self.startLimit
-          {
-            worker.wasTimedOut = true
-            worker.kill()
-            stillActive.append((worker, batch))
-          } else {
-            stillActive.append((worker, batch))
-          }
-        }
+        let stillActive = try poll(active, machine: &machine, clock: clock)
         if stillActive.count < active.count {
           ProcessTree.reapOrphans(keeping: Set(stillActive.map(\.worker.pid)))
         }
         active = stillActive
         if clock.now - lastReport > .milliseconds(100) {
           lastReport = clock.now
-          onProgress(progress(of: runs, states: states, active: active, elapsed: clock.now - start))
+          onProgress(progress(of: runs, states: machine.runs, active: active, elapsed: clock.now - start))
         }
       }
     } catch {
@@ -238,61 +136,66 @@ package final class Supervisor {
       }
       throw error
     }
-    return zip(runs, states).map { run, state in
-      var tally = Tally()
-      for replicate in state.replicates { tally.merge(replicate) }
+    return zip(runs, machine.runs).map { run, state in
       // The time the run would take alone: its workers' time over the workers it ran at once.
       let parallel = max(1, min(options.jobs, state.batches))
-      var result = RunResult(
-        run.key, tally: tally, seconds: (state.workerTime / parallel).seconds,
-        iterationsAreIndependent: run.iterationsAreIndependent, schedule: state.schedule,
-        replicates: state.replicates.filter { $0.iterations > 0 }.map(ReplicateCounts.init))
-      result.test = run.test
       // An interrupt leaves iterations that neither ran nor were counted out: they are cut.
-      result.notRun = max(state.notRun, run.indices.count - tally.iterations)
-      result.stop = state.stop ?? (result.notRun > 0 && wasInterrupted ? .interrupted : nil)
+      var result = RunResult(
+        run.key, replicates: state.replicates, seconds: (state.workerTime / parallel).seconds,
+        iterationsAreIndependent: run.iterationsAreIndependent, schedule: state.schedule, planned: run.indices.count,
+        notRun: state.notRun, stop: state.stop, cutBy: wasInterrupted ? .interrupted : nil)
+      result.test = run.test
+      // A package's test alone: its own time is what its processes did once ready.
+      if run.test != nil { result.testSeconds = state.iterationTime.seconds }
       result.ignoredEvents = state.ignoredEvents
       return result
     }
   }
 
-  /// Records how `worker` ended, beyond what it published, and returns the part of its batch
-  /// still to run, if any.
-  private func settle(
-    _ worker: WorkerProcess, of run: SupervisedRun, status: Int32, into tally: inout Tally
-  ) throws -> Range<Int>? {
-    let indices = worker.indices
-    let stopped = worker.currentIndex
-    guard stopped < indices.upperBound else { return nil }
-    // A package's test binary passed the harness probe before any run, so a process that dies
-    // or hangs before its test's first event died of the test (an argument list that traps, a
-    // static initializer): its outcome, not the lab's failure. A scenario worker is the lab's.
-    guard worker.isReady || run.test != nil else {
-      let why = worker.wasTimedOut ? "no sign of life after \(Self.startLimit)" : Self.describe(status: status)
-      throw WorkerStartFailure(
-        description: "a worker for \(run.key.selector) did not start: \(why). " + worker.lastOutputLines(4))
+  /// Takes in what each of `active` published, tells the machine of those that ended, and
+  /// kills those that hung; returns those still running.
+  private func poll(
+    _ active: [(worker: WorkerProcess, batch: Batch)], machine: inout BatchMachine, clock: ContinuousClock
+  ) throws -> [(worker: WorkerProcess, batch: Batch)] {
+    var stillActive: [(worker: WorkerProcess, batch: Batch)] = []
+    for (worker, batch) in active {
+      machine.update(batch) { worker.poll(into: &$0, schedule: &$1) }
+      if let status = worker.reap() {
+        machine.update(batch) { worker.collectFinal(status: status, into: &$0, schedule: &$1) }
+        try machine.workerEnded(batch, ended(worker, status: status, now: clock.now))
+        continue
+      }
+      // A worker whose count has not moved for the timeout has hung; one not ready after the
+      // start limit never started.
+      if worker.isReady ? clock.now - worker.lastProgress > options.timeout : clock.now - worker.startedAt > Self.startLimit {
+        worker.wasTimedOut = true
+        worker.kill()
+      }
+      stillActive.append((worker, batch))
     }
-    if !worker.isReady, !worker.wasTimedOut {
-      let printed = worker.lastOutputLines()
-      tally.record(
-        .crashed(
-          observation: "before the test started, " + Self.describe(status: status)
-            + (printed.isEmpty ? "" : ": \(printed)")),
-        count: 1)
-    } else if worker.wasTimedOut {
-      tally.record(.timedOut, count: 1)
-    } else {
-      let printed = worker.lastOutputLines()
-      tally.record(
-        .crashed(
-          observation: Self.describe(status: status) + (printed.isEmpty ? "" : ": \(printed)")),
-        count: 1)
+    return stillActive
+  }
+
+  /// Kills every worker of `active` at an interrupt, keeping what each published.
+  private func stop(_ active: [(worker: WorkerProcess, batch: Batch)], machine: inout BatchMachine, clock: ContinuousClock) {
+    for (worker, batch) in active {
+      worker.kill()
+      let status = worker.reap(waiting: true) ?? 0
+      machine.update(batch) { worker.collectFinal(status: status, into: &$0, schedule: &$1) }
+      machine.interrupted(batch, lifetime: clock.now - worker.startedAt)
     }
-    return stopped + 1 < indices.upperBound ? (stopped + 1)..<indices.upperBound : nil
+  }
+
+  /// How `worker` ended with `status`, for the machine.
+  private func ended(_ worker: WorkerProcess, status: Int32, now: ContinuousClock.Instant) -> BatchMachine.WorkerEnd {
+    BatchMachine.WorkerEnd(
+      status: status, isReady: worker.isReady, wasTimedOut: worker.wasTimedOut, completed: worker.completed,
+      lastLines: worker.lastOutputLines(), moreLastLines: worker.lastOutputLines(4), ignoredEvents: worker.feed.ignoredEvents,
+      lifetime: now - worker.startedAt, iterationTime: worker.readyAt.map { now - $0 } ?? .zero)
   }
 
   private func progress(
-    of runs: [SupervisedRun], states: [RunState], active: [(worker: WorkerProcess, batch: Batch)],
+    of runs: [SupervisedRun], states: [BatchMachine.RunState], active: [(worker: WorkerProcess, batch: Batch)],
     elapsed: Duration
   ) -> Progress {
     var done = states.reduce(0) { $0 + $1.replicates.reduce(0) { $0 + $1.iterations } }

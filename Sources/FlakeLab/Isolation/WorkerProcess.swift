@@ -18,6 +18,9 @@ final class WorkerProcess {
   private(set) var lastProgress: ContinuousClock.Instant
   private(set) var startedAt: ContinuousClock.Instant
   private(set) var isReady = false
+  /// When the worker became ready: what it did from then on is its iterations' time, without
+  /// the start-up a loaded machine stretches.
+  private(set) var readyAt: ContinuousClock.Instant?
   /// Failure records drained so far.
   private(set) var failures = 0
   /// Set when the supervisor killed the worker for going past the timeout.
@@ -60,6 +63,7 @@ final class WorkerProcess {
     if !isReady, feed.workerIsReady {
       isReady = true
       lastProgress = .now
+      readyAt = lastProgress
     }
     // Progress is progress, whether it came as passes or as failure records.
     if completed > before { lastProgress = .now }

@@ -20,7 +20,7 @@ package enum TestLaunch {
       layout: freshProcess || !steered ? .fresh : .repetitions)
     let mechanism = executor.harnessMechanism ?? .untouched
     return SupervisedRun(
-      scenario: test.suite, variant: test.function, executor: executor, indices: indices,
+      RunKey(test: test, executor: executor.id), executor: executor, indices: indices,
       seed: seed, test: reference, iterationsPerWorker: reference.layout == .fresh ? 1 : nil
     ) { batch in
       let configuration = HarnessConfiguration(

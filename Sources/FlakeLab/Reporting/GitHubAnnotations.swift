@@ -7,17 +7,14 @@ package enum GitHubAnnotations {
   /// The commands for `report`, paths relative to `workspace` (`$GITHUB_WORKSPACE`, the
   /// checkout the pull request's files are shown from).
   package static func lines(_ report: Report, workspace: String) -> [String] {
-    let inFlight = report.testsInFlightAtCrashes
-    let crash =
-      inFlight.isEmpty
-      ? []
-      : [
-        "::warning title=" + property("flakelab: the test process crashed") + "::"
-          + data(
-            "\(inFlight.count) tests in flight, none of which crashed alone"
-              + (TestAnswer.crashSeen(inFlight).map { ": \($0)" } ?? "") + ". Do: \(TestDiagnosis.crashBesideOthers.advice).")
-      ]
-    return crash + report.unstableTests.map { finding in
+    let answer = SuiteAnswer(report)
+    let crash = answer.crash.map { crash in
+      "::warning title=" + property("flakelab: the test process crashed") + "::"
+        + data(
+          "\(crash.tests.count) tests in flight, none of which crashed alone"
+            + (crash.seen.map { ": \($0)" } ?? "") + ". Do: \(TestDiagnosis.crashBesideOthers.advice).")
+    }
+    return (crash.map { [$0] } ?? []) + answer.unstable.map { finding in
       var properties: [String] = []
       if let location = finding.location {
         properties += ["file=" + property(location.path(relativeTo: workspace)), "line=\(location.line)"]

@@ -13,20 +13,18 @@ import Foundation
 /// tests check.
 package enum HTMLReport {
   package static func render(_ report: Report) -> String {
-    let unstable = report.unstableTests
+    let answer = report.tests.isEmpty ? nil : SuiteAnswer(report)
     let title =
-      report.tests.isEmpty
-      ? "flakelab: \(report.runs.count) run\(report.runs.count == 1 ? "" : "s")"
-      : unstable.isEmpty ? "flakelab test: no flaky test" : "flakelab test: \(unstable.count) of \(report.tests.count) tests not stable"
+      answer.map { "flakelab test: " + $0.headline } ?? "flakelab: \(report.runs.count) run\(report.runs.count == 1 ? "" : "s")"
     var body = ["<h1>\(escaped(title))</h1>"]
-    if report.tests.isEmpty {
-      body.append(ratePlot(report.runs, label: \.selectorAndExecutor, confidence: report.confidence))
-      for run in report.runs { body.append(runSection(run)) }
+    if let answer {
+      body.append(list(answer.unstable))
+      body.append(answer.crash.map(crashSection) ?? "")
+      for (index, finding) in answer.unstable.enumerated() { body.append(testSection(finding, index: index, report: report)) }
+      body.append(rest(answer.summary))
     } else {
-      body.append(answer(unstable))
-      body.append(crashSection(report.testsInFlightAtCrashes))
-      for (index, finding) in unstable.enumerated() { body.append(testSection(finding, index: index, report: report)) }
-      body.append(rest(report))
+      body.append(ratePlot(report.runs, label: \.plotLabel, confidence: report.confidence))
+      for run in report.runs { body.append(runSection(run)) }
     }
     body.append(context(report))
     return """
@@ -49,7 +47,7 @@ package enum HTMLReport {
   }
 
   /// The tests that are not stable, one line each, linked to their sections.
-  private static func answer(_ unstable: [TestFinding]) -> String {
+  private static func list(_ unstable: [TestFinding]) -> String {
     guard !unstable.isEmpty else { return "" }
     let items = unstable.enumerated().map { index, finding in
       "<li><a href=\"#test-\(index)\"><code>\(escaped(finding.test.id))</code></a> "
@@ -73,7 +71,7 @@ package enum HTMLReport {
     if let location = finding.location {
       parts.append("<p class=\"where\">\(escaped(location.path)):\(location.line)</p>")
     }
-    parts.append(ratePlot(finding.runs, label: \.armName, confidence: report.confidence))
+    parts.append(ratePlot(finding.runs, label: \.armLabel, confidence: report.confidence))
     var tally = Tally()
     for run in finding.runs { tally.merge(run.tally) }
     parts.append("<h3>Outcomes, every arm together</h3>" + histogram(tally))
@@ -85,13 +83,12 @@ package enum HTMLReport {
   }
 
   /// The tests in flight when the process crashed, none of which crashed alone: one section.
-  private static func crashSection(_ inFlight: [TestFinding]) -> String {
-    guard !inFlight.isEmpty else { return "" }
-    return "<section><h2>The test process crashed</h2><p>\(inFlight.count) tests were in flight; "
+  private static func crashSection(_ crash: SuiteAnswer.CrashBesideOthers) -> String {
+    "<section><h2>The test process crashed</h2><p>\(crash.tests.count) tests were in flight; "
       + "\(escaped(TestDiagnosis.crashBesideOthers.summary)). <em>Do:</em> \(escaped(TestDiagnosis.crashBesideOthers.advice)).</p>"
-      + (TestAnswer.crashSeen(inFlight).map { "<pre>\(escaped($0))</pre>" } ?? "")
-      + "<details><summary>\(inFlight.count) tests in flight</summary><ul class=\"compact\">"
-      + inFlight.map { "<li><code>\(escaped($0.test.id))</code></li>" }.joined() + "</ul></details></section>"
+      + (crash.seen.map { "<pre>\(escaped($0))</pre>" } ?? "")
+      + "<details><summary>\(crash.tests.count) tests in flight</summary><ul class=\"compact\">"
+      + crash.tests.map { "<li><code>\(escaped($0.id))</code></li>" }.joined() + "</ul></details></section>"
   }
 
   private static func runSection(_ run: RunResult) -> String {
@@ -105,9 +102,8 @@ package enum HTMLReport {
 
   /// What was cut, then the stable, skipped, never-started and never-measured tests, in one
   /// compact list each (``SuiteSummary``).
-  private static func rest(_ report: Report) -> String {
-    let summary = SuiteSummary(report)
-    return summary.notes { $0 }.map { "<p>\(escaped($0))</p>" }.joined()
+  private static func rest(_ summary: SuiteSummary) -> String {
+    summary.notes { $0 }.map { "<p>\(escaped($0))</p>" }.joined()
       + summary.groups.map { group in
         "<details\(group.namesTests ? " open=\"open\"" : "")><summary>\(escaped(group.headline))</summary>"
           + "<ul class=\"compact\">" + group.tests.map { "<li><code>\(escaped($0))</code></li>" }.joined() + "</ul></details>"
@@ -116,16 +112,18 @@ package enum HTMLReport {
 
   /// The machine, the toolchain, the seed and the options the report gives.
   private static func context(_ report: Report) -> String {
-    let machine = report.machine
+    let context = ReportContext(report)
+    let machine = context.machine
     var rows = [
       ("flakelab", Report.labVersion), ("machine", "\(machine.cores) cores, \(machine.os)"), ("Swift", machine.swift),
-      ("confidence", Formatting.level(report.confidence)),
+      ("confidence", Formatting.level(context.confidence)),
     ]
-    if let seed = report.seed { rows.append(("seed", String(seed))) }
-    if let timeout = report.timeout { rows.append(("timeout", "\(timeout)")) }
-    if let budget = report.budget { rows.append(("budget", "\(budget)")) }
-    if let layout = report.runs.lazy.compactMap(\.test?.layout).first { rows.append(("process layout", layout.rawValue)) }
-    if report.interrupted { rows.append(("interrupted", "the runs that finished")) }
+    if let seed = context.seed { rows.append(("seed", String(seed))) }
+    if let timeout = context.timeout { rows.append(("timeout", "\(timeout)")) }
+    if let budget = context.budgetSpent { rows.append(("budget", "\(budget), spent")) }
+    if let layout = context.layout { rows.append(("process layout", layout.rawValue)) }
+    if let shard = context.shard { rows.append(("shard", "\(shard.index)/\(shard.count)")) }
+    if context.interrupted { rows.append(("interrupted", "the runs that finished")) }
     return "<footer><table class=\"context\">"
       + rows.map { "<tr><th>\(escaped($0.0))</th><td>\(escaped($0.1))</td></tr>" }.joined()
       + "</table><p>Rates under the global executor depend on this machine's cores and load.</p></footer>"
@@ -147,9 +145,9 @@ package enum HTMLReport {
   }
 
   /// Failure rates with their intervals, a row per run on one axis, each replicate's rate a dot.
-  static func ratePlot(_ runs: [RunResult], label: KeyPath<RunResult, String>, confidence: Double) -> String {
-    let rowHeight = 28.0
-    let labelWidth = 190.0
+  static func ratePlot(_ runs: [RunResult], label: KeyPath<RunResult, PlotLabel>, confidence: Double) -> String {
+    let rowHeight = 34.0
+    let labelWidth = 230.0
     let plotLeft = labelWidth + 10
     let plotWidth = 400.0
     let top = 24.0
@@ -173,10 +171,15 @@ package enum HTMLReport {
       "<text class=\"axis\" x=\"\(format(plotLeft + plotWidth / 2))\" y=\"\(format(height - 4))\" text-anchor=\"middle\">failure rate, \(Formatting.level(confidence)) interval</text>")
     for (row, run) in runs.enumerated() {
       let y = top + rowHeight * (Double(row) + 0.5)
-      let name = run[keyPath: label]
-      let shown = name.count > 30 ? String(name.prefix(29)) + "…" : name
+      let label = run[keyPath: label]
+      let name = label.name + (label.arm.map { " (\($0))" } ?? "")
+      // The end of a name tells tests apart (`…Suite/test()`): cut from the left, whole on hover.
+      let shown = label.name.count > Self.labelCharacters ? "…" + String(label.name.suffix(Self.labelCharacters - 1)) : label.name
       svg.append(
-        "<text class=\"label\" x=\"\(format(labelWidth))\" y=\"\(format(y + 4))\" text-anchor=\"end\"><title>\(escaped(name))</title>\(escaped(shown))</text>")
+        "<text class=\"label\" x=\"\(format(labelWidth))\" y=\"\(format(label.arm == nil ? y + 4 : y - 2))\" text-anchor=\"end\"><title>\(escaped(name))</title>\(escaped(shown))</text>"
+          + (label.arm.map {
+            "<text class=\"tick\" x=\"\(format(labelWidth))\" y=\"\(format(y + 11))\" text-anchor=\"end\"><title>\(escaped(name))</title>\(escaped($0))</text>"
+          } ?? ""))
       let estimate = run.estimate
       guard estimate.hasRate else {
         svg.append("<text class=\"tick\" x=\"\(format(plotLeft))\" y=\"\(format(y + 4))\">no rate: none ran</text>")
@@ -197,16 +200,28 @@ package enum HTMLReport {
         "<circle class=\"rate\" cx=\"\(format(x(estimate.rate)))\" cy=\"\(format(y))\" r=\"4.5\"><title>\(escaped(name)): "
           + "\(Formatting.count(run.tally.notPassed)) of \(Formatting.count(run.tally.ran)) failed, \(escaped(RateText.withInterval(estimate)))</title></circle>")
     }
-    // The legend, at the top right.
-    svg.append(
-      "<circle class=\"rate\" cx=\"\(format(plotLeft))\" cy=\"8\" r=\"4\"/><text class=\"tick\" x=\"\(format(plotLeft + 8))\" y=\"12\">rate</text>"
-        + "<line class=\"interval\" x1=\"\(format(plotLeft + 62))\" y1=\"8\" x2=\"\(format(plotLeft + 86))\" y2=\"8\"/><text class=\"tick\" x=\"\(format(plotLeft + 92))\" y=\"12\">interval</text>"
-        + "<circle class=\"replicate\" cx=\"\(format(plotLeft + 170))\" cy=\"8\" r=\"2.5\"/><text class=\"tick\" x=\"\(format(plotLeft + 178))\" y=\"12\">a replicate (\(Self.replicateDotMinimum)+ iterations)</text>")
+    svg.append(legend(left: plotLeft))
     svg.append("</svg>")
     return svg.joined(separator: "\n")
   }
 
   static let replicateDotMinimum = 5
+
+  /// The plot's legend, at its top, from `left`.
+  private static func legend(left: Double) -> String {
+    "<circle class=\"rate\" cx=\"\(format(left))\" cy=\"8\" r=\"4\"/><text class=\"tick\" x=\"\(format(left + 8))\" y=\"12\">rate</text>"
+      + "<line class=\"interval\" x1=\"\(format(left + 62))\" y1=\"8\" x2=\"\(format(left + 86))\" y2=\"8\"/><text class=\"tick\" x=\"\(format(left + 92))\" y=\"12\">interval</text>"
+      + "<circle class=\"replicate\" cx=\"\(format(left + 170))\" cy=\"8\" r=\"2.5\"/><text class=\"tick\" x=\"\(format(left + 178))\" y=\"12\">a replicate (\(Self.replicateDotMinimum)+ iterations)</text>"
+  }
+
+  /// The most characters of a name a plot's label shows.
+  static let labelCharacters = 36
+
+  /// A row's label in a plot: what ran, and under what (the arm), on a line of its own.
+  struct PlotLabel {
+    let name: String
+    let arm: String?
+  }
 
   private static func format(_ value: Double) -> String { String(format: "%.1f", value) }
 
@@ -246,8 +261,17 @@ package enum HTMLReport {
 }
 
 extension RunResult {
-  /// `isLoading.naive (global)`: a run's row in a plot of several scenarios.
-  var selectorAndExecutor: String { "\(selector) (\(executor))" }
-  /// `suite, global`: a test's arm in its own plot.
+  /// `suite, global`: a test's arm.
   var armName: String { "\(test?.layout.rawValue ?? "run"), \(executor)" }
+
+  /// A run's row in a plot of several: the test, or the scenario's variant, over its arm
+  /// (`repetitions, global`) or executor.
+  var plotLabel: HTMLReport.PlotLabel {
+    HTMLReport.PlotLabel(name: test?.test.id ?? selector, arm: test == nil ? executor.name : armName)
+  }
+
+  /// A row in a test's own plot: its arm, a randomness replay marked as one.
+  var armLabel: HTMLReport.PlotLabel {
+    HTMLReport.PlotLabel(name: armName, arm: Diagnostician.isRandomnessReplay(self) ? "randomness replay" : nil)
+  }
 }

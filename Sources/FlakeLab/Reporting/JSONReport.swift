@@ -82,6 +82,14 @@ package enum JSONReport {
     package static let claim = "claim"
     package static let verdict = "verdict"
     package static let reason = "reason"
+    package static let crash = "crash"
+    package static let failedBeside = "failedBeside"
+    package static let drillDown = "drillDown"
+    package static let crashBesideOthers = "crashBesideOthers"
+    package static let how = "how"
+    package static let beforeTheTestStarted = "beforeTheTestStarted"
+    package static let beside = "beside"
+    package static let crashedAlone = "crashedAlone"
   }
 
   /// The counts a run and each of its replicates carry, in the order written.
@@ -128,71 +136,11 @@ package enum JSONReport {
           ?? .null
       ),
       (Key.runs, .array(report.runs.map { run($0, in: report) })),
-      (Key.tests, .array(report.tests.map { finding($0, program: report.program) })),
+      (Key.tests, .array(report.tests.map { finding($0, in: report) })),
     ])
   }
 
-  /// `{"tests": ["A"], "together": false, "complete": true, "placement": "before", "failed": 3,
-  /// "passes": 3, "candidates": 12, "processes": 9}`: each of `tests` fails the test (all of
-  /// them together when `together`); empty when only many neighbours together do. `complete`:
-  /// without them, every other neighbour let it pass.
-  private static func polluters(_ polluters: Polluters) -> JSONValue {
-    .object([
-      (Key.tests, .array(polluters.tests.map(JSONValue.string))),
-      (Key.together, .bool(polluters.together)),
-      (Key.complete, .bool(polluters.isComplete)),
-      (Key.placement, .string(polluters.placement.rawValue)),
-      (Key.failed, .int(polluters.failed)),
-      (Key.passes, .int(polluters.passes)),
-      (Key.candidates, .int(polluters.candidates)),
-      (Key.processes, .int(polluters.processes)),
-    ])
-  }
-
-  /// A test's verdict and diagnosis with the counts of every arm behind them (`flakelab test`,
-  /// suite layout). Written for readers; `merge` and `--baseline` read the runs only.
-  private static func finding(_ finding: TestFinding, program: String) -> JSONValue {
-    let neighbours: [JSONValue] = (finding.diagnosis == .interference ? finding.neighbours : []).map {
-      .object([(Key.test, .string($0.test)), (Key.passes, .int($0.passes))])
-    }
-    let arms: [JSONValue] = finding.runs.map(arm)
-    return .object([
-      (Key.test, .string(finding.test.id)),
-      (Key.framework, .string(finding.test.framework.rawValue)),
-      (Key.verdict, .string(finding.verdict.rawValue)),
-      (Key.diagnosis, finding.diagnosis.map { .string($0.rawValue) } ?? .null),
-      (Key.advice, finding.advice.map(JSONValue.string) ?? .null),
-      (Key.randomDraw, finding.randomDraw.map { .string($0.rawValue) } ?? .null),
-      (
-        Key.source,
-        finding.location.map { .object([(Key.path, .string($0.path)), (Key.line, .int($0.line))]) } ?? .null
-      ),
-      (Key.neighbours, .array(neighbours)),
-      (Key.polluters, finding.polluters.map(polluters) ?? .null),
-      (Key.arms, .array(arms)),
-      (Key.replay, finding.replay(program: program).map { .string($0) } ?? .null),
-    ])
-  }
-
-  /// One run of a finding's, its counts and rate.
-  private static func arm(_ run: RunResult) -> JSONValue {
-    .object([
-      (Key.processLayout, .string(run.test?.layout.rawValue ?? "")),
-      (Key.executor, .string(run.executor.name)),
-      (Key.ran, .int(run.tally.ran)),
-      (Key.notPassed, .int(run.tally.notPassed)),
-      (Key.timedOut, .int(run.tally.timedOut)),
-      (Key.crashed, .int(run.tally.crashed)),
-      (Key.executorChanged, .int(run.tally.executorChanged)),
-      (Key.failureRate, run.estimate.hasRate ? .double(run.estimate.rate) : .null),
-      (Key.low, .double(run.estimate.low)),
-      (Key.high, .double(run.estimate.high)),
-      (Key.notRun, .int(run.notRun)),
-      (Key.stopped, run.stop.map { .string($0.rawValue) } ?? .null),
-    ])
-  }
-
-  private static func run(_ result: RunResult, in report: Report) -> JSONValue {
+  static func run(_ result: RunResult, in report: Report) -> JSONValue {
     let tally = result.tally
     let estimate = result.estimate
     let failures: [JSONValue] = tally.outcomesByFrequency.compactMap { outcome, count in
@@ -234,12 +182,7 @@ package enum JSONReport {
     if let schedule = result.schedule {
       members.append((Key.schedule, scheduleDocument(schedule, of: result, program: report.program)))
     }
-    if let test = result.test {
-      members += [
-        (Key.test, .string(test.test.id)), (Key.framework, .string(test.test.framework.rawValue)),
-        (Key.processLayout, .string(test.layout.rawValue)), (Key.packagePath, .string(test.packagePath)),
-      ]
-    }
+    members += testMembers(result)
     if let verdict = result.verdict {
       members += [
         (Key.claim, .string(verdict.claim.rawValue)), (Key.verdict, .string(verdict.status.rawValue)),
@@ -247,6 +190,21 @@ package enum JSONReport {
       ]
     }
     return .object(members)
+  }
+
+  /// A package test's run: the test, and the tests beside it in the passes it failed.
+  private static func testMembers(_ result: RunResult) -> [(String, JSONValue)] {
+    guard let test = result.test else { return [] }
+    var members: [(String, JSONValue)] = [
+      (Key.test, .string(test.test.id)), (Key.framework, .string(test.test.framework.rawValue)),
+      (Key.processLayout, .string(test.layout.rawValue)), (Key.packagePath, .string(test.packagePath)),
+    ]
+    if !result.failedBeside.isEmpty {
+      let beside = result.failedBeside.sorted { ($1.value, $0.key.id) < ($0.value, $1.key.id) }
+      members.append(
+        (Key.failedBeside, .array(beside.map { .object([(Key.test, .string($0.key.id)), (Key.passes, .int($0.value))]) })))
+    }
+    return members
   }
 
   private static func replicateDocument(_ counts: ReplicateCounts) -> JSONValue {
@@ -270,6 +228,7 @@ package enum JSONReport {
               (Key.fingerprint, .string(ScheduleText.hex(failing.fingerprint))),
               (Key.outcome, .string(OutcomeCoding.kind(of: failing.outcome))),
               (Key.observation, .string(OutcomeCoding.observation(of: failing.outcome) ?? "")),
+            ] + OutcomeCoding.members(of: failing.outcome).filter { $0.0 == Key.crash } + [
               (
                 "replay",
                 schedule.isControlled
@@ -284,185 +243,13 @@ package enum JSONReport {
   /// Every distinct outcome with its count and frequency, passes first, then most frequent.
   private static func outcomes(_ tally: Tally) -> [JSONValue] {
     tally.histogram.map { outcome, count in
-      var members: [(String, JSONValue)] = [(Key.outcome, .string(OutcomeCoding.kind(of: outcome)))]
-      if let observation = OutcomeCoding.observation(of: outcome) {
-        members.append((Key.observation, .string(observation)))
-      }
+      var members = OutcomeCoding.members(of: outcome)
       if let example = tally.examples[outcome] { members.append((Key.example, .string(example))) }
       members += [
         (Key.count, .int(count)),
         (Key.frequency, .double(Double(count) / Double(max(tally.iterations, 1)))),
       ]
       return .object(members)
-    }
-  }
-}
-
-extension JSONReport {
-  /// The report in `data`, as ``render(_:)`` wrote it (or an earlier version of the lab did);
-  /// `name` says which file in errors.
-  package static func read(_ data: some Collection<UInt8>, name: String) throws(ReportFileError) -> Report {
-    guard let document = JSONParser.parse(data), document[Key.flakelab]?.string != nil,
-      let machine = document[Key.machine], machine.isObject, let runs = document[Key.runs]?.array
-    else { throw .malformed(path: name, .notAReport) }
-    var results: [RunResult] = []
-    for run in runs {
-      results.append(try self.run(run, name: name))
-    }
-    var shard: Shard?
-    if let entry = document[Key.shard], let index = entry[Key.index]?.int,
-      let count = entry[Key.count]?.int
-    {
-      do {
-        shard = try Shard(index: index, count: count)
-      } catch {
-        throw .malformed(path: name, .shard(error))
-      }
-    }
-    var report = Report(
-      machine: MachineInfo(
-        cores: machine[Key.cores]?.int ?? 0, os: machine[Key.os]?.string ?? "",
-        swift: machine[Key.swift]?.string ?? ""),
-      runs: results, interrupted: document[Key.interrupted]?.bool ?? false, shard: shard,
-      seed: document[Key.seed]?.string.flatMap { UInt64($0) },
-      timeout: document[Key.timeoutSeconds]?.number.map(milliseconds))
-    report.budget = document[Key.budgetSeconds]?.number.map(milliseconds)
-    return report
-  }
-
-  private static func milliseconds(_ seconds: Double) -> Duration {
-    .milliseconds(Int64((seconds * 1000).rounded()))
-  }
-
-  private static func run(_ run: JSONValue, name: String) throws(ReportFileError) -> RunResult {
-    guard let scenario = run[Key.scenario]?.string, let variant = run[Key.variant]?.string,
-      let executor = run[Key.executor]?.string, let outcomes = run[Key.outcomes]?.array
-    else { throw .malformed(path: name, .runWithoutNames) }
-    let selector = "\(scenario).\(variant)"
-    var tally = Tally()
-    for entry in outcomes {
-      // A run has at most 10^12 iterations, as on the command line, and no negative count: sums
-      // over any number of shards then never overflow, and no rate is negative.
-      guard let kind = entry[Key.outcome]?.string, let count = entry[Key.count]?.int,
-        count >= 0, count <= 1_000_000_000_000 - tally.iterations,
-        let outcome = OutcomeCoding.outcome(kind: kind, observation: entry[Key.observation]?.string)
-      else { throw .malformed(path: name, .outcome(run: selector)) }
-      tally.record(outcome, count: count, example: entry[Key.example]?.string)
-    }
-    // The count a report states must be the count of its outcomes.
-    guard run[Key.iterations]?.int == tally.iterations else {
-      throw .malformed(path: name, .countsDoNotAddUp(run: selector))
-    }
-    let schedule = try run[Key.schedule].flatMap { entry throws(ReportFileError) in
-      entry.isObject ? try self.schedule(entry, name: name) : nil
-    }
-    // Reports from before replicates hold the run as one.
-    var replicates: [ReplicateCounts]?
-    if let entries = run[Key.replicates]?.array {
-      var counts: [ReplicateCounts] = []
-      for entry in entries {
-        counts.append(try replicate(entry, of: tally, name: name, run: selector))
-      }
-      guard counts.reduce(0, { $0 + $1.iterations }) == tally.iterations,
-        counts.reduce(0, { $0 + $1.passed }) == tally.passed
-      else { throw .malformed(path: name, .countsDoNotAddUp(run: selector)) }
-      replicates = counts
-    }
-    // The report says whether the run's iterations were independent; in one from before it
-    // did, how the interval was computed says it, and where that cannot (a single replicate)
-    // the cautious answer is no.
-    let method = run[Key.confidence]?[Key.method]?.string.flatMap(FailureRateEstimate.Method.init)
-    let independent =
-      run[Key.iterationsIndependent]?.bool ?? (method == .wilson && (replicates?.count ?? 0) > 1)
-    var result = RunResult(
-      RunKey(scenario: scenario, variant: variant, executor: ExecutorID(executor)), tally: tally,
-      seconds: run[Key.seconds]?.number ?? 0, iterationsAreIndependent: independent,
-      schedule: schedule, replicates: replicates)
-    result.notRun = max(0, run[Key.notRun]?.int ?? 0)
-    result.stop = run[Key.stopped]?.string.flatMap(RunStop.init)
-    result.ignoredEvents = max(0, run[Key.ignoredEvents]?.int ?? 0)
-    result.rerunForLostEvents = max(0, run[Key.rerunForLostEvents]?.int ?? 0)
-    result.testSeconds = run[Key.testSeconds]?.number.flatMap { $0 >= 0 ? $0 : nil }
-    if let id = run[Key.test]?.string {
-      guard let framework = run[Key.framework]?.string.flatMap(PackageTest.Framework.init),
-        let layout = run[Key.processLayout]?.string.flatMap(TestReference.ProcessLayout.init)
-      else { throw .malformed(path: name, .testRunWithoutLayout(test: id)) }
-      result.test = TestReference(
-        test: PackageTest(id: id, framework: framework),
-        packagePath: run[Key.packagePath]?.string ?? ".", layout: layout)
-    }
-    return result
-  }
-
-  /// One replicate's counts, each within what the run itself counted.
-  private static func replicate(
-    _ entry: JSONValue, of tally: Tally, name: String, run: String
-  ) throws(ReportFileError) -> ReplicateCounts {
-    // Reports from before skipped iterations have no such counts: there were none.
-    let values = CountField.all.compactMap { field in
-      entry[field.key]?.int ?? (field.isRecent ? 0 : nil)
-    }
-    guard values.count == CountField.all.count, values.allSatisfy({ $0 >= 0 && $0 <= tally.iterations }),
-      values[1...].reduce(0, +) == values[0]
-    else { throw .malformed(path: name, .replicate(run: run)) }
-    return ReplicateCounts(
-      iterations: values[0], passed: values[1], failed: values[2], crashed: values[3],
-      timedOut: values[4], deadlocked: values[5], skipped: values[6], executorChanged: values[7])
-  }
-
-  private static func schedule(_ entry: JSONValue, name: String) throws(ReportFileError) -> RunSchedule {
-    guard let seed = entry[Key.seed]?.string.flatMap({ UInt64($0) }),
-      let fingerprint = entry[Key.fingerprint]?.string.flatMap(ScheduleText.parseHex)
-    else { throw .malformed(path: name, .schedule) }
-    let failing = (entry[Key.failingIterations]?.array ?? []).compactMap {
-      item -> RunSchedule.FailingIteration? in
-      guard let index = item[Key.index]?.int,
-        let seed = item[Key.seed]?.string.flatMap({ UInt64($0) }),
-        let fingerprint = item[Key.fingerprint]?.string.flatMap(ScheduleText.parseHex),
-        let kind = item[Key.outcome]?.string,
-        let outcome = OutcomeCoding.outcome(kind: kind, observation: item[Key.observation]?.string)
-      else { return nil }
-      return .init(index: index, seed: seed, fingerprint: fingerprint, outcome: outcome)
-    }
-    return RunSchedule(
-      seed: seed, fingerprint: fingerprint, failingIterations: failing,
-      isControlled: entry[Key.controlled]?.bool ?? true)
-  }
-}
-
-/// How an ``Outcome`` is named in JSON, both ways.
-enum OutcomeCoding {
-  static func kind(of outcome: Outcome) -> String {
-    switch outcome {
-    case .passed: "passed"
-    case .failed: "failed"
-    case .crashed: "crashed"
-    case .timedOut: "timedOut"
-    case .deadlocked: "deadlocked"
-    case .skipped: "skipped"
-    case .executorChanged: "executorChanged"
-    }
-  }
-
-  static func observation(of outcome: Outcome) -> String? {
-    switch outcome {
-    case .passed, .timedOut, .executorChanged: nil
-    case .failed(let observation), .crashed(let observation), .deadlocked(let observation),
-      .skipped(reason: let observation):
-      observation
-    }
-  }
-
-  static func outcome(kind: String, observation: String?) -> Outcome? {
-    switch (kind, observation) {
-    case ("passed", _): .passed
-    case ("timedOut", _): .timedOut
-    case ("executorChanged", _): .executorChanged
-    case ("failed", let observation?): .failed(observation: observation)
-    case ("crashed", let observation?): .crashed(observation: observation)
-    case ("deadlocked", let observation?): .deadlocked(observation: observation)
-    case ("skipped", let reason?): .skipped(reason: reason)
-    default: nil
     }
   }
 }

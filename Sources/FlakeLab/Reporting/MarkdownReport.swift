@@ -12,12 +12,14 @@ package enum MarkdownReport {
     } else {
       lines = testAnswer(report)
     }
-    let machine = report.machine
+    let facts = ReportContext(report)
+    let machine = facts.machine
     var context = ["flakelab \(Report.labVersion)", "\(machine.cores) cores", machine.os, "Swift \(machine.swift)"]
-    if let seed = report.seed, report.runs.contains(where: { $0.schedule != nil }) { context.append("seed \(seed)") }
-    if let timeout = report.timeout { context.append("timeout \(timeout)") }
-    if let budget = report.budget { context.append("budget \(budget)") }
-    if report.interrupted { context.append("interrupted: the runs that finished") }
+    if let seed = facts.seed { context.append("seed \(seed)") }
+    if let timeout = facts.timeout { context.append("timeout \(timeout)") }
+    if let budget = facts.budgetSpent { context.append("budget \(budget) spent") }
+    if let shard = facts.shard { context.append("shard \(shard.index)/\(shard.count)") }
+    if facts.interrupted { context.append("interrupted: the runs that finished") }
     lines += ["", "<sub>" + context.map(escaped).joined(separator: " · ")
       + " · global rates depend on the machine's cores and load</sub>"]
     return lines.joined(separator: "\n") + "\n"
@@ -25,12 +27,9 @@ package enum MarkdownReport {
 
   /// The tests that are not stable, each with its diagnosis, its counts and what to do.
   private static func testAnswer(_ report: Report) -> [String] {
-    let unstable = report.unstableTests
-    var lines = [
-      "### flakelab test: " + (unstable.isEmpty
-        ? "no flaky test"
-        : "\(Formatting.count(unstable.count)) of \(Formatting.count(report.tests.count)) test\(report.tests.count == 1 ? "" : "s") not stable")
-    ]
+    let answer = SuiteAnswer(report)
+    let unstable = answer.unstable
+    var lines = ["### flakelab test: " + answer.headline]
     if !unstable.isEmpty {
       lines += ["", "| test | verdict | diagnosis | failed | what to do |", "| --- | --- | --- | --- | --- |"]
       for finding in unstable {
@@ -51,26 +50,24 @@ package enum MarkdownReport {
           ].joined(separator: " | ") + " |")
       }
     }
-    let inFlight = report.testsInFlightAtCrashes
-    if !inFlight.isEmpty {
-      let names = inFlight.map { code($0.test.id) }
+    if let crash = answer.crash {
+      let names = crash.tests.map { code($0.id) }
       lines += [
         "",
-        "**The test process crashed** with \(inFlight.count) tests in flight, none of which crashed alone"
-          + (TestAnswer.crashSeen(inFlight).map { ": " + escaped($0) } ?? "") + ". In flight: "
+        "**The test process crashed** with \(crash.tests.count) tests in flight, none of which crashed alone"
+          + (crash.seen.map { ": " + escaped($0) } ?? "") + ". In flight: "
           + names.prefix(5).joined(separator: ", ") + (names.count > 5 ? " and \(names.count - 5) more" : "") + ". "
           + escaped(TestDiagnosis.crashBesideOthers.advice) + ".",
       ]
     }
     lines.append("")
     // The lab's own words, with each test ID in a code span, where nothing is escaped.
-    lines.append(SuiteSummary(report).sentences(code: codeInProse).joined(separator: " "))
-    let replays = unstable.compactMap { finding in finding.replay(program: report.program).map { (finding.test.id, $0) } }
-    if !replays.isEmpty {
+    lines.append(answer.summary.sentences(code: codeInProse).joined(separator: " "))
+    if !answer.replays.isEmpty {
       lines += ["", "<details><summary>Replay a failing seeded iteration</summary>", ""]
-      for (id, command) in replays {
+      for (test, command) in answer.replays {
         // In a code span: an entity outside a table would show as `&lt;` in some renderers.
-        lines += [codeInProse(id) + ":", "", "```sh", command, "```", ""]
+        lines += [codeInProse(test.id) + ":", "", "```sh", command, "```", ""]
       }
       lines.append("</details>")
     }

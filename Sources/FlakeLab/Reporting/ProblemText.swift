@@ -8,7 +8,7 @@ package enum ProblemText {
     case .roseOverBaseline(let comparison): comparison.summary
     case .missingFromBaseline(let run): "\(run): the baseline has no such run, so nothing was compared"
     case .testNotStable(let test, let verdict, let diagnosis):
-      "\(test) is \(verdict.rawValue)" + (diagnosis.map { " (\($0.rawValue): \($0.summary))" } ?? "")
+      "\(test.id) is \(verdict.rawValue)" + (diagnosis.map { " (\($0.rawValue): \($0.summary))" } ?? "")
     case .notMeasured(let run, let stop, let executorChanged):
       "\(run): no iteration was measured ("
         + (executorChanged > 0

@@ -62,6 +62,11 @@ package struct Report: Sendable {
     BaselineComparison.compare(self, with: baseline, confidence: confidence)
   }
 
+  /// The tests whose verdict or rate changed since `baseline`, at this report's confidence.
+  package func comparedTests(with baseline: Report) -> [TestComparison] {
+    TestComparison.compare(self, with: baseline, confidence: confidence)
+  }
+
   /// Notes on each run the gates it does not meet and a significant rise over `baseline`; a
   /// baseline that matches no run compared nothing, which is no pass.
   package mutating func judge(gates: [FailureRateGate], baseline: Report?) {
@@ -92,7 +97,7 @@ package struct Report: Sendable {
     for finding in findings where finding.verdict == .flaky || finding.verdict == .failing {
       guard let index = runs.firstIndex(where: { $0.test?.test == finding.test }) else { continue }
       note(
-        [.testNotStable(test: finding.test.id, verdict: finding.verdict, diagnosis: finding.diagnosis)],
+        [.testNotStable(test: finding.test, verdict: finding.verdict, diagnosis: finding.diagnosis)],
         onRunAt: index)
     }
   }

@@ -25,6 +25,8 @@ package enum ReportFileError: Error, Equatable {
     /// The run's `iterations`, its outcomes and its replicates disagree.
     case countsDoNotAddUp(run: String)
     case testRunWithoutLayout(test: String)
+    /// A test's finding (`tests[]`) lacks its test, framework or verdict, or names a value no lab wrote.
+    case finding(test: String)
     case schedule
     case shard(Shard.Invalid)
   }

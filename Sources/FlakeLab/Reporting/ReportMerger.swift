@@ -13,7 +13,8 @@ package enum ReportMerger {
   ///   - executors: the executors this flakelab knows; a run under another is refused.
   /// - Throws: ``MergeError`` when the reports are not the complete shards of one measurement.
   package static func merge(
-    _ reports: [(name: String, report: Report)], executors: Set<ExecutorID> = Set(ExecutorCatalog.standard.map(\.id))
+    _ reports: [(name: String, report: Report)], executors: Set<ExecutorID> = Set(ExecutorCatalog.standard.map(\.id)),
+    confidence: Double = FailureRateEstimate.defaultConfidence
   ) throws(MergeError) -> Report {
     try validate(reports, executors: executors)
     var order: [RunKey] = []
@@ -27,11 +28,48 @@ package enum ReportMerger {
         merged[run.key] = run
       }
     }
-    // A seed is claimed only where every shard ran with it.
-    let seeds = Set(reports.map(\.report.seed))
-    return Report(
+    // A seed, a timeout or a budget is claimed only where every report ran with it.
+    func shared<Value: Hashable>(_ value: (Report) -> Value?) -> Value? {
+      let values = Set(reports.map { value($0.report) })
+      return values.count == 1 ? values.first! : nil
+    }
+    var report = Report(
       machine: reports.first?.report.machine ?? .current, runs: order.compactMap { merged[$0] },
-      interrupted: false, seed: seeds.count == 1 ? seeds.first! : nil)
+      interrupted: reports.count == 1 && reports[0].report.interrupted, confidence: confidence, seed: shared(\.seed),
+      timeout: shared(\.timeout))
+    report.budget = shared(\.budget)
+    report.tests = findings(of: reports.map(\.report), screen: report.runs, confidence: confidence)
+    return report
+  }
+
+  /// The findings of `flakelab test` reports, derived again from the merged runs: the screen's,
+  /// and each test's drill-down runs added arm by arm (the n-th run of an arm in one report to
+  /// the n-th in another: a test's two randomness replays stay two). The polluters and the
+  /// source location are the first report's that has them.
+  private static func findings(of reports: [Report], screen: [RunResult], confidence: Double) -> [TestFinding] {
+    var tests: [PackageTest] = []
+    var drilled: [PackageTest: [RunResult]] = [:]
+    var polluters: [PackageTest: Polluters] = [:]
+    var locations: [String: SourceLocation] = [:]
+    for finding in reports.flatMap(\.tests) {
+      let test = finding.test
+      if drilled[test] == nil { tests.append(test) }
+      var runs = drilled[test] ?? []
+      var ordinal: [String: Int] = [:]
+      for run in finding.runs where run.test?.layout != .suite {
+        let arm = "\(run.key) \(run.test?.layout.rawValue ?? "")"
+        let position = runs.indices.filter { "\(runs[$0].key) \(runs[$0].test?.layout.rawValue ?? "")" == arm }
+        let nth = ordinal[arm, default: 0]
+        ordinal[arm] = nth + 1
+        if nth < position.count { runs[position[nth]].add(run) } else { runs.append(run) }
+      }
+      drilled[test] = runs
+      if polluters[test] == nil { polluters[test] = finding.polluters }
+      if locations[test.id] == nil { locations[test.id] = finding.location }
+    }
+    return TestFinding.findings(
+      of: tests, runs: screen + tests.flatMap { drilled[$0] ?? [] }, polluters: polluters, locations: locations,
+      confidence: confidence)
   }
 
   private static func validate(

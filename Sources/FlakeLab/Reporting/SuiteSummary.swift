@@ -139,7 +139,7 @@ package struct SuiteSummary: Sendable, Equatable {
     for group in Dictionary(grouping: settled, by: \.executor).sorted(by: { $0.key.name < $1.key.name }) {
       notes.append(
         "\(Self.count(group.value.count, "test")) left the later passes under \(group.key) once settled (each of its first "
-          + "\(Supervisor.settledLimit) timed out or failed after waiting \(Formatting.duration(PassSupervisor.slowFailure)) or more): "
+          + "\(RunSettling.limit) timed out or failed after waiting \(Formatting.duration(PassSupervisor.slowFailure)) or more): "
           + Self.names(group.value.map(\.test), code) + ".")
     }
     notes += cut.map { cut in

@@ -5,25 +5,20 @@
 package enum TestAnswer {
   package static func render(_ report: Report, verbose: Bool) -> String {
     guard !report.tests.isEmpty else { return TextReport.render(report) }
+    let answer = SuiteAnswer(report)
     var lines = [MachineLine.render(report), ""]
-    let unstable = report.unstableTests
-    lines += crashBlock(report.testsInFlightAtCrashes)
+    lines += answer.crash.map(crashBlock) ?? []
     // The victims of one polluter share a cause and a remedy: one block says it for them all.
-    var shown = Set<PackageTest>()
-    for finding in unstable where !shown.contains(finding.test) {
-      let sameCause = unstable.filter { other in
-        other.test != finding.test && other.polluters.map { !$0.tests.isEmpty && $0.tests == finding.polluters?.tests } ?? false
-      }
-      lines += block(finding, program: report.program)
-      if !sameCause.isEmpty {
-        let names = sameCause.map(\.test.id)
+    for cause in answer.causes {
+      lines += block(cause.finding, program: report.program)
+      if !cause.sameCause.isEmpty {
+        let names = cause.sameCause.map(\.test.id)
         lines.append(
           "    and \(count(names.count, "more test")) for the same cause, each with its runs in JSON tests[]: "
             + names.prefix(5).joined(separator: ", ") + (names.count > 5 ? " and \(names.count - 5) more" : ""))
       }
-      shown.formUnion(sameCause.map(\.test))
     }
-    lines += SuiteSummary(report).sentences { $0 }
+    lines += answer.summary.sentences { $0 }
     var text = lines.joined(separator: "\n") + "\n"
     if verbose {
       let all = Report(
@@ -50,7 +45,7 @@ package enum TestAnswer {
     {
       // The tests beside it in the most failing passes: the event stream's timing can narrow
       // the suspects no further.
-      let suspects = finding.neighbours.filter { $0.passes == most }.map(\.test)
+      let suspects = finding.neighbours.filter { $0.passes == most }.map(\.test.id)
       let failingPasses = finding.runs.filter { $0.test?.layout == .suite }.reduce(0) { $0 + $1.tally.notPassed }
       lines.append(
         "    beside it in \(Formatting.count(most)) of its \(Formatting.count(failingPasses)) failing passes: "
@@ -82,7 +77,7 @@ package enum TestAnswer {
       polluters.tests.isEmpty
       ? "with every neighbour, in the screen"
       : polluters.tests.count == 1 ? "with that test and no other"
-      : polluters.together ? "with those tests and no other" : "with \(polluters.tests[0]) and no other"
+      : polluters.together ? "with those tests and no other" : "with \(polluters.tests[0].id) and no other"
     return polluters.when + ": failed in \(Formatting.count(polluters.failed)) of \(count(polluters.passes, "pass")) \(with), "
       + "\(Formatting.count(aloneFailed)) of \(Formatting.count(aloneRan)) iterations alone; "
       + "searched \(count(polluters.candidates, "neighbour")) in \(count(polluters.processes, "process"))"
@@ -90,34 +85,20 @@ package enum TestAnswer {
 
   /// One block for the tests that were in flight when their process crashed and none of which
   /// crashed alone: the crash is theirs together, and listing each as flaky would say nothing.
-  static func crashBlock(_ findings: [TestFinding]) -> [String] {
-    guard !findings.isEmpty else { return [] }
-    var lines = ["CRASHED  the test process, with \(count(findings.count, "test")) in flight: \(TestDiagnosis.crashBesideOthers.summary)"]
-    // Each arm: the most passes that crashed with one of them in flight, of the passes it had.
-    for arm in findings.flatMap(\.runs).map(\.armName).uniqued() {
-      let runs = findings.flatMap(\.runs).filter { $0.armName == arm }
-      let crashed = runs.map(\.tally.crashed).max() ?? 0
-      guard crashed > 0 else { continue }
+  static func crashBlock(_ crash: SuiteAnswer.CrashBesideOthers) -> [String] {
+    var lines = ["CRASHED  the test process, with \(count(crash.tests.count, "test")) in flight: \(TestDiagnosis.crashBesideOthers.summary)"]
+    for arm in crash.arms {
       lines.append(
-        "    \(arm)".padding(toLength: 24, withPad: " ", startingAt: 0)
-          + "crashed in \(Formatting.count(crashed)) of \(Formatting.count(runs.map(\.tally.ran).max() ?? 0)) passes")
+        "    \(arm.arm)".padding(toLength: 24, withPad: " ", startingAt: 0)
+          + "crashed in \(Formatting.count(arm.crashed)) of \(Formatting.count(arm.passes)) passes")
     }
-    if let seen = crashSeen(findings) { lines.append("    seen: " + seen) }
-    let names = findings.map(\.test.id)
+    if let seen = crash.seen { lines.append("    seen: " + seen) }
+    let names = crash.tests.map(\.id)
     lines.append(
       "    in flight: " + names.prefix(5).joined(separator: ", ")
         + (names.count > 5 ? " and \(names.count - 5) more (JSON tests[], diagnosis crash-beside-others)" : ""))
     lines.append("    do: \(TestDiagnosis.crashBesideOthers.advice)")
     return lines
-  }
-
-  /// The most frequent crash of the tests in flight at crashes, without the names of the tests
-  /// in flight, which every report gives apart.
-  static func crashSeen(_ findings: [TestFinding]) -> String? {
-    var tally = Tally()
-    for run in findings.flatMap(\.runs) { tally.merge(run.tally) }
-    guard case .crashed(let observation)? = tally.outcomesByFrequency.first?.outcome else { return nil }
-    return observation.range(of: " (while ").map { String(observation[..<$0.lowerBound]) } ?? observation
   }
 
   /// `suite, global        3 of 40 failed   7.50% [2.58%, 19.86%]`.

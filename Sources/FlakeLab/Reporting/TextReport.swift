@@ -116,23 +116,23 @@ extension TextReport {
   static func reason(_ stop: RunStop) -> String {
     switch stop {
     case .neverStarted:
-      "\(Supervisor.startFailureLimit) processes in a row ended before the test started"
+      "\(RunSettling.startFailureLimit) processes in a row ended before the test started"
     case .everyIterationTimedOut:
-      "its first \(Supervisor.settledLimit) iterations all timed out, so every further one would cost the whole timeout to say so again"
+      "its first \(RunSettling.limit) iterations all timed out, so every further one would cost the whole timeout to say so again"
     case .everyIterationFailed:
-      "its first \(Supervisor.settledLimit) iterations all failed, which settles this arm of the diagnosis"
+      "its first \(RunSettling.limit) iterations all failed, which settles this arm of the diagnosis"
     case .budgetSpent:
       "the --budget was spent before the rest could start"
     case .interrupted:
       "interrupted (Ctrl-C or SIGTERM) before the rest ran"
     case .everyIterationFailedSlowly:
-      "its first \(Supervisor.settledLimit) passes each failed after waiting \(Formatting.duration(PassSupervisor.slowFailure)) or more, or timed out, so every further pass would wait again to say so"
+      "its first \(RunSettling.limit) passes each failed after waiting \(Formatting.duration(PassSupervisor.slowFailure)) or more, or timed out, so every further pass would wait again to say so"
     case .everyIterationChangedExecutor:
-      "it turned the executor off in each of its first \(Supervisor.settledLimit) passes, so no later pass could measure it there"
+      "it turned the executor off in each of its first \(RunSettling.limit) passes, so no later pass could measure it there"
     case .everyIterationDiedBeforeStarting:
-      "its first \(Supervisor.settledLimit) passes all died before any test started because of it, which settles it"
+      "its first \(RunSettling.limit) passes all died before any test started because of it, which settles it"
     case .eventsLost:
-      "the lab lost events of \(Supervisor.settledLimit) processes in a row that ran it (the lab's failure, not the test's)"
+      "the lab lost events of \(RunSettling.limit) processes in a row that ran it (the lab's failure, not the test's)"
     }
   }
 
@@ -144,9 +144,9 @@ extension TextReport {
     guard let test = result.test else { return [] }
     var lines: [String] = []
     let finishesUnderGlobal = report.runs.contains {
-      $0.test?.test == test.test && $0.executor == .global && $0.tally.passed > 0 && $0.tally.timedOut == 0
+      $0.test?.test == test.test && $0.ranInParallel && $0.tally.passed > 0 && $0.tally.timedOut == 0
     }
-    if result.tally.timedOut > 0, result.executor != .global, finishesUnderGlobal {
+    if result.tally.timedOut > 0, !result.ranInParallel, finishesUnderGlobal {
       lines.append(
         "    hint: under \(result.executor) every job runs one at a time on one queue, so a test that blocks "
           + "its thread waiting for async work (a semaphore, a blocking wait) can never finish")
@@ -173,24 +173,22 @@ extension TextReport {
 /// The first line of every text report, and the reminder that goes with it.
 enum MachineLine {
   static func render(_ report: Report) -> String {
-    let machine = report.machine
+    let context = ReportContext(report)
+    let machine = context.machine
     var lines = [
       "flakelab \(Report.labVersion) · \(machine.cores) cores · \(machine.os) · Swift \(machine.swift)",
       "Rates under the global executor depend on this machine's cores and load.",
     ]
-    if let seed = report.seed, report.runs.contains(where: { $0.schedule != nil }) {
+    if let seed = context.seed {
       lines.append("Seed \(seed): the same seed gives the same schedules under seeded.")
     }
-    if let timeout = report.timeout, report.runs.contains(where: { $0.test != nil }) {
+    if let timeout = context.timeout {
       lines.append("An iteration still running after \(timeout) was timed out (--timeout).")
     }
-    // Every run of flakelab test has a budget (10 minutes unless given): said when it cut.
-    if let budget = report.budget,
-      report.tests.flatMap(\.runs).contains(where: { $0.stop == .budgetSpent }) || report.runs.contains(where: { $0.stop == .budgetSpent })
-    {
+    if let budget = context.budgetSpent {
       lines.append("The run was bounded by --budget \(budget): it was spent, and the runs it cut short say so.")
     }
-    if let layout = report.runs.lazy.compactMap(\.test?.layout).first {
+    if let layout = context.layout {
       let text =
         switch layout {
         case .suite:
@@ -202,10 +200,10 @@ enum MachineLine {
         }
       lines.append(text)
     }
-    if let shard = report.shard {
+    if let shard = context.shard {
       lines.append("Shard \(shard.index)/\(shard.count): this report holds that share of each run.")
     }
-    if report.interrupted {
+    if context.interrupted {
       lines.append("Interrupted: the counts are of the iterations that finished.")
     }
     return lines.joined(separator: "\n")
@@ -218,11 +216,24 @@ package enum OutcomeText {
     switch outcome {
     case .passed: "passed"
     case .failed(let observation): observation
-    case .crashed(let observation): "crashed: \(observation)"
+    case .crashed(let crash): "crashed: \(observation(of: crash))"
     case .timedOut: "timed out"
     case .deadlocked(let observation): observation
     case .skipped(let reason): "skipped: \(reason)"
     case .executorChanged: "not under the executor: the test turned it off (cleared the global-enqueue hook)"
     }
+  }
+}
+
+extension OutcomeText {
+  /// A crash in words: how the process ended, and who else was in flight, as reports and the
+  /// JSON's `observation` give it.
+  package static func observation(of crash: Crash) -> String {
+    let how = (crash.beforeTheTestStarted ? "before the test started, " : "") + crash.how
+    guard !crash.beside.isEmpty else { return how }
+    let others = crash.beside.map(\.id).joined(separator: ", ")
+    return crash.crashedAlone
+      ? how + " (in the pass, beside \(others); alone too)"
+      : how + " (while \(others) \(crash.beside.count == 1 ? "was" : "were") in flight beside it; none crashed alone)"
   }
 }

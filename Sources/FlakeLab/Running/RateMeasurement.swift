@@ -137,15 +137,9 @@ extension RateMeasurement {
       runs: screened, interrupted: interrupted, shard: shard,
       confidence: confidence, seed: seed, program: program, timeout: timeout)
     report.budget = budget
-    report.tests = tests.map { test in
-      var finding = TestFinding(
-        test: test,
-        runs: (report.runs + drilled.results.map { Report.estimated($0, at: confidence) }).filter { $0.test?.test == test },
-        confidence: confidence)
-      finding.location = locations[test.id]
-      finding.polluters = finding.diagnosis == .interference ? drilled.polluters[test] : nil
-      return finding
-    }
+    report.tests = TestFinding.findings(
+      of: tests, runs: report.runs + drilled.results, polluters: drilled.polluters, locations: locations,
+      confidence: confidence)
     if !interrupted { report.judge(gates: gates, baseline: baseline) }
     return report
   }

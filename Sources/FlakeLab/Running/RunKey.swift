@@ -4,7 +4,9 @@
 /// The plan makes it, and the supervisor, the results, merging, baselines and problems carry and
 /// match it as it is; it becomes text only where a report is written or read.
 package struct RunKey: Hashable, Sendable, CustomStringConvertible {
+  /// The scenario, or a package test's suite (``PackageTest/suite``).
   package let scenario: String
+  /// The variant, or a package test's function (``PackageTest/function``).
   package let variant: String
   package let executor: ExecutorID
 
@@ -12,6 +14,11 @@ package struct RunKey: Hashable, Sendable, CustomStringConvertible {
     self.scenario = scenario
     self.variant = variant
     self.executor = executor
+  }
+
+  /// A package test under `executor`: the key its runs have in every report, as a scenario's.
+  package init(test: PackageTest, executor: ExecutorID) {
+    self.init(scenario: test.suite, variant: test.function, executor: executor)
   }
 
   /// `scenario.variant`, the selector that names the run's variant.

@@ -8,7 +8,7 @@ package enum Outcome: Hashable, Sendable {
   /// An expectation did not hold; the observation says what was seen instead.
   case failed(observation: String)
   /// The iteration's process died (a trap, `fatalError`, a fatal signal or an unexpected exit).
-  case crashed(observation: String)
+  case crashed(Crash)
   /// The iteration did not finish within the run's per-iteration timeout.
   case timedOut
   /// Under the deterministic scheduler: nothing was left to run and no sleeper pending, yet the
@@ -30,5 +30,10 @@ package enum Outcome: Hashable, Sendable {
     case .skipped, .executorChanged: true
     case .passed, .failed, .crashed, .timedOut, .deadlocked: false
     }
+  }
+
+  /// A crash charged to every test in flight because none of them crashed alone.
+  package var isCrashBesideOthers: Bool {
+    if case .crashed(let crash) = self { crash.isBesideOthers } else { false }
   }
 }

@@ -11,7 +11,7 @@ package enum Problem: Sendable, Equatable {
   /// `--baseline` has no run to compare this one with.
   case missingFromBaseline(RunKey)
   /// `flakelab test --fail-on-flaky`: a test whose verdict is flaky or failing.
-  case testNotStable(test: String, verdict: TestVerdict, diagnosis: TestDiagnosis?)
+  case testNotStable(test: PackageTest, verdict: TestVerdict, diagnosis: TestDiagnosis?)
   /// A gate was asked of a run in which no iteration counted: none ran (``RunStop`` says why),
   /// or the test turned the executor off in each. Never a gate passed on nothing; a test its
   /// framework skipped is the user's choice, not this.

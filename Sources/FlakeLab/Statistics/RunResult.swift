@@ -31,15 +31,16 @@ package struct RunResult: Sendable {
   /// Event lines of a package's test that fit no iteration and were ignored: an end with no
   /// start, or past the iterations asked. Something other than the framework wrote them.
   package var ignoredEvents = 0
-  /// In the suite layout: the test's own time over its iterations, from each start to its end
-  /// (``seconds`` is its arm's, every test's together).
+  /// A package's test: its own time over its iterations; in the suite layout from each start to
+  /// its end (``seconds`` is its arm's, every test's together), alone its processes' time from
+  /// ready to exit, without the start-up a loaded machine stretches.
   package var testSeconds: Double?
   /// In the suite layout: processes that ran this test whose events did not add up (the lab
   /// lost some), discarded and run again.
   package var rerunForLostEvents = 0
   /// In the suite layout: for each test that was running beside this one in a pass where this
   /// one failed, in how many such passes.
-  package var failedBeside: [String: Int] = [:]
+  package var failedBeside: [PackageTest: Int] = [:]
 
   package init(
     _ key: RunKey, tally: Tally, seconds: Double, iterationsAreIndependent: Bool,

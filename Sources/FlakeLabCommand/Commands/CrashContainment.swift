@@ -28,8 +28,7 @@ enum CrashContainment {
       return ExitStatus(rawValue: child.status) ?? .internalError
     }
     let printed = CrashSummary.summarize(child.output + child.errorOutput)
-    let crash = Supervisor.describe(status: signal) + (printed.isEmpty ? "" : ": \(printed)")
-    print(report(OutcomeText.describe(.crashed(observation: crash))))
+    print(report(OutcomeText.describe(.crashed(Crash(status: signal, lastLines: printed)))))
     return .success
   }
 }

@@ -42,9 +42,8 @@ struct MergeCommand: Command {
     for path in paths {
       reports.append((path, try ReportFile.read(path)))
     }
-    var merged = try ReportMerger.merge(reports, executors: executors)
+    var merged = try ReportMerger.merge(reports, executors: executors, confidence: confidence)
     merged.program = Program.name
-    merged.confidence = confidence
     merged.judge(gates: gates, baseline: baseline)
     if failsOnFlaky {
       guard merged.runs.contains(where: { $0.test != nil }) else {
@@ -52,6 +51,7 @@ struct MergeCommand: Command {
       }
       merged.judgeStability()
     }
-    return output.finish(merged, baseline: baseline, text: TextReport.render)
+    // A report of flakelab test keeps its answer; any other, its table of runs.
+    return output.finish(merged, baseline: baseline) { TestAnswer.render($0, verbose: false) }
   }
 }

@@ -31,9 +31,18 @@ struct ReportOutput {
 
   func finish(_ report: Report, baseline: Report?, text: (Report) -> String) -> ExitStatus {
     if let baseline, !report.interrupted {
-      for comparison in report.compared(with: baseline) {
-        printError("baseline: \(comparison.summary)")
+      // A package's tests are compared test by test, and only where something changed; every
+      // other report run by run.
+      var lines = report.compared(with: baseline).map(\.summary)
+      if !report.tests.isEmpty, !baseline.tests.isEmpty {
+        let changes = report.comparedTests(with: baseline)
+        let both = report.tests.filter { finding in baseline.tests.contains { $0.test == finding.test } }.count
+        lines =
+          changes.isEmpty
+          ? ["no test's verdict or suite rate changed significantly (\(both) test\(both == 1 ? "" : "s") in both reports)"]
+          : changes.map(\.summary)
       }
+      for line in lines { printError("baseline: \(line)") }
     }
     for problem in report.runs.flatMap(\.problems) {
       printError("not met: \(ProblemText.describe(problem))")

@@ -98,7 +98,7 @@ struct TestCommand: Command {
   let isListing: Bool
   /// Each with a harness mechanism: only those can run in a test process.
   let executors: [any IterationExecutor]
-  /// The drill-down's executors: global, serial and seeded.
+  /// The drill-down's executors (``DrillDown/executors``), as the catalog makes them.
   let diagnosisExecutors: [any IterationExecutor]
   let layout: TestReference.ProcessLayout
   let isVerbose: Bool
@@ -145,7 +145,7 @@ struct TestCommand: Command {
     }
     let seed = measurement.seed
     diagnosisExecutors = try UsageError.mapping { () throws(ScenarioCatalog.LookupError) in
-      try [ExecutorID.global, .serial, .seeded].map { id throws(ScenarioCatalog.LookupError) in try catalog.executor(id, seed: seed) }
+      try DrillDown.executors.map { id throws(ScenarioCatalog.LookupError) in try catalog.executor(id, seed: seed) }
     }
   }
 
@@ -215,13 +215,9 @@ struct TestCommand: Command {
       }
       return try measurement.measure(runs, failsOnFlaky: failsOnFlaky, text: TextReport.render)
     }
-    let drillDown = DrillDown(
-      arms: diagnosisExecutors.filter { probe.supports($0.harnessMechanism ?? .untouched) }.map {
-        DrillDown.Arm(executor: $0, layout: .repetitions, iterations: measurement.iterations * 2)
-      } + [DrillDown.Arm(executor: diagnosisExecutors[0], layout: .fresh, iterations: measurement.iterations)],
-      randomnessReplay: probe.supports(diagnosisExecutors[1].harnessMechanism ?? .untouched)
-        ? DrillDown.Arm(executor: diagnosisExecutors[1], layout: .fresh, iterations: DrillDown.randomnessProcesses) : nil,
-      measurement: measurement.measurement, package: package, probe: probe, preload: preload)
+    let drillDown = DrillDown.standard(
+      screenPasses: measurement.iterations, executors: diagnosisExecutors, probe: probe,
+      measurement: measurement.measurement, package: package, preload: preload)
     return try measurement.screen(
       tests, arms: usable.map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: measurement.seed, preload: preload) },
       passes: indices, packagePath: packagePath, drillDown: screened ? drillDown : nil, locations: package.locations,

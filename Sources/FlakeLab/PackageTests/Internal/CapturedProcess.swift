@@ -56,26 +56,40 @@ package struct CapturedProcess {
       close(output.readEnd)
       close(errorOutput.readEnd)
     }
-    let deadline = timeLimit.map { ContinuousClock.now + $0 }
-    var collected: [[UInt8]] = [[], []]
-    var open = [output.readEnd, errorOutput.readEnd]
+    let (collected, status) = try collect(
+      pid, from: [output.readEnd, errorOutput.readEnd], until: timeLimit.map { ContinuousClock.now + $0 }, limit: timeLimit)
+    // Whatever the program left behind in its group goes with it.
+    kill(-pid, SIGKILL)
+    return CapturedProcess(
+      status: status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + status & 0x7f,
+      signal: status & 0x7f == 0 ? nil : status & 0x7f,
+      output: String(decoding: collected[0], as: UTF8.self),
+      errorOutput: String(decoding: collected[1], as: UTF8.self))
+  }
+
+  /// Reads both pipes as output arrives, so a full pipe never blocks the program, until it has
+  /// exited; the poll wakes at least every 50 ms to see an interrupt or the deadline, also once
+  /// both pipes are closed and the program has yet to exit. Returns each pipe's bytes and the
+  /// wait status.
+  private static func collect(
+    _ pid: pid_t, from pipes: [Int32], until deadline: ContinuousClock.Instant?, limit: Duration?
+  ) throws -> ([[UInt8]], Int32) {
+    var collected: [[UInt8]] = pipes.map { _ in [] }
+    var open = pipes
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     var status: Int32 = 0
-    // Both pipes are read as output arrives, so a full pipe never blocks the program; the
-    // poll wakes at least every 50 ms to see an interrupt or the deadline, also once both
-    // pipes are closed and the program has yet to exit.
     while true {
       if InterruptSignal.isRaised {
         stop(pid)
         throw Interrupted()
       }
-      if let deadline, ContinuousClock.now > deadline {
+      if let deadline, let limit, ContinuousClock.now > deadline {
         stop(pid)
-        throw TimedOut(limit: timeLimit!)
+        throw TimedOut(limit: limit)
       }
       if open.allSatisfy({ $0 < 0 }) {
         let reaped = waitpid(pid, &status, WNOHANG)
-        if reaped == pid || (reaped < 0 && errno != EINTR) { break }
+        if reaped == pid || (reaped < 0 && errno != EINTR) { return (collected, status) }
         usleep(10_000)
         continue
       }
@@ -93,13 +107,6 @@ package struct CapturedProcess {
         }
       }
     }
-    // Whatever the program left behind in its group goes with it.
-    kill(-pid, SIGKILL)
-    return CapturedProcess(
-      status: status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + status & 0x7f,
-      signal: status & 0x7f == 0 ? nil : status & 0x7f,
-      output: String(decoding: collected[0], as: UTF8.self),
-      errorOutput: String(decoding: collected[1], as: UTF8.self))
   }
 
   /// Kills the program's whole process group and reaps the program.

@@ -9,6 +9,9 @@ import Testing
     guard Misbehaving.isAsked else { return }
     try await Task.sleep(for: .milliseconds(50))
     kill(getpid(), SIGSTOP)
+    // A process-directed stop can take effect a moment after kill returns: the test must not
+    // end meanwhile, or it would pass and the process stop after it.
+    try await Task.sleep(for: .seconds(3600))
   }
 
   @Test func takesItsTimeWhenAsked() async throws {

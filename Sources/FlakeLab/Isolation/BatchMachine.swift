@@ -1,0 +1,139 @@
+/// The decisions of ``Supervisor``: which batch of iterations a worker starts next, what a worker
+/// that ended means for its run (the iteration it was in crashed or timed out, the rest of its
+/// batch runs in a new worker), when a run stops (settled, or never starting), and what the
+/// budget cuts. It is fed what each worker came to and starts none itself, so each decision is
+/// tested without a process.
+struct BatchMachine {
+  /// What the supervisor knows of one run while its replicates are under way.
+  struct RunState {
+    var replicates: [Tally]
+    var schedule: RunSchedule?
+    /// The lifetimes of the run's workers, start to exit.
+    var workerTime: Duration = .zero
+    /// The time its workers spent on iterations: each from ready to exit.
+    var iterationTime: Duration = .zero
+    var batches: Int
+    /// Workers of the run that ended before their test started, since one last finished an
+    /// iteration; at ``RunSettling/startFailureLimit`` the run stops.
+    var startFailuresInARow = 0
+    /// Iterations left unrun because the run stopped.
+    var notRun = 0
+    /// Why the run stopped, once it has.
+    var stop: RunStop?
+    /// Event lines the run's workers' feeds could not place, and ignored.
+    var ignoredEvents = 0
+
+    /// Why the run's first iterations settle it, if they do: a run alone settles on timeouts
+    /// only (each iteration that turned the executor off still says so, and a failure is a rate).
+    var settled: RunStop? {
+      RunSettling.stop(
+        RunSettling.Evidence(
+          iterations: replicates.reduce(0) { $0 + $1.iterations }, timedOut: replicates.reduce(0) { $0 + $1.timedOut }))
+    }
+  }
+
+  /// How a worker ended, beyond the outcomes it published.
+  struct WorkerEnd {
+    var status: Int32
+    var isReady: Bool
+    var wasTimedOut: Bool
+    /// Iterations it finished; the one after them is the one it was in.
+    var completed: Int
+    /// The last lines it printed: two for an outcome, four when the lab could not start it.
+    var lastLines: String
+    var moreLastLines: String
+    var ignoredEvents: Int
+    var lifetime: Duration
+    /// From ready to exit; zero for a worker that never got ready.
+    var iterationTime: Duration
+  }
+
+  private(set) var runs: [RunState]
+  private(set) var pending: [Supervisor.Batch]
+  private let keys: [RunKey]
+  /// Whether each run is of a package's test, whose binary passed the harness probe before any
+  /// run: a worker that dies before its test's first event died of the test.
+  private let isTest: [Bool]
+
+  init(_ runs: [SupervisedRun], jobs: Int) {
+    let replicateBatches = runs.map { $0.replicateBatches(jobs: jobs) }
+    self.runs = zip(runs, replicateBatches).map { run, replicates in
+      RunState(
+        replicates: Array(repeating: Tally(), count: replicates.count),
+        schedule: run.isScheduled ? RunSchedule(seed: run.seed) : nil, batches: replicates.reduce(0) { $0 + $1.count })
+    }
+    pending = Supervisor.interleave(replicateBatches)
+    keys = runs.map(\.key)
+    isTest = runs.map { $0.test != nil }
+  }
+
+  /// The next batch to start, if any is left.
+  mutating func nextBatch() -> Supervisor.Batch? {
+    pending.isEmpty ? nil : pending.removeFirst()
+  }
+
+  /// The budget is spent: workers under way finish their batches; none starts.
+  mutating func deadlinePassed() {
+    for batch in pending {
+      runs[batch.run].notRun += batch.indices.count
+      runs[batch.run].stop = runs[batch.run].stop ?? .budgetSpent
+    }
+    pending.removeAll()
+  }
+
+  /// A worker of `batch` was killed at an interrupt after `lifetime`.
+  mutating func interrupted(_ batch: Supervisor.Batch, lifetime: Duration) {
+    runs[batch.run].workerTime += lifetime
+  }
+
+  /// Takes in what a worker of `batch` published.
+  mutating func update(_ batch: Supervisor.Batch, _ body: (inout Tally, inout RunSchedule?) -> Void) {
+    // Both out and back, so that neither is copied (a worker is polled every few milliseconds).
+    var tally = Tally()
+    swap(&tally, &runs[batch.run].replicates[batch.replicate])
+    var schedule = runs[batch.run].schedule.take()
+    body(&tally, &schedule)
+    runs[batch.run].replicates[batch.replicate] = tally
+    runs[batch.run].schedule = schedule
+  }
+
+  /// The worker of `batch` ended as `end`: the iteration it was in, if any, is its crash or its
+  /// timeout, and the rest of the batch runs in a new worker unless the run has stopped.
+  ///
+  /// - Throws: ``Supervisor/WorkerStartFailure`` when a scenario's worker never started, which
+  ///   is the lab's failure, not the scenario's.
+  mutating func workerEnded(_ batch: Supervisor.Batch, _ end: WorkerEnd) throws(Supervisor.WorkerStartFailure) {
+    let run = batch.run
+    runs[run].workerTime += end.lifetime
+    runs[run].iterationTime += end.iterationTime
+    runs[run].ignoredEvents += end.ignoredEvents
+    let stopped = batch.indices.lowerBound + end.completed
+    var rest: Range<Int>?
+    if stopped < batch.indices.upperBound {
+      guard end.isReady || isTest[run] else {
+        let why = end.wasTimedOut ? "no sign of life after \(Supervisor.startLimit)" : Supervisor.describe(status: end.status)
+        throw Supervisor.WorkerStartFailure(description: "a worker for \(keys[run].selector) did not start: \(why). " + end.moreLastLines)
+      }
+      let outcome: Outcome =
+        end.wasTimedOut
+        ? .timedOut : .crashed(Crash(status: end.status, lastLines: end.lastLines, beforeTheTestStarted: !end.isReady))
+      runs[run].replicates[batch.replicate].record(outcome, count: 1)
+      rest = stopped + 1 < batch.indices.upperBound ? (stopped + 1)..<batch.indices.upperBound : nil
+    }
+    if end.completed > 0 { runs[run].startFailuresInARow = 0 }
+    if !end.isReady { runs[run].startFailuresInARow += 1 }
+    if runs[run].stop == nil {
+      // A settled run stops: a test that cannot start would fail so every time, a process start
+      // (or a start limit) apiece; one whose every iteration so far timed out would cost the
+      // whole timeout each time.
+      runs[run].stop =
+        runs[run].startFailuresInARow >= RunSettling.startFailureLimit ? .neverStarted : runs[run].settled
+    }
+    if runs[run].stop != nil {
+      runs[run].notRun += (rest?.count ?? 0) + pending.filter { $0.run == run }.reduce(0) { $0 + $1.indices.count }
+      pending.removeAll { $0.run == run }
+    } else if let rest {
+      pending.insert(Supervisor.Batch(run: run, replicate: batch.replicate, indices: rest), at: 0)
+    }
+  }
+}

@@ -1,0 +1,74 @@
+/// What `flakelab test` concludes of a suite, derived once from a report: the tests that are
+/// not stable, grouped by cause, the crash of the test process that none of its tests caused
+/// alone, the rest (``SuiteSummary``) and the replays. The text answer, markdown, HTML and
+/// annotations render it; none derives it again.
+package struct SuiteAnswer {
+  /// A test that is not stable, and the other tests that fail for the same cause (the same
+  /// polluters): one remedy for them all.
+  package struct Cause {
+    package let finding: TestFinding
+    package let sameCause: [TestFinding]
+  }
+
+  /// The crash of the test process with several tests in flight, none of which crashed alone:
+  /// the suite's finding, not any one test's.
+  package struct CrashBesideOthers {
+    /// The tests that were in flight, by ID.
+    package let tests: [PackageTest]
+    /// Each arm that saw it: the most passes that crashed with one of the tests in flight, of
+    /// the passes it had.
+    package let arms: [(arm: String, crashed: Int, passes: Int)]
+    /// How the process ended most often.
+    package let seen: String?
+  }
+
+  /// The tests not stable, failing first, then flaky, each by ID (``Report/unstableTests``).
+  package let unstable: [TestFinding]
+  package let causes: [Cause]
+  package let crash: CrashBesideOthers?
+  package let summary: SuiteSummary
+  /// Each unstable test's command that replays a failing seeded iteration, where one does.
+  package let replays: [(test: PackageTest, command: String)]
+  /// How many tests the answer is of.
+  package let testCount: Int
+
+  package init(_ report: Report) {
+    unstable = report.unstableTests
+    var shown = Set<PackageTest>()
+    var causes: [Cause] = []
+    for finding in unstable where !shown.contains(finding.test) {
+      let sameCause = unstable.filter { other in
+        other.test != finding.test && other.polluters.map { !$0.tests.isEmpty && $0.tests == finding.polluters?.tests } ?? false
+      }
+      causes.append(Cause(finding: finding, sameCause: sameCause))
+      shown.formUnion(sameCause.map(\.test) + [finding.test])
+    }
+    self.causes = causes
+    crash = Self.crash(report.testsInFlightAtCrashes)
+    summary = SuiteSummary(report)
+    replays = unstable.compactMap { finding in finding.replay(program: report.program).map { (finding.test, $0) } }
+    testCount = report.tests.count
+  }
+
+  /// `no flaky test`, `3 of 40 tests not stable`.
+  package var headline: String {
+    unstable.isEmpty
+      ? "no flaky test"
+      : "\(Formatting.count(unstable.count)) of \(Formatting.count(testCount)) test\(testCount == 1 ? "" : "s") not stable"
+  }
+
+  private static func crash(_ findings: [TestFinding]) -> CrashBesideOthers? {
+    guard !findings.isEmpty else { return nil }
+    let runs = findings.flatMap(\.runs)
+    let arms = runs.map(\.armName).uniqued().compactMap { arm -> (arm: String, crashed: Int, passes: Int)? in
+      let armRuns = runs.filter { $0.armName == arm }
+      let crashed = armRuns.map(\.tally.crashed).max() ?? 0
+      return crashed > 0 ? (arm, crashed, armRuns.map(\.tally.ran).max() ?? 0) : nil
+    }
+    var tally = Tally()
+    for run in runs { tally.merge(run.tally) }
+    let seen: String? =
+      if case .crashed(let crash)? = tally.outcomesByFrequency.first?.outcome { crash.how } else { nil }
+    return CrashBesideOthers(tests: findings.map(\.test), arms: arms, seen: seen)
+  }
+}

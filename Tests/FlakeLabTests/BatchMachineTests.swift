@@ -1,0 +1,73 @@
+import XCTest
+
+@testable import FlakeLab
+
+/// The supervisor's decisions, fed how workers ended, with no process: a crash or a hang is the
+/// iteration's and the batch resumes, a run settles or never starts, the budget cuts.
+final class BatchMachineTests: XCTestCase {
+  private func run(_ name: String, iterations: Int, replicates: Int, test: Bool = false) -> SupervisedRun {
+    let package = PackageTest(id: "M.S/\(name)()", framework: .swiftTesting)
+    return SupervisedRun(
+      RunKey(scenario: "s", variant: name, executor: .global), executor: GlobalExecutor(), indices: 0..<iterations,
+      seed: 0, test: test ? TestReference(test: package, packagePath: ".", layout: .repetitions) : nil,
+      replicates: replicates
+    ) { _ in throw Supervisor.WorkerStartFailure(description: "never started in a test") }
+  }
+
+  private func end(
+    completed: Int, status: Int32 = SIGILL, ready: Bool = true, timedOut: Bool = false
+  ) -> BatchMachine.WorkerEnd {
+    BatchMachine.WorkerEnd(
+      status: status, isReady: ready, wasTimedOut: timedOut, completed: completed, lastLines: "Fatal error: boom",
+      moreLastLines: "more", ignoredEvents: 0, lifetime: .milliseconds(10), iterationTime: .milliseconds(5))
+  }
+
+  func testACrashIsTheIterationsAndTheRestOfTheBatchRunsFirstInANewWorker() throws {
+    var machine = BatchMachine([run("a", iterations: 10, replicates: 2), run("b", iterations: 10, replicates: 2)], jobs: 1)
+    let first = try XCTUnwrap(machine.nextBatch())
+    XCTAssertEqual(first, Supervisor.Batch(run: 0, replicate: 0, indices: 0..<5))
+    machine.update(first) { tally, _ in tally.record(.passed, count: 2) }
+    try machine.workerEnded(first, end(completed: 2))
+    XCTAssertEqual(machine.nextBatch(), Supervisor.Batch(run: 0, replicate: 0, indices: 3..<5))
+    XCTAssertEqual(
+      machine.runs[0].replicates[0].outcomesByFrequency.map(\.outcome),
+      [.crashed(Crash(status: SIGILL, lastLines: "Fatal error: boom"))])
+  }
+
+  func testThreeTimeoutsSettleARunAndItsOtherBatchesAreNotRun() throws {
+    var machine = BatchMachine([run("a", iterations: 10, replicates: 2)], jobs: 1)
+    var batch = try XCTUnwrap(machine.nextBatch())
+    for _ in 0..<3 {
+      try machine.workerEnded(batch, end(completed: 0, status: SIGKILL, timedOut: true))
+      if machine.runs[0].stop == nil { batch = try XCTUnwrap(machine.nextBatch()) }
+    }
+    XCTAssertEqual(machine.runs[0].stop, .everyIterationTimedOut)
+    XCTAssertNil(machine.nextBatch())
+    XCTAssertEqual(machine.runs[0].notRun, 7, "the rest of the first batch and the whole second")
+  }
+
+  func testAScenarioWorkerThatNeverStartsIsTheLabsFailureATestsIsItsOutcome() throws {
+    var scenario = BatchMachine([run("a", iterations: 3, replicates: 1)], jobs: 1)
+    let batch = try XCTUnwrap(scenario.nextBatch())
+    XCTAssertThrowsError(try scenario.workerEnded(batch, end(completed: 0, ready: false)))
+
+    var test = BatchMachine([run("a", iterations: 10, replicates: 1, test: true)], jobs: 1)
+    for _ in 0..<3 {
+      let batch = try XCTUnwrap(test.nextBatch())
+      try test.workerEnded(batch, end(completed: 0, ready: false))
+    }
+    XCTAssertEqual(test.runs[0].stop, .neverStarted)
+    guard case .crashed(let crash)? = test.runs[0].replicates[0].outcomesByFrequency.first?.outcome else { return XCTFail() }
+    XCTAssertTrue(crash.beforeTheTestStarted)
+    XCTAssertEqual(test.runs[0].notRun, 7)
+  }
+
+  func testTheBudgetCutsEveryBatchNotStarted() throws {
+    var machine = BatchMachine([run("a", iterations: 10, replicates: 2), run("b", iterations: 4, replicates: 2)], jobs: 1)
+    _ = machine.nextBatch()
+    machine.deadlinePassed()
+    XCTAssertNil(machine.nextBatch())
+    XCTAssertEqual(machine.runs.map(\.notRun), [5, 4])
+    XCTAssertEqual(machine.runs.map(\.stop), [.budgetSpent, .budgetSpent])
+  }
+}
