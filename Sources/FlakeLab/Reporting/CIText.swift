@@ -48,18 +48,20 @@ package enum CIText {
     return pass + " and in \(retries.count) retr\(retries.count == 1 ? "y" : "ies") alone"
   }
 
-  /// `412 tests passed, 3 skipped · flaky 1 · failed 1 · quarantined: 1 failed, 2 passed`.
+  /// `412 tests passed, 3 skipped, 1 flaky, 1 failed; quarantined: 1 did not pass, 2 passed.`
   static func summary(_ run: CIRun) -> String {
-    var parts = ["\(Formatting.count(run.tests(.passed).count)) test\(run.tests(.passed).count == 1 ? "" : "s") passed"]
+    let passed = run.tests(.passed).count
+    var parts = ["\(Formatting.count(passed)) test\(passed == 1 ? "" : "s") passed"]
     for status in [CITest.Status.skipped, .flaky, .failed, .notRun] where !run.tests(status).isEmpty {
       parts.append("\(Formatting.count(run.tests(status).count)) \(status == .notRun ? "never started" : status.rawValue)")
     }
     let quarantined = run.quarantined
-    if !quarantined.isEmpty {
-      let passed = quarantined.filter { $0.status == .passed }.count
-      parts.append("quarantined: \(quarantined.count - passed) failed or flaky, \(passed) passed")
-    }
-    return Formatting.list(parts) + "."
+    let rest =
+      quarantined.isEmpty
+      ? ""
+      : "; quarantined: \(quarantined.filter { $0.status != .passed }.count) did not pass, "
+        + "\(quarantined.filter { $0.status == .passed }.count) passed"
+    return parts.joined(separator: ", ") + rest + "."
   }
 
   /// Whether the job fails, and why.
