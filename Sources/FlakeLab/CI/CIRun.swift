@@ -38,7 +38,7 @@ package struct CIRun: Sendable {
   /// The tests that fail the job.
   package var failingTheJob: [CITest] { tests.filter { $0.failsTheJob(failOnFlaky: failOnFlaky) } }
 
-  /// Whether the job fails: a test failed for good (or flaky, with `--fail-on-flaky`), or the
-  /// run was cut short.
+  /// Whether the job fails: a test failed for good or never started (or was flaky, with
+  /// `--fail-on-flaky`). An interrupted run ends with its own status.
   package var failsTheJob: Bool { !failingTheJob.isEmpty }
 }

@@ -55,8 +55,8 @@ package struct CIRunner {
   @MainActor
   private func retry(_ run: inout CIRun, onProgress: @escaping (String, Supervisor.Progress) -> Void) throws {
     var probe: HarnessProbe?
-    while !RetryPlan.next(run.tests, retries: retries).isEmpty {
-      let again = RetryPlan.next(run.tests, retries: retries)
+    var again = RetryPlan.next(run.tests, retries: retries)
+    while !again.isEmpty {
       // Only a run with something to retry pays for the probe a run alone needs.
       let probed = try probe ?? HarnessProbe.run(binary: package.testBinary, preload: preload, mechanisms: [.untouched])
       probe = probed
@@ -78,6 +78,7 @@ package struct CIRunner {
         run.interrupted = true
         return
       }
+      again = RetryPlan.next(run.tests, retries: retries)
     }
   }
 

@@ -1,6 +1,7 @@
 /// `flakelab ci --format json`: the run as data, read back by the same type (for `flakelab
 /// history import`): `{"flakelab", "command": "ci", "machine", "packagePath", "retries",
-/// "timeoutSeconds", "interrupted", "failsTheJob", "tests": [{"test", "framework", "status",
+/// "timeoutSeconds", "interrupted", "quarantineFile", "passSeconds", "retrySeconds",
+/// "failsTheJob", "tests": [{"test", "framework", "status",
 /// "quarantine": {reason, added} | null, "source", "attempts": [{"outcome", "observation",
 /// "crash", "example", "seconds"}]}]}`. Fields are only ever added.
 package enum CIJSON {
@@ -35,6 +36,9 @@ package enum CIJSON {
       ),
       ("packagePath", .string(run.packagePath)), ("retries", .int(run.retries)),
       ("timeoutSeconds", .double(run.timeout.seconds)), ("interrupted", .bool(run.interrupted)),
+      ("quarantineFile", run.quarantineFile.map(JSONValue.string) ?? .null),
+      ("passSeconds", .double((run.passSeconds * 1e3).rounded() / 1e3)),
+      ("retrySeconds", .double((run.retrySeconds * 1e3).rounded() / 1e3)),
       ("failsTheJob", .bool(run.failsTheJob)), ("tests", .array(tests)),
     ]).serialized() + "\n"
   }
