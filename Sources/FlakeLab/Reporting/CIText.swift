@@ -10,7 +10,9 @@ package enum CIText {
         + "in a fresh process, up to \(run.retries) time\(run.retries == 1 ? "" : "s").",
       "",
     ]
-    for test in run.tests(.failed) + run.tests(.notRun) + run.tests(.flaky) { lines += block(test) }
+    // Cut short, a test with no run never got its turn: that is the interrupt's, not the test's.
+    let notRun = run.interrupted ? [] : run.tests(.notRun)
+    for test in run.tests(.failed) + notRun + run.tests(.flaky) { lines += block(test) }
     for test in run.quarantined where test.status != .passed { lines += block(test) }
     lines.append(summary(run))
     lines.append(verdict(run))
@@ -53,7 +55,8 @@ package enum CIText {
     let passed = run.tests(.passed).count
     var parts = ["\(Formatting.count(passed)) test\(passed == 1 ? "" : "s") passed"]
     for status in [CITest.Status.skipped, .flaky, .failed, .notRun] where !run.tests(status).isEmpty {
-      parts.append("\(Formatting.count(run.tests(status).count)) \(status == .notRun ? "never started" : status.rawValue)")
+      let name = status != .notRun ? status.rawValue : run.interrupted ? "not run before the interrupt" : "never started"
+      parts.append("\(Formatting.count(run.tests(status).count)) \(name)")
     }
     let quarantined = run.quarantined
     let rest =
