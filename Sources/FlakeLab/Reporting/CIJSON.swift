@@ -1,5 +1,5 @@
-/// `flakelab ci --format json`: the run as data, read back by the same type (for `flakelab
-/// history import`): `{"flakelab", "command": "ci", "machine", "packagePath", "retries",
+/// `flakelab ci --format json` and `--output`: the run as data for scripts and a job's
+/// artifacts: `{"flakelab", "command": "ci", "machine", "packagePath", "retries",
 /// "timeoutSeconds", "interrupted", "quarantineFile", "passSeconds", "retrySeconds",
 /// "failsTheJob", "tests": [{"test", "framework", "status",
 /// "quarantine": {reason, added} | null, "source", "attempts": [{"outcome", "observation",
