@@ -78,6 +78,11 @@ struct CICommand: Command {
     format = try arguments[Options.format]
     outputPath = try arguments[ReportOutput.output]
     if let outputPath {
+      if let named = ReportFormat.named(byExtensionOf: outputPath), named != .json {
+        throw UsageError(
+          "--output writes the JSON report, and '\(outputPath)' is named for \(named.rawValue); "
+            + "write that with --format \(named.rawValue) > \(outputPath)")
+      }
       try UsageError.mapping { () throws(ReportFileError) in try ReportFile.checkWritable(outputPath) }
     }
     showsProgress =
