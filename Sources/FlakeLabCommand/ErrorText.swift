@@ -14,6 +14,7 @@ enum ErrorText {
     case let error as ReportFileError: (describe(error), .usage)
     case let error as MergeError: (describe(error), .usage)
     case let error as PackageError: (describe(error), .usage)
+    case let error as QuarantineError: (describe(error), .usage)
     case let error as NotAnOutcomeChannel:
       ("descriptor \(error.descriptor) is not an outcome channel: '\(Program.name) worker' is started by \(Program.name) itself", .usage)
     case let interrupted as LabInterrupted:
@@ -21,6 +22,14 @@ enum ErrorText {
     case let error as SystemError:
       ("internal error: \(error.attempt) failed: \(String(cString: strerror(error.errno)))", .internalError)
     default: ("internal error: \(error)", .internalError)
+    }
+  }
+
+  static func describe(_ error: QuarantineError) -> String {
+    switch error {
+    case .unreadable(let path): "cannot read the quarantine file \(path)"
+    case .malformed(let path): "\(path) is not a quarantine file: {\"tests\": [{\"test\", \"reason\", \"added\"}]} expected"
+    case .notListed(let id, let path): "'\(id)' is not in \(path)"
     }
   }
 

@@ -37,5 +37,5 @@ func stableAnswerFigures(worker: String) throws {
   }
   print(
     String(format: "  runs took %.0f s and %.0f s (target ≤ 150 s); ", seconds[0], seconds[1])
-      + (differing.isEmpty ? "every test got the same answer both times" : "\(differing.count) tests got two answers"))
+      + (differing.isEmpty ? "every test got the same answer both times" : "\(differing.count) test\(differing.count == 1 ? "" : "s") got two answers"))
 }

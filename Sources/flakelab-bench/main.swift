@@ -36,10 +36,14 @@ let repetitionsRatio = try packageTestFigures(worker: worker)
 let suitePackage = ProcessInfo.processInfo.environment["BENCH_PACKAGE"].flatMap { $0.isEmpty ? nil : $0 }
   ?? "Tests/Fixtures/NumberFacts"
 let suiteRatio = try suitePassFigures(packagePath: suitePackage, worker: worker)
+let ciRatio = try ciOverheadFigure(
+  packagePath: ProcessInfo.processInfo.environment["BENCH_CI_PACKAGE"].flatMap { $0.isEmpty ? nil : $0 } ?? suitePackage,
+  worker: worker, skip: ProcessInfo.processInfo.environment["BENCH_CI_SKIP"] ?? "naive|yield|Naive|Yield")
 try stableAnswerFigures(worker: worker)
 print("")
 print(
   String(
     format: "flakelab test speed: suite passes %.2f× the time of a swift test loop (target ≤ 1.0) · "
-      + "Swift Testing repetitions %.2f× the binary's own --repetitions rate (target ≥ 1.0×)",
-    suiteRatio, repetitionsRatio))
+      + "Swift Testing repetitions %.2f× the binary's own --repetitions rate (target ≥ 1.0×) · "
+      + "flakelab ci %.2f× swift test (target ≤ 1.10×)",
+    suiteRatio, repetitionsRatio, ciRatio))

@@ -28,41 +28,6 @@ final class ReportingTests: XCTestCase {
     XCTAssertTrue(output.split(separator: "\n").contains("passed=0"), output)
   }
 
-  /// What the Jenkins `junit-10.xsd` schema allows each element to contain, and its attributes.
-  private let junitSchema: [String: (children: Set<String>, attributes: Set<String>)] = [
-    "testsuites": (["testsuite"], ["name", "time", "tests", "failures", "disabled", "errors"]),
-    "testsuite": (
-      ["properties", "testcase", "system-out", "system-err"],
-      ["name", "tests", "failures", "errors", "time", "disabled", "skipped", "timestamp", "hostname",
-       "id", "package", "file", "log", "url", "version"]
-    ),
-    "properties": (["property"], []),
-    "property": ([], ["name", "value"]),
-    "testcase": (
-      ["skipped", "error", "failure", "system-out", "system-err"],
-      ["name", "assertions", "time", "classname", "status"]
-    ),
-    "skipped": ([], ["message"]),
-    "failure": ([], ["message", "type"]),
-    "error": ([], ["message", "type"]),
-    "system-out": ([], []),
-    "system-err": ([], []),
-  ]
-
-  private func checkAgainstSchema(_ element: XMLElement, file: StaticString = #filePath, line: UInt = #line) {
-    let name = element.name ?? "?"
-    guard let rule = junitSchema[name] else {
-      return XCTFail("<\(name)> is not in junit-10.xsd", file: file, line: line)
-    }
-    for attribute in element.attributes ?? [] {
-      XCTAssertTrue(rule.attributes.contains(attribute.name ?? ""), "<\(name) \(attribute.name ?? "")>", file: file, line: line)
-    }
-    for case let child as XMLElement in element.children ?? [] {
-      XCTAssertTrue(rule.children.contains(child.name ?? ""), "<\(name)> holds <\(child.name ?? "")>", file: file, line: line)
-      checkAgainstSchema(child, file: file, line: line)
-    }
-  }
-
   func testJUnitOfEveryCommandKeepsToTheSchemaAndCountsDeadlocks() throws {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("flakelab-junit-\(UUID().uuidString)")
@@ -82,7 +47,7 @@ final class ReportingTests: XCTestCase {
     for arguments in commands {
       let result = try Flakelab.run(arguments + ["--format", "junit"])
       let root = try XCTUnwrap(try XMLDocument(data: Data(result.stdout.utf8)).rootElement(), result.stderr)
-      checkAgainstSchema(root)
+      JUnitSchema.check(root)
     }
     // A seeded lab.hang run deadlocks 4 of 200: the counts add up, and the seed is there.
     let seeded = try Flakelab.run(commands[0] + ["--format", "junit"]).stdout

@@ -45,6 +45,20 @@ final class SuitePassMachineTests: XCTestCase {
     XCTAssertTrue(machine.states[1].tally.outcomesByFrequency[0].outcome.isCrashBesideOthers)
   }
 
+  /// A test that hangs alone did not crash the pass: with none crashing alone, the crash is the
+  /// suite's, charged to every test in flight (found running the CIJob fixture: a test that
+  /// crashes only once was reported passing, its crash charged to nobody).
+  func testATestThatHangsAloneIsNoCulpritOfACrash() {
+    var machine = machine()
+    _ = machine.startPass(0, replicate: 0)
+    XCTAssertEqual(machine.ended(end(inFlight: [(0, .seconds(1)), (1, .seconds(1))])), .run([0]))
+    XCTAssertEqual(machine.ended(end(passed: [0], status: 0)), .run([1]))
+    XCTAssertEqual(machine.ended(end(inFlight: [(0, .seconds(11))], status: SIGKILL, timedOut: true)), .run([2]))
+    XCTAssertEqual(machine.ended(end(passed: [0], status: 0)), .passDone)
+    XCTAssertTrue(machine.states[0].tally.outcomesByFrequency.first?.outcome.isCrashBesideOthers ?? false)
+    XCTAssertTrue(machine.states[1].tally.outcomesByFrequency.first?.outcome.isCrashBesideOthers ?? false)
+  }
+
   func testACrashIsChargedToTheOneThatCrashesAloneAndThePassResumesWithTheOther() {
     var machine = machine()
     _ = machine.startPass(0, replicate: 0)

@@ -100,6 +100,9 @@ package enum Diagnostician {
     }
 
     if randomDraw(runs, confidence: confidence) != nil { return .randomness }
+    // The replays agreed process for process, but on too few failures (or passes) to tell the
+    // seed from chance: randomness is neither shown nor ruled out, so no other cause is either.
+    if replaysAgreeTooThinly(runs, confidence: confidence) { return .undetermined }
     // Every one-queue iteration failed while global ones passed, significantly more often. A
     // blocked thread does that, and so does a test that looks at a state it never awaits, or
     // code that checks, awaits and acts: only a wait tells the first apart, in microseconds
@@ -165,6 +168,19 @@ package enum Diagnostician {
       !run.ranInParallel && run.test?.layout == .repetitions && run.replicates.contains { $0.failed > 0 && $0.failed < $0.iterations }
     }
     return mixed ? .perIteration : .perProcess
+  }
+
+  /// Whether the two randomness replays failed in exactly the same processes, some but not all,
+  /// yet so few (or so many) that chance could have made the agreement, so that
+  /// ``randomDraw(_:confidence:)`` shows nothing. A test failing 3 runs in 10 fails 2 or fewer of
+  /// 16 processes one time in ten.
+  static func replaysAgreeTooThinly(_ runs: [RunResult], confidence: Double) -> Bool {
+    let replays = runs.filter(isRandomnessReplay)
+    guard replays.count == 2, replays[0].stop == nil, replays[1].stop == nil else { return false }
+    let failing = replays.map { Set($0.schedule?.failingIterations.map(\.index) ?? []) }
+    let (k, n) = (replays[0].tally.notPassed, replays[0].tally.ran)
+    return n > 0 && replays[1].tally.ran == n && replays[1].tally.notPassed == k && k > 0 && k < n
+      && failing[0] == failing[1] && randomDraw(runs, confidence: confidence) == nil
   }
 
   /// Whether `run` is one of the drill-down's randomness replays: fresh processes under serial

@@ -153,16 +153,11 @@ package struct DrillDown {
     }
     guard !supervisor.wasInterrupted else { return Findings(results: results, interrupted: true) }
     if let replay = randomnessReplay {
-      var replays = try supervisor.run(randomnessReplays(of: tests, results: screen + results, arm: replay))
-      if supervisor.wasInterrupted {
-        // A replay cut short compares nothing: its test's answer waits for a whole run.
-        for index in replays.indices where replays[index].tally.iterations < replay.iterations {
-          replays[index].notRun = replay.iterations - replays[index].tally.iterations
-          replays[index].stop = .interrupted
-        }
-        return Findings(results: results + replays, interrupted: true)
-      }
+      // A replay cut short compares nothing (the supervisor marks it interrupted): its test's
+      // answer waits for a whole run.
+      let replays = try replayRandomness(of: tests, results: screen + results, arm: replay, supervisor: supervisor)
       results += replays
+      if supervisor.wasInterrupted { return Findings(results: results, interrupted: true) }
     }
     let search = PolluterSearch(
       measurement: measurement, package: package, preload: preload, deadline: deadline, onProgress: onProgress)
@@ -170,15 +165,37 @@ package struct DrillDown {
     return Findings(results: results, polluters: polluters, interrupted: interrupted)
   }
 
-  /// Two runs with the same seeds for each of `tests` that may depend on randomness.
-  private func randomnessReplays(of tests: [PackageTest], results: [RunResult], arm replay: Arm) -> [SupervisedRun] {
+  /// The randomness replays: for each of `tests` that may depend on randomness, two runs of the
+  /// same fresh processes with the same seeds. Where the two agree process for process on too
+  /// few failures (or passes) to tell the seed from chance, as many processes again are added
+  /// to each (``Diagnostician/replaysAgreeTooThinly(_:)``): a test failing 3 runs in 10 fails 2
+  /// or fewer of 16 processes one time in ten, and of 32 one time in a hundred.
+  private func replayRandomness(
+    of tests: [PackageTest], results: [RunResult], arm replay: Arm, supervisor: Supervisor
+  ) throws -> [RunResult] {
     let candidates = tests.filter { test in
       Diagnostician.mayDependOnRandomness(results.filter { $0.test?.test == test })
     }
-    return candidates.flatMap { test in
+    var replays = try supervisor.run(randomnessReplays(of: candidates, indices: 0..<replay.iterations, arm: replay))
+    guard !supervisor.wasInterrupted else { return replays }
+    let thin = candidates.filter { test in
+      Diagnostician.replaysAgreeTooThinly(replays.filter { $0.test?.test == test }, confidence: measurement.confidence)
+    }
+    let more = try supervisor.run(
+      randomnessReplays(of: thin, indices: replay.iterations..<(2 * replay.iterations), arm: replay))
+    for (offset, run) in more.enumerated() {
+      let pair = replays.indices.filter { replays[$0].test?.test == thin[offset / 2] }
+      replays[pair[offset % 2]].add(run)
+    }
+    return replays
+  }
+
+  /// Two runs of processes `indices` with the same seeds for each of `tests`.
+  private func randomnessReplays(of tests: [PackageTest], indices: Range<Int>, arm replay: Arm) -> [SupervisedRun] {
+    tests.flatMap { test in
       (0..<2).map { _ in
         var run = TestLaunch.run(
-          test, of: package, executor: replay.executor, indices: 0..<replay.iterations, seed: measurement.seed,
+          test, of: package, executor: replay.executor, indices: indices, seed: measurement.seed,
           freshProcess: true, probe: probe, preload: preload)
         run.isScheduled = true
         run.replicates = measurement.replicates(independent: true)

@@ -6,9 +6,9 @@
 ///
 /// A crash or a hang ends a process, not a pass. A hang (a test in flight longer than the
 /// timeout) is charged to the test in flight that long, a crash to the one test in flight. When
-/// several were in flight, each runs alone, once, and the crash or hang is charged to those that
-/// crash or hang alone too, or, when none does, to all of them (a ``Crash`` that says so): never
-/// one, silently, and never a bystander. A process that dies before any test starts is bisected
+/// several were in flight, each runs alone, once, and a crash is charged to those that crash
+/// alone too (a hang to those that hang alone), or, when none does, to all of them (a ``Crash``
+/// that says so): never one, silently, and never a bystander. A process that dies before any test starts is bisected
 /// to the test whose presence kills it. Either way the pass resumes with the tests it has not run.
 struct SuitePassMachine {
   enum Action: Equatable {
@@ -170,10 +170,12 @@ struct SuitePassMachine {
   private mutating func suspectAloneEnded(
     _ alone: ProcessEnd, _ resume: Resume, suspects: [Int], next: Int, culprits: inout [(test: Int, outcome: Outcome)]
   ) -> Action {
-    // Alone, a hang is the test's, whether or not its start was read before it.
-    if alone.wasTimedOut {
+    // Alone, a hang is the test's, whether or not its start was read before it. Only the same
+    // end makes a culprit: a test that hangs alone did not crash the pass's process (it hangs
+    // again when the pass resumes), nor did one that crashes alone hang it.
+    if alone.wasTimedOut, resume.end.wasTimedOut {
       culprits.append((suspects[next], .timedOut))
-    } else if !alone.inFlight.isEmpty {
+    } else if !alone.wasTimedOut, !alone.inFlight.isEmpty, !resume.end.wasTimedOut {
       culprits.append((suspects[next], .crashed(alone.crash)))
     }
     if next + 1 < suspects.count {

@@ -100,7 +100,7 @@ package enum MarkdownReport {
 
   /// An ID as code, its pipes escaped (GitHub ends a cell at a pipe even inside code); an ID
   /// with a backtick (a raw identifier) between double backticks and spaces.
-  private static func code(_ text: String) -> String {
+  static func code(_ text: String) -> String {
     code(text, inTable: true)
   }
 

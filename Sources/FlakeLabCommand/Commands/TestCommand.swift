@@ -153,32 +153,8 @@ struct TestCommand: Command {
     // From the start: Ctrl-C during the build or the listing stops what they started, too.
     InterruptSignal.install()
     let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)
-    var package: TestPackage
-    do {
-      package = try TestPackage.build(at: packagePath, skippingBuild: skipsBuild)
-    } catch PackageError.doesNotBuild(let path, let status, let compilerLines) {
-      // The compiler's errors first, then the one line that says so.
-      compilerLines.forEach(printError)
-      throw PackageError.doesNotBuild(path: path, status: status, compilerLines: [])
-    }
-    let all = try package.tests(preload: preload)
-    // As swift test --filter matches (Swift Testing's ID with its source location), and as the
-    // listing shows the ID, so that `^…()$` (every replay command's) still names its test.
-    let tests = all.filter { test in
-      let ids = [test.id, package.filterID(of: test)]
-      func matches(_ regex: NSRegularExpression) -> Bool {
-        ids.contains { regex.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil }
-      }
-      return (filters.isEmpty || filters.contains(where: matches)) && !skips.contains(where: matches)
-    }
-    guard !tests.isEmpty else {
-      if all.isEmpty { throw UsageError("the package at '\(packagePath)' has no tests") }
-      let matched = filters.isEmpty
-        ? "no test is left after --skip"
-        : "no test matches " + filters.map { "'\($0.pattern)'" }.joined(separator: " or ")
-      throw UsageError(
-        "\(matched); \(all.count) test\(all.count == 1 ? "" : "s") exist (see '\(Program.name) test --list')")
-    }
+    var package = try Self.build(packagePath, skippingBuild: skipsBuild)
+    let tests = try Self.selected(try package.tests(preload: preload), of: package, filters: filters, skips: skips)
     if isListing {
       print(Self.listing(tests, of: package, as: measurement.output.format), terminator: "")
       return .success
@@ -222,6 +198,41 @@ struct TestCommand: Command {
       tests, arms: usable.map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: measurement.seed, preload: preload) },
       passes: indices, packagePath: packagePath, drillDown: screened ? drillDown : nil, locations: package.locations,
       failsOnFlaky: failsOnFlaky, text: { TestAnswer.render($0, verbose: isVerbose) })
+  }
+
+  /// The package at `path`, built unless `skippingBuild`; one that does not build says the
+  /// compiler's errors first, then the one line that says so.
+  static func build(_ path: String, skippingBuild: Bool) throws -> TestPackage {
+    do {
+      return try TestPackage.build(at: path, skippingBuild: skippingBuild)
+    } catch PackageError.doesNotBuild(let path, let status, let compilerLines) {
+      compilerLines.forEach(printError)
+      throw PackageError.doesNotBuild(path: path, status: status, compilerLines: [])
+    }
+  }
+
+  /// The tests `--filter` and `--skip` select among `all`, as swift test --filter matches
+  /// (Swift Testing's ID with its source location) and as the listing shows the ID, so that
+  /// `^…()$` (every replay command's) still names its test.
+  static func selected(
+    _ all: [PackageTest], of package: TestPackage, filters: [NSRegularExpression], skips: [NSRegularExpression]
+  ) throws(UsageError) -> [PackageTest] {
+    let tests = all.filter { test in
+      let ids = [test.id, package.filterID(of: test)]
+      func matches(_ regex: NSRegularExpression) -> Bool {
+        ids.contains { regex.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil }
+      }
+      return (filters.isEmpty || filters.contains(where: matches)) && !skips.contains(where: matches)
+    }
+    guard !tests.isEmpty else {
+      if all.isEmpty { throw UsageError("the package at '\(package.path)' has no tests") }
+      let matched = filters.isEmpty
+        ? "no test is left after --skip"
+        : "no test matches " + filters.map { "'\($0.pattern)'" }.joined(separator: " or ")
+      throw UsageError(
+        "\(matched); \(all.count) test\(all.count == 1 ? "" : "s") exist (see '\(Program.name) test --list')")
+    }
+    return tests
   }
 
   /// `--list`: a line per test, its framework first, or with `--format json` one document,

@@ -1,0 +1,94 @@
+/// `flakelab ci`'s run: the suite once, as `swift test` runs it (one pass under the global
+/// executor, each framework's tests in a process of their own, XCTest's first, Swift Testing's
+/// in parallel), then each test that failed, crashed or hung alone, in a fresh process, until it
+/// passes or its retries are spent (``RetryPlan``). Crashes and hangs are outcomes, as in every
+/// run of the lab; nothing a run starts outlives it.
+package struct CIRunner {
+  package let package: TestPackage
+  package let preload: String
+  package let timeout: Duration
+  package let retries: Int
+  package let workerExecutable: String
+  package let seed: UInt64
+
+  package init(
+    package: TestPackage, preload: String, timeout: Duration, retries: Int, workerExecutable: String, seed: UInt64
+  ) {
+    self.package = package
+    self.preload = preload
+    self.timeout = timeout
+    self.retries = retries
+    self.workerExecutable = workerExecutable
+    self.seed = seed
+  }
+
+  /// Runs `tests` (their pass, then their retries) with `quarantine`'s entries on them.
+  @MainActor
+  package func run(
+    _ tests: [PackageTest], quarantine: Quarantine, failOnFlaky: Bool,
+    onProgress: @escaping (_ stage: String, Supervisor.Progress) -> Void = { _, _ in }
+  ) throws -> CIRun {
+    InterruptSignal.install()
+    SuspendSignal.install()
+    defer { InterruptSignal.restoreDefaults() }
+    let clock = ContinuousClock()
+    let start = clock.now
+    let passes = PassSupervisor(timeout: timeout) { onProgress("suite", $0) }
+    let screened = try passes.run(
+      [TestLaunch.passes(of: tests, in: package, executor: GlobalExecutor(), seed: seed, preload: preload)],
+      passes: 0..<1, replicates: 1, seed: seed, packagePath: package.path)
+    var run = CIRun(
+      packagePath: package.path, retries: retries, timeout: timeout, failOnFlaky: failOnFlaky,
+      tests: tests.map { test in
+        CITest(
+          test: test, attempts: screened.filter { $0.test?.test == test }.flatMap(Self.attempts),
+          location: package.locations[test.id], quarantine: quarantine.entry(for: test))
+      })
+    run.interrupted = passes.wasInterrupted
+    run.passSeconds = (clock.now - start).seconds
+    if !run.interrupted { try retry(&run, onProgress: onProgress) }
+    run.retrySeconds = (clock.now - start).seconds - run.passSeconds
+    return run
+  }
+
+  /// Rounds of retries, each of every test still failing, one process at a time.
+  @MainActor
+  private func retry(_ run: inout CIRun, onProgress: @escaping (String, Supervisor.Progress) -> Void) throws {
+    var probe: HarnessProbe?
+    var again = RetryPlan.next(run.tests, retries: retries)
+    while !again.isEmpty {
+      // Only a run with something to retry pays for the probe a run alone needs.
+      let probed = try probe ?? HarnessProbe.run(binary: package.testBinary, preload: preload, mechanisms: [.untouched])
+      probe = probed
+      let supervisor = Supervisor(
+        options: .init(jobs: 1, timeout: timeout, workerExecutable: workerExecutable)) { onProgress("retries", $0) }
+      let results = try supervisor.run(
+        again.map { test in
+          var alone = TestLaunch.run(
+            test, of: package, executor: GlobalExecutor(), indices: 0..<1, seed: seed, freshProcess: true, probe: probed,
+            preload: preload)
+          alone.replicates = 1
+          return alone
+        })
+      for (test, result) in zip(again, results) {
+        guard let index = run.tests.firstIndex(where: { $0.test == test }) else { continue }
+        run.tests[index].attempts += Self.attempts(of: result)
+      }
+      if supervisor.wasInterrupted {
+        run.interrupted = true
+        return
+      }
+      again = RetryPlan.next(run.tests, retries: retries)
+    }
+  }
+
+  /// The attempts a run of one iteration came to: none when it did not run.
+  static func attempts(of result: RunResult) -> [CITest.Attempt] {
+    guard result.tally.iterations > 0 else { return [] }
+    let outcome = result.tally.outcomesByFrequency.first?.outcome ?? .passed
+    return [
+      CITest.Attempt(
+        outcome: outcome, example: result.tally.examples[outcome], seconds: result.testSeconds ?? result.seconds)
+    ]
+  }
+}

@@ -1,0 +1,62 @@
+/// One test in a CI run: its outcome in the suite's one pass, then in each retry alone, and what
+/// that makes it.
+package struct CITest: Sendable, Equatable {
+  /// What a test is after its pass and its retries.
+  package enum Status: String, Sendable, CaseIterable {
+    /// Passed in the suite's pass.
+    case passed
+    /// Failed (or crashed, or hung) in the pass, then passed in a retry alone.
+    case flaky
+    /// Failed in the pass and in every retry.
+    case failed
+    /// The framework skipped it.
+    case skipped
+    /// The lab could not run it: its processes ended before it started.
+    case notRun
+  }
+
+  /// One run of the test: the suite's pass first, then each retry alone.
+  package struct Attempt: Sendable, Equatable {
+    package let outcome: Outcome
+    /// The failure as the test said it, where folding changed the message.
+    package let example: String?
+    package let seconds: Double
+
+    package init(outcome: Outcome, example: String? = nil, seconds: Double) {
+      self.outcome = outcome
+      self.example = example
+      self.seconds = seconds
+    }
+
+    /// Whether it counts against the test: failed, crashed or timed out.
+    package var failed: Bool { outcome != .passed && !outcome.isOutsideTheRate }
+  }
+
+  package let test: PackageTest
+  package var attempts: [Attempt]
+  /// Where the test is declared, where the lab could tell.
+  package var location: SourceLocation?
+  /// The quarantine entry that keeps its failures from failing the job, if it is listed.
+  package var quarantine: Quarantine.Entry?
+
+  package init(test: PackageTest, attempts: [Attempt], location: SourceLocation? = nil, quarantine: Quarantine.Entry? = nil) {
+    self.test = test
+    self.attempts = attempts
+    self.location = location
+    self.quarantine = quarantine
+  }
+
+  package var status: Status {
+    guard let first = attempts.first else { return .notRun }
+    if case .skipped = first.outcome { return .skipped }
+    guard first.failed else { return first.outcome == .executorChanged ? .notRun : .passed }
+    return attempts.dropFirst().contains { $0.outcome == .passed } ? .flaky : .failed
+  }
+
+  /// Whether the test fails the job: failed for good or never started (as `swift test` would
+  /// fail), or flaky when flaky fails it too; never when it is quarantined.
+  package func failsTheJob(failOnFlaky: Bool) -> Bool {
+    guard quarantine == nil else { return false }
+    return status == .failed || status == .notRun || (failOnFlaky && status == .flaky)
+  }
+}

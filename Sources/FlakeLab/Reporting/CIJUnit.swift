@@ -1,0 +1,92 @@
+/// JUnit XML of `flakelab ci`, as Maven Surefire writes reruns, which Jenkins and GitLab read: a
+/// test that failed and then passed alone is a passing `<testcase>` holding a `<flakyFailure>`
+/// (`<flakyError>` for a crash or a hang) per failed run; one that failed every time holds a
+/// `<failure>` (`<error>`) and a `<rerunFailure>` (`<rerunError>`) per retry. A quarantined test
+/// that failed is `<skipped>` with what happened: it does not fail the job, and the report says so.
+package enum CIJUnit {
+  package static func render(_ run: CIRun) -> String {
+    var suites: [(name: String, tests: [CITest])] = []
+    for test in run.tests {
+      if let index = suites.firstIndex(where: { $0.name == test.test.suite }) {
+        suites[index].tests.append(test)
+      } else {
+        suites.append((test.test.suite, [test]))
+      }
+    }
+    func count(_ tests: [CITest], _ kind: Kind) -> Int { tests.filter { self.kind(of: $0) == kind }.count }
+    var lines = [
+      #"<?xml version="1.0" encoding="UTF-8"?>"#,
+      "<testsuites name=\"flakelab ci\" tests=\"\(run.tests.count)\" failures=\"\(count(run.tests, .failure))\" "
+        + "errors=\"\(count(run.tests, .error))\" time=\"\(seconds(run.tests))\">",
+    ]
+    for suite in suites {
+      lines.append(
+        "  <testsuite name=\"\(XMLText.escaped(suite.name))\" tests=\"\(suite.tests.count)\" failures=\"\(count(suite.tests, .failure))\" "
+          + "errors=\"\(count(suite.tests, .error))\" skipped=\"\(count(suite.tests, .skipped))\" time=\"\(seconds(suite.tests))\">")
+      for test in suite.tests { lines += testcase(test) }
+      lines.append("  </testsuite>")
+    }
+    lines.append("</testsuites>")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private enum Kind { case passed, failure, error, skipped }
+
+  /// What the test case is to a CI's test view: a crash, a hang or a test never run is an error.
+  private static func kind(of test: CITest) -> Kind {
+    if test.quarantine != nil, test.status != .passed { return .skipped }
+    switch test.status {
+    case .passed, .flaky: return .passed
+    case .skipped: return .skipped
+    case .notRun: return .error
+    case .failed: return test.attempts.first.map(isError) ?? false ? .error : .failure
+    }
+  }
+
+  private static func isError(_ attempt: CITest.Attempt) -> Bool {
+    switch attempt.outcome {
+    case .crashed, .timedOut: true
+    default: false
+    }
+  }
+
+  private static func testcase(_ test: CITest) -> [String] {
+    let open =
+      "    <testcase name=\"\(XMLText.escaped(test.test.function))\" classname=\"\(XMLText.escaped(test.test.suite))\" "
+      + "time=\"\(seconds([test]))\""
+    var children: [String] = []
+    if let entry = test.quarantine, test.status != .passed {
+      let said = test.attempts.first(where: \.failed).map { ": " + message($0) } ?? ""
+      children.append(
+        "<skipped message=\"\(XMLText.escaped("quarantined since \(entry.added) (\(entry.reason)); \(test.status.rawValue)\(said)"))\"/>")
+    } else {
+      switch test.status {
+      case .passed: break
+      case .skipped:
+        children.append("<skipped message=\"\(XMLText.escaped(test.attempts.first.map(message) ?? "skipped"))\"/>")
+      case .notRun:
+        children.append("<error message=\"the test never started: its processes ended before it\" type=\"notRun\"/>")
+      case .flaky:
+        children += test.attempts.filter(\.failed).map { element(isError($0) ? "flakyError" : "flakyFailure", $0) }
+      case .failed:
+        let failed = test.attempts.filter(\.failed)
+        children += failed.prefix(1).map { element(isError($0) ? "error" : "failure", $0) }
+        children += failed.dropFirst().map { element(isError($0) ? "rerunError" : "rerunFailure", $0) }
+      }
+    }
+    guard !children.isEmpty else { return [open + "/>"] }
+    return [open + ">"] + children.map { "      " + $0 } + ["    </testcase>"]
+  }
+
+  private static func element(_ name: String, _ attempt: CITest.Attempt) -> String {
+    "<\(name) message=\"\(XMLText.escaped(message(attempt)))\" type=\"\(OutcomeCoding.kind(of: attempt.outcome))\"/>"
+  }
+
+  private static func message(_ attempt: CITest.Attempt) -> String {
+    attempt.example ?? OutcomeText.describe(attempt.outcome)
+  }
+
+  private static func seconds(_ tests: [CITest]) -> String {
+    String(format: "%.3f", tests.reduce(0) { $0 + $1.attempts.reduce(0) { $0 + $1.seconds } })
+  }
+}

@@ -1,0 +1,20 @@
+/// `flakelab ci --format markdown`, and the GitHub job summary: a headline, one table row per test
+/// that did not simply pass, and the text answer's summary and verdict.
+package enum CIMarkdown {
+  package static func render(_ run: CIRun) -> String {
+    let shown = run.tests(.failed) + run.tests(.notRun) + run.tests(.flaky) + run.quarantined.filter { $0.status != .passed }
+    var lines = ["### flakelab ci: " + (run.failsTheJob ? "the job fails" : "the job passes")]
+    if !shown.isEmpty {
+      lines += ["", "| test | status | what happened | seen |", "| --- | --- | --- | --- |"]
+      for test in shown {
+        let status = test.quarantine != nil ? "quarantined (\(test.status.rawValue))" : test.status.rawValue
+        let seen = test.attempts.first(where: \.failed).map { $0.example ?? OutcomeText.describe($0.outcome) } ?? ""
+        lines.append(
+          "| " + [MarkdownReport.code(test.test.id), status, MarkdownReport.escaped(CIText.story(test)), MarkdownReport.escaped(seen)]
+            .joined(separator: " | ") + " |")
+      }
+    }
+    lines += ["", CIText.summary(run) + " " + CIText.verdict(run)]
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

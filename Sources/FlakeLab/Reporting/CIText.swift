@@ -1,0 +1,79 @@
+/// The text answer of `flakelab ci`: the tests that fail the job, then the flaky ones, then the
+/// quarantined, each with what it did run by run and the failure as the test said it; then one
+/// line for the rest and one for the job.
+package enum CIText {
+  package static func render(_ run: CIRun) -> String {
+    let machine = run.machine
+    var lines = [
+      "flakelab \(Report.labVersion) · \(machine.cores) cores · \(machine.os) · Swift \(machine.swift)",
+      "The suite ran once under global, as swift test runs it; a test that failed, crashed or hung ran again alone, "
+        + "in a fresh process, up to \(run.retries) time\(run.retries == 1 ? "" : "s").",
+      "",
+    ]
+    // Cut short, a test with no run never got its turn: that is the interrupt's, not the test's.
+    let notRun = run.interrupted ? [] : run.tests(.notRun)
+    for test in run.tests(.failed) + notRun + run.tests(.flaky) { lines += block(test) }
+    for test in run.quarantined where test.status != .passed { lines += block(test) }
+    lines.append(summary(run))
+    lines.append(verdict(run))
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `FLAKY  M.S/t()  failed in the pass, passed in retry 1 of 2`, the runs, what it said.
+  static func block(_ test: CITest) -> [String] {
+    let label = test.quarantine != nil ? "QUARANTINED" : test.status.rawValue.uppercased()
+    var lines = ["\(label)  \(test.test.id)  \(story(test))"]
+    if let entry = test.quarantine {
+      lines.append("    quarantined since \(entry.added): \(entry.reason.isEmpty ? "no reason given" : entry.reason); its failures do not fail the job")
+    }
+    if let failure = test.attempts.first(where: \.failed) {
+      lines.append("    seen: " + (failure.example ?? OutcomeText.describe(failure.outcome)))
+    }
+    if let location = test.location { lines.append("    at: \(location.path):\(location.line)") }
+    return lines
+  }
+
+  /// What the test's runs came to, in order.
+  static func story(_ test: CITest) -> String {
+    guard let first = test.attempts.first else { return "never started: its processes ended before it" }
+    let retries = test.attempts.dropFirst()
+    let pass: String =
+      switch first.outcome {
+      case .crashed: "crashed in the pass"
+      case .timedOut: "hung in the pass"
+      default: first.failed ? "failed in the pass" : "passed in the pass"
+      }
+    guard !retries.isEmpty else { return pass }
+    if let passed = retries.firstIndex(where: { $0.outcome == .passed }) {
+      return pass + ", passed in retry \(passed) alone"
+    }
+    return pass + " and in \(retries.count) retr\(retries.count == 1 ? "y" : "ies") alone"
+  }
+
+  /// `412 tests passed, 3 skipped, 1 flaky, 1 failed; quarantined: 1 did not pass, 2 passed.`
+  static func summary(_ run: CIRun) -> String {
+    let passed = run.tests(.passed).count
+    var parts = ["\(Formatting.count(passed)) test\(passed == 1 ? "" : "s") passed"]
+    for status in [CITest.Status.skipped, .flaky, .failed, .notRun] where !run.tests(status).isEmpty {
+      let name = status != .notRun ? status.rawValue : run.interrupted ? "not run before the interrupt" : "never started"
+      parts.append("\(Formatting.count(run.tests(status).count)) \(name)")
+    }
+    let quarantined = run.quarantined
+    let rest =
+      quarantined.isEmpty
+      ? ""
+      : "; quarantined: \(quarantined.filter { $0.status != .passed }.count) did not pass, "
+        + "\(quarantined.filter { $0.status == .passed }.count) passed"
+    return parts.joined(separator: ", ") + rest + "."
+  }
+
+  /// Whether the job fails, and why.
+  static func verdict(_ run: CIRun) -> String {
+    if run.interrupted { return "Interrupted: the tests hold the runs that finished." }
+    let failing = run.failingTheJob
+    guard !failing.isEmpty else {
+      return "The job passes" + (run.tests(.flaky).isEmpty ? "." : ": flaky tests pass it (--fail-on-flaky makes them fail it).")
+    }
+    return "The job fails: " + Formatting.list(failing.prefix(5).map(\.test.id)) + (failing.count > 5 ? " and \(failing.count - 5) more" : "") + "."
+  }
+}

@@ -1,0 +1,79 @@
+import FlakeLab
+import Foundation
+
+/// `flakelab quarantine add|remove|list`: edits the file of tests whose failures do not fail a
+/// `flakelab ci` job, kept sorted, one entry a line, so that each change is a one-line diff.
+struct QuarantineCommand: Command {
+  static let name = "quarantine"
+  static let abstract = "List, add or remove the tests whose failures do not fail a flakelab ci job."
+  static let usage = "quarantine list | add <test-id>... --reason TEXT | remove <test-id>... [--package-path DIR] [--quarantine FILE]"
+  static let discussion = """
+    The file (default .flakelab/quarantine.json in the package) lists each test's ID, the reason
+    and the day it was added. add refuses an ID that names none of the package's tests (it lists
+    them, building first unless --skip-build); remove refuses one the file does not list.
+    """
+  static let reason = Option<String>.text("reason", "TEXT", "Why the test is quarantined (add)")
+  static let options = [
+    TestCommand.Options.packagePath.spec, CICommand.Options.quarantine.spec, reason.spec, TestCommand.Options.skipBuild.spec,
+  ]
+
+  enum Action: String, CaseIterable { case list, add, remove }
+
+  let action: Action
+  let ids: [String]
+  let packagePath: String
+  let path: String
+  let reason: String?
+  let skipsBuild: Bool
+
+  init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
+    guard let first = arguments.positionals.first else {
+      throw UsageError("quarantine needs list, add or remove")
+    }
+    action = Action(rawValue: try ValueParsers.choice(first, option: "quarantine", among: Action.allCases.map(\.rawValue)))!
+    ids = Array(arguments.positionals.dropFirst())
+    packagePath = try arguments[TestCommand.Options.packagePath]
+    path = try arguments[CICommand.Options.quarantine] ?? Quarantine.defaultPath(in: packagePath)
+    reason = try arguments[Self.reason]
+    skipsBuild = arguments[TestCommand.Options.skipBuild]
+    switch action {
+    case .list where !ids.isEmpty: throw UsageError("quarantine list takes no test ID, not '\(ValueParsers.shown(ids[0]))'")
+    case .add where ids.isEmpty, .remove where ids.isEmpty: throw UsageError("quarantine \(action.rawValue) needs at least one test ID")
+    case .add where (reason ?? "").isEmpty: throw UsageError("quarantine add needs --reason: the next reader asks why")
+    default: break
+    }
+  }
+
+  func run() async throws -> ExitStatus {
+    var quarantine = try UsageError.mapping { () throws(QuarantineError) in
+      try Quarantine.load(path, mustExist: action == .remove)
+    }
+    switch action {
+    case .list:
+      print(quarantine.entries.isEmpty ? "No test is quarantined (\(path))." : Self.listing(quarantine), terminator: quarantine.entries.isEmpty ? "\n" : "")
+      return .success
+    case .add:
+      let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)
+      var package = try TestCommand.build(packagePath, skippingBuild: skipsBuild)
+      let known = Set(try package.tests(preload: preload).map(\.id))
+      for id in ids where !known.contains(id) {
+        throw UsageError(
+          "no test of the package at '\(packagePath)' is '\(ValueParsers.shown(id))'"
+            + Suggestion.didYouMean(id, among: Array(known)) + " (see '\(Program.name) test --list')")
+      }
+      for id in ids { quarantine.add(.init(test: id, reason: reason ?? "", added: Quarantine.today())) }
+    case .remove:
+      for id in ids where !quarantine.remove(id) {
+        throw QuarantineError.notListed(ValueParsers.shown(id), path: path)
+      }
+    }
+    try UsageError.mapping { () throws(ReportFileError) in try quarantine.save(to: path) }
+    print(Self.listing(quarantine), terminator: "")
+    return .success
+  }
+
+  /// A line per entry: the ID, the day it was added, the reason.
+  static func listing(_ quarantine: Quarantine) -> String {
+    quarantine.entries.map { "\($0.test)  \($0.added)  \($0.reason)\n" }.joined()
+  }
+}

@@ -1,0 +1,37 @@
+import FlakeLab
+import Foundation
+
+/// What `flakelab ci` costs over a plain `swift test --skip-build` when nothing fails: the whole
+/// command each way (the lab's listing, its one pass, its report; SwiftPM's own plumbing), on
+/// the tests of `packagePath` that pass, alternating rounds; returns the median ratio.
+func ciOverheadFigure(packagePath: String, worker: String, skip: String) throws -> Double {
+  let rounds = 5
+  func seconds(_ executable: String, _ arguments: [String]) throws -> Double {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: packagePath)
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    let start = clock.now
+    try process.run()
+    process.waitUntilExit()
+    return start.duration(to: clock.now).seconds
+  }
+  var lab: [Double] = []
+  var plain: [Double] = []
+  var ratios: [Double] = []
+  for _ in 0..<rounds {
+    let ci = try seconds(worker, ["ci", "--skip-build", "--no-progress", "--skip", skip])
+    let swiftTest = try seconds("/usr/bin/env", ["swift", "test", "--skip-build", "--skip", skip])
+    lab.append(ci)
+    plain.append(swiftTest)
+    ratios.append(ci / swiftTest)
+  }
+  print("")
+  print("flakelab ci against swift test --skip-build: \(packagePath), tests not matching '\(skip)', median of \(rounds) alternating rounds")
+  print(
+    String(
+      format: "  flakelab ci %.2f s, swift test %.2f s: %.2f× (target ≤ 1.10×)", median(lab), median(plain), median(ratios)))
+  return median(ratios)
+}

@@ -1,0 +1,119 @@
+import Foundation
+import XCTest
+
+@testable import FlakeLab
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// `flakelab ci` on the CIJob fixture, as a CI job runs it: a test that fails once is flaky, a
+/// broken one failed, a quarantined broken one does not fail the job, a crash and a hang are
+/// results; JUnit marks reruns as Surefire does; `flakelab quarantine` edits the file.
+final class CIJobTests: XCTestCase {
+  static let ciJob = PackageTestCommandTests.fixtures.appendingPathComponent("CIJob").path
+
+  /// The fixture's build, once, by a listing.
+  static let listing = Result { try Flakelab.run(["test", "--package-path", ciJob, "--list"]) }
+
+  private var state: URL!
+
+  override func setUp() async throws {
+    let listing = try Self.listing.get()
+    XCTAssertEqual(listing.status, 0, listing.stderr)
+    state = FileManager.default.temporaryDirectory.appendingPathComponent("cijob-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+  }
+
+  override func tearDown() async throws {
+    try? FileManager.default.removeItem(at: state)
+  }
+
+  private func ci(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    let result = try Flakelab.run(
+      ["ci", "--package-path", Self.ciJob, "--skip-build", "--no-progress", "--timeout", "1s"] + arguments,
+      environment: ["CIJOB_STATE": state.path])
+    return (result.status, result.stdout, result.stderr)
+  }
+
+  /// Each test's status and its attempts' outcomes, from `--format json`.
+  private func statuses(_ json: String) throws -> [String: (status: String, outcomes: [String])] {
+    let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    let tests = try XCTUnwrap(document["tests"] as? [[String: Any]])
+    return Dictionary(
+      uniqueKeysWithValues: tests.map { test in
+        let attempts = test["attempts"] as? [[String: Any]] ?? []
+        return (test["test"] as? String ?? "?", (test["status"] as? String ?? "?", attempts.map { $0["outcome"] as? String ?? "?" }))
+      })
+  }
+
+  func testATestThatFailsOnceIsFlakyAndPassesTheJobUnlessFlakyFailsIt() throws {
+    let filter = ["--filter", "failsOnce|testFailsOnce|adds"]
+    let run = try ci(filter + ["--format", "json"])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    let tests = try statuses(run.stdout)
+    XCTAssertEqual(tests["CIJobTests.failsOnce()"]?.status, "flaky")
+    XCTAssertEqual(tests["CIJobTests.failsOnce()"]?.outcomes, ["failed", "passed"])
+    XCTAssertEqual(tests["CIJobTests.JobXCTests/testFailsOnce"]?.status, "flaky")
+    XCTAssertEqual(tests["CIJobTests.adds()"]?.outcomes, ["passed"])
+    // The markers are left: the same tests now pass the first time, so flakiness fails it only once more.
+    try FileManager.default.removeItem(at: state)
+    try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+    let strict = try ci(filter + ["--fail-on-flaky"])
+    XCTAssertEqual(strict.status, 1, strict.stdout)
+    XCTAssertTrue(strict.stdout.contains("FLAKY  CIJobTests.failsOnce()  failed in the pass, passed in retry 1 alone"), strict.stdout)
+  }
+
+  func testABrokenTestFailsTheJobAndAQuarantinedOneDoesNot() throws {
+    let quarantine = state.appendingPathComponent("quarantine.json").path
+    try Quarantine([.init(test: "CIJobTests.brokenButQuarantined()", reason: "issue 12", added: "2026-11-20")]).save(to: quarantine)
+    let both = try ci(["--filter", "broken", "--quarantine", quarantine, "--format", "junit"])
+    XCTAssertEqual(both.status, 1, both.stderr)
+    let root = try XCTUnwrap(try XMLDocument(xmlString: both.stdout).rootElement())
+    JUnitSchema.check(root, rules: JUnitSchema.reruns)
+    // The broken one: its failure, then a rerun failure per retry; the quarantined one skipped, saying why.
+    XCTAssertEqual(try root.nodes(forXPath: "//testcase[@name='broken()']/failure").count, 1)
+    XCTAssertEqual(try root.nodes(forXPath: "//testcase[@name='broken()']/rerunFailure").count, 2)
+    let skipped = try root.nodes(forXPath: "//testcase[@name='brokenButQuarantined()']/skipped").first as? XMLElement
+    XCTAssertTrue(skipped?.attribute(forName: "message")?.stringValue?.hasPrefix("quarantined since 2026-11-20 (issue 12); failed") ?? false)
+    let alone = try ci(["--filter", "brokenButQuarantined", "--quarantine", quarantine])
+    XCTAssertEqual(alone.status, 0, alone.stdout)
+    XCTAssertTrue(alone.stdout.contains("QUARANTINED  CIJobTests.brokenButQuarantined()"), alone.stdout)
+  }
+
+  func testACrashAndAHangAreResultsAndTheFlakyOneIsASurefireFlakyFailure() throws {
+    let run = try ci(["--filter", "crashesOnce|hangs|testFailsOnce", "--format", "junit"])
+    XCTAssertEqual(run.status, 1, run.stderr)
+    let root = try XCTUnwrap(try XMLDocument(xmlString: run.stdout).rootElement())
+    JUnitSchema.check(root, rules: JUnitSchema.reruns)
+    XCTAssertEqual(try root.nodes(forXPath: "//testcase[@name='testFailsOnce']/flakyFailure").count, 1)
+    XCTAssertEqual(try root.nodes(forXPath: "//testcase[@name='testFailsOnce']/failure").count, 0)
+    // The hang: an error in the pass (the crash beside it, or its own timeout), then a timeout per retry.
+    XCTAssertEqual(try root.nodes(forXPath: "//testcase[@name='hangs()']/error").count, 1)
+    XCTAssertEqual(try root.nodes(forXPath: "//testcase[@name='hangs()']/rerunError[@type='timedOut']").count, 2)
+    // The crash came in the pass, beside the hang, and the retry alone passed: flaky, as an error.
+    XCTAssertEqual(try root.nodes(forXPath: "//testcase[@name='crashesOnce()']/flakyError[@type='crashed']").count, 1)
+  }
+
+  func testTheQuarantineCommandKeepsTheFileSortedAndRefusesWhatItCannotDo() throws {
+    let file = state.appendingPathComponent("q.json").path
+    func quarantine(_ arguments: [String]) throws -> Flakelab.Result {
+      try Flakelab.run(["quarantine"] + arguments + ["--package-path", Self.ciJob, "--quarantine", file, "--skip-build"])
+    }
+    let unknown = try quarantine(["add", "CIJobTests.brokn()", "--reason", "x"])
+    XCTAssertEqual(unknown.status, 2)
+    XCTAssertEqual(unknown.stderr.split(separator: "\n").count, 1, unknown.stderr)
+    XCTAssertTrue(unknown.stderr.contains("did you mean 'CIJobTests.broken()'"), unknown.stderr)
+    XCTAssertEqual(try quarantine(["add", "CIJobTests.hangs()", "--reason", "waits for ever"]).status, 0)
+    XCTAssertEqual(try quarantine(["add", "CIJobTests.broken()", "--reason", "issue 3"]).status, 0)
+    let text = try String(contentsOfFile: file, encoding: .utf8)
+    let lines = text.split(separator: "\n")
+    XCTAssertEqual(lines.count, 4, text)
+    XCTAssertTrue(lines[1].contains("\"test\": \"CIJobTests.broken()\""), text)
+    XCTAssertTrue(lines[2].contains("\"test\": \"CIJobTests.hangs()\""), text)
+    XCTAssertEqual(try quarantine(["remove", "CIJobTests.broken()"]).status, 0)
+    XCTAssertEqual(try quarantine(["remove", "CIJobTests.broken()"]).status, 2)
+    let list = try quarantine(["list"])
+    XCTAssertTrue(list.stdout.hasPrefix("CIJobTests.hangs()  "), list.stdout)
+  }
+}
