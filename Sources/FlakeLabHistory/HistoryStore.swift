@@ -10,13 +10,13 @@ import FlakeLab
 package final class HistoryStore {
   /// `PRAGMA application_id`: "FlkL", so that a database of anything else is never taken for a
   /// history.
-  static let applicationID: Int32 = 0x466C_6B4C
+  package static let applicationID: Int32 = 0x466C_6B4C
 
   /// How long a writer waits for another.
   static let busyTimeout: Int32 = 30_000
 
   /// Each migration takes the schema from its index to the next version.
-  static let migrations: [String] = [
+  package static let migrations: [String] = [
     """
     CREATE TABLE runs (
       id INTEGER PRIMARY KEY,
@@ -94,6 +94,32 @@ package final class HistoryStore {
         try execute("PRAGMA user_version = \(index + 1)")
       }
     }
+  }
+
+  /// Stores `run` in one transaction; a run from the same source is there already and adds
+  /// nothing. Returns whether it was added.
+  @discardableResult
+  package func record(_ run: RecordedRun) throws(HistoryError) -> Bool {
+    var added = false
+    try transaction { () throws(HistoryError) in
+      let values = [run.source, run.command, run.started, run.commit, run.branch, run.machine, run.toolchain]
+      try execute(
+        "INSERT OR IGNORE INTO runs (source, command, started, commit_id, branch, machine, toolchain) VALUES ("
+          + values.map(Self.literal).joined(separator: ", ") + ")")
+      guard try integer("SELECT changes()") == 1 else { return }
+      added = true
+      let id = try integer("SELECT last_insert_rowid()")
+      for result in run.results {
+        let values = [String(id), Self.literal(result.test), Self.literal(result.status), String(result.attempts), String(result.failures)]
+        try execute("INSERT INTO results (run, test, status, attempts, failures) VALUES (" + values.joined(separator: ", ") + ")")
+      }
+    }
+    return added
+  }
+
+  /// `text` as an SQL string literal, or NULL.
+  static func literal(_ text: String?) -> String {
+    text.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" } ?? "NULL"
   }
 
   /// Runs `body` in an immediate transaction (the write lock taken at once, so that two
