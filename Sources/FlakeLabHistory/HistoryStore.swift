@@ -1,5 +1,6 @@
 import CSQLite
 import FlakeLab
+import Foundation
 
 /// The history of CI runs, in SQLite: one file a team keeps (`.flakelab/history.sqlite` by
 /// default). It is FlakeLab's by its application ID, and its schema has a version that
@@ -47,6 +48,9 @@ package final class HistoryStore {
   /// new or empty.
   package init(path: String) throws(HistoryError) {
     self.path = path
+    // `--record .flakelab/history.sqlite` in a package that has no `.flakelab` yet makes it.
+    let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     var handle: OpaquePointer?
     let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
     guard opened == SQLITE_OK, let handle else {

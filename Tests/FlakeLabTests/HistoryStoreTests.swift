@@ -20,7 +20,7 @@ final class HistoryStoreTests: XCTestCase {
   private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
   func testANewHistoryHasTheSchemaInWALAndOpensAgain() throws {
-    let file = path("history.sqlite")
+    let file = path(".flakelab/history.sqlite")
     do {
       let store = try HistoryStore(path: file)
       XCTAssertEqual(store.schemaVersion, Int32(HistoryStore.migrations.count))
