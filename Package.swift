@@ -22,7 +22,11 @@ let package = Package(
   ],
   targets: [
     .target(name: "FlakeLab", swiftSettings: settings),
-    .target(name: "FlakeLabCommand", dependencies: ["FlakeLab"], swiftSettings: settings),
+    .target(name: "FlakeLabCommand", dependencies: ["FlakeLab", "FlakeLabHistory"], swiftSettings: settings),
+    // The system's libsqlite3: no package. Its own target, so that the harness preloaded into a
+    // user's test binary never loads SQLite into it.
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+    .target(name: "FlakeLabHistory", dependencies: ["FlakeLab", "CSQLite"], swiftSettings: settings),
     .target(name: "FlakeLabTesting", dependencies: ["FlakeLab"], swiftSettings: settings),
     .target(
       name: "FlakeLabPreload", dependencies: ["FlakeLab"],
@@ -35,7 +39,7 @@ let package = Package(
       name: "flakelab-bench", dependencies: ["FlakeLab", "Scenarios"], swiftSettings: settings),
     .testTarget(
       name: "FlakeLabTests",
-      dependencies: ["FlakeLab", "FlakeLabCommand", "FlakeLabTesting", "Scenarios", "flakelab"],
+      dependencies: ["FlakeLab", "FlakeLabCommand", "FlakeLabHistory", "FlakeLabTesting", "Scenarios", "flakelab"],
       swiftSettings: settings),
   ],
   swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import FlakeLab
+import FlakeLabHistory
 import Foundation
 
 /// Every error a command can end with, as its one line and exit status: the one place the
@@ -15,6 +16,7 @@ enum ErrorText {
     case let error as MergeError: (describe(error), .usage)
     case let error as PackageError: (describe(error), .usage)
     case let error as QuarantineError: (describe(error), .usage)
+    case let error as HistoryError: (describe(error), .usage)
     case let error as NotAnOutcomeChannel:
       ("descriptor \(error.descriptor) is not an outcome channel: '\(Program.name) worker' is started by \(Program.name) itself", .usage)
     case let interrupted as LabInterrupted:
@@ -22,6 +24,17 @@ enum ErrorText {
     case let error as SystemError:
       ("internal error: \(error.attempt) failed: \(String(cString: strerror(error.errno)))", .internalError)
     default: ("internal error: \(error)", .internalError)
+    }
+  }
+
+  static func describe(_ error: HistoryError) -> String {
+    switch error {
+    case .cannotOpen(let path, let reason): "cannot open the history \(path): \(reason)"
+    case .notAHistory(let path): "\(path) is not a FlakeLab history (an SQLite file FlakeLab made); it was left as it was"
+    case .corrupt(let path): "the history \(path) is damaged (SQLite: database disk image is malformed); it was left as it was"
+    case .newerSchema(let path, let version): "the history \(path) has schema \(version), from a later FlakeLab; this one knows up to \(HistoryStore.migrations.count)"
+    case .locked(let path): "the history \(path) stayed locked by another writer for 30 s; nothing was written"
+    case .sqlite(let path, let what, let message): "the history \(path): \(message) (\(what)); nothing was written"
     }
   }
 

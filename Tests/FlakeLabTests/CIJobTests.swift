@@ -95,6 +95,32 @@ final class CIJobTests: XCTestCase {
     XCTAssertEqual(try root.nodes(forXPath: "//testcase[@name='crashesOnce()']/flakyError[@type='crashed']").count, 1)
   }
 
+  /// `--record`: the run in the history, read with the sqlite3 shell; a file that is no history
+  /// is refused before anything runs, and left as it was.
+  func testARunIsRecordedAndABadHistoryIsRefusedUntouched() throws {
+    let history = state.appendingPathComponent("history.sqlite").path
+    let run = try ci(["--filter", "failsOnce|adds", "--record", history])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    let shell = Process()
+    let output = Pipe()
+    shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    shell.arguments = ["sqlite3", history, "SELECT command, count(*) FROM runs; SELECT test, status, attempts, failures FROM results ORDER BY test;"]
+    shell.standardOutput = output
+    try shell.run()
+    shell.waitUntilExit()
+    let rows = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+    XCTAssertEqual(
+      rows,
+      ["ci|1", "CIJobTests.adds()|passed|1|0", "CIJobTests.failsOnce()|flaky|2|1"])
+    let notes = state.appendingPathComponent("notes.txt").path
+    try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: notes))
+    let refused = try ci(["--filter", "adds", "--record", notes])
+    XCTAssertEqual(refused.status, 2)
+    XCTAssertEqual(refused.stdout, "", "nothing ran")
+    XCTAssertEqual(refused.stderr, "flakelab: \(notes) is not a FlakeLab history (an SQLite file FlakeLab made); it was left as it was\n")
+    XCTAssertEqual(try String(contentsOfFile: notes, encoding: .utf8), "my notes\n")
+  }
+
   func testTheQuarantineCommandKeepsTheFileSortedAndRefusesWhatItCannotDo() throws {
     let file = state.appendingPathComponent("q.json").path
     func quarantine(_ arguments: [String]) throws -> Flakelab.Result {

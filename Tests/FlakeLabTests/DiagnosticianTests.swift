@@ -299,6 +299,43 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .firstRun)
   }
 
+  /// A clean-clone `make test` under load called isLoading first-run (global failed 22 of 33).
+  /// Every screen pass failed, so its one-queue arms and its fresh one settled after three
+  /// failures; its suite passes, first runs all, failed 10 of 10 under global against 9 of 20
+  /// warm, and one queue's 13 of 13 were too few against global's spread to show a contrast.
+  /// But warm repetitions on one queue failed every time: the order decides it, not a warm-up,
+  /// and advice to make the first run deterministic would point the wrong way.
+  func testAFirstRunContrastIsNoCauseWhenWarmRunsOnOneQueueAlwaysFail() {
+    var warm = Tally()
+    var replicates: [ReplicateCounts] = []
+    for failed in [3, 3, 2, 1, 0] {
+      var one = Tally()
+      one.record(.passed, count: 4 - failed)
+      one.record(.failed(observation: "x"), count: failed)
+      warm.merge(one)
+      replicates.append(ReplicateCounts(one))
+    }
+    var globalWarm = RunResult(
+      RunKey(scenario: "M", variant: "race()", executor: .global), tally: warm, seconds: 1,
+      iterationsAreIndependent: false, replicates: replicates)
+    globalWarm.test = TestReference(test: test, packagePath: ".", layout: .repetitions)
+    func settled(_ result: RunResult) -> RunResult {
+      var result = result
+      result.stop = .everyIterationFailed
+      return result
+    }
+    var runs = [
+      run(.global, .suite, failed: 10, of: 10), run(.serial, .suite, failed: 10, of: 10), globalWarm,
+      settled(run(.serial, .repetitions, failed: 3, of: 3)), settled(run(.seeded, .repetitions, failed: 3, of: 3)),
+      settled(run(.global, .fresh, failed: 3, of: 3)),
+    ]
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .undetermined)
+    // A warm-up decides it when warm runs on one queue pass.
+    runs[3] = run(.serial, .repetitions, failed: 1, of: 20)
+    runs[4] = run(.seeded, .repetitions, failed: 1, of: 20)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .firstRun)
+  }
+
   /// A contrast against nothing measured (every warm run settled after its first failures and
   /// left out of the rates) is no contrast: once seen calling isLoading first-run under load.
   func testNothingFailsMoreThanNothingMeasured() {

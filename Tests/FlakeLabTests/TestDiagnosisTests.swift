@@ -127,12 +127,17 @@ final class TestDiagnosisTests: XCTestCase {
     for id in ["FlakeKindsTests.NumberFactTests/isLoading()", "FlakeKindsTests.reentrancy()"] {
       let finding = answer.tests[id]
       // On a loaded machine the global executor's threads come late, and isLoading then fails
-      // nearly always under global too: no contrast shows the cause, and the lab must say so,
-      // never a wrong one (first-run, blocks-thread).
+      // nearly always under global too; and when every screen pass failed, a global arm whose
+      // first three iterations failed settles there and leaves the rates (about one run in
+      // ten), so that global's rate left is too high for one queue's to stand out. No contrast
+      // then shows the cause, and the lab must say so, never a wrong one (first-run,
+      // blocks-thread).
       let global = (finding?["arms"] as? [[String: Any]] ?? []).filter { $0["executor"] as? String == "global" }
       let globalFailed = global.reduce(0) { $0 + ($1["notPassed"] as? Int ?? 0) }
       let globalRan = global.reduce(0) { $0 + ($1["ran"] as? Int ?? 0) }
-      if globalRan > 0, Double(globalFailed) / Double(globalRan) >= 0.75, finding?["diagnosis"] as? String == "undetermined" {
+      let settledEarly = global.contains { $0["stopped"] as? String == "everyIterationFailed" }
+      let globalNearlyAlways = globalRan > 0 && Double(globalFailed) / Double(globalRan) >= 0.75
+      if globalNearlyAlways || settledEarly, finding?["diagnosis"] as? String == "undetermined" {
         continue
       }
       XCTAssertEqual(finding?["diagnosis"] as? String, "serial-deterministic", "\(id): global failed \(globalFailed) of \(globalRan)")

@@ -98,6 +98,9 @@ package enum Diagnostician {
       let warm = counts { $0.ranInParallel == underGlobal && $0.test?.layout == .repetitions }
       return firstRuns.failMoreThan(warm, confidence: confidence)
     }
+    // Warm runs on one queue that fail every time say the order decides it, not a warm-up: a
+    // cold thread pool only makes a global first run fail more (isLoading under load).
+    let failsWarmOnOneQueue = Counts(runs.filter { !$0.ranInParallel && $0.test?.layout == .repetitions }).alwaysFails
 
     if randomDraw(runs, confidence: confidence) != nil { return .randomness }
     // The replays agreed process for process, but on too few failures (or passes) to tell the
@@ -119,7 +122,7 @@ package enum Diagnostician {
       return .serialDeterministic
     }
     if isInterference(measured, confidence: confidence) { return .interference }
-    if failsAlone, failsMoreOnFirstRuns { return .firstRun }
+    if failsAlone, failsMoreOnFirstRuns, !failsWarmOnOneQueue { return .firstRun }
     if seeded.fails, fifo.neverFails, seeded.failMoreThan(fifo, confidence: confidence) { return .fifoDependent }
     // A race fails alone under global too; failures only beside others, with too few runs
     // alone to call them interference, say neither (advice the wrong way is worse).

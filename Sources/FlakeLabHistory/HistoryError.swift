@@ -1,0 +1,17 @@
+/// A history database that cannot be used; each is one line and exit 2, and nothing stored is
+/// changed.
+package enum HistoryError: Error, Equatable {
+  /// The file cannot be opened or created (a directory, no permission, a full disk).
+  case cannotOpen(path: String, reason: String)
+  /// The file is a database, but not FlakeLab's (its application ID is another's), or not a
+  /// database at all.
+  case notAHistory(path: String)
+  /// SQLite found the file damaged.
+  case corrupt(path: String)
+  /// A later FlakeLab wrote it, with a schema this one does not know.
+  case newerSchema(path: String, version: Int32)
+  /// Another writer held it past the wait (`busy_timeout`).
+  case locked(path: String)
+  /// SQLite said no: the statement, and its message.
+  case sqlite(path: String, what: String, message: String)
+}

@@ -1,0 +1,98 @@
+import Foundation
+import XCTest
+
+@testable import FlakeLabHistory
+
+/// The history's file: FlakeLab's own, its schema brought up to date, WAL, and writers that wait
+/// for one another; anything else is refused with nothing in it changed.
+final class HistoryStoreTests: XCTestCase {
+  private var directory: URL!
+
+  override func setUp() async throws {
+    directory = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  }
+
+  override func tearDown() async throws {
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+  func testANewHistoryHasTheSchemaInWALAndOpensAgain() throws {
+    let file = path(".flakelab/history.sqlite")
+    do {
+      let store = try HistoryStore(path: file)
+      XCTAssertEqual(store.schemaVersion, Int32(HistoryStore.migrations.count))
+      XCTAssertEqual(try store.integer("PRAGMA application_id"), HistoryStore.applicationID)
+      XCTAssertEqual(try store.integer("SELECT count(*) FROM sqlite_master WHERE name IN ('runs', 'results')"), 2)
+      // In WAL, a connection that has written keeps its log beside the file.
+      XCTAssertTrue(FileManager.default.fileExists(atPath: file + "-wal"))
+    }
+    let again = try HistoryStore(path: file)
+    XCTAssertEqual(again.schemaVersion, Int32(HistoryStore.migrations.count))
+    let header = try String(contentsOfFile: file, encoding: .isoLatin1).prefix(15)
+    XCTAssertEqual(String(header), "SQLite format 3")
+  }
+
+  func testWhatIsNotAHistoryIsRefusedAndLeftAsItWas() throws {
+    let text = path("notes.txt")
+    try Data("not a database at all, just words\n".utf8).write(to: URL(fileURLWithPath: text))
+    XCTAssertThrowsError(try HistoryStore(path: text)) { XCTAssertEqual($0 as? HistoryError, .notAHistory(path: text)) }
+    XCTAssertEqual(try String(contentsOfFile: text, encoding: .utf8), "not a database at all, just words\n")
+
+    let other = path("other.sqlite")
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    shell.arguments = ["sqlite3", other, "CREATE TABLE t(x); INSERT INTO t VALUES (1);"]
+    try shell.run()
+    shell.waitUntilExit()
+    let before = try Data(contentsOf: URL(fileURLWithPath: other))
+    XCTAssertThrowsError(try HistoryStore(path: other)) { XCTAssertEqual($0 as? HistoryError, .notAHistory(path: other)) }
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: other)), before)
+
+    XCTAssertThrowsError(try HistoryStore(path: directory.path)) {
+      guard case .cannotOpen? = $0 as? HistoryError else { return XCTFail("\($0)") }
+    }
+  }
+
+  func testAHistoryFromALaterFlakeLabIsRefused() throws {
+    let file = path("later.sqlite")
+    try HistoryStore(path: file).execute("PRAGMA user_version = 99")
+    XCTAssertThrowsError(try HistoryStore(path: file)) { XCTAssertEqual($0 as? HistoryError, .newerSchema(path: file, version: 99)) }
+  }
+
+  /// Two writers at once, each committing its own transactions: every row of both is there.
+  func testTwoWritersAtOnceLoseNothing() throws {
+    let file = path("shared.sqlite")
+    _ = try HistoryStore(path: file)
+    let failures = Locked([String]())
+    DispatchQueue.concurrentPerform(iterations: 2) { writer in
+      do {
+        let store = try HistoryStore(path: file)
+        for index in 0..<100 {
+          try store.transaction { () throws(HistoryError) in
+            try store.execute(
+              "INSERT INTO runs (source, command, started, machine, toolchain) VALUES ('w\(writer)-\(index)', 'ci', 'now', 'm', 't')")
+          }
+        }
+      } catch {
+        failures.withLock { $0.append("\(error)") }
+      }
+    }
+    XCTAssertEqual(failures.withLock { $0 }, [])
+    XCTAssertEqual(try HistoryStore(path: file).integer("SELECT count(*) FROM runs"), 200)
+  }
+}
+
+/// A value guarded by a lock, for the writers' failures.
+private final class Locked<Value>: @unchecked Sendable {
+  private var value: Value
+  private let lock = NSLock()
+  init(_ value: Value) { self.value = value }
+  func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&value)
+  }
+}
