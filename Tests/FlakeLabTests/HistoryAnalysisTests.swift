@@ -79,5 +79,7 @@ final class HistoryAnalysisTests: XCTestCase {
     XCTAssertEqual(answer.gate?.undecided, ["T.once()"], "1 of 30: its interval reaches above 5%")
     XCTAssertTrue(answer.failsTheJob)
     XCTAssertFalse(HistoryAnalysis.answer(runs, window: window, maxFailureRate: 0.9).failsTheJob)
+    let quarantined = HistoryAnalysis.answer(runs, window: window, quarantined: ["T.often()": []], maxFailureRate: 0.05)
+    XCTAssertFalse(quarantined.failsTheJob, "a quarantined test fails no job")
   }
 }

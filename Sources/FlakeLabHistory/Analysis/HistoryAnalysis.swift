@@ -11,7 +11,8 @@ package enum HistoryAnalysis {
   package static let defaultQuietRuns = 20
 
   /// `runs` (the window's, oldest first) judged; `quarantined`, each quarantined test's last
-  /// ``HistoryAnswer/quietRuns`` CI statuses, newest first; a gate when `maxFailureRate` is set.
+  /// ``HistoryAnswer/quietRuns`` CI statuses, newest first (their failures fail no gate); a gate
+  /// when `maxFailureRate` is set.
   package static func answer(
     _ runs: [RecordedRun], window: HistoryAnswer.Window, quarantined: [String: [CITest.Status]] = [:],
     quietRuns: Int = defaultQuietRuns, maxFailureRate: Double? = nil,
@@ -35,10 +36,12 @@ package enum HistoryAnalysis {
     }.map(\.test)
     let ready = quarantined.filter { $0.value.count >= quietRuns && $0.value.prefix(quietRuns).allSatisfy { $0 == .passed } }
       .map(\.key).sorted()
+    // A quarantined test fails no job, this gate's either.
+    let gated = failing.filter { $0.ciRuns > 0 && quarantined[$0.test] == nil }
     let gate = maxFailureRate.map { bound in
       HistoryAnswer.GateResult(
-        maxFailureRate: bound, over: failing.filter { $0.ciRuns > 0 && $0.low > bound }.map(\.test),
-        undecided: failing.filter { $0.ciRuns > 0 && $0.low <= bound && $0.high > bound }.map(\.test))
+        maxFailureRate: bound, over: gated.filter { $0.low > bound }.map(\.test),
+        undecided: gated.filter { $0.low <= bound && $0.high > bound }.map(\.test))
     }
     return HistoryAnswer(
       window: window, confidence: confidence, ciRuns: runs.filter { $0.kind != .lab }.count,
