@@ -125,6 +125,12 @@ final class HistoryCommandTests: XCTestCase {
     XCTAssertEqual(refused.stdout, "")
     XCTAssertEqual(refused.stderr, "flakelab: \(broken):3: not well-formed XML (</…> does not close <testcase>); nothing was imported\n")
     XCTAssertEqual(try sqlite("SELECT count(*) FROM runs"), ["1"])
+    // swift test's XCTest file for a package whose tests are all Swift Testing's.
+    let empty = state.appendingPathComponent("empty.xml").path
+    try Data(#"<testsuites><testsuite name="TestResults" errors="0" tests="0" failures="0" time="0.0"></testsuite></testsuites>"#.utf8)
+      .write(to: URL(fileURLWithPath: empty))
+    XCTAssertEqual(try flakelab(["history", "import", empty, "--history", history]).stdout, "\(empty): no test in it, nothing added\n")
+    XCTAssertEqual(try sqlite("SELECT count(*) FROM runs"), ["1"])
 
     // A history damaged on disk: its schema's page overwritten.
     let damaged = state.appendingPathComponent("damaged.sqlite").path

@@ -109,6 +109,11 @@ struct HistoryCommand: Command {
     }
     let store = try HistoryStore(path: path)
     for (file, run) in zip(files, runs) {
+      // XCTest's file from a package with only Swift Testing tests: no run to count.
+      guard !run.results.isEmpty else {
+        print("\(file): no test in it, nothing added")
+        continue
+      }
       let added = try store.record(run)
       let tests = "\(run.results.count) test\(run.results.count == 1 ? "" : "s")"
       print(added ? "\(file): added (\(run.kind.rawValue), \(tests))" : "\(file): already in the history, nothing added")
