@@ -17,6 +17,7 @@ enum ErrorText {
     case let error as PackageError: (describe(error), .usage)
     case let error as QuarantineError: (describe(error), .usage)
     case let error as HistoryError: (describe(error), .usage)
+    case let error as ImportError: (describe(error), .usage)
     case let error as NotAnOutcomeChannel:
       ("descriptor \(error.descriptor) is not an outcome channel: '\(Program.name) worker' is started by \(Program.name) itself", .usage)
     case let interrupted as LabInterrupted:
@@ -35,6 +36,17 @@ enum ErrorText {
     case .newerSchema(let path, let version): "the history \(path) has schema \(version), from a later FlakeLab; this one knows up to \(HistoryStore.migrations.count)"
     case .locked(let path): "the history \(path) stayed locked by another writer for 30 s; nothing was written"
     case .sqlite(let path, let what, let message): "the history \(path): \(message) (\(what)); nothing was written"
+    }
+  }
+
+  static func describe(_ error: ImportError) -> String {
+    switch error {
+    case .unreadable(let path): "cannot read \(path); nothing was imported"
+    case .unknownFormat(let path): "\(path) is neither JUnit XML nor a FlakeLab JSON report; nothing was imported"
+    case .malformedXML(let path, let line, let reason): "\(path):\(line): not well-formed XML (\(reason)); nothing was imported"
+    case .notJUnit(let path, let root): "\(path) is XML but not JUnit (<\(root)>, not <testsuites> or <testsuite>); nothing was imported"
+    case .malformedCIReport(let path, let what): "\(path) is a flakelab ci report without \(what); nothing was imported"
+    case .report(let error): describe(error) + "; nothing was imported"
     }
   }
 

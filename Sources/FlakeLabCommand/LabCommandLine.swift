@@ -82,7 +82,7 @@ public enum LabCommandLine {
   static func commands(_ catalog: ScenarioCatalog) -> [CommandEntry] {
     [
       ListCommand.entry(catalog), RunCommand.entry(catalog), CompareCommand.entry(catalog),
-      TestCommand.entry(catalog), CICommand.entry(catalog), QuarantineCommand.entry(catalog), CheckCommand.entry(catalog), PlanCommand.entry(catalog),
+      TestCommand.entry(catalog), CICommand.entry(catalog), QuarantineCommand.entry(catalog), HistoryCommand.entry(catalog), CheckCommand.entry(catalog), PlanCommand.entry(catalog),
       ReplayCommand.entry(catalog), ExploreCommand.entry(catalog), MergeCommand.entry(catalog),
       WorkerCommand.entry(catalog),
     ]

@@ -1,6 +1,6 @@
 import CSQLite
-import FlakeLab
-import Foundation
+package import FlakeLab
+package import Foundation
 
 /// The history of CI runs, in SQLite: one file a team keeps (`.flakelab/history.sqlite` by
 /// default). It is FlakeLab's by its application ID, and its schema has a version that
@@ -26,9 +26,10 @@ package final class HistoryStore {
       started TEXT NOT NULL,
       commit_id TEXT,
       branch TEXT,
-      machine TEXT NOT NULL,
-      toolchain TEXT NOT NULL
+      machine TEXT,
+      toolchain TEXT
     );
+    CREATE INDEX runs_by_time ON runs(started);
     CREATE TABLE results (
       run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
       test TEXT NOT NULL,
@@ -42,7 +43,7 @@ package final class HistoryStore {
   ]
 
   package let path: String
-  private let database: OpaquePointer
+  let database: OpaquePointer
 
   /// Opens the history at `path`, creating it (and bringing its schema up to date) when it is
   /// new or empty.
@@ -106,24 +107,77 @@ package final class HistoryStore {
   package func record(_ run: RecordedRun) throws(HistoryError) -> Bool {
     var added = false
     try transaction { () throws(HistoryError) in
-      let values = [run.source, run.command, run.started, run.commit, run.branch, run.machine, run.toolchain]
-      try execute(
-        "INSERT OR IGNORE INTO runs (source, command, started, commit_id, branch, machine, toolchain) VALUES ("
-          + values.map(Self.literal).joined(separator: ", ") + ")")
+      try statement(
+        "INSERT OR IGNORE INTO runs (source, command, started, commit_id, branch, machine, toolchain) VALUES (?, ?, ?, ?, ?, ?, ?)"
+      ).run([
+        .text(run.source), .text(run.kind.rawValue), .text(Timestamp.iso8601(run.started)), .text(run.commit),
+        .text(run.branch), .text(run.machine), .text(run.toolchain),
+      ])
       guard try integer("SELECT changes()") == 1 else { return }
       added = true
-      let id = try integer("SELECT last_insert_rowid()")
+      let id = Int(sqlite3_last_insert_rowid(database))
+      let insert = try statement("INSERT OR REPLACE INTO results (run, test, status, attempts, failures) VALUES (?, ?, ?, ?, ?)")
       for result in run.results {
-        let values = [String(id), Self.literal(result.test), Self.literal(result.status), String(result.attempts), String(result.failures)]
-        try execute("INSERT INTO results (run, test, status, attempts, failures) VALUES (" + values.joined(separator: ", ") + ")")
+        try insert.run([
+          .integer(id), .text(result.test), .text(result.status.rawValue), .integer(result.attempts),
+          .integer(result.failures),
+        ])
       }
     }
     return added
   }
 
-  /// `text` as an SQL string literal, or NULL.
-  static func literal(_ text: String?) -> String {
-    text.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" } ?? "NULL"
+  /// The runs that started at `since` or later (on `branch`, when given), oldest first, each
+  /// with its results in the order stored.
+  package func runs(since: Date, branch: String? = nil) throws(HistoryError) -> [RecordedRun] {
+    let query = try statement(
+      """
+      SELECT runs.id, source, command, started, commit_id, branch, machine, toolchain, test, status, attempts, failures
+      FROM runs LEFT JOIN results ON results.run = runs.id
+      WHERE started >= ? AND (? IS NULL OR branch = ?)
+      ORDER BY started, runs.id, results.rowid
+      """)
+    var runs: [RecordedRun] = []
+    var current: (id: Int, run: RecordedRun)?
+    try query.rows([.text(Timestamp.iso8601(since)), .text(branch), .text(branch)]) { (row: Statement.Row) throws(HistoryError) in
+      let id = row.integer(0)
+      if current?.id != id {
+        if let done = current?.run { runs.append(done) }
+        guard let kind = RecordedRun.Kind(rawValue: row.text(2) ?? ""), let started = row.text(3).flatMap(Timestamp.date) else {
+          throw .corrupt(path: path)
+        }
+        current = (
+          id,
+          RecordedRun(
+            source: row.text(1) ?? "", kind: kind, started: started,
+            commit: row.text(4), branch: row.text(5), machine: row.text(6), toolchain: row.text(7),
+            results: [])
+        )
+      }
+      guard let test = row.text(8) else { return }
+      guard let status = CITest.Status(rawValue: row.text(9) ?? "") else { throw .corrupt(path: path) }
+      current?.run.results.append(.init(test: test, status: status, attempts: row.integer(10), failures: row.integer(11)))
+    }
+    if let done = current?.run { runs.append(done) }
+    return runs
+  }
+
+  /// The statuses of `test` in its last `limit` CI runs (`ci` and JUnit, on `branch` when
+  /// given), newest first: whether a quarantined test may leave.
+  package func recentStatuses(of test: String, limit: Int, branch: String? = nil) throws(HistoryError) -> [CITest.Status] {
+    let query = try statement(
+      """
+      SELECT status FROM results JOIN runs ON runs.id = results.run
+      WHERE test = ? AND command != ? AND status IN ('passed', 'flaky', 'failed') AND (? IS NULL OR branch = ?)
+      ORDER BY started DESC, runs.id DESC LIMIT ?
+      """)
+    var statuses: [CITest.Status] = []
+    try query.rows([.text(test), .text(RecordedRun.Kind.lab.rawValue), .text(branch), .text(branch), .integer(limit)]) {
+      (row: Statement.Row) throws(HistoryError) in
+      guard let status = row.text(0).flatMap(CITest.Status.init) else { throw .corrupt(path: path) }
+      statuses.append(status)
+    }
+    return statuses
   }
 
   /// Runs `body` in an immediate transaction (the write lock taken at once, so that two
@@ -161,7 +215,7 @@ package final class HistoryStore {
     return sqlite3_column_int(statement, 0)
   }
 
-  private func error(_ status: Int32, what: String, message: String?) -> HistoryError {
+  func error(_ status: Int32, what: String, message: String? = nil) -> HistoryError {
     let said = message ?? String(cString: sqlite3_errmsg(database))
     switch status & 0xff {
     case SQLITE_BUSY, SQLITE_LOCKED: return .locked(path: path)

@@ -1,65 +1,110 @@
 package import FlakeLab
-import Foundation
+package import Foundation
+
 
 /// One run as the history keeps it: where it came from (`source`, which makes a second import of
-/// the same file add nothing), when, on which commit and branch, machine and toolchain, and each
-/// test's status with its attempts and failures.
+/// the same run add nothing), what ran it, when, on which commit and branch, machine and
+/// toolchain, and each test's status with its attempts and failures.
 package struct RecordedRun: Sendable, Equatable {
+  /// What ran the tests, which decides what a run says of a rate.
+  package enum Kind: String, Sendable, CaseIterable {
+    /// `flakelab ci`: the suite once, failures retried. Its first attempts are CI runs.
+    case ci
+    /// Any runner's JUnit XML (`swift test --xunit-output`, xcodebuild's through other tools):
+    /// one attempt a test, a CI run too.
+    case junit
+    /// `flakelab test`: a lab's many passes. Its verdicts are evidence on their commit, never a CI
+    /// rate (hundreds of passes would outweigh every CI run).
+    case lab = "test"
+  }
+
   package struct Result: Sendable, Equatable {
     package let test: String
-    /// `passed`, `flaky`, `failed`, `skipped` or `notRun`, as ``CITest/Status`` names them.
-    package let status: String
+    package let status: CITest.Status
+    /// Times the test ran (for a lab run, iterations), and of those, the ones that did not pass.
     package let attempts: Int
     package let failures: Int
+
+    package init(test: String, status: CITest.Status, attempts: Int, failures: Int) {
+      self.test = test
+      self.status = status
+      self.attempts = attempts
+      self.failures = failures
+    }
   }
 
   package let source: String
-  package let command: String
-  /// ISO 8601, UTC.
-  package let started: String
+  package let kind: Kind
+  package let started: Date
   package let commit: String?
   package let branch: String?
-  package let machine: String
-  package let toolchain: String
-  package let results: [Result]
+  package let machine: String?
+  package let toolchain: String?
+  package var results: [Result]
 
-  /// A `flakelab ci` run that has just ended, on `git`'s commit and branch.
-  package init(_ run: CIRun, git: GitState?) {
-    source = "flakelab-ci:" + UUID().uuidString
-    command = "ci"
-    started = Self.timestamp(Date(timeIntervalSinceNow: -(run.passSeconds + run.retrySeconds)))
-    commit = git?.commit
-    branch = git?.branch
-    machine = "\(run.machine.cores) cores, \(run.machine.os)"
-    toolchain = "Swift \(run.machine.swift)"
-    results = run.tests.map { test in
-      Result(
-        test: test.test.id, status: test.status.rawValue, attempts: test.attempts.count,
-        failures: test.attempts.filter(\.failed).count)
-    }
+  package init(
+    source: String, kind: Kind, started: Date, commit: String?, branch: String?, machine: String?,
+    toolchain: String?, results: [Result]
+  ) {
+    self.source = source
+    self.kind = kind
+    // The history keeps seconds: a run read back equals the run stored.
+    self.started = Date(timeIntervalSince1970: started.timeIntervalSince1970.rounded(.down))
+    self.commit = commit
+    self.branch = branch
+    self.machine = machine
+    self.toolchain = toolchain
+    self.results = results
   }
 
-  static func timestamp(_ date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    return formatter.string(from: date)
+  /// A `flakelab ci` run, under its own ID, so that its JSON imported later adds nothing.
+  package init(_ run: CIRun) {
+    self.init(
+      source: "flakelab-ci:" + run.id, kind: .ci, started: run.started, commit: run.git?.commit, branch: run.git?.branch,
+      machine: Self.machine(run.machine), toolchain: "Swift \(run.machine.swift)",
+      results: run.tests.map { test in
+        Result(
+          test: test.test.id, status: test.status, attempts: test.attempts.count,
+          failures: test.attempts.filter(\.failed).count)
+      })
   }
-}
 
-/// The commit and branch a package's checkout is on, from git, when it is one.
-package struct GitState: Sendable, Equatable {
-  package let commit: String
-  package let branch: String?
+  /// A `flakelab test` run: each test's verdict, over every iteration the lab ran of it. Its
+  /// source is its JSON report's digest, so that the report's file imported later adds nothing.
+  package init(_ report: Report, started: Date, git: GitState?) {
+    self.init(
+      report, source: Self.source(ofReport: JSONReport.render(report)), started: started, commit: git?.commit,
+      branch: git?.branch)
+  }
 
-  /// The state of the checkout holding `path`; nil when git is missing or it is none.
-  package static func of(_ path: String) -> GitState? {
-    func git(_ arguments: [String]) -> String? {
-      guard let result = try? CapturedProcess.run("git", ["-C", path] + arguments), result.status == 0 else { return nil }
-      let text = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
-      return text.isEmpty ? nil : text
+  init(_ report: Report, source: String, started: Date, commit: String?, branch: String?) {
+    self.init(
+      source: source, kind: .lab, started: started, commit: commit, branch: branch, machine: Self.machine(report.machine),
+      toolchain: "Swift \(report.machine.swift)",
+      results: report.tests.map { finding in
+        let ran = finding.runs.reduce(0) { $0 + $1.tally.ran }
+        let failed = finding.runs.reduce(0) { $0 + $1.tally.notPassed }
+        return Result(test: finding.test.id, status: Self.status(finding.verdict), attempts: ran, failures: failed)
+      })
+  }
+
+  /// A report file's source: its content's SHA-256.
+  package static func source(ofReport text: some StringProtocol) -> String {
+    "report-sha256:" + SHA256.hex(of: Array(text.utf8))
+  }
+
+  static func machine(_ machine: MachineInfo) -> String {
+    "\(machine.cores) cores, \(machine.os)"
+  }
+
+  /// A lab's verdict as a status: stable passed, flaky flaky, failing failed.
+  static func status(_ verdict: TestVerdict) -> CITest.Status {
+    switch verdict {
+    case .stable: .passed
+    case .flaky: .flaky
+    case .failing: .failed
+    case .skipped: .skipped
+    case .notRun: .notRun
     }
-    guard let commit = git(["rev-parse", "HEAD"]) else { return nil }
-    let branch = git(["rev-parse", "--abbrev-ref", "HEAD"]).flatMap { $0 == "HEAD" ? nil : $0 }
-    return GitState(commit: commit, branch: branch)
   }
 }

@@ -1,6 +1,15 @@
+package import Foundation
+
 /// What `flakelab ci` concludes: every test's pass and retries, and what fails the job. Derived
 /// once; text, JUnit, markdown, annotations and JSON render it.
 package struct CIRun: Sendable {
+  /// The run's own ID: a history given the run twice (recorded, then its JSON imported) keeps it
+  /// once.
+  package var id = UUID().uuidString
+  /// When the pass began.
+  package var started = Date()
+  /// The package's checkout, when it is one: what the history files the run under.
+  package var git: GitState?
   package var machine: MachineInfo
   package var packagePath: String
   /// Retries of a test that failed, alone, each in a fresh process (`--retries`).

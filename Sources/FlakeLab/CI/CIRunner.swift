@@ -1,3 +1,5 @@
+import Foundation
+
 /// `flakelab ci`'s run: the suite once, as `swift test` runs it (one pass under the global
 /// executor, each framework's tests in a process of their own, XCTest's first, Swift Testing's
 /// in parallel), then each test that failed, crashed or hung alone, in a fresh process, until it
@@ -33,6 +35,7 @@ package struct CIRunner {
     defer { InterruptSignal.restoreDefaults() }
     let clock = ContinuousClock()
     let start = clock.now
+    let started = Date()
     let passes = PassSupervisor(timeout: timeout) { onProgress("suite", $0) }
     let screened = try passes.run(
       [TestLaunch.passes(of: tests, in: package, executor: GlobalExecutor(), seed: seed, preload: preload)],
@@ -45,6 +48,7 @@ package struct CIRunner {
           location: package.locations[test.id], quarantine: quarantine.entry(for: test))
       })
     run.interrupted = passes.wasInterrupted
+    run.started = started
     run.passSeconds = (clock.now - start).seconds
     if !run.interrupted { try retry(&run, onProgress: onProgress) }
     run.retrySeconds = (clock.now - start).seconds - run.passSeconds

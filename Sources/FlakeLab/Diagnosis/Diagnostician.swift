@@ -87,20 +87,18 @@ package enum Diagnostician {
     let oneQueueEvenStopped = Counts(runs.filter { !$0.ranInParallel })
     let fifo = counts { $0.executor.jobOrder == .fifo }
     let seeded = counts { $0.executor.jobOrder == .seeded }
-    // Every iteration of a suite pass or of a fresh process is the process's first run of the
-    // test; repetitions after the first are warm. A test that never failed alone failed beside
-    // others, not on a first run. Like with like: first runs and warm ones under global, or on
-    // one queue, since the arms' executors differ (a race's first runs are mostly global, its
-    // warm ones mostly on one queue, where it never fails).
+    // Every iteration of a suite pass or of a fresh process is a first run; repetitions after
+    // the first are warm. A test that never failed alone failed beside others. Like with like:
+    // under global, or on one queue (a race's first runs are mostly global, its warm ones on one
+    // queue, where it never fails). Warm runs on one queue that always fail say the order
+    // decides it (isLoading under load), not a warm-up.
     let failsAlone = counts { $0.test?.layout != .suite }.fails
-    let failsMoreOnFirstRuns = [true, false].contains { underGlobal in
+    let failsMoreOnFirstRuns = !Counts(runs.filter { !$0.ranInParallel && $0.test?.layout == .repetitions }).alwaysFails
+      && [true, false].contains { underGlobal in
       let firstRuns = counts { $0.ranInParallel == underGlobal && $0.test?.layout != .repetitions }
       let warm = counts { $0.ranInParallel == underGlobal && $0.test?.layout == .repetitions }
       return firstRuns.failMoreThan(warm, confidence: confidence)
     }
-    // Warm runs on one queue that fail every time say the order decides it, not a warm-up: a
-    // cold thread pool only makes a global first run fail more (isLoading under load).
-    let failsWarmOnOneQueue = Counts(runs.filter { !$0.ranInParallel && $0.test?.layout == .repetitions }).alwaysFails
 
     if randomDraw(runs, confidence: confidence) != nil { return .randomness }
     // The replays agreed process for process, but on too few failures (or passes) to tell the
@@ -122,7 +120,7 @@ package enum Diagnostician {
       return .serialDeterministic
     }
     if isInterference(measured, confidence: confidence) { return .interference }
-    if failsAlone, failsMoreOnFirstRuns, !failsWarmOnOneQueue { return .firstRun }
+    if failsAlone, failsMoreOnFirstRuns { return .firstRun }
     if seeded.fails, fifo.neverFails, seeded.failMoreThan(fifo, confidence: confidence) { return .fifoDependent }
     // A race fails alone under global too; failures only beside others, with too few runs
     // alone to call them interference, say neither (advice the wrong way is worse).

@@ -1,5 +1,5 @@
 /// `flakelab ci --format json` and `--output`: the run as data for scripts and a job's
-/// artifacts: `{"flakelab", "command": "ci", "machine", "packagePath", "retries",
+/// artifacts: `{"flakelab", "command": "ci", "id", "started", "commit", "branch", "machine", "packagePath", "retries",
 /// "timeoutSeconds", "interrupted", "quarantineFile", "passSeconds", "retrySeconds",
 /// "failsTheJob", "tests": [{"test", "framework", "status",
 /// "quarantine": {reason, added} | null, "source", "attempts": [{"outcome", "observation",
@@ -27,7 +27,9 @@ package enum CIJSON {
       ])
     }
     return JSONValue.object([
-      ("flakelab", .string(Report.labVersion)), ("command", .string("ci")),
+      ("flakelab", .string(Report.labVersion)), ("command", .string("ci")), ("id", .string(run.id)),
+      ("started", .string(Timestamp.iso8601(run.started))),
+      ("commit", run.git.map { .string($0.commit) } ?? .null), ("branch", run.git?.branch.map(JSONValue.string) ?? .null),
       (
         "machine",
         .object([

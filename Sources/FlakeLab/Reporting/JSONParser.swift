@@ -3,14 +3,14 @@
 ///
 /// Strict RFC 8259: one value, nothing after it but whitespace, no trailing commas, numbers as
 /// the RFC writes them; nesting is limited so that a hostile file cannot exhaust the stack.
-struct JSONParser {
+package struct JSONParser {
   private let bytes: [UInt8]
   private var position = 0
   private var depth = 0
   private static let maximumDepth = 64
 
   /// The value in `bytes`, or nil when they are not one JSON value.
-  static func parse(_ bytes: some Collection<UInt8>) -> JSONValue? {
+  package static func parse(_ bytes: some Collection<UInt8>) -> JSONValue? {
     var parser = JSONParser(bytes: Array(bytes))
     guard let value = parser.value() else { return nil }
     parser.skipWhitespace()
@@ -187,21 +187,21 @@ struct JSONParser {
 
 extension JSONValue {
   /// The member `key` of an object; nil for anything else.
-  subscript(key: String) -> JSONValue? {
+  package subscript(key: String) -> JSONValue? {
     guard case .object(let members) = self else { return nil }
     return members.first { $0.0 == key }?.1
   }
 
-  var string: String? {
+  package var string: String? {
     if case .string(let value) = self { value } else { nil }
   }
 
-  var int: Int? {
+  package var int: Int? {
     if case .int(let value) = self { value } else { nil }
   }
 
   /// A number, written with or without a fraction.
-  var number: Double? {
+  package var number: Double? {
     switch self {
     case .int(let value): Double(value)
     case .double(let value): value
@@ -209,15 +209,15 @@ extension JSONValue {
     }
   }
 
-  var bool: Bool? {
+  package var bool: Bool? {
     if case .bool(let value) = self { value } else { nil }
   }
 
-  var array: [JSONValue]? {
+  package var array: [JSONValue]? {
     if case .array(let values) = self { values } else { nil }
   }
 
-  var isObject: Bool {
+  package var isObject: Bool {
     if case .object = self { true } else { false }
   }
 }

@@ -93,7 +93,7 @@ package enum MarkdownReport {
   }
 
   /// Text in a table cell: a pipe would end the cell, and `<` would start a tag.
-  static func escaped(_ text: String) -> String {
+  package static func escaped(_ text: String) -> String {
     text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|")
       .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: "\n", with: " ")
   }

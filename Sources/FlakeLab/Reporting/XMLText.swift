@@ -1,8 +1,8 @@
 /// Text as XML carries it, for the JUnit report and the HTML page alike.
-enum XMLText {
+package enum XMLText {
   /// Text safe in XML attributes (line breaks as `&#10;`, or they would read as spaces) and
   /// elements (line breaks kept); characters XML 1.0 forbids are dropped.
-  static func escaped(_ text: String, inAttribute: Bool = true) -> String {
+  package static func escaped(_ text: String, inAttribute: Bool = true) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
       switch scalar {

@@ -37,8 +37,6 @@ struct CICommand: Command {
     }
     static let quarantine = Option<String>.text(
       "quarantine", "FILE", "The tests whose failures do not fail the job (default: .flakelab/quarantine.json in the package, when it exists)")
-    static let record = Option<String>.text(
-      "record", "DB", "Add the run to this history (default: .flakelab/history.sqlite in the package, when it exists)")
     static let failOnFlaky = Flag("fail-on-flaky", "Exit 1 when a test was flaky too (failed, then passed alone).")
     static let format = Option<ReportFormat>(
       "format", "FORMAT", "Output format: text, json, junit, markdown", default: .text
@@ -50,7 +48,7 @@ struct CICommand: Command {
   static let options = [
     TestCommand.Options.packagePath.spec, TestCommand.Options.filter.spec, TestCommand.Options.skip.spec,
     TestCommand.Options.skipBuild.spec, Options.retries.spec, Options.failOnFlaky.spec, Options.quarantine.spec,
-    Options.record.spec,
+    HistoryRecording.option.spec,
     MeasurementOptions.Options.timeout(default: TestCommand.defaultTimeout).spec, Options.format.spec,
     ReportOutput.output.spec, MeasurementOptions.Options.noProgress.spec,
   ]
@@ -79,7 +77,7 @@ struct CICommand: Command {
     retries = try arguments[Options.retries]
     failsOnFlaky = arguments[Options.failOnFlaky]
     quarantinePath = try arguments[Options.quarantine]
-    recordPath = try arguments[Options.record]
+    recordPath = try arguments[HistoryRecording.option]
     timeout = try arguments[MeasurementOptions.Options.timeout(default: TestCommand.defaultTimeout)]
     format = try arguments[Options.format]
     outputPath = try arguments[ReportOutput.output]
@@ -102,10 +100,7 @@ struct CICommand: Command {
     let quarantine = try UsageError.mapping { () throws(QuarantineError) in
       try Quarantine.load(path, mustExist: quarantinePath != nil)
     }
-    // Opened first: a history that cannot take the run costs nothing measured.
-    let defaultHistory = URL(fileURLWithPath: packagePath).appendingPathComponent(".flakelab/history.sqlite").path
-    let history = try (recordPath ?? (FileManager.default.fileExists(atPath: defaultHistory) ? defaultHistory : nil))
-      .map { path throws(HistoryError) in try HistoryStore(path: path) }
+    let history = try HistoryRecording.open(recordPath, packagePath: packagePath)
     let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)
     var package = try TestCommand.build(packagePath, skippingBuild: skipsBuild)
     let tests = try TestCommand.selected(try package.tests(preload: preload), of: package, filters: filters, skips: skips)
@@ -118,11 +113,9 @@ struct CICommand: Command {
     }
     progress?.clear()
     run.quarantineFile = FileManager.default.fileExists(atPath: path) ? path : nil
+    run.git = GitState.of(packagePath)
     let status = finish(run)
-    // After the report: a history that fails now loses the record, never the report.
-    if let history, !run.interrupted {
-      try history.record(RecordedRun(run, git: GitState.of(packagePath)))
-    }
+    if let history, !run.interrupted { try history.record(RecordedRun(run)) }
     return status
   }
 

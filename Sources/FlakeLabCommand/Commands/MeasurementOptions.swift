@@ -136,12 +136,16 @@ struct MeasurementOptions {
   /// The same for runs already supervised-ready (a package's tests, each alone); with
   /// `failsOnFlaky`, a flaky or failing test fails the command.
   @MainActor
-  func measure(_ runs: [SupervisedRun], failsOnFlaky: Bool, text: (Report) -> String) throws -> ExitStatus {
+  func measure(
+    _ runs: [SupervisedRun], failsOnFlaky: Bool, text: (Report) -> String, record: (Report) throws -> Void
+  ) throws -> ExitStatus {
     let progress = showsProgress ? ProgressDisplay() : nil
     var report = try measurement.run(runs, onProgress: { progress?.show(ProgressLine.render($0)) })
     progress?.clear()
     if failsOnFlaky, !report.interrupted { report.judgeStability() }
-    return output.finish(report, baseline: measurement.baseline, text: text)
+    let status = output.finish(report, baseline: measurement.baseline, text: text)
+    if !report.interrupted { try record(report) }
+    return status
   }
 
   /// The same for a package's suite passes and their diagnosis (``RateMeasurement/screen``);
@@ -149,7 +153,8 @@ struct MeasurementOptions {
   @MainActor
   func screen(
     _ tests: [PackageTest], arms: [PassSupervisor.Arm], passes: Range<Int>, packagePath: String,
-    drillDown: DrillDown?, locations: [String: SourceLocation], failsOnFlaky: Bool, text: (Report) -> String
+    drillDown: DrillDown?, locations: [String: SourceLocation], failsOnFlaky: Bool, text: (Report) -> String,
+    record: (Report) throws -> Void
   ) throws -> ExitStatus {
     let progress = showsProgress ? ProgressDisplay() : nil
     var report = try measurement.screen(
@@ -157,7 +162,10 @@ struct MeasurementOptions {
     ) { stage, state in progress?.show(stage + ": " + ProgressLine.render(state)) }
     progress?.clear()
     if failsOnFlaky, !report.interrupted { report.judgeStability() }
-    return output.finish(report, baseline: measurement.baseline, text: text)
+    let status = output.finish(report, baseline: measurement.baseline, text: text)
+    // After the report: a history that fails now loses the record, never the report.
+    if !report.interrupted { try record(report) }
+    return status
   }
 
   /// This executable, which the supervisor starts again as `flakelab worker`.

@@ -1,4 +1,5 @@
 import FlakeLab
+import FlakeLabHistory
 import Foundation
 
 /// `flakelab quarantine add|remove|list`: edits the file of tests whose failures do not fail a
@@ -10,11 +11,14 @@ struct QuarantineCommand: Command {
   static let discussion = """
     The file (default .flakelab/quarantine.json in the package) lists each test's ID, the reason
     and the day it was added. add refuses an ID that names none of the package's tests (it lists
-    them, building first unless --skip-build); remove refuses one the file does not list.
+    them, building first unless --skip-build); remove refuses one the file does not list. list
+    marks a test that passed each of its last 20 CI runs in the history (--history, default
+    .flakelab/history.sqlite in the package, when it exists) as ready to leave.
     """
   static let reason = Option<String>.text("reason", "TEXT", "Why the test is quarantined (add)")
   static let options = [
     TestCommand.Options.packagePath.spec, CICommand.Options.quarantine.spec, reason.spec, TestCommand.Options.skipBuild.spec,
+    HistoryCommand.Options.history.spec,
   ]
 
   enum Action: String, CaseIterable { case list, add, remove }
@@ -25,6 +29,7 @@ struct QuarantineCommand: Command {
   let path: String
   let reason: String?
   let skipsBuild: Bool
+  let historyPath: String?
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     guard let first = arguments.positionals.first else {
@@ -36,6 +41,7 @@ struct QuarantineCommand: Command {
     path = try arguments[CICommand.Options.quarantine] ?? Quarantine.defaultPath(in: packagePath)
     reason = try arguments[Self.reason]
     skipsBuild = arguments[TestCommand.Options.skipBuild]
+    historyPath = try arguments[HistoryCommand.Options.history]
     switch action {
     case .list where !ids.isEmpty: throw UsageError("quarantine list takes no test ID, not '\(ValueParsers.shown(ids[0]))'")
     case .add where ids.isEmpty, .remove where ids.isEmpty: throw UsageError("quarantine \(action.rawValue) needs at least one test ID")
@@ -50,7 +56,23 @@ struct QuarantineCommand: Command {
     }
     switch action {
     case .list:
-      print(quarantine.entries.isEmpty ? "No test is quarantined (\(path))." : Self.listing(quarantine), terminator: quarantine.entries.isEmpty ? "\n" : "")
+      guard !quarantine.entries.isEmpty else {
+        print("No test is quarantined (\(path)).")
+        return .success
+      }
+      // Read only where a history is: a listing makes none.
+      let historyFile = historyPath ?? HistoryRecording.defaultPath(in: packagePath)
+      let history = FileManager.default.fileExists(atPath: historyFile) ? try HistoryStore(path: historyFile) : nil
+      let quiet = HistoryAnalysis.defaultQuietRuns
+      let ready = try Set(
+        quarantine.entries.map(\.test).filter { test throws(HistoryError) in
+          let statuses = try history?.recentStatuses(of: test, limit: quiet) ?? []
+          return statuses.count == quiet && statuses.allSatisfy { $0 == .passed }
+        })
+      print(Self.listing(quarantine), terminator: "")
+      for test in ready.sorted() {
+        print("\(test): ready to leave, passed each of its last \(quiet) CI runs (flakelab quarantine remove '\(test)')")
+      }
       return .success
     case .add:
       let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)

@@ -1,4 +1,5 @@
 import FlakeLab
+import FlakeLabHistory
 import Foundation
 
 /// `flakelab test`: a SwiftPM package's own XCTest and Swift Testing tests, unmodified: which are
@@ -83,6 +84,7 @@ struct TestCommand: Command {
     [Options.packagePath.spec, Options.filter.spec, Options.skip.spec, Options.list.spec]
     + [Options.executor.spec, Options.executors.spec, Options.layout.spec, Options.skipBuild.spec]
     + [Options.index.spec, Options.budget.spec, Options.verbose.spec, FailureRateGate.failOnFlaky.spec]
+    + [HistoryRecording.option.spec]
     + MeasurementOptions.specs(defaultTimeout: defaultTimeout, iterations: Options.iterations)
 
   /// Swift Testing's shortest `.timeLimit`: an iteration that finishes within it is no hang.
@@ -105,6 +107,7 @@ struct TestCommand: Command {
   let failsOnFlaky: Bool
   let skipsBuild: Bool
   let index: Int?
+  let recordPath: String?
   let measurement: MeasurementOptions
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
@@ -124,6 +127,7 @@ struct TestCommand: Command {
       throw UsageError("--list prints text or, with --format json, one JSON document; not \(try arguments[ReportFormat.option].rawValue)")
     }
     index = try arguments[Options.index]
+    recordPath = try arguments[HistoryRecording.option]
     var measurement = try MeasurementOptions(
       arguments, variants: [], defaultTimeout: Self.defaultTimeout, iterations: Options.iterations)
     measurement.measurement.budget = try arguments[Options.budget]
@@ -152,12 +156,18 @@ struct TestCommand: Command {
   func run() async throws -> ExitStatus {
     // From the start: Ctrl-C during the build or the listing stops what they started, too.
     InterruptSignal.install()
+    let history = isListing ? nil : try HistoryRecording.open(recordPath, packagePath: packagePath)
+    let started = Date()
     let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)
     var package = try Self.build(packagePath, skippingBuild: skipsBuild)
     let tests = try Self.selected(try package.tests(preload: preload), of: package, filters: filters, skips: skips)
     if isListing {
       print(Self.listing(tests, of: package, as: measurement.output.format), terminator: "")
       return .success
+    }
+    let record = { (report: Report) throws -> Void in
+      guard let history else { return }
+      try history.record(RecordedRun(report, started: started, git: GitState.of(packagePath)))
     }
     let screened = layout == .suite && index == nil
     let probed = executors + (screened ? diagnosisExecutors : [])
@@ -189,7 +199,7 @@ struct TestCommand: Command {
             freshProcess: layout == .fresh, probe: probe, preload: preload)
         }
       }
-      return try measurement.measure(runs, failsOnFlaky: failsOnFlaky, text: TextReport.render)
+      return try measurement.measure(runs, failsOnFlaky: failsOnFlaky, text: TextReport.render, record: record)
     }
     let drillDown = DrillDown.standard(
       screenPasses: measurement.iterations, executors: diagnosisExecutors, probe: probe,
@@ -197,7 +207,7 @@ struct TestCommand: Command {
     return try measurement.screen(
       tests, arms: usable.map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: measurement.seed, preload: preload) },
       passes: indices, packagePath: packagePath, drillDown: screened ? drillDown : nil, locations: package.locations,
-      failsOnFlaky: failsOnFlaky, text: { TestAnswer.render($0, verbose: isVerbose) })
+      failsOnFlaky: failsOnFlaky, text: { TestAnswer.render($0, verbose: isVerbose) }, record: record)
   }
 
   /// The package at `path`, built unless `skippingBuild`; one that does not build says the

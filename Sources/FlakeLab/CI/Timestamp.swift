@@ -1,0 +1,26 @@
+package import Foundation
+
+/// Times as the CI reports and the history write them: ISO 8601 in UTC, to the second, which
+/// sorts as text in time order.
+package enum Timestamp {
+  package static func iso8601(_ date: Date) -> String {
+    formatter().string(from: date)
+  }
+
+  /// The date `text` writes, in ISO 8601 with a zone (JUnit's `timestamp` may have none: then
+  /// UTC), or nil.
+  package static func date(_ text: String) -> Date? {
+    let formatter = formatter()
+    if let date = formatter.date(from: text) { return date }
+    formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate]
+    if let date = formatter.date(from: text) { return date }
+    formatter.formatOptions.insert(.withFractionalSeconds)
+    return formatter.date(from: text)
+  }
+
+  private static func formatter() -> ISO8601DateFormatter {
+    let formatter = ISO8601DateFormatter()
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    return formatter
+  }
+}

@@ -1,0 +1,87 @@
+package import FlakeLab
+package import Foundation
+
+/// The history's runs of a window, judged (``HistoryAnswer``). A CI run (`flakelab ci`, JUnit)
+/// counts once per test, by its first attempt, which is what a job without retries would have
+/// seen; the runs are taken as independent trials of that (machines and load differ from run
+/// to run, so the interval is of what CI saw, not of a lab's rate). A lab run (`flakelab test`)
+/// is evidence on its commit, never a CI rate.
+package enum HistoryAnalysis {
+  /// Runs in a row a test passed that make it stop flaking, or leave the quarantine, unless told.
+  package static let defaultQuietRuns = 20
+
+  /// `runs` (the window's, oldest first) judged; `quarantined`, each quarantined test's last
+  /// ``HistoryAnswer/quietRuns`` CI statuses, newest first (their failures fail no gate); a gate
+  /// when `maxFailureRate` is set.
+  package static func answer(
+    _ runs: [RecordedRun], window: HistoryAnswer.Window, quarantined: [String: [CITest.Status]] = [:],
+    quietRuns: Int = defaultQuietRuns, maxFailureRate: Double? = nil,
+    confidence: Double = FailureRateEstimate.defaultConfidence
+  ) -> HistoryAnswer {
+    var timelines: [String: [HistoryAnswer.Point]] = [:]
+    for run in runs {
+      for result in run.results {
+        timelines[result.test, default: []].append(
+          .init(
+            started: run.started, commit: run.commit, kind: run.kind, status: result.status, attempts: result.attempts,
+            failures: result.failures))
+      }
+    }
+    let histories = timelines.map { test(named: $0.key, $0.value, confidence: confidence) }
+    let failing = histories.filter { history in history.timeline.contains { $0.status.failedFirst } }
+      .sorted { ($0.isFlaky ? 0 : 1, -$0.rate, $0.test) < ($1.isFlaky ? 0 : 1, -$1.rate, $1.test) }
+    let stopped = failing.filter { history in
+      let ci = history.timeline.filter { $0.kind != .lab && $0.status.ran }
+      return history.isFlaky && ci.count >= quietRuns && ci.suffix(quietRuns).allSatisfy { $0.status == .passed }
+    }.map(\.test)
+    let ready = quarantined.filter { $0.value.count >= quietRuns && $0.value.prefix(quietRuns).allSatisfy { $0 == .passed } }
+      .map(\.key).sorted()
+    // A quarantined test fails no job, this gate's either.
+    let gated = failing.filter { $0.ciRuns > 0 && quarantined[$0.test] == nil }
+    let gate = maxFailureRate.map { bound in
+      HistoryAnswer.GateResult(
+        maxFailureRate: bound, over: gated.filter { $0.low > bound }.map(\.test),
+        undecided: gated.filter { $0.low <= bound && $0.high > bound }.map(\.test))
+    }
+    return HistoryAnswer(
+      window: window, confidence: confidence, ciRuns: runs.filter { $0.kind != .lab }.count,
+      labRuns: runs.filter { $0.kind == .lab }.count, commits: Set(runs.compactMap(\.commit)).count,
+      tests: failing, stoppedFlaking: stopped, quietRuns: quietRuns, readyToLeave: ready, gate: gate)
+  }
+
+  private static func test(
+    named test: String, _ timeline: [HistoryAnswer.Point], confidence: Double
+  ) -> HistoryAnswer.TestHistory {
+    let ci = timeline.filter { $0.kind != .lab && $0.status.ran }
+    let failures = ci.filter(\.status.failedFirst).count
+    let interval = WilsonInterval(failures: failures, iterations: ci.count, confidence: confidence)
+    let flips = zip(ci, ci.dropFirst()).filter { $0.status.failedFirst != $1.status.failedFirst }.count
+    // A commit on which the test both passed and failed, in order of its first run.
+    var passedOn: Set<String> = []
+    var failedOn: Set<String> = []
+    var flaky: [String] = []
+    for point in timeline {
+      guard let commit = point.commit else { continue }
+      if point.status.passedOnce { passedOn.insert(commit) }
+      if point.status.failedFirst { failedOn.insert(commit) }
+      if passedOn.contains(commit), failedOn.contains(commit), !flaky.contains(commit) { flaky.append(commit) }
+    }
+    // A flaky run with no commit is evidence too; its own point is where it flaked.
+    let first = timeline.first { point in
+      point.status == .flaky || (point.status.failedFirst && point.commit.map(flaky.contains) == true)
+    }
+    return HistoryAnswer.TestHistory(
+      test: test, ciRuns: ci.count, ciFailures: failures, rate: ci.isEmpty ? 0 : Double(failures) / Double(ci.count),
+      low: ci.isEmpty ? 0 : interval.low, high: ci.isEmpty ? 1 : interval.high, flips: flips,
+      pairs: max(0, ci.count - 1), flakyCommits: flaky, firstFlaked: first, timeline: timeline)
+  }
+}
+
+extension CITest.Status {
+  /// It ran: passed, flaky or failed.
+  var ran: Bool { self == .passed || self == .flaky || self == .failed }
+  /// Its first attempt failed: flaky or failed.
+  var failedFirst: Bool { self == .flaky || self == .failed }
+  /// Some attempt passed: passed or flaky.
+  var passedOnce: Bool { self == .passed || self == .flaky }
+}

@@ -1,0 +1,84 @@
+package import FlakeLab
+package import Foundation
+
+/// What `flakelab history` concludes over a window of the history: each test that failed, with
+/// its CI failure rate and interval, its flip rate, the commits on which it both passed and
+/// failed and the first of them; the tests that stopped flaking; the quarantined tests ready to
+/// leave; and the gate's verdict. Derived once (``HistoryAnalysis``); text, JSON, markdown and
+/// HTML render it.
+package struct HistoryAnswer: Sendable, Equatable {
+  package struct Window: Sendable, Equatable {
+    package var from: Date
+    package var to: Date
+    package var branch: String?
+
+    package init(from: Date, to: Date, branch: String?) {
+      self.from = from
+      self.to = to
+      self.branch = branch
+    }
+  }
+
+  /// One run of a test, as its timeline shows it.
+  package struct Point: Sendable, Equatable {
+    package var started: Date
+    package var commit: String?
+    package var kind: RecordedRun.Kind
+    package var status: CITest.Status
+    package var attempts: Int
+    package var failures: Int
+  }
+
+  package struct TestHistory: Sendable, Equatable {
+    package var test: String
+    /// CI runs (`ci` and JUnit) in which the test ran, and those whose first attempt failed.
+    package var ciRuns: Int
+    package var ciFailures: Int
+    /// The CI failure rate's Wilson interval, at the history's confidence.
+    package var rate: Double
+    package var low: Double
+    package var high: Double
+    /// Consecutive CI runs whose first attempts differ (one passed, the other failed), and how
+    /// many pairs there were.
+    package var flips: Int
+    package var pairs: Int
+    /// Commits on which the test both passed and failed (a flaky run, or a pass and a failure in
+    /// runs of the same commit), the strongest evidence of flakiness; oldest first.
+    package var flakyCommits: [String]
+    /// Where and when it first flaked in the window: the commit of the earliest failure on one
+    /// of ``flakyCommits``.
+    package var firstFlaked: Point?
+    /// Every run of the test in the window, oldest first (lab runs too).
+    package var timeline: [Point]
+
+    package var flipRate: Double { pairs == 0 ? 0 : Double(flips) / Double(pairs) }
+    /// Whether the window shows it flaky: it both passed and failed on one commit (or in one run).
+    package var isFlaky: Bool { firstFlaked != nil }
+  }
+
+  package struct GateResult: Sendable, Equatable {
+    package var maxFailureRate: Double
+    /// Tests whose interval lies wholly above the bound: shown to fail more often.
+    package var over: [String]
+    /// Tests whose interval straddles the bound: too few runs to tell, which does not fail the job.
+    package var undecided: [String]
+  }
+
+  package var window: Window
+  package var confidence: Double
+  /// Runs in the window: CI runs (`ci`, JUnit) and lab runs (`test`).
+  package var ciRuns: Int
+  package var labRuns: Int
+  package var commits: Int
+  /// Every test that did not pass in some run of the window, the flaky first, then by rate.
+  package var tests: [TestHistory]
+  /// Tests that flaked in the window and then passed each of their last ``quietRuns`` CI runs.
+  package var stoppedFlaking: [String]
+  package var quietRuns: Int
+  /// Quarantined tests that passed each of their last ``quietRuns`` recorded CI runs.
+  package var readyToLeave: [String]
+  package var gate: GateResult?
+
+  /// Whether the job fails: the gate found a test over its bound.
+  package var failsTheJob: Bool { !(gate?.over.isEmpty ?? true) }
+}

@@ -1,0 +1,17 @@
+package import FlakeLab
+
+/// A file `flakelab history import` cannot take; one line and exit 2, and nothing of that
+/// import is stored.
+package enum ImportError: Error, Equatable {
+  case unreadable(path: String)
+  /// Neither JUnit XML nor a FlakeLab JSON report.
+  case unknownFormat(path: String)
+  /// XML that is not well-formed, at `line`.
+  case malformedXML(path: String, line: Int, reason: String)
+  /// Well-formed XML whose root is neither `<testsuites>` nor `<testsuite>`.
+  case notJUnit(path: String, root: String)
+  /// A FlakeLab `ci` report missing what the history needs (`what`).
+  case malformedCIReport(path: String, what: String)
+  /// A FlakeLab `test` report the lab cannot read back.
+  case report(ReportFileError)
+}

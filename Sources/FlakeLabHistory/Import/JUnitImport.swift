@@ -1,0 +1,70 @@
+package import FlakeLab
+package import Foundation
+
+/// JUnit XML from any runner as a run of the history: `swift test --xunit-output` (XCTest's file
+/// and Swift Testing's), xcodebuild's results through the tools that write JUnit, and Maven
+/// Surefire's reruns (`<flakyFailure>`, `<rerunFailure>`), which `flakelab ci --format junit`
+/// writes too. Each `<testcase>` is a test: with `<skipped>` skipped, with `<failure>` or
+/// `<error>` failed, with only flaky reruns flaky, else passed.
+enum JUnitImport {
+  static func run(
+    _ bytes: [UInt8], path: String, source: String, modified: Date, commit: String?, branch: String?
+  ) throws(ImportError) -> RecordedRun {
+    let root: XMLTree
+    do {
+      root = try XMLTree.parse(bytes)
+    } catch {
+      throw .malformedXML(path: path, line: error.line, reason: error.reason)
+    }
+    guard root.name == "testsuites" || root.name == "testsuite" else { throw .notJUnit(path: path, root: root.name) }
+    let suites = root.name == "testsuite" ? [root] : root.descendants(named: "testsuite")
+    // The suites' own time when they say it, else the file's.
+    let started = suites.compactMap { $0.attributes["timestamp"].flatMap(Timestamp.date) }.min() ?? modified
+    var results: [RecordedRun.Result] = []
+    var seen: [String: Int] = [:]
+    for testcase in root.descendants(named: "testcase") {
+      let result = Self.result(testcase)
+      // A test twice in one file (a runner's rerun written as a second test case) is one test
+      // that ran twice.
+      if let index = seen[result.test] {
+        results[index] = Self.merged(results[index], result)
+      } else {
+        seen[result.test] = results.count
+        results.append(result)
+      }
+    }
+    return RecordedRun(
+      source: source, kind: .junit, started: started, commit: commit, branch: branch,
+      machine: suites.lazy.compactMap { $0.attributes["hostname"] }.first, toolchain: nil, results: results)
+  }
+
+  /// The FlakeLab ID of a test case: `classname/name` as XCTest's and a suite's tests are named,
+  /// `Module.name()` for a Swift Testing test at file scope, whose classname is its module.
+  static func id(classname: String?, name: String) -> String {
+    guard let classname, !classname.isEmpty else { return name }
+    return classname.contains(".") ? classname + "/" + name : classname + "." + name
+  }
+
+  private static func result(_ testcase: XMLTree) -> RecordedRun.Result {
+    let id = id(classname: testcase.attributes["classname"], name: testcase.attributes["name"] ?? "")
+    let kinds = testcase.children.map(\.name)
+    let failed = kinds.filter { $0 == "failure" || $0 == "error" }.count
+    let reruns = kinds.filter { $0 == "rerunFailure" || $0 == "rerunError" }.count
+    let flaky = kinds.filter { $0 == "flakyFailure" || $0 == "flakyError" }.count
+    if kinds.contains("skipped") { return .init(test: id, status: .skipped, attempts: 0, failures: 0) }
+    if failed > 0 { return .init(test: id, status: .failed, attempts: 1 + reruns, failures: 1 + reruns) }
+    if flaky > 0 { return .init(test: id, status: .flaky, attempts: flaky + 1, failures: flaky) }
+    return .init(test: id, status: .passed, attempts: 1, failures: 0)
+  }
+
+  private static func merged(_ first: RecordedRun.Result, _ second: RecordedRun.Result) -> RecordedRun.Result {
+    let attempts = first.attempts + second.attempts
+    let failures = first.failures + second.failures
+    let status: CITest.Status =
+      if attempts == 0 { .skipped }
+      else if failures == 0 { .passed }
+      else if failures == attempts { .failed }
+      else { .flaky }
+    return .init(test: first.test, status: status, attempts: attempts, failures: failures)
+  }
+}

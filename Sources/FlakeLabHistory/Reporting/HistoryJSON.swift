@@ -1,0 +1,52 @@
+import FlakeLab
+import Foundation
+
+/// `flakelab history --format json`: the answer as data: `{"flakelab", "command": "history",
+/// "window": {"from", "to", "branch"}, "confidence", "ciRuns", "labRuns", "commits", "tests":
+/// [{"test", "flaky", "ciRuns", "ciFailures", "failureRate", "low", "high", "flips", "pairs",
+/// "flipRate", "flakyCommits", "firstFlaked": point | null, "timeline": [point]}],
+/// "stoppedFlaking", "quietRuns", "readyToLeave", "gate": {"maxFailureRate", "over",
+/// "undecided"} | null, "failsTheJob"}`, a point being `{"started", "commit", "kind", "status",
+/// "attempts", "failures"}`. Fields are only ever added.
+package enum HistoryJSON {
+  package static func render(_ answer: HistoryAnswer) -> String {
+    func point(_ point: HistoryAnswer.Point) -> JSONValue {
+      .object([
+        ("started", .string(Timestamp.iso8601(point.started))), ("commit", point.commit.map(JSONValue.string) ?? .null),
+        ("kind", .string(point.kind.rawValue)), ("status", .string(point.status.rawValue)),
+        ("attempts", .int(point.attempts)), ("failures", .int(point.failures)),
+      ])
+    }
+    let tests: [JSONValue] = answer.tests.map { test in
+      .object([
+        ("test", .string(test.test)), ("flaky", .bool(test.isFlaky)), ("ciRuns", .int(test.ciRuns)),
+        ("ciFailures", .int(test.ciFailures)), ("failureRate", .double(test.rate)), ("low", .double(test.low)),
+        ("high", .double(test.high)), ("flips", .int(test.flips)), ("pairs", .int(test.pairs)),
+        ("flipRate", .double(test.flipRate)), ("flakyCommits", .array(test.flakyCommits.map(JSONValue.string))),
+        ("firstFlaked", test.firstFlaked.map(point) ?? .null), ("timeline", .array(test.timeline.map(point))),
+      ])
+    }
+    let gate: JSONValue =
+      answer.gate.map { gate in
+        .object([
+          ("maxFailureRate", .double(gate.maxFailureRate)), ("over", .array(gate.over.map(JSONValue.string))),
+          ("undecided", .array(gate.undecided.map(JSONValue.string))),
+        ])
+      } ?? .null
+    return JSONValue.object([
+      ("flakelab", .string(Report.labVersion)), ("command", .string("history")),
+      (
+        "window",
+        .object([
+          ("from", .string(Timestamp.iso8601(answer.window.from))), ("to", .string(Timestamp.iso8601(answer.window.to))),
+          ("branch", answer.window.branch.map(JSONValue.string) ?? .null),
+        ])
+      ),
+      ("confidence", .double(answer.confidence)), ("ciRuns", .int(answer.ciRuns)), ("labRuns", .int(answer.labRuns)),
+      ("commits", .int(answer.commits)), ("tests", .array(tests)),
+      ("stoppedFlaking", .array(answer.stoppedFlaking.map(JSONValue.string))), ("quietRuns", .int(answer.quietRuns)),
+      ("readyToLeave", .array(answer.readyToLeave.map(JSONValue.string))), ("gate", gate),
+      ("failsTheJob", .bool(answer.failsTheJob)),
+    ]).serialized() + "\n"
+  }
+}

@@ -1,0 +1,43 @@
+import FlakeLab
+
+/// `flakelab history --format markdown`: the answer as a table, for a job summary or an issue.
+package enum HistoryMarkdown {
+  package static func render(_ answer: HistoryAnswer, path: String) -> String {
+    var lines = [
+      "### FlakeLab history", "",
+      MarkdownReport.escaped(HistoryText.header(answer, path: path)) + ": "
+        + "\(HistoryText.runs(answer.ciRuns, "CI run")) and \(HistoryText.runs(answer.labRuns, "lab run")) "
+        + "on \(HistoryText.runs(answer.commits, "commit")).",
+      "",
+    ]
+    if answer.tests.isEmpty {
+      lines.append("No test failed in the window.")
+    } else {
+      lines += [
+        "| Test | Flaky | CI failed first | Rate (\(Int((answer.confidence * 100).rounded()))% interval) | Flips | First flaked |",
+        "|---|---|---|---|---|---|",
+      ]
+      for test in answer.tests {
+        let first = test.firstFlaked.map { "`\(HistoryText.short($0.commit))` \(HistoryText.day($0.started))" } ?? "—"
+        let rate =
+          test.ciRuns == 0
+          ? "—" : "\(Formatting.percent(test.rate)) (\(Formatting.percent(test.low))–\(Formatting.percent(test.high)))"
+        lines.append(
+          "| `\(MarkdownReport.escaped(test.test))` | \(test.isFlaky ? "yes, on \(test.flakyCommits.count) commit\(test.flakyCommits.count == 1 ? "" : "s")" : "no") "
+            + "| \(test.ciFailures) of \(test.ciRuns) | \(rate) | \(test.flips) of \(test.pairs) | \(first) |")
+      }
+    }
+    if !answer.stoppedFlaking.isEmpty {
+      lines += ["", "**Stopped flaking** (each of their last \(answer.quietRuns) CI runs passed): "
+        + answer.stoppedFlaking.map { "`\(MarkdownReport.escaped($0))`" }.joined(separator: ", ")]
+    }
+    if !answer.readyToLeave.isEmpty {
+      lines += ["", "**Ready to leave the quarantine** (each of their last \(answer.quietRuns) recorded CI runs passed): "
+        + answer.readyToLeave.map { "`\(MarkdownReport.escaped($0))`" }.joined(separator: ", ")]
+    }
+    if let gate = answer.gate {
+      lines += ["", MarkdownReport.escaped(HistoryText.gateLine(gate, answer: answer)).replacingOccurrences(of: "\n ", with: "<br>")]
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

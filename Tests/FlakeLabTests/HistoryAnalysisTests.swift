@@ -1,0 +1,85 @@
+import FlakeLab
+import Foundation
+import XCTest
+
+@testable import FlakeLabHistory
+
+/// The history's answer from runs given outright: what counts as flaky, as a CI rate and a flip,
+/// where a test first flaked, and when it stopped.
+final class HistoryAnalysisTests: XCTestCase {
+  private let window = HistoryAnswer.Window(from: Date(timeIntervalSince1970: 0), to: Date(timeIntervalSince1970: 1e9), branch: nil)
+
+  private func run(
+    _ day: Int, _ commit: String?, _ statuses: [String: CITest.Status], kind: RecordedRun.Kind = .ci
+  ) -> RecordedRun {
+    RecordedRun(
+      source: "\(kind)-\(day)", kind: kind, started: Date(timeIntervalSince1970: Double(day) * 86_400), commit: commit,
+      branch: "main", machine: nil, toolchain: nil,
+      results: statuses.sorted { $0.key < $1.key }.map { test, status in
+        .init(test: test, status: status, attempts: status == .passed ? 1 : 2, failures: status == .passed ? 0 : 1)
+      })
+  }
+
+  func testAPassAndAFailureOnOneCommitAreFlakyAndFlipsCountRunsInARow() throws {
+    let runs = [
+      run(1, "a", ["T.x()": .passed, "T.y()": .failed]), run(2, "a", ["T.x()": .failed, "T.y()": .failed]),
+      run(3, "b", ["T.x()": .passed, "T.y()": .failed]), run(4, "c", ["T.x()": .flaky, "T.y()": .passed]),
+    ]
+    let answer = HistoryAnalysis.answer(runs, window: window)
+    XCTAssertEqual(answer.ciRuns, 4)
+    XCTAssertEqual(answer.commits, 3)
+    XCTAssertEqual(answer.tests.map(\.test), ["T.x()", "T.y()"], "the flaky first")
+    let x = answer.tests[0]
+    XCTAssertTrue(x.isFlaky)
+    XCTAssertEqual(x.flakyCommits, ["a", "c"])
+    XCTAssertEqual(x.firstFlaked?.commit, "a")
+    XCTAssertEqual(x.firstFlaked?.started, Date(timeIntervalSince1970: 2 * 86_400), "the failure, not the pass before it")
+    XCTAssertEqual(x.ciFailures, 2)
+    XCTAssertEqual(x.ciRuns, 4)
+    XCTAssertEqual(x.flips, 3)
+    XCTAssertEqual(x.pairs, 3)
+    let interval = WilsonInterval(failures: 2, iterations: 4, confidence: 0.95)
+    XCTAssertEqual(x.low, interval.low)
+    XCTAssertEqual(x.high, interval.high)
+    // y failed on a, b (each alone on its commit) and passed on c: never both on one commit.
+    XCTAssertFalse(answer.tests[1].isFlaky)
+    XCTAssertEqual(answer.tests[1].flips, 1)
+  }
+
+  /// A lab run is evidence on its commit, never a CI rate: its hundreds of iterations would
+  /// outweigh every CI run.
+  func testALabRunIsEvidenceButNoCIRate() {
+    var lab = run(2, "a", ["T.x()": .flaky], kind: .lab)
+    lab.results = [.init(test: "T.x()", status: .flaky, attempts: 400, failures: 37)]
+    let answer = HistoryAnalysis.answer([run(1, "a", ["T.x()": .passed]), lab, run(3, "b", ["T.x()": .passed])], window: window)
+    XCTAssertEqual(answer.labRuns, 1)
+    XCTAssertEqual(answer.tests.first?.isFlaky, true)
+    XCTAssertEqual(answer.tests.first?.ciRuns, 2)
+    XCTAssertEqual(answer.tests.first?.ciFailures, 0)
+    XCTAssertEqual(answer.tests.first?.timeline.map(\.kind), [.ci, .lab, .ci])
+  }
+
+  func testStoppedFlakingAndReadyToLeaveNeedTheirLastRunsAllPassed() {
+    var runs = [run(0, "a", ["T.x()": .flaky])]
+    runs += (1...3).map { run($0, "b\($0)", ["T.x()": .passed]) }
+    XCTAssertEqual(HistoryAnalysis.answer(runs, window: window, quietRuns: 3).stoppedFlaking, ["T.x()"])
+    XCTAssertEqual(HistoryAnalysis.answer(runs, window: window, quietRuns: 4).stoppedFlaking, [], "the flaky run is among the last 4")
+    let ready = HistoryAnalysis.answer(
+      [], window: window, quarantined: ["T.q()": [.passed, .passed, .passed], "T.r()": [.passed, .flaky, .passed], "T.s()": [.passed]],
+      quietRuns: 3)
+    XCTAssertEqual(ready.readyToLeave, ["T.q()"])
+  }
+
+  /// The gate fails the job only on a rate shown above its bound; a test with too few runs to
+  /// tell is listed, not failed.
+  func testTheGateFailsOnlyOnARateShownAboveTheBound() {
+    let runs = (0..<30).map { day in run(day, "c\(day)", ["T.often()": day % 3 == 0 ? .passed : .failed, "T.once()": day == 5 ? .flaky : .passed]) }
+    let answer = HistoryAnalysis.answer(runs, window: window, maxFailureRate: 0.05)
+    XCTAssertEqual(answer.gate?.over, ["T.often()"])
+    XCTAssertEqual(answer.gate?.undecided, ["T.once()"], "1 of 30: its interval reaches above 5%")
+    XCTAssertTrue(answer.failsTheJob)
+    XCTAssertFalse(HistoryAnalysis.answer(runs, window: window, maxFailureRate: 0.9).failsTheJob)
+    let quarantined = HistoryAnalysis.answer(runs, window: window, quarantined: ["T.often()": []], maxFailureRate: 0.05)
+    XCTAssertFalse(quarantined.failsTheJob, "a quarantined test fails no job")
+  }
+}

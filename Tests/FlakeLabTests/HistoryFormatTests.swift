@@ -1,0 +1,67 @@
+import FlakeLab
+import Foundation
+import XCTest
+
+@testable import FlakeLabHistory
+
+/// The pieces under the history's import: the digest that names a file, the XML reader, and
+/// how a JUnit test case becomes a test's status.
+final class HistoryFormatTests: XCTestCase {
+  func testSHA256MatchesTheStandardsVectors() {
+    XCTAssertEqual(SHA256.hex(of: Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    XCTAssertEqual(SHA256.hex(of: []), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    XCTAssertEqual(
+      SHA256.hex(of: Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+  }
+
+  func testTheXMLReaderTakesWhatJUnitWritersWrite() throws {
+    let text = """
+      \u{FEFF}<?xml version="1.0" encoding="UTF-8"?>
+      <!-- a comment --><!DOCTYPE testsuites>
+      <testsuites><testsuite name='S' timestamp="2026-11-20T10:00:00">
+        <testcase classname="M.C" name="a &amp; b &#8594; &#x41;"><failure message="x &lt; y"><![CDATA[<raw> & text]]></failure></testcase>
+        <testcase classname="M" name="b()"/>
+      </testsuite></testsuites>
+      """
+    let root = try XMLTree.parse(Array(text.utf8))
+    let cases = root.descendants(named: "testcase")
+    XCTAssertEqual(cases.map { $0.attributes["name"] }, ["a & b → A", "b()"])
+    XCTAssertEqual(cases[0].children.first?.attributes["message"], "x < y")
+    XCTAssertEqual(cases[0].children.first?.text, "<raw> & text")
+    XCTAssertThrowsError(try XMLTree.parse(Array("<a>\n<b></a>".utf8))) { error in
+      XCTAssertEqual((error as? XMLTree.Malformed)?.line, 2)
+    }
+    XCTAssertThrowsError(try XMLTree.parse(Array("<a x=1/>".utf8)))
+  }
+
+  func testJUnitCasesBecomeStatusesAndFlakeLabIDs() throws {
+    let text = """
+      <testsuite name="S" hostname="ci-7" timestamp="2026-11-20T10:00:00Z">
+        <testcase classname="M.C" name="testPasses"/>
+        <testcase classname="M" name="fails()"><failure message="no"/><rerunFailure message="no"/></testcase>
+        <testcase classname="M.Suite" name="flakes()"><flakyFailure message="once"/></testcase>
+        <testcase classname="M.C" name="testSkipped"><skipped/></testcase>
+        <testcase classname="M.C" name="testTwice"><error message="x"/></testcase>
+        <testcase classname="M.C" name="testTwice"/>
+      </testsuite>
+      """
+    let run = try JUnitImport.run(
+      Array(text.utf8), path: "x.xml", source: "s", modified: Date(), commit: "abc", branch: "main")
+    XCTAssertEqual(run.kind, .junit)
+    XCTAssertEqual(run.machine, "ci-7")
+    XCTAssertEqual(run.started, Timestamp.date("2026-11-20T10:00:00Z"))
+    XCTAssertEqual(
+      run.results,
+      [
+        .init(test: "M.C/testPasses", status: .passed, attempts: 1, failures: 0),
+        .init(test: "M.fails()", status: .failed, attempts: 2, failures: 2),
+        .init(test: "M.Suite/flakes()", status: .flaky, attempts: 2, failures: 1),
+        .init(test: "M.C/testSkipped", status: .skipped, attempts: 0, failures: 0),
+        .init(test: "M.C/testTwice", status: .flaky, attempts: 2, failures: 1),
+      ])
+    XCTAssertThrowsError(
+      try JUnitImport.run(Array("<html></html>".utf8), path: "p.xml", source: "s", modified: Date(), commit: nil, branch: nil)
+    ) { XCTAssertEqual($0 as? ImportError, .notJUnit(path: "p.xml", root: "html")) }
+  }
+}
