@@ -113,7 +113,7 @@ package final class HistoryStore {
         .text(run.source), .text(run.kind.rawValue), .text(Timestamp.iso8601(run.started)), .text(run.commit),
         .text(run.branch), .text(run.machine), .text(run.toolchain),
       ])
-      guard try integer("SELECT changes()") == 1 else { return }
+      guard sqlite3_changes(database) == 1 else { return }
       added = true
       let id = Int(sqlite3_last_insert_rowid(database))
       let insert = try statement("INSERT OR REPLACE INTO results (run, test, status, attempts, failures) VALUES (?, ?, ?, ?, ?)")
@@ -162,22 +162,28 @@ package final class HistoryStore {
     return runs
   }
 
-  /// The statuses of `test` in its last `limit` CI runs (`ci` and JUnit, on `branch` when
+  /// Each of `tests`' statuses in its last `limit` CI runs (`ci` and JUnit, on `branch` when
   /// given), newest first: whether a quarantined test may leave.
-  package func recentStatuses(of test: String, limit: Int, branch: String? = nil) throws(HistoryError) -> [CITest.Status] {
+  package func recentStatuses(
+    of tests: [String], limit: Int, branch: String? = nil
+  ) throws(HistoryError) -> [String: [CITest.Status]] {
     let query = try statement(
       """
       SELECT status FROM results JOIN runs ON runs.id = results.run
       WHERE test = ? AND command != ? AND status IN ('passed', 'flaky', 'failed') AND (? IS NULL OR branch = ?)
       ORDER BY started DESC, runs.id DESC LIMIT ?
       """)
-    var statuses: [CITest.Status] = []
-    try query.rows([.text(test), .text(RecordedRun.Kind.lab.rawValue), .text(branch), .text(branch), .integer(limit)]) {
-      (row: Statement.Row) throws(HistoryError) in
-      guard let status = row.text(0).flatMap(CITest.Status.init) else { throw .corrupt(path: path) }
-      statuses.append(status)
+    var recent: [String: [CITest.Status]] = [:]
+    for test in tests {
+      var statuses: [CITest.Status] = []
+      try query.rows([.text(test), .text(RecordedRun.Kind.lab.rawValue), .text(branch), .text(branch), .integer(limit)]) {
+        (row: Statement.Row) throws(HistoryError) in
+        guard let status = row.text(0).flatMap(CITest.Status.init) else { throw .corrupt(path: path) }
+        statuses.append(status)
+      }
+      recent[test] = statuses
     }
-    return statuses
+    return recent
   }
 
   /// Runs `body` in an immediate transaction (the write lock taken at once, so that two
@@ -201,18 +207,11 @@ package final class HistoryStore {
     guard status == SQLITE_OK else { throw error(status, what: sql, message: message.map { String(cString: $0) }) }
   }
 
-  /// The first column of the first row `sql` returns, as an integer.
+  /// The first column of the first row `sql` returns, as an integer (0 when it returns none).
   package func integer(_ sql: String) throws(HistoryError) -> Int32 {
-    var statement: OpaquePointer?
-    let status = sqlite3_prepare_v2(database, sql, -1, &statement, nil)
-    defer { sqlite3_finalize(statement) }
-    guard status == SQLITE_OK else { throw error(status, what: sql, message: nil) }
-    let step = sqlite3_step(statement)
-    guard step == SQLITE_ROW else {
-      if step == SQLITE_DONE { return 0 }
-      throw error(step, what: sql, message: nil)
-    }
-    return sqlite3_column_int(statement, 0)
+    var value: Int32?
+    try statement(sql).rows([]) { (row: Statement.Row) throws(HistoryError) in value = value ?? Int32(row.integer(0)) }
+    return value ?? 0
   }
 
   func error(_ status: Int32, what: String, message: String? = nil) -> HistoryError {

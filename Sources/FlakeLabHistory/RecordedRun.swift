@@ -1,7 +1,6 @@
 package import FlakeLab
 package import Foundation
 
-
 /// One run as the history keeps it: where it came from (`source`, which makes a second import of
 /// the same run add nothing), what ran it, when, on which commit and branch, machine and
 /// toolchain, and each test's status with its attempts and failures.

@@ -34,8 +34,7 @@ package enum HistoryAnalysis {
       let ci = history.timeline.filter { $0.kind != .lab && $0.status.ran }
       return history.isFlaky && ci.count >= quietRuns && ci.suffix(quietRuns).allSatisfy { $0.status == .passed }
     }.map(\.test)
-    let ready = quarantined.filter { $0.value.count >= quietRuns && $0.value.prefix(quietRuns).allSatisfy { $0 == .passed } }
-      .map(\.key).sorted()
+    let ready = readyToLeave(quarantined, quietRuns: quietRuns)
     // A quarantined test fails no job, this gate's either.
     let gated = failing.filter { $0.ciRuns > 0 && quarantined[$0.test] == nil }
     let gate = maxFailureRate.map { bound in
@@ -47,6 +46,12 @@ package enum HistoryAnalysis {
       window: window, confidence: confidence, ciRuns: runs.filter { $0.kind != .lab }.count,
       labRuns: runs.filter { $0.kind == .lab }.count, commits: Set(runs.compactMap(\.commit)).count,
       tests: failing, stoppedFlaking: stopped, quietRuns: quietRuns, readyToLeave: ready, gate: gate)
+  }
+
+  /// The quarantined tests whose last `quietRuns` CI statuses (newest first) all passed.
+  package static func readyToLeave(_ recent: [String: [CITest.Status]], quietRuns: Int = defaultQuietRuns) -> [String] {
+    recent.filter { $0.value.count >= quietRuns && $0.value.prefix(quietRuns).allSatisfy { $0 == .passed } }.map(\.key)
+      .sorted()
   }
 
   private static func test(

@@ -28,7 +28,9 @@ package enum HistoryHTML {
       body.append("<h2>Ready to leave the quarantine</h2><p>Each of their last \(answer.quietRuns) recorded CI runs passed: "
         + answer.readyToLeave.map { "<code>\(text($0))</code>" }.joined(separator: ", ") + "</p>")
     }
-    if let gate = answer.gate { body.append("<p>\(text(HistoryText.gateLine(gate, answer: answer)))</p>") }
+    if let gate = answer.gate {
+      body.append("<p>" + HistoryText.gateLines(gate, answer: answer).map(text).joined(separator: "<br>") + "</p>")
+    }
     return """
       <!DOCTYPE html>
       <html lang="en"><head><meta charset="utf-8"><title>FlakeLab history</title><style>\(style)</style></head>

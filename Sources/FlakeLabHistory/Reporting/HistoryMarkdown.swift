@@ -36,7 +36,7 @@ package enum HistoryMarkdown {
         + answer.readyToLeave.map { "`\(MarkdownReport.escaped($0))`" }.joined(separator: ", ")]
     }
     if let gate = answer.gate {
-      lines += ["", MarkdownReport.escaped(HistoryText.gateLine(gate, answer: answer)).replacingOccurrences(of: "\n ", with: "<br>")]
+      lines += HistoryText.gateLines(gate, answer: answer).flatMap { ["", MarkdownReport.escaped($0)] }
     }
     return lines.joined(separator: "\n") + "\n"
   }
