@@ -39,7 +39,10 @@ package final class HistoryStore {
       PRIMARY KEY (run, test)
     );
     CREATE INDEX results_by_test ON results(test);
-    """
+    """,
+    // A test whose failure was a crash of a process that none of the tests in flight caused
+    // alone: one of them crashes, which the runs cannot tell.
+    "ALTER TABLE results ADD COLUMN beside_crash INTEGER NOT NULL DEFAULT 0;",
   ]
 
   package let path: String
@@ -116,11 +119,12 @@ package final class HistoryStore {
       guard sqlite3_changes(database) == 1 else { return }
       added = true
       let id = Int(sqlite3_last_insert_rowid(database))
-      let insert = try statement("INSERT OR REPLACE INTO results (run, test, status, attempts, failures) VALUES (?, ?, ?, ?, ?)")
+      let insert = try statement(
+        "INSERT OR REPLACE INTO results (run, test, status, attempts, failures, beside_crash) VALUES (?, ?, ?, ?, ?, ?)")
       for result in run.results {
         try insert.run([
           .integer(id), .text(result.test), .text(result.status.rawValue), .integer(result.attempts),
-          .integer(result.failures),
+          .integer(result.failures), .integer(result.besideACrash ? 1 : 0),
         ])
       }
     }
@@ -132,7 +136,8 @@ package final class HistoryStore {
   package func runs(since: Date, branch: String? = nil) throws(HistoryError) -> [RecordedRun] {
     let query = try statement(
       """
-      SELECT runs.id, source, command, started, commit_id, branch, machine, toolchain, test, status, attempts, failures
+      SELECT runs.id, source, command, started, commit_id, branch, machine, toolchain, test, status, attempts, failures,
+        beside_crash
       FROM runs LEFT JOIN results ON results.run = runs.id
       WHERE started >= ? AND (? IS NULL OR branch = ?)
       ORDER BY started, runs.id, results.rowid
@@ -156,7 +161,8 @@ package final class HistoryStore {
       }
       guard let test = row.text(8) else { return }
       guard let status = CITest.Status(rawValue: row.text(9) ?? "") else { throw .corrupt(path: path) }
-      current?.run.results.append(.init(test: test, status: status, attempts: row.integer(10), failures: row.integer(11)))
+      current?.run.results.append(
+        .init(test: test, status: status, attempts: row.integer(10), failures: row.integer(11), besideACrash: row.integer(12) != 0))
     }
     if let done = current?.run { runs.append(done) }
     return runs
@@ -170,7 +176,8 @@ package final class HistoryStore {
     let query = try statement(
       """
       SELECT status FROM results JOIN runs ON runs.id = results.run
-      WHERE test = ? AND command != ? AND status IN ('passed', 'flaky', 'failed') AND (? IS NULL OR branch = ?)
+      WHERE test = ? AND command != ? AND status IN ('passed', 'flaky', 'failed') AND beside_crash = 0
+        AND (? IS NULL OR branch = ?)
       ORDER BY started DESC, runs.id DESC LIMIT ?
       """)
     var recent: [String: [CITest.Status]] = [:]

@@ -23,12 +23,16 @@ package struct RecordedRun: Sendable, Equatable {
     /// Times the test ran (for a lab run, iterations), and of those, the ones that did not pass.
     package let attempts: Int
     package let failures: Int
+    /// Whether it is flaky only by a crash of a process that none of the tests in flight caused
+    /// alone (``CITest/isFlakyBesideACrash``): no evidence about this test.
+    package let besideACrash: Bool
 
-    package init(test: String, status: CITest.Status, attempts: Int, failures: Int) {
+    package init(test: String, status: CITest.Status, attempts: Int, failures: Int, besideACrash: Bool = false) {
       self.test = test
       self.status = status
       self.attempts = attempts
       self.failures = failures
+      self.besideACrash = besideACrash
     }
   }
 
@@ -64,7 +68,7 @@ package struct RecordedRun: Sendable, Equatable {
       results: run.tests.map { test in
         Result(
           test: test.test.id, status: test.status, attempts: test.attempts.count,
-          failures: test.attempts.filter(\.failed).count)
+          failures: test.attempts.filter(\.failed).count, besideACrash: test.isFlakyBesideACrash)
       })
   }
 

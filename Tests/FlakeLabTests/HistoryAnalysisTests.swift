@@ -82,4 +82,16 @@ final class HistoryAnalysisTests: XCTestCase {
     let quarantined = HistoryAnalysis.answer(runs, window: window, quarantined: ["T.often()": []], maxFailureRate: 0.05)
     XCTAssertFalse(quarantined.failsTheJob, "a quarantined test fails no job")
   }
+
+  /// Flaky only by a crash that none of the tests in flight caused alone: no evidence about any
+  /// of them, so neither a CI failure nor a flaky commit; the run is listed as a crash.
+  func testAFlakyRunBesideACrashCountsForNoneOfItsTests() {
+    var crashed = run(2, "a", ["T.x()": .flaky, "T.y()": .flaky])
+    crashed.results = crashed.results.map { .init(test: $0.test, status: .flaky, attempts: 2, failures: 1, besideACrash: true) }
+    let answer = HistoryAnalysis.answer([run(1, "a", ["T.x()": .passed, "T.y()": .passed]), crashed], window: window)
+    XCTAssertEqual(answer.tests.map(\.test), [])
+    XCTAssertEqual(answer.crashes, [.init(started: Date(timeIntervalSince1970: 2 * 86_400), commit: "a", tests: ["T.x()", "T.y()"])])
+    let own = HistoryAnalysis.answer([run(1, "a", ["T.x()": .passed]), run(2, "a", ["T.x()": .flaky])], window: window)
+    XCTAssertEqual(own.tests.first?.isFlaky, true, "the same run, its own failure")
+  }
 }

@@ -62,6 +62,29 @@ final class HistoryStoreTests: XCTestCase {
     XCTAssertThrowsError(try HistoryStore(path: file)) { XCTAssertEqual($0 as? HistoryError, .newerSchema(path: file, version: 99)) }
   }
 
+  /// A history the first schema wrote, made by the sqlite3 shell, opens migrated with its runs
+  /// as they were.
+  func testAHistoryOfTheFirstSchemaIsMigratedWithItsRunsKept() throws {
+    let file = path("v1.sqlite")
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    shell.arguments = [
+      "sqlite3", file,
+      HistoryStore.migrations[0] + "PRAGMA application_id = \(HistoryStore.applicationID); PRAGMA user_version = 1;"
+        + "INSERT INTO runs VALUES (1, 's', 'ci', '2026-11-20T10:00:00Z', 'c', 'main', 'm', 't');"
+        + "INSERT INTO results VALUES (1, 'M.t()', 'flaky', 2, 1);",
+    ]
+    try shell.run()
+    shell.waitUntilExit()
+    XCTAssertEqual(shell.terminationStatus, 0)
+    let store = try HistoryStore(path: file)
+    XCTAssertEqual(store.schemaVersion, Int32(HistoryStore.migrations.count))
+    XCTAssertGreaterThan(HistoryStore.migrations.count, 1)
+    let runs = try store.runs(since: Date(timeIntervalSince1970: 0))
+    XCTAssertEqual(runs.map(\.source), ["s"])
+    XCTAssertEqual(runs.first?.results, [.init(test: "M.t()", status: .flaky, attempts: 2, failures: 1, besideACrash: false)])
+  }
+
   /// Two writers at once, each committing its own transactions: every row of both is there.
   func testTwoWritersAtOnceLoseNothing() throws {
     let file = path("shared.sqlite")

@@ -27,6 +27,10 @@ package enum HistoryMarkdown {
             + "| \(test.ciFailures) of \(test.ciRuns) | \(rate) | \(test.flips) of \(test.pairs) | \(first) |")
       }
     }
+    if !answer.crashes.isEmpty {
+      lines += ["", "**Crashed with tests in flight**, none of which crashed alone; they passed alone, and it counts for none of them:", ""]
+      lines += answer.crashes.map { "- " + MarkdownReport.escaped(HistoryText.crashLine($0)) }
+    }
     if !answer.stoppedFlaking.isEmpty {
       lines += ["", "**Stopped flaking** (each of their last \(answer.quietRuns) CI runs passed): "
         + answer.stoppedFlaking.map { "`\(MarkdownReport.escaped($0))`" }.joined(separator: ", ")]

@@ -31,6 +31,14 @@ package enum HistoryText {
       lines += ["", "Failed, never beside a pass on the same commit (\(failed.count)):"]
       for test in failed { lines += ["  " + test.test, "    " + rate(test, confidence: answer.confidence)] }
     }
+    if !answer.crashes.isEmpty {
+      lines += [
+        "",
+        "The process crashed with these tests in flight, none of which crashed alone; each passed alone, so the crash "
+          + "counts for none of them (\(runs(answer.crashes.count, "run"))):",
+      ]
+      lines += answer.crashes.map(crashLine).map { "  " + $0 }
+    }
     if !answer.stoppedFlaking.isEmpty {
       lines += ["", "Stopped flaking: passed each of their last \(answer.quietRuns) CI runs:"]
       lines += answer.stoppedFlaking.map { "  " + $0 }
@@ -72,6 +80,11 @@ package enum HistoryText {
         }.joined(separator: ", ")
     guard !gate.undecided.isEmpty else { return [verdict] }
     return [verdict, "Too few runs to tell either way (not failing the job): " + gate.undecided.joined(separator: ", ")]
+  }
+
+  /// `2026-11-24 fab95a48ac: M.a(), M.b()`.
+  static func crashLine(_ crash: HistoryAnswer.CrashInFlight) -> String {
+    "\(day(crash.started)) \(short(crash.commit)): " + crash.tests.joined(separator: ", ")
   }
 
   static func runs(_ count: Int, _ noun: String) -> String {
