@@ -5,7 +5,7 @@ package import Foundation
 /// The history of CI runs, in SQLite: one file a team keeps (`.flakelab/history.sqlite` by
 /// default). It is FlakeLab's by its application ID, and its schema has a version that
 /// ``migrations`` bring up to date in one transaction each. WAL lets readers read while one
-/// writer writes; writers wait for each other up to ``busyTimeout`` milliseconds, and every
+/// writer writes; writers wait for each other up to ``busyTimeout``, and every
 /// change is one transaction, so two CI jobs writing at once lose nothing and a failed write
 /// changes nothing.
 package final class HistoryStore {
@@ -13,8 +13,8 @@ package final class HistoryStore {
   /// history.
   package static let applicationID: Int32 = 0x466C_6B4C
 
-  /// How long a writer waits for another.
-  static let busyTimeout: Int32 = 30_000
+  /// How long a writer waits for another, unless told.
+  package static let busyTimeout: Duration = .seconds(30)
 
   /// Each migration takes the schema from its index to the next version.
   package static let migrations: [String] = [
@@ -49,8 +49,8 @@ package final class HistoryStore {
   let database: OpaquePointer
 
   /// Opens the history at `path`, creating it (and bringing its schema up to date) when it is
-  /// new or empty.
-  package init(path: String) throws(HistoryError) {
+  /// new or empty; a writer waits up to `waiting` for another.
+  package init(path: String, waiting: Duration = busyTimeout) throws(HistoryError) {
     self.path = path
     // `--record .flakelab/history.sqlite` in a package that has no `.flakelab` yet makes it.
     let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -63,7 +63,7 @@ package final class HistoryStore {
       throw .cannotOpen(path: path, reason: reason)
     }
     database = handle
-    sqlite3_busy_timeout(handle, Self.busyTimeout)
+    sqlite3_busy_timeout(handle, Int32((waiting / .milliseconds(1)).rounded()))
     do {
       try prepare()
     } catch {

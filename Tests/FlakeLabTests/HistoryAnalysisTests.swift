@@ -94,4 +94,23 @@ final class HistoryAnalysisTests: XCTestCase {
     let own = HistoryAnalysis.answer([run(1, "a", ["T.x()": .passed]), run(2, "a", ["T.x()": .flaky])], window: window)
     XCTAssertEqual(own.tests.first?.isFlaky, true, "the same run, its own failure")
   }
+
+  /// The JSON answer reads back as the answer it was rendered from, every field.
+  func testTheAnswerReadsBackFromItsJSONExactly() throws {
+    var crashed = run(3, "b", ["T.x()": .flaky])
+    crashed.results = [.init(test: "T.x()", status: .flaky, attempts: 2, failures: 1, besideACrash: true)]
+    var lab = run(4, nil, ["T.y()": .flaky], kind: .lab)
+    lab.results = [.init(test: "T.y()", status: .flaky, attempts: 40, failures: 7)]
+    let runs = [
+      run(1, "a", ["T.x()": .passed, "T.y()": .failed]), run(2, "a", ["T.x()": .failed, "T.y()": .passed]), crashed, lab,
+    ]
+    let answer = HistoryAnalysis.answer(
+      runs, window: .init(from: window.from, to: window.to, branch: "main"), quarantined: ["T.q()": [.passed]],
+      quietRuns: 1, maxFailureRate: 0.1)
+    XCTAssertFalse(answer.tests.isEmpty)
+    XCTAssertFalse(answer.crashes.isEmpty)
+    XCTAssertNotNil(answer.gate)
+    XCTAssertEqual(HistoryJSON.read(Array(HistoryJSON.render(answer).utf8)), answer)
+    XCTAssertNil(HistoryJSON.read(Array("{\"command\": \"ci\"}".utf8)))
+  }
 }

@@ -85,6 +85,22 @@ final class HistoryStoreTests: XCTestCase {
     XCTAssertEqual(runs.first?.results, [.init(test: "M.t()", status: .flaky, attempts: 2, failures: 1, besideACrash: false)])
   }
 
+  /// A writer that holds the history past another's wait: that one gives up with `locked`, and
+  /// what it meant to write is not half there.
+  func testAWriterHeldPastItsWaitIsRefusedWithNothingWritten() throws {
+    let file = path("held.sqlite")
+    let holder = try HistoryStore(path: file)
+    try holder.execute("BEGIN IMMEDIATE")
+    let waiting = try HistoryStore(path: file, waiting: .milliseconds(200))
+    let run = RecordedRun(
+      source: "s", kind: .junit, started: Date(), commit: nil, branch: nil, machine: nil, toolchain: nil,
+      results: [.init(test: "M.t()", status: .passed, attempts: 1, failures: 0)])
+    XCTAssertThrowsError(try waiting.record(run)) { XCTAssertEqual($0 as? HistoryError, .locked(path: file)) }
+    try holder.execute("ROLLBACK")
+    XCTAssertEqual(try waiting.integer("SELECT count(*) FROM runs"), 0)
+    XCTAssertTrue(try waiting.record(run), "once the other is done")
+  }
+
   /// Two writers at once, each committing its own transactions: every row of both is there.
   func testTwoWritersAtOnceLoseNothing() throws {
     let file = path("shared.sqlite")

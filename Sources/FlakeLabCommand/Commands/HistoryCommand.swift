@@ -126,7 +126,8 @@ struct HistoryCommand: Command {
       throw UsageError(
         "no history at \(path): flakelab ci --record, flakelab test --record or flakelab history import make one")
     }
-    let now = Date()
+    // To the second, as the JSON writes it: the answer reads back equal.
+    let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
     let window = HistoryAnswer.Window(from: now.addingTimeInterval(-Double(days) * 86_400), to: now, branch: branch)
     let quarantine = try UsageError.mapping { () throws(QuarantineError) in
       try Quarantine.load(quarantinePath ?? Quarantine.defaultPath(in: packagePath), mustExist: quarantinePath != nil)
