@@ -1,5 +1,5 @@
 package import FlakeLab
-package import Foundation
+import Foundation
 
 /// The history's runs of a window, judged (``HistoryAnswer``). A CI run (`flakelab ci`, JUnit)
 /// counts once per test, by its first attempt, which is what a job without retries would have

@@ -1,5 +1,5 @@
-package import FlakeLab
-package import Foundation
+import FlakeLab
+import Foundation
 
 /// A file given to `flakelab history import`, as a run of the history: JUnit XML, or a FlakeLab
 /// JSON report (`ci`'s, filed under its run's own ID, commit and branch; `test`'s, under its

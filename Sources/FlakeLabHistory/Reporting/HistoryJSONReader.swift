@@ -1,5 +1,5 @@
-package import FlakeLab
-package import Foundation
+import FlakeLab
+import Foundation
 
 extension HistoryJSON {
   /// The answer `bytes` hold, as ``render(_:)`` wrote it (the derived `flaky`, `flipRate` and
