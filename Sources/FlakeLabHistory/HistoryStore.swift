@@ -227,6 +227,7 @@ package final class HistoryStore {
     case SQLITE_BUSY, SQLITE_LOCKED: return .locked(path: path)
     case SQLITE_NOTADB: return .notAHistory(path: path)
     case SQLITE_CORRUPT: return .corrupt(path: path)
+    case SQLITE_FULL: return .full(path: path)
     default: return .sqlite(path: path, what: what.split(separator: "\n").first.map(String.init) ?? what, message: said)
     }
   }

@@ -101,6 +101,25 @@ final class HistoryStoreTests: XCTestCase {
     XCTAssertTrue(try waiting.record(run), "once the other is done")
   }
 
+  /// A full disk, as SQLite meets it (the file held to the pages it has): `full`, the write
+  /// rolled back, what was stored before still there.
+  func testAFullDiskLosesNothingStoredAndWritesNothingHalf() throws {
+    let file = path("full.sqlite")
+    let store = try HistoryStore(path: file)
+    func run(_ source: String, tests: Int) -> RecordedRun {
+      RecordedRun(
+        source: source, kind: .junit, started: Date(), commit: "c", branch: nil, machine: nil, toolchain: nil,
+        results: (0..<tests).map { .init(test: "M.test\($0)()", status: .passed, attempts: 1, failures: 0) })
+    }
+    XCTAssertTrue(try store.record(run("first", tests: 3)))
+    let pages = try store.integer("PRAGMA page_count")
+    try store.execute("PRAGMA max_page_count = \(pages)")
+    XCTAssertThrowsError(try store.record(run("second", tests: 2_000))) { XCTAssertEqual($0 as? HistoryError, .full(path: file)) }
+    let kept = try store.runs(since: Date(timeIntervalSince1970: 0))
+    XCTAssertEqual(kept.map(\.source), ["first"])
+    XCTAssertEqual(kept.first?.results.count, 3)
+  }
+
   /// Two writers at once, each committing its own transactions: every row of both is there.
   func testTwoWritersAtOnceLoseNothing() throws {
     let file = path("shared.sqlite")
