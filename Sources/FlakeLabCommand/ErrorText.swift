@@ -34,7 +34,8 @@ enum ErrorText {
     case .notAHistory(let path): "\(path) is not a FlakeLab history (an SQLite file FlakeLab made); it was left as it was"
     case .corrupt(let path): "the history \(path) is damaged (SQLite: database disk image is malformed); it was left as it was"
     case .newerSchema(let path, let version): "the history \(path) has schema \(version), from a later FlakeLab; this one knows up to \(HistoryStore.migrations.count)"
-    case .locked(let path): "the history \(path) stayed locked by another writer for 30 s; nothing was written"
+    case .full(let path): "the history \(path) cannot grow: the disk is full; nothing was written"
+    case .locked(let path): "the history \(path) stayed locked by another writer for \(HistoryStore.busyTimeout); nothing was written"
     case .sqlite(let path, let what, let message): "the history \(path): \(message) (\(what)); nothing was written"
     }
   }

@@ -10,6 +10,8 @@ package enum HistoryError: Error, Equatable {
   case corrupt(path: String)
   /// A later FlakeLab wrote it, with a schema this one does not know.
   case newerSchema(path: String, version: Int32)
+  /// The disk (or the file's limit) is full: the write was rolled back.
+  case full(path: String)
   /// Another writer held it past the wait (`busy_timeout`).
   case locked(path: String)
   /// SQLite said no: the statement, and its message.

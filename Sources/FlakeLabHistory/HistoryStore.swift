@@ -5,7 +5,7 @@ package import Foundation
 /// The history of CI runs, in SQLite: one file a team keeps (`.flakelab/history.sqlite` by
 /// default). It is FlakeLab's by its application ID, and its schema has a version that
 /// ``migrations`` bring up to date in one transaction each. WAL lets readers read while one
-/// writer writes; writers wait for each other up to ``busyTimeout`` milliseconds, and every
+/// writer writes; writers wait for each other up to ``busyTimeout``, and every
 /// change is one transaction, so two CI jobs writing at once lose nothing and a failed write
 /// changes nothing.
 package final class HistoryStore {
@@ -13,8 +13,8 @@ package final class HistoryStore {
   /// history.
   package static let applicationID: Int32 = 0x466C_6B4C
 
-  /// How long a writer waits for another.
-  static let busyTimeout: Int32 = 30_000
+  /// How long a writer waits for another, unless told.
+  package static let busyTimeout: Duration = .seconds(30)
 
   /// Each migration takes the schema from its index to the next version.
   package static let migrations: [String] = [
@@ -39,15 +39,18 @@ package final class HistoryStore {
       PRIMARY KEY (run, test)
     );
     CREATE INDEX results_by_test ON results(test);
-    """
+    """,
+    // A test whose failure was a crash of a process that none of the tests in flight caused
+    // alone: one of them crashes, which the runs cannot tell.
+    "ALTER TABLE results ADD COLUMN beside_crash INTEGER NOT NULL DEFAULT 0;",
   ]
 
   package let path: String
   let database: OpaquePointer
 
   /// Opens the history at `path`, creating it (and bringing its schema up to date) when it is
-  /// new or empty.
-  package init(path: String) throws(HistoryError) {
+  /// new or empty; a writer waits up to `waiting` for another.
+  package init(path: String, waiting: Duration = busyTimeout) throws(HistoryError) {
     self.path = path
     // `--record .flakelab/history.sqlite` in a package that has no `.flakelab` yet makes it.
     let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -60,7 +63,7 @@ package final class HistoryStore {
       throw .cannotOpen(path: path, reason: reason)
     }
     database = handle
-    sqlite3_busy_timeout(handle, Self.busyTimeout)
+    sqlite3_busy_timeout(handle, Int32((waiting / .milliseconds(1)).rounded()))
     do {
       try prepare()
     } catch {
@@ -113,14 +116,15 @@ package final class HistoryStore {
         .text(run.source), .text(run.kind.rawValue), .text(Timestamp.iso8601(run.started)), .text(run.commit),
         .text(run.branch), .text(run.machine), .text(run.toolchain),
       ])
-      guard try integer("SELECT changes()") == 1 else { return }
+      guard sqlite3_changes(database) == 1 else { return }
       added = true
       let id = Int(sqlite3_last_insert_rowid(database))
-      let insert = try statement("INSERT OR REPLACE INTO results (run, test, status, attempts, failures) VALUES (?, ?, ?, ?, ?)")
+      let insert = try statement(
+        "INSERT OR REPLACE INTO results (run, test, status, attempts, failures, beside_crash) VALUES (?, ?, ?, ?, ?, ?)")
       for result in run.results {
         try insert.run([
           .integer(id), .text(result.test), .text(result.status.rawValue), .integer(result.attempts),
-          .integer(result.failures),
+          .integer(result.failures), .integer(result.besideACrash ? 1 : 0),
         ])
       }
     }
@@ -132,7 +136,8 @@ package final class HistoryStore {
   package func runs(since: Date, branch: String? = nil) throws(HistoryError) -> [RecordedRun] {
     let query = try statement(
       """
-      SELECT runs.id, source, command, started, commit_id, branch, machine, toolchain, test, status, attempts, failures
+      SELECT runs.id, source, command, started, commit_id, branch, machine, toolchain, test, status, attempts, failures,
+        beside_crash
       FROM runs LEFT JOIN results ON results.run = runs.id
       WHERE started >= ? AND (? IS NULL OR branch = ?)
       ORDER BY started, runs.id, results.rowid
@@ -156,28 +161,36 @@ package final class HistoryStore {
       }
       guard let test = row.text(8) else { return }
       guard let status = CITest.Status(rawValue: row.text(9) ?? "") else { throw .corrupt(path: path) }
-      current?.run.results.append(.init(test: test, status: status, attempts: row.integer(10), failures: row.integer(11)))
+      current?.run.results.append(
+        .init(test: test, status: status, attempts: row.integer(10), failures: row.integer(11), besideACrash: row.integer(12) != 0))
     }
     if let done = current?.run { runs.append(done) }
     return runs
   }
 
-  /// The statuses of `test` in its last `limit` CI runs (`ci` and JUnit, on `branch` when
+  /// Each of `tests`' statuses in its last `limit` CI runs (`ci` and JUnit, on `branch` when
   /// given), newest first: whether a quarantined test may leave.
-  package func recentStatuses(of test: String, limit: Int, branch: String? = nil) throws(HistoryError) -> [CITest.Status] {
+  package func recentStatuses(
+    of tests: [String], limit: Int, branch: String? = nil
+  ) throws(HistoryError) -> [String: [CITest.Status]] {
     let query = try statement(
       """
       SELECT status FROM results JOIN runs ON runs.id = results.run
-      WHERE test = ? AND command != ? AND status IN ('passed', 'flaky', 'failed') AND (? IS NULL OR branch = ?)
+      WHERE test = ? AND command != ? AND status IN ('passed', 'flaky', 'failed') AND beside_crash = 0
+        AND (? IS NULL OR branch = ?)
       ORDER BY started DESC, runs.id DESC LIMIT ?
       """)
-    var statuses: [CITest.Status] = []
-    try query.rows([.text(test), .text(RecordedRun.Kind.lab.rawValue), .text(branch), .text(branch), .integer(limit)]) {
-      (row: Statement.Row) throws(HistoryError) in
-      guard let status = row.text(0).flatMap(CITest.Status.init) else { throw .corrupt(path: path) }
-      statuses.append(status)
+    var recent: [String: [CITest.Status]] = [:]
+    for test in tests {
+      var statuses: [CITest.Status] = []
+      try query.rows([.text(test), .text(RecordedRun.Kind.lab.rawValue), .text(branch), .text(branch), .integer(limit)]) {
+        (row: Statement.Row) throws(HistoryError) in
+        guard let status = row.text(0).flatMap(CITest.Status.init) else { throw .corrupt(path: path) }
+        statuses.append(status)
+      }
+      recent[test] = statuses
     }
-    return statuses
+    return recent
   }
 
   /// Runs `body` in an immediate transaction (the write lock taken at once, so that two
@@ -201,18 +214,11 @@ package final class HistoryStore {
     guard status == SQLITE_OK else { throw error(status, what: sql, message: message.map { String(cString: $0) }) }
   }
 
-  /// The first column of the first row `sql` returns, as an integer.
+  /// The first column of the first row `sql` returns, as an integer (0 when it returns none).
   package func integer(_ sql: String) throws(HistoryError) -> Int32 {
-    var statement: OpaquePointer?
-    let status = sqlite3_prepare_v2(database, sql, -1, &statement, nil)
-    defer { sqlite3_finalize(statement) }
-    guard status == SQLITE_OK else { throw error(status, what: sql, message: nil) }
-    let step = sqlite3_step(statement)
-    guard step == SQLITE_ROW else {
-      if step == SQLITE_DONE { return 0 }
-      throw error(step, what: sql, message: nil)
-    }
-    return sqlite3_column_int(statement, 0)
+    var value: Int32?
+    try statement(sql).rows([]) { (row: Statement.Row) throws(HistoryError) in value = value ?? Int32(row.integer(0)) }
+    return value ?? 0
   }
 
   func error(_ status: Int32, what: String, message: String? = nil) -> HistoryError {
@@ -221,6 +227,7 @@ package final class HistoryStore {
     case SQLITE_BUSY, SQLITE_LOCKED: return .locked(path: path)
     case SQLITE_NOTADB: return .notAHistory(path: path)
     case SQLITE_CORRUPT: return .corrupt(path: path)
+    case SQLITE_FULL: return .full(path: path)
     default: return .sqlite(path: path, what: what.split(separator: "\n").first.map(String.init) ?? what, message: said)
     }
   }

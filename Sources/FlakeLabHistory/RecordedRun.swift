@@ -1,7 +1,6 @@
 package import FlakeLab
 package import Foundation
 
-
 /// One run as the history keeps it: where it came from (`source`, which makes a second import of
 /// the same run add nothing), what ran it, when, on which commit and branch, machine and
 /// toolchain, and each test's status with its attempts and failures.
@@ -24,12 +23,16 @@ package struct RecordedRun: Sendable, Equatable {
     /// Times the test ran (for a lab run, iterations), and of those, the ones that did not pass.
     package let attempts: Int
     package let failures: Int
+    /// Whether it is flaky only by a crash of a process that none of the tests in flight caused
+    /// alone (``CITest/isFlakyBesideACrash``): no evidence about this test.
+    package let besideACrash: Bool
 
-    package init(test: String, status: CITest.Status, attempts: Int, failures: Int) {
+    package init(test: String, status: CITest.Status, attempts: Int, failures: Int, besideACrash: Bool = false) {
       self.test = test
       self.status = status
       self.attempts = attempts
       self.failures = failures
+      self.besideACrash = besideACrash
     }
   }
 
@@ -65,7 +68,7 @@ package struct RecordedRun: Sendable, Equatable {
       results: run.tests.map { test in
         Result(
           test: test.test.id, status: test.status, attempts: test.attempts.count,
-          failures: test.attempts.filter(\.failed).count)
+          failures: test.attempts.filter(\.failed).count, besideACrash: test.isFlakyBesideACrash)
       })
   }
 

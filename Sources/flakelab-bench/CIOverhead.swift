@@ -3,7 +3,9 @@ import Foundation
 
 /// What `flakelab ci` costs over a plain `swift test --skip-build` when nothing fails: the whole
 /// command each way (the lab's listing, its one pass, its report; SwiftPM's own plumbing), on
-/// the tests of `packagePath` that pass, alternating rounds; returns the median ratio.
+/// the tests of `packagePath` that pass, alternating rounds, and again recording each run in a
+/// history (`--record`: git asked for the checkout, one SQLite transaction); returns the median
+/// ratio of the two, the larger.
 func ciOverheadFigure(packagePath: String, worker: String, skip: String) throws -> Double {
   let rounds = 5
   func seconds(_ executable: String, _ arguments: [String]) throws -> Double {
@@ -18,20 +20,29 @@ func ciOverheadFigure(packagePath: String, worker: String, skip: String) throws 
     process.waitUntilExit()
     return start.duration(to: clock.now).seconds
   }
+  let history = FileManager.default.temporaryDirectory.appendingPathComponent("bench-history-\(UUID().uuidString)")
+  defer { try? FileManager.default.removeItem(at: history) }
   var lab: [Double] = []
+  var recorded: [Double] = []
   var plain: [Double] = []
   var ratios: [Double] = []
+  var recordedRatios: [Double] = []
   for _ in 0..<rounds {
     let ci = try seconds(worker, ["ci", "--skip-build", "--no-progress", "--skip", skip])
+    let record = try seconds(
+      worker, ["ci", "--skip-build", "--no-progress", "--skip", skip, "--record", history.appendingPathComponent("h.sqlite").path])
     let swiftTest = try seconds("/usr/bin/env", ["swift", "test", "--skip-build", "--skip", skip])
     lab.append(ci)
+    recorded.append(record)
     plain.append(swiftTest)
     ratios.append(ci / swiftTest)
+    recordedRatios.append(record / swiftTest)
   }
   print("")
   print("flakelab ci against swift test --skip-build: \(packagePath), tests not matching '\(skip)', median of \(rounds) alternating rounds")
   print(
     String(
-      format: "  flakelab ci %.2f s, swift test %.2f s: %.2f× (target ≤ 1.10×)", median(lab), median(plain), median(ratios)))
-  return median(ratios)
+      format: "  flakelab ci %.2f s, swift test %.2f s: %.2f× (target ≤ 1.10×); with --record %.2f s: %.2f×", median(lab),
+      median(plain), median(ratios), median(recorded), median(recordedRatios)))
+  return max(median(ratios), median(recordedRatios))
 }

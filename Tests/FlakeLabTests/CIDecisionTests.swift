@@ -43,4 +43,37 @@ final class CIDecisionTests: XCTestCase {
     run.failOnFlaky = false
     XCTAssertEqual(run.failingTheJob.map(\.test.id), ["M.broken()"])
   }
+
+  /// A crash of the pass's process with four tests in flight, none of which crashed alone: the
+  /// three that passed alone are one block, not three flaky tests (one of them crashes
+  /// sometimes, which the runs cannot tell); the one that failed alone keeps its own, saying
+  /// its own failure.
+  func testTestsFlakyOnlyBesideACrashAreOneBlockAndTheirOwnFailuresStand() {
+    let names = ["a", "b", "c", "d"]
+    func crash(_ name: String) -> Outcome {
+      .crashed(
+        Crash(
+          how: "signal 4 (SIGILL): Fatal error", beside: names.filter { $0 != name }.map { PackageTest(id: "M.\($0)()", framework: .swiftTesting) },
+          crashedAlone: false))
+    }
+    let run = CIRun(
+      packagePath: ".", retries: 2, timeout: .seconds(60), failOnFlaky: false,
+      tests: [
+        test("a", [crash("a"), .passed]), test("b", [crash("b"), .passed]), test("c", [crash("c"), .passed]),
+        test("d", [crash("d"), .failed(observation: "its own"), .failed(observation: "its own")]),
+        test("e", [.failed(observation: "x"), .passed]),
+      ])
+    XCTAssertEqual(run.tests.map(\.isFlakyBesideACrash), [true, true, true, false, false])
+    let text = CIText.render(run)
+    XCTAssertTrue(
+      text.contains(
+        """
+        CRASHED  the pass's process, with 4 tests in flight, none of which crashed alone: one of them crashes only sometimes. Flaky, each passed alone:
+            M.a(), M.b() and M.c()
+            seen: signal 4 (SIGILL): Fatal error
+        """), text)
+    XCTAssertTrue(text.contains("FAILED  M.d()  crashed in the pass, failed in 2 retries alone\n    seen: its own\n"), text)
+    XCTAssertTrue(text.contains("FLAKY  M.e()  failed in the pass, passed in retry 1 alone"), text)
+    XCTAssertFalse(text.contains("FLAKY  M.a()"), text)
+  }
 }

@@ -82,4 +82,35 @@ final class HistoryAnalysisTests: XCTestCase {
     let quarantined = HistoryAnalysis.answer(runs, window: window, quarantined: ["T.often()": []], maxFailureRate: 0.05)
     XCTAssertFalse(quarantined.failsTheJob, "a quarantined test fails no job")
   }
+
+  /// Flaky only by a crash that none of the tests in flight caused alone: no evidence about any
+  /// of them, so neither a CI failure nor a flaky commit; the run is listed as a crash.
+  func testAFlakyRunBesideACrashCountsForNoneOfItsTests() {
+    var crashed = run(2, "a", ["T.x()": .flaky, "T.y()": .flaky])
+    crashed.results = crashed.results.map { .init(test: $0.test, status: .flaky, attempts: 2, failures: 1, besideACrash: true) }
+    let answer = HistoryAnalysis.answer([run(1, "a", ["T.x()": .passed, "T.y()": .passed]), crashed], window: window)
+    XCTAssertEqual(answer.tests.map(\.test), [])
+    XCTAssertEqual(answer.crashes, [.init(started: Date(timeIntervalSince1970: 2 * 86_400), commit: "a", tests: ["T.x()", "T.y()"])])
+    let own = HistoryAnalysis.answer([run(1, "a", ["T.x()": .passed]), run(2, "a", ["T.x()": .flaky])], window: window)
+    XCTAssertEqual(own.tests.first?.isFlaky, true, "the same run, its own failure")
+  }
+
+  /// The JSON answer reads back as the answer it was rendered from, every field.
+  func testTheAnswerReadsBackFromItsJSONExactly() throws {
+    var crashed = run(3, "b", ["T.x()": .flaky])
+    crashed.results = [.init(test: "T.x()", status: .flaky, attempts: 2, failures: 1, besideACrash: true)]
+    var lab = run(4, nil, ["T.y()": .flaky], kind: .lab)
+    lab.results = [.init(test: "T.y()", status: .flaky, attempts: 40, failures: 7)]
+    let runs = [
+      run(1, "a", ["T.x()": .passed, "T.y()": .failed]), run(2, "a", ["T.x()": .failed, "T.y()": .passed]), crashed, lab,
+    ]
+    let answer = HistoryAnalysis.answer(
+      runs, window: .init(from: window.from, to: window.to, branch: "main"), quarantined: ["T.q()": [.passed]],
+      quietRuns: 1, maxFailureRate: 0.1)
+    XCTAssertFalse(answer.tests.isEmpty)
+    XCTAssertFalse(answer.crashes.isEmpty)
+    XCTAssertNotNil(answer.gate)
+    XCTAssertEqual(HistoryJSON.read(Array(HistoryJSON.render(answer).utf8)), answer)
+    XCTAssertNil(HistoryJSON.read(Array("{\"command\": \"ci\"}".utf8)))
+  }
 }

@@ -54,8 +54,11 @@ final class HistoryCommandTests: XCTestCase {
     XCTAssertTrue(json.stdout.hasSuffix("already in the history, nothing added\n"), json.stdout)
     let lab = try flakelab(
       ["test", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--iterations", "3",
-       "--record", history])
+       "--record", history, "--output", state.appendingPathComponent("lab.json").path])
     XCTAssertEqual(lab.status, 0, lab.stderr)
+    // So is a lab run's report, by its digest.
+    let report = try flakelab(["history", "import", state.appendingPathComponent("lab.json").path, "--history", history])
+    XCTAssertTrue(report.stdout.hasSuffix("lab.json: already in the history, nothing added\n"), report.stdout + report.stderr)
 
     XCTAssertEqual(try sqlite("SELECT command, count(*) FROM runs GROUP BY command ORDER BY command"), ["ci|1", "junit|2", "test|1"])
     XCTAssertEqual(
@@ -81,6 +84,8 @@ final class HistoryCommandTests: XCTestCase {
       ["CIJobTests.broken()", "CIJobTests.brokenButQuarantined()", "CIJobTests.failsOnce()", "CIJobTests.JobXCTests/testFailsOnce"])
     let loose = try flakelab(["history", "--history", history, "--max-failure-rate", "0.5"])
     XCTAssertEqual(loose.status, 0, "none is shown above 50% in two runs")
+    let markdown = try flakelab(["history", "--history", history, "--format", "markdown", "--max-failure-rate", "0.5"])
+    XCTAssertTrue(markdown.stdout.contains("\n\nToo few runs to tell either way (not failing the job): "), markdown.stdout)
     let text = try flakelab(["history", "--history", history, "--branch", "main"])
     XCTAssertTrue(text.stdout.contains("2 CI runs and 0 lab runs on 1 commit."), text.stdout)
   }

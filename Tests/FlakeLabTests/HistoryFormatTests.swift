@@ -64,4 +64,31 @@ final class HistoryFormatTests: XCTestCase {
       try JUnitImport.run(Array("<html></html>".utf8), path: "p.xml", source: "s", modified: Date(), commit: nil, branch: nil)
     ) { XCTAssertEqual($0 as? ImportError, .notJUnit(path: "p.xml", root: "html")) }
   }
+
+  /// `flakelab ci`'s JSON carries what the history needs: its run's ID, start, checkout, and a
+  /// test flaky only beside a crash none in flight caused alone.
+  func testACIReportIsImportedUnderItsRunWithItsCrashBystanders() throws {
+    let others = [PackageTest(id: "M.b()", framework: .swiftTesting)]
+    var run = CIRun(
+      packagePath: ".", retries: 2, timeout: .seconds(60), failOnFlaky: false,
+      tests: [
+        CITest(
+          test: PackageTest(id: "M.a()", framework: .swiftTesting),
+          attempts: [
+            .init(outcome: .crashed(Crash(how: "signal 4", beside: others, crashedAlone: false)), seconds: 0.1),
+            .init(outcome: .passed, seconds: 0.1),
+          ]),
+        CITest(
+          test: PackageTest(id: "M.c()", framework: .swiftTesting),
+          attempts: [.init(outcome: .failed(observation: "x"), seconds: 0.1), .init(outcome: .passed, seconds: 0.1)]),
+      ])
+    run.git = GitState(commit: "abc", branch: "main")
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("ci-\(UUID().uuidString).json").path
+    try Data(CIJSON.render(run).utf8).write(to: URL(fileURLWithPath: file))
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let imported = try HistoryImport.run(file, commit: "ignored", branch: "ignored")
+    XCTAssertEqual(imported, RecordedRun(run))
+    XCTAssertEqual(imported.results.map(\.besideACrash), [true, false])
+    XCTAssertEqual(imported.commit, "abc")
+  }
 }

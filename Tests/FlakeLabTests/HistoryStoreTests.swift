@@ -62,6 +62,64 @@ final class HistoryStoreTests: XCTestCase {
     XCTAssertThrowsError(try HistoryStore(path: file)) { XCTAssertEqual($0 as? HistoryError, .newerSchema(path: file, version: 99)) }
   }
 
+  /// A history the first schema wrote, made by the sqlite3 shell, opens migrated with its runs
+  /// as they were.
+  func testAHistoryOfTheFirstSchemaIsMigratedWithItsRunsKept() throws {
+    let file = path("v1.sqlite")
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    shell.arguments = [
+      "sqlite3", file,
+      HistoryStore.migrations[0] + "PRAGMA application_id = \(HistoryStore.applicationID); PRAGMA user_version = 1;"
+        + "INSERT INTO runs VALUES (1, 's', 'ci', '2026-11-20T10:00:00Z', 'c', 'main', 'm', 't');"
+        + "INSERT INTO results VALUES (1, 'M.t()', 'flaky', 2, 1);",
+    ]
+    try shell.run()
+    shell.waitUntilExit()
+    XCTAssertEqual(shell.terminationStatus, 0)
+    let store = try HistoryStore(path: file)
+    XCTAssertEqual(store.schemaVersion, Int32(HistoryStore.migrations.count))
+    XCTAssertGreaterThan(HistoryStore.migrations.count, 1)
+    let runs = try store.runs(since: Date(timeIntervalSince1970: 0))
+    XCTAssertEqual(runs.map(\.source), ["s"])
+    XCTAssertEqual(runs.first?.results, [.init(test: "M.t()", status: .flaky, attempts: 2, failures: 1, besideACrash: false)])
+  }
+
+  /// A writer that holds the history past another's wait: that one gives up with `locked`, and
+  /// what it meant to write is not half there.
+  func testAWriterHeldPastItsWaitIsRefusedWithNothingWritten() throws {
+    let file = path("held.sqlite")
+    let holder = try HistoryStore(path: file)
+    try holder.execute("BEGIN IMMEDIATE")
+    let waiting = try HistoryStore(path: file, waiting: .milliseconds(200))
+    let run = RecordedRun(
+      source: "s", kind: .junit, started: Date(), commit: nil, branch: nil, machine: nil, toolchain: nil,
+      results: [.init(test: "M.t()", status: .passed, attempts: 1, failures: 0)])
+    XCTAssertThrowsError(try waiting.record(run)) { XCTAssertEqual($0 as? HistoryError, .locked(path: file)) }
+    try holder.execute("ROLLBACK")
+    XCTAssertEqual(try waiting.integer("SELECT count(*) FROM runs"), 0)
+    XCTAssertTrue(try waiting.record(run), "once the other is done")
+  }
+
+  /// A full disk, as SQLite meets it (the file held to the pages it has): `full`, the write
+  /// rolled back, what was stored before still there.
+  func testAFullDiskLosesNothingStoredAndWritesNothingHalf() throws {
+    let file = path("full.sqlite")
+    let store = try HistoryStore(path: file)
+    func run(_ source: String, tests: Int) -> RecordedRun {
+      RecordedRun(
+        source: source, kind: .junit, started: Date(), commit: "c", branch: nil, machine: nil, toolchain: nil,
+        results: (0..<tests).map { .init(test: "M.test\($0)()", status: .passed, attempts: 1, failures: 0) })
+    }
+    XCTAssertTrue(try store.record(run("first", tests: 3)))
+    let pages = try store.integer("PRAGMA page_count")
+    try store.execute("PRAGMA max_page_count = \(pages)")
+    XCTAssertThrowsError(try store.record(run("second", tests: 2_000))) { XCTAssertEqual($0 as? HistoryError, .full(path: file)) }
+    let kept = try store.runs(since: Date(timeIntervalSince1970: 0))
+    XCTAssertEqual(kept.map(\.source), ["first"])
+    XCTAssertEqual(kept.first?.results.count, 3)
+  }
+
   /// Two writers at once, each committing its own transactions: every row of both is there.
   func testTwoWritersAtOnceLoseNothing() throws {
     let file = path("shared.sqlite")

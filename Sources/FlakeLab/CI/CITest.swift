@@ -53,6 +53,13 @@ package struct CITest: Sendable, Equatable {
     return attempts.dropFirst().contains { $0.outcome == .passed } ? .flaky : .failed
   }
 
+  /// Whether it is flaky only by a crash of the pass's process, charged to every test in flight
+  /// because none of them crashed alone, and then passed alone: that says nothing of this test,
+  /// only that one of those in flight crashes sometimes.
+  package var isFlakyBesideACrash: Bool {
+    status == .flaky && attempts.first?.outcome.isCrashBesideOthers == true
+  }
+
   /// Whether the test fails the job: failed for good or never started (as `swift test` would
   /// fail), or flaky when flaky fails it too; never when it is quarantined.
   package func failsTheJob(failOnFlaky: Bool) -> Bool {

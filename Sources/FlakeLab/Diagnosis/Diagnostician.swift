@@ -95,10 +95,10 @@ package enum Diagnostician {
     let failsAlone = counts { $0.test?.layout != .suite }.fails
     let failsMoreOnFirstRuns = !Counts(runs.filter { !$0.ranInParallel && $0.test?.layout == .repetitions }).alwaysFails
       && [true, false].contains { underGlobal in
-      let firstRuns = counts { $0.ranInParallel == underGlobal && $0.test?.layout != .repetitions }
-      let warm = counts { $0.ranInParallel == underGlobal && $0.test?.layout == .repetitions }
-      return firstRuns.failMoreThan(warm, confidence: confidence)
-    }
+        let firstRuns = counts { $0.ranInParallel == underGlobal && $0.test?.layout != .repetitions }
+        let warm = counts { $0.ranInParallel == underGlobal && $0.test?.layout == .repetitions }
+        return firstRuns.failMoreThan(warm, confidence: confidence)
+      }
 
     if randomDraw(runs, confidence: confidence) != nil { return .randomness }
     // The replays agreed process for process, but on too few failures (or passes) to tell the

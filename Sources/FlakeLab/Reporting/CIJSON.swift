@@ -1,7 +1,7 @@
 /// `flakelab ci --format json` and `--output`: the run as data for scripts and a job's
-/// artifacts: `{"flakelab", "command": "ci", "id", "started", "commit", "branch", "machine", "packagePath", "retries",
-/// "timeoutSeconds", "interrupted", "quarantineFile", "passSeconds", "retrySeconds",
-/// "failsTheJob", "tests": [{"test", "framework", "status",
+/// artifacts: `{"flakelab", "command": "ci", "id", "started", "commit", "branch", "machine",
+/// "packagePath", "retries", "timeoutSeconds", "interrupted", "quarantineFile", "passSeconds",
+/// "retrySeconds", "failsTheJob", "tests": [{"test", "framework", "status",
 /// "quarantine": {reason, added} | null, "source", "attempts": [{"outcome", "observation",
 /// "crash", "example", "seconds"}]}]}`. Fields are only ever added.
 package enum CIJSON {

@@ -12,7 +12,9 @@ package enum CIText {
     ]
     // Cut short, a test with no run never got its turn: that is the interrupt's, not the test's.
     let notRun = run.interrupted ? [] : run.tests(.notRun)
-    for test in run.tests(.failed) + notRun + run.tests(.flaky) { lines += block(test) }
+    let flaky = run.tests(.flaky)
+    for test in run.tests(.failed) + notRun + flaky.filter({ !$0.isFlakyBesideACrash }) { lines += block(test) }
+    lines += crashBlocks(flaky.filter(\.isFlakyBesideACrash))
     for test in run.quarantined where test.status != .passed { lines += block(test) }
     lines.append(summary(run))
     lines.append(verdict(run))
@@ -26,28 +28,57 @@ package enum CIText {
     if let entry = test.quarantine {
       lines.append("    quarantined since \(entry.added): \(entry.reason.isEmpty ? "no reason given" : entry.reason); its failures do not fail the job")
     }
-    if let failure = test.attempts.first(where: \.failed) {
+    // Its own failure before a crash that none in flight caused alone.
+    let failures = test.attempts.filter(\.failed)
+    if let failure = failures.first(where: { !$0.outcome.isCrashBesideOthers }) ?? failures.first {
       lines.append("    seen: " + (failure.example ?? OutcomeText.describe(failure.outcome)))
     }
     if let location = test.location { lines.append("    at: \(location.path):\(location.line)") }
     return lines
   }
 
+  /// The flaky tests in flight at each crash of the pass's process that none of them caused
+  /// alone, together: one of them crashes only sometimes, and which one the runs cannot tell.
+  static func crashBlocks(_ tests: [CITest]) -> [String] {
+    var crashes: [(inFlight: Set<PackageTest>, crash: Crash, tests: [CITest])] = []
+    for test in tests {
+      guard case .crashed(let crash)? = test.attempts.first?.outcome else { continue }
+      let inFlight = Set(crash.beside + [test.test])
+      if let index = crashes.firstIndex(where: { $0.inFlight == inFlight }) {
+        crashes[index].tests.append(test)
+      } else {
+        crashes.append((inFlight, crash, [test]))
+      }
+    }
+    return crashes.flatMap { crash in
+      [
+        "CRASHED  the pass's process, with \(crash.inFlight.count) tests in flight, none of which crashed alone: one of "
+          + "them crashes only sometimes. Flaky, each passed alone:",
+        "    " + Formatting.list(crash.tests.map(\.test.id).sorted()),
+        "    seen: " + crash.crash.how,
+      ]
+    }
+  }
+
   /// What the test's runs came to, in order.
   static func story(_ test: CITest) -> String {
     guard let first = test.attempts.first else { return "never started: its processes ended before it" }
     let retries = test.attempts.dropFirst()
-    let pass: String =
-      switch first.outcome {
-      case .crashed: "crashed in the pass"
-      case .timedOut: "hung in the pass"
-      default: first.failed ? "failed in the pass" : "passed in the pass"
+    func did(_ attempt: CITest.Attempt) -> String {
+      switch attempt.outcome {
+      case .crashed: "crashed"
+      case .timedOut: "hung"
+      default: attempt.failed ? "failed" : "passed"
       }
+    }
+    let pass = did(first) + " in the pass"
     guard !retries.isEmpty else { return pass }
     if let passed = retries.firstIndex(where: { $0.outcome == .passed }) {
       return pass + ", passed in retry \(passed) alone"
     }
-    return pass + " and in \(retries.count) retr\(retries.count == 1 ? "y" : "ies") alone"
+    let kinds = Set(retries.map(did))
+    let times = "\(retries.count) retr\(retries.count == 1 ? "y" : "ies") alone"
+    return kinds == [did(first)] ? pass + " and in " + times : pass + ", " + kinds.sorted().joined(separator: " or ") + " in " + times
   }
 
   /// `412 tests passed, 3 skipped, 1 flaky, 1 failed; quarantined: 1 did not pass, 2 passed.`

@@ -122,20 +122,18 @@ struct HistoryCommand: Command {
   }
 
   private func answer() throws -> ExitStatus {
-    guard FileManager.default.fileExists(atPath: path) else {
+    guard let store = try HistoryRecording.existing(path) else {
       throw UsageError(
         "no history at \(path): flakelab ci --record, flakelab test --record or flakelab history import make one")
     }
-    let store = try HistoryStore(path: path)
-    let now = Date()
+    // To the second, as the JSON writes it: the answer reads back equal.
+    let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
     let window = HistoryAnswer.Window(from: now.addingTimeInterval(-Double(days) * 86_400), to: now, branch: branch)
     let quarantine = try UsageError.mapping { () throws(QuarantineError) in
       try Quarantine.load(quarantinePath ?? Quarantine.defaultPath(in: packagePath), mustExist: quarantinePath != nil)
     }
-    var recent: [String: [CITest.Status]] = [:]
-    for entry in quarantine.entries {
-      recent[entry.test] = try store.recentStatuses(of: entry.test, limit: HistoryAnalysis.defaultQuietRuns, branch: branch)
-    }
+    let recent = try store.recentStatuses(
+      of: quarantine.entries.map(\.test), limit: HistoryAnalysis.defaultQuietRuns, branch: branch)
     let answer = HistoryAnalysis.answer(
       try store.runs(since: window.from, branch: branch), window: window, quarantined: recent,
       maxFailureRate: maxFailureRate)

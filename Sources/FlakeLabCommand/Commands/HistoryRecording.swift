@@ -20,4 +20,9 @@ enum HistoryRecording {
     guard let chosen = path ?? (FileManager.default.fileExists(atPath: fallback) ? fallback : nil) else { return nil }
     return try HistoryStore(path: chosen)
   }
+
+  /// The history at `path` when there is one, to read: reading makes none.
+  static func existing(_ path: String) throws(HistoryError) -> HistoryStore? {
+    FileManager.default.fileExists(atPath: path) ? try HistoryStore(path: path) : nil
+  }
 }

@@ -60,17 +60,11 @@ struct QuarantineCommand: Command {
         print("No test is quarantined (\(path)).")
         return .success
       }
-      // Read only where a history is: a listing makes none.
-      let historyFile = historyPath ?? HistoryRecording.defaultPath(in: packagePath)
-      let history = FileManager.default.fileExists(atPath: historyFile) ? try HistoryStore(path: historyFile) : nil
+      let history = try HistoryRecording.existing(historyPath ?? HistoryRecording.defaultPath(in: packagePath))
       let quiet = HistoryAnalysis.defaultQuietRuns
-      let ready = try Set(
-        quarantine.entries.map(\.test).filter { test throws(HistoryError) in
-          let statuses = try history?.recentStatuses(of: test, limit: quiet) ?? []
-          return statuses.count == quiet && statuses.allSatisfy { $0 == .passed }
-        })
+      let recent = try history?.recentStatuses(of: quarantine.entries.map(\.test), limit: quiet) ?? [:]
       print(Self.listing(quarantine), terminator: "")
-      for test in ready.sorted() {
+      for test in HistoryAnalysis.readyToLeave(recent, quietRuns: quiet) {
         print("\(test): ready to leave, passed each of its last \(quiet) CI runs (flakelab quarantine remove '\(test)')")
       }
       return .success

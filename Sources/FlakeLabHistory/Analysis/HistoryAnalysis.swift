@@ -1,5 +1,5 @@
 package import FlakeLab
-package import Foundation
+import Foundation
 
 /// The history's runs of a window, judged (``HistoryAnswer``). A CI run (`flakelab ci`, JUnit)
 /// counts once per test, by its first attempt, which is what a job without retries would have
@@ -24,18 +24,17 @@ package enum HistoryAnalysis {
         timelines[result.test, default: []].append(
           .init(
             started: run.started, commit: run.commit, kind: run.kind, status: result.status, attempts: result.attempts,
-            failures: result.failures))
+            failures: result.failures, besideACrash: result.besideACrash))
       }
     }
     let histories = timelines.map { test(named: $0.key, $0.value, confidence: confidence) }
-    let failing = histories.filter { history in history.timeline.contains { $0.status.failedFirst } }
+    let failing = histories.filter { history in history.timeline.contains(where: \.failedFirst) }
       .sorted { ($0.isFlaky ? 0 : 1, -$0.rate, $0.test) < ($1.isFlaky ? 0 : 1, -$1.rate, $1.test) }
     let stopped = failing.filter { history in
-      let ci = history.timeline.filter { $0.kind != .lab && $0.status.ran }
+      let ci = history.timeline.filter(\.isCIRun)
       return history.isFlaky && ci.count >= quietRuns && ci.suffix(quietRuns).allSatisfy { $0.status == .passed }
     }.map(\.test)
-    let ready = quarantined.filter { $0.value.count >= quietRuns && $0.value.prefix(quietRuns).allSatisfy { $0 == .passed } }
-      .map(\.key).sorted()
+    let ready = readyToLeave(quarantined, quietRuns: quietRuns)
     // A quarantined test fails no job, this gate's either.
     let gated = failing.filter { $0.ciRuns > 0 && quarantined[$0.test] == nil }
     let gate = maxFailureRate.map { bound in
@@ -43,32 +42,42 @@ package enum HistoryAnalysis {
         maxFailureRate: bound, over: gated.filter { $0.low > bound }.map(\.test),
         undecided: gated.filter { $0.low <= bound && $0.high > bound }.map(\.test))
     }
+    let crashes = runs.compactMap { run -> HistoryAnswer.CrashInFlight? in
+      let inFlight = run.results.filter(\.besideACrash).map(\.test)
+      return inFlight.isEmpty ? nil : .init(started: run.started, commit: run.commit, tests: inFlight.sorted())
+    }
     return HistoryAnswer(
       window: window, confidence: confidence, ciRuns: runs.filter { $0.kind != .lab }.count,
       labRuns: runs.filter { $0.kind == .lab }.count, commits: Set(runs.compactMap(\.commit)).count,
-      tests: failing, stoppedFlaking: stopped, quietRuns: quietRuns, readyToLeave: ready, gate: gate)
+      tests: failing, crashes: crashes, stoppedFlaking: stopped, quietRuns: quietRuns, readyToLeave: ready, gate: gate)
+  }
+
+  /// The quarantined tests whose last `quietRuns` CI statuses (newest first) all passed.
+  package static func readyToLeave(_ recent: [String: [CITest.Status]], quietRuns: Int = defaultQuietRuns) -> [String] {
+    recent.filter { $0.value.count >= quietRuns && $0.value.prefix(quietRuns).allSatisfy { $0 == .passed } }.map(\.key)
+      .sorted()
   }
 
   private static func test(
     named test: String, _ timeline: [HistoryAnswer.Point], confidence: Double
   ) -> HistoryAnswer.TestHistory {
-    let ci = timeline.filter { $0.kind != .lab && $0.status.ran }
-    let failures = ci.filter(\.status.failedFirst).count
+    let ci = timeline.filter(\.isCIRun)
+    let failures = ci.filter(\.failedFirst).count
     let interval = WilsonInterval(failures: failures, iterations: ci.count, confidence: confidence)
-    let flips = zip(ci, ci.dropFirst()).filter { $0.status.failedFirst != $1.status.failedFirst }.count
+    let flips = zip(ci, ci.dropFirst()).filter { $0.failedFirst != $1.failedFirst }.count
     // A commit on which the test both passed and failed, in order of its first run.
     var passedOn: Set<String> = []
     var failedOn: Set<String> = []
     var flaky: [String] = []
-    for point in timeline {
+    for point in timeline where !point.besideACrash {
       guard let commit = point.commit else { continue }
       if point.status.passedOnce { passedOn.insert(commit) }
-      if point.status.failedFirst { failedOn.insert(commit) }
+      if point.failedFirst { failedOn.insert(commit) }
       if passedOn.contains(commit), failedOn.contains(commit), !flaky.contains(commit) { flaky.append(commit) }
     }
     // A flaky run with no commit is evidence too; its own point is where it flaked.
     let first = timeline.first { point in
-      point.status == .flaky || (point.status.failedFirst && point.commit.map(flaky.contains) == true)
+      point.failedFirst && (point.status == .flaky || point.commit.map(flaky.contains) == true)
     }
     return HistoryAnswer.TestHistory(
       test: test, ciRuns: ci.count, ciFailures: failures, rate: ci.isEmpty ? 0 : Double(failures) / Double(ci.count),

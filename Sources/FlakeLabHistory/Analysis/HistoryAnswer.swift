@@ -27,6 +27,22 @@ package struct HistoryAnswer: Sendable, Equatable {
     package var status: CITest.Status
     package var attempts: Int
     package var failures: Int
+    /// Flaky only by a crash of the process that none of the tests in flight caused alone.
+    package var besideACrash = false
+
+    /// A CI run (`ci`, JUnit) in which the test ran and says something of it.
+    package var isCIRun: Bool { kind != .lab && status.ran && !besideACrash }
+    /// Its first attempt failed, and the failure was its own.
+    package var failedFirst: Bool { status.failedFirst && !besideACrash }
+  }
+
+  /// A run whose process crashed with tests in flight of which none crashed alone: one of them
+  /// crashes, which no run alone showed. Its tests' failures there count for none of them.
+  package struct CrashInFlight: Sendable, Equatable {
+    package var started: Date
+    package var commit: String?
+    /// The tests in flight that passed alone (those that failed alone too failed on their own).
+    package var tests: [String]
   }
 
   package struct TestHistory: Sendable, Equatable {
@@ -72,6 +88,8 @@ package struct HistoryAnswer: Sendable, Equatable {
   package var commits: Int
   /// Every test that did not pass in some run of the window, the flaky first, then by rate.
   package var tests: [TestHistory]
+  /// Runs whose process crashed with tests in flight that passed alone, oldest first.
+  package var crashes: [CrashInFlight]
   /// Tests that flaked in the window and then passed each of their last ``quietRuns`` CI runs.
   package var stoppedFlaking: [String]
   package var quietRuns: Int

@@ -1,5 +1,5 @@
-package import FlakeLab
-package import Foundation
+import FlakeLab
+import Foundation
 
 /// A file given to `flakelab history import`, as a run of the history: JUnit XML, or a FlakeLab
 /// JSON report (`ci`'s, filed under its run's own ID, commit and branch; `test`'s, under its
@@ -47,7 +47,12 @@ package enum HistoryImport {
         let attempts = test["attempts"]?.array
       else { throw .malformedCIReport(path: path, what: "a test's id, status and attempts") }
       let failures = attempts.filter { ["failed", "crashed", "timedOut", "deadlocked"].contains($0["outcome"]?.string) }.count
-      results.append(.init(test: name, status: status, attempts: attempts.count, failures: failures))
+      let crash = attempts.first?["crash"]
+      // As ``CITest/isFlakyBesideACrash`` says it, from what the report wrote.
+      let besideACrash =
+        status == .flaky && !(crash?["beside"]?.array ?? []).isEmpty && crash?["crashedAlone"]?.bool == false
+      results.append(
+        .init(test: name, status: status, attempts: attempts.count, failures: failures, besideACrash: besideACrash))
     }
     let machine = document["machine"]
     return RecordedRun(

@@ -1,5 +1,5 @@
-package import FlakeLab
-package import Foundation
+import FlakeLab
+import Foundation
 
 /// JUnit XML from any runner as a run of the history: `swift test --xunit-output` (XCTest's file
 /// and Swift Testing's), xcodebuild's results through the tools that write JUnit, and Maven

@@ -20,6 +20,11 @@ package enum HistoryHTML {
         + "</p>")
       body.append("<div class=\"timeline\">" + test.timeline.map(mark).joined() + "</div></section>")
     }
+    if !answer.crashes.isEmpty {
+      body.append(
+        "<h2>Crashed with tests in flight</h2><p>None of them crashed alone; they passed alone, and it counts for none of them:<br>"
+          + answer.crashes.map { text(HistoryText.crashLine($0)) }.joined(separator: "<br>") + "</p>")
+    }
     if !answer.stoppedFlaking.isEmpty {
       body.append("<h2>Stopped flaking</h2><p>Each of their last \(answer.quietRuns) CI runs passed: "
         + answer.stoppedFlaking.map { "<code>\(text($0))</code>" }.joined(separator: ", ") + "</p>")
@@ -28,7 +33,9 @@ package enum HistoryHTML {
       body.append("<h2>Ready to leave the quarantine</h2><p>Each of their last \(answer.quietRuns) recorded CI runs passed: "
         + answer.readyToLeave.map { "<code>\(text($0))</code>" }.joined(separator: ", ") + "</p>")
     }
-    if let gate = answer.gate { body.append("<p>\(text(HistoryText.gateLine(gate, answer: answer)))</p>") }
+    if let gate = answer.gate {
+      body.append("<p>" + HistoryText.gateLines(gate, answer: answer).map(text).joined(separator: "<br>") + "</p>")
+    }
     return """
       <!DOCTYPE html>
       <html lang="en"><head><meta charset="utf-8"><title>FlakeLab history</title><style>\(style)</style></head>
@@ -44,7 +51,9 @@ package enum HistoryHTML {
       "\(HistoryText.day(point.started)) \(HistoryText.short(point.commit)) \(point.kind.rawValue): "
       + "\(point.status.rawValue), \(point.failures) of \(point.attempts) attempts failed"
     let lab = point.kind == .lab ? " lab" : ""
-    return "<span class=\"run \(point.status.rawValue)\(lab)\" title=\"\(XMLText.escaped(title))\"></span>"
+    // Flaky beside a crash none caused alone: no evidence about the test, grey.
+    let status = point.besideACrash ? "beside" : point.status.rawValue
+    return "<span class=\"run \(status)\(lab)\" title=\"\(XMLText.escaped(title + (point.besideACrash ? "; beside a crash" : "")))\"></span>"
   }
 
   private static let style = """
@@ -53,6 +62,7 @@ package enum HistoryHTML {
     .flaky { color: #b9770e; font-weight: normal; } .timeline { display: flex; flex-wrap: wrap; gap: 2px; }
     .run { width: 10px; height: 18px; border-radius: 2px; background: #aab7b8; }
     .passed { background: #27ae60; } .flaky.run { background: #f39c12; } .failed { background: #c0392b; }
-    .notRun { background: #5d6d7e; } .lab { outline: 2px solid #1d1d1f; outline-offset: -2px; }
+    .notRun { background: #5d6d7e; } .beside { background: #d5d8dc; }
+    .lab { outline: 2px solid #1d1d1f; outline-offset: -2px; }
     """
 }

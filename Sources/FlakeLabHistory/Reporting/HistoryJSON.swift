@@ -4,17 +4,17 @@ import Foundation
 /// `flakelab history --format json`: the answer as data: `{"flakelab", "command": "history",
 /// "window": {"from", "to", "branch"}, "confidence", "ciRuns", "labRuns", "commits", "tests":
 /// [{"test", "flaky", "ciRuns", "ciFailures", "failureRate", "low", "high", "flips", "pairs",
-/// "flipRate", "flakyCommits", "firstFlaked": point | null, "timeline": [point]}],
-/// "stoppedFlaking", "quietRuns", "readyToLeave", "gate": {"maxFailureRate", "over",
+/// "flipRate", "flakyCommits", "firstFlaked": point | null, "timeline": [point]}], "crashes":
+/// [{"started", "commit", "tests"}], "stoppedFlaking", "quietRuns", "readyToLeave", "gate": {"maxFailureRate", "over",
 /// "undecided"} | null, "failsTheJob"}`, a point being `{"started", "commit", "kind", "status",
-/// "attempts", "failures"}`. Fields are only ever added.
+/// "attempts", "failures", "besideACrash"}`. Fields are only ever added.
 package enum HistoryJSON {
   package static func render(_ answer: HistoryAnswer) -> String {
     func point(_ point: HistoryAnswer.Point) -> JSONValue {
       .object([
         ("started", .string(Timestamp.iso8601(point.started))), ("commit", point.commit.map(JSONValue.string) ?? .null),
         ("kind", .string(point.kind.rawValue)), ("status", .string(point.status.rawValue)),
-        ("attempts", .int(point.attempts)), ("failures", .int(point.failures)),
+        ("attempts", .int(point.attempts)), ("failures", .int(point.failures)), ("besideACrash", .bool(point.besideACrash)),
       ])
     }
     let tests: [JSONValue] = answer.tests.map { test in
@@ -44,6 +44,16 @@ package enum HistoryJSON {
       ),
       ("confidence", .double(answer.confidence)), ("ciRuns", .int(answer.ciRuns)), ("labRuns", .int(answer.labRuns)),
       ("commits", .int(answer.commits)), ("tests", .array(tests)),
+      (
+        "crashes",
+        .array(
+          answer.crashes.map { crash in
+            .object([
+              ("started", .string(Timestamp.iso8601(crash.started))), ("commit", crash.commit.map(JSONValue.string) ?? .null),
+              ("tests", .array(crash.tests.map(JSONValue.string))),
+            ])
+          })
+      ),
       ("stoppedFlaking", .array(answer.stoppedFlaking.map(JSONValue.string))), ("quietRuns", .int(answer.quietRuns)),
       ("readyToLeave", .array(answer.readyToLeave.map(JSONValue.string))), ("gate", gate),
       ("failsTheJob", .bool(answer.failsTheJob)),

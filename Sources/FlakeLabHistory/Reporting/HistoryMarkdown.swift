@@ -27,6 +27,10 @@ package enum HistoryMarkdown {
             + "| \(test.ciFailures) of \(test.ciRuns) | \(rate) | \(test.flips) of \(test.pairs) | \(first) |")
       }
     }
+    if !answer.crashes.isEmpty {
+      lines += ["", "**Crashed with tests in flight**, none of which crashed alone; they passed alone, and it counts for none of them:", ""]
+      lines += answer.crashes.map { "- " + MarkdownReport.escaped(HistoryText.crashLine($0)) }
+    }
     if !answer.stoppedFlaking.isEmpty {
       lines += ["", "**Stopped flaking** (each of their last \(answer.quietRuns) CI runs passed): "
         + answer.stoppedFlaking.map { "`\(MarkdownReport.escaped($0))`" }.joined(separator: ", ")]
@@ -36,7 +40,7 @@ package enum HistoryMarkdown {
         + answer.readyToLeave.map { "`\(MarkdownReport.escaped($0))`" }.joined(separator: ", ")]
     }
     if let gate = answer.gate {
-      lines += ["", MarkdownReport.escaped(HistoryText.gateLine(gate, answer: answer)).replacingOccurrences(of: "\n ", with: "<br>")]
+      lines += HistoryText.gateLines(gate, answer: answer).flatMap { ["", MarkdownReport.escaped($0)] }
     }
     return lines.joined(separator: "\n") + "\n"
   }

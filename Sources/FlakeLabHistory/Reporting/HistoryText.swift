@@ -31,6 +31,14 @@ package enum HistoryText {
       lines += ["", "Failed, never beside a pass on the same commit (\(failed.count)):"]
       for test in failed { lines += ["  " + test.test, "    " + rate(test, confidence: answer.confidence)] }
     }
+    if !answer.crashes.isEmpty {
+      lines += [
+        "",
+        "The process crashed with these tests in flight, none of which crashed alone; each passed alone, so the crash "
+          + "counts for none of them (\(runs(answer.crashes.count, "run"))):",
+      ]
+      lines += answer.crashes.map(crashLine).map { "  " + $0 }
+    }
     if !answer.stoppedFlaking.isEmpty {
       lines += ["", "Stopped flaking: passed each of their last \(answer.quietRuns) CI runs:"]
       lines += answer.stoppedFlaking.map { "  " + $0 }
@@ -39,7 +47,10 @@ package enum HistoryText {
       lines += ["", "Ready to leave the quarantine: passed each of their last \(answer.quietRuns) recorded CI runs:"]
       lines += answer.readyToLeave.map { "  \($0)    (flakelab quarantine remove '\($0)')" }
     }
-    if let gate = answer.gate { lines += ["", gateLine(gate, answer: answer)] }
+    if let gate = answer.gate {
+      let gateLines = gateLines(gate, answer: answer)
+      lines += [""] + gateLines.prefix(1) + gateLines.dropFirst().map { "  " + $0 }
+    }
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -56,9 +67,10 @@ package enum HistoryText {
       + (test.pairs == 0 ? "" : "; flipped in \(test.flips) of \(test.pairs) pairs of runs in a row (\(Formatting.percent(test.flipRate)))")
   }
 
-  static func gateLine(_ gate: HistoryAnswer.GateResult, answer: HistoryAnswer) -> String {
+  /// The gate's verdict, then the tests too few runs leave undecided, when there are any.
+  static func gateLines(_ gate: HistoryAnswer.GateResult, answer: HistoryAnswer) -> [String] {
     let bound = Formatting.percent(gate.maxFailureRate)
-    var line =
+    let verdict =
       gate.over.isEmpty
       ? "Gate --max-failure-rate \(bound): passed; no test's CI failure rate is shown above it."
       : "Gate --max-failure-rate \(bound): FAILED: "
@@ -66,10 +78,13 @@ package enum HistoryText {
           let test = answer.tests.first { $0.test == name }
           return name + (test.map { " (interval \(Formatting.percent($0.low))–\(Formatting.percent($0.high)))" } ?? "")
         }.joined(separator: ", ")
-    if !gate.undecided.isEmpty {
-      line += "\n  Too few runs to tell either way (not failing the job): " + gate.undecided.joined(separator: ", ")
-    }
-    return line
+    guard !gate.undecided.isEmpty else { return [verdict] }
+    return [verdict, "Too few runs to tell either way (not failing the job): " + gate.undecided.joined(separator: ", ")]
+  }
+
+  /// `2026-11-24 fab95a48ac: M.a(), M.b()`.
+  static func crashLine(_ crash: HistoryAnswer.CrashInFlight) -> String {
+    "\(day(crash.started)) \(short(crash.commit)): " + crash.tests.joined(separator: ", ")
   }
 
   static func runs(_ count: Int, _ noun: String) -> String {

@@ -1,0 +1,62 @@
+import FlakeLab
+import Foundation
+
+extension HistoryJSON {
+  /// The answer `bytes` hold, as ``render(_:)`` wrote it (the derived `flaky`, `flipRate` and
+  /// `failsTheJob` are derived again), or nil when they are not one.
+  package static func read(_ bytes: some Collection<UInt8>) -> HistoryAnswer? {
+    guard let document = JSONParser.parse(bytes), document["command"]?.string == "history",
+      let window = document["window"], let from = date(window["from"]), let to = date(window["to"]),
+      let confidence = document["confidence"]?.number, let ciRuns = document["ciRuns"]?.int,
+      let labRuns = document["labRuns"]?.int, let commits = document["commits"]?.int,
+      let tests = document["tests"]?.array?.map(test), !tests.contains(nil),
+      let crashes = document["crashes"]?.array?.map(crash), !crashes.contains(nil),
+      let quietRuns = document["quietRuns"]?.int
+    else { return nil }
+    var gate: HistoryAnswer.GateResult?
+    if let entry = document["gate"], entry != .null {
+      guard let bound = entry["maxFailureRate"]?.number else { return nil }
+      gate = .init(maxFailureRate: bound, over: strings(entry["over"]), undecided: strings(entry["undecided"]))
+    }
+    return HistoryAnswer(
+      window: .init(from: from, to: to, branch: window["branch"]?.string), confidence: confidence, ciRuns: ciRuns,
+      labRuns: labRuns, commits: commits, tests: tests.compactMap { $0 }, crashes: crashes.compactMap { $0 },
+      stoppedFlaking: strings(document["stoppedFlaking"]), quietRuns: quietRuns,
+      readyToLeave: strings(document["readyToLeave"]), gate: gate)
+  }
+
+  private static func test(_ entry: JSONValue) -> HistoryAnswer.TestHistory? {
+    guard let name = entry["test"]?.string, let ciRuns = entry["ciRuns"]?.int, let ciFailures = entry["ciFailures"]?.int,
+      let rate = entry["failureRate"]?.number, let low = entry["low"]?.number, let high = entry["high"]?.number,
+      let flips = entry["flips"]?.int, let pairs = entry["pairs"]?.int,
+      let timeline = entry["timeline"]?.array?.map(point), !timeline.contains(nil)
+    else { return nil }
+    let first = entry["firstFlaked"].flatMap { $0 == .null ? nil : point($0) }
+    return .init(
+      test: name, ciRuns: ciRuns, ciFailures: ciFailures, rate: rate, low: low, high: high, flips: flips, pairs: pairs,
+      flakyCommits: strings(entry["flakyCommits"]), firstFlaked: first, timeline: timeline.compactMap { $0 })
+  }
+
+  private static func point(_ entry: JSONValue) -> HistoryAnswer.Point? {
+    guard let started = date(entry["started"]), let kind = entry["kind"]?.string.flatMap(RecordedRun.Kind.init),
+      let status = entry["status"]?.string.flatMap(CITest.Status.init), let attempts = entry["attempts"]?.int,
+      let failures = entry["failures"]?.int
+    else { return nil }
+    return .init(
+      started: started, commit: entry["commit"]?.string, kind: kind, status: status, attempts: attempts,
+      failures: failures, besideACrash: entry["besideACrash"]?.bool ?? false)
+  }
+
+  private static func crash(_ entry: JSONValue) -> HistoryAnswer.CrashInFlight? {
+    guard let started = date(entry["started"]) else { return nil }
+    return .init(started: started, commit: entry["commit"]?.string, tests: strings(entry["tests"]))
+  }
+
+  private static func date(_ value: JSONValue?) -> Date? {
+    value?.string.flatMap(Timestamp.date)
+  }
+
+  private static func strings(_ value: JSONValue?) -> [String] {
+    value?.array?.compactMap(\.string) ?? []
+  }
+}
