@@ -78,6 +78,7 @@ final class CIDecisionTests: XCTestCase {
 
     // The other forms show the crash once too.
     let markdown = CIMarkdown.render(run)
+    XCTAssertTrue(markdown.contains("| `M.d()` | failed | crashed in the pass, failed in 2 retries alone | its own |"), markdown)
     XCTAssertTrue(
       markdown.contains(
         "| `M.a()`, `M.b()`, `M.c()` | flaky beside a crash | the pass's process crashed with 4 tests in flight, none of which "

@@ -21,7 +21,7 @@ package enum CIAnnotations {
       }
       let label = test.quarantine != nil ? "quarantined, \(test.status.rawValue)" : test.status.rawValue
       properties.append("title=" + GitHubAnnotations.property("\(test.test.id) \(label)"))
-      let seen = test.attempts.first(where: \.failed).map { ": " + ($0.example ?? OutcomeText.describe($0.outcome)) } ?? ""
+      let seen = test.seen.map { ": " + CIText.said($0) } ?? ""
       let command = test.failsTheJob(failOnFlaky: run.failOnFlaky) ? "::error " : "::warning "
       return command + properties.joined(separator: ",") + "::" + GitHubAnnotations.data(CIText.story(test) + seen)
     }

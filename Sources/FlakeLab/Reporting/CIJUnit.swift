@@ -66,14 +66,14 @@ package enum CIJUnit {
       + "time=\"\(seconds([test]))\" status=\"\(test.status.rawValue)\""
     var children: [String] = []
     if let entry = test.quarantine, test.status != .passed {
-      let said = test.attempts.first(where: \.failed).map { ": " + message($0) } ?? ""
+      let said = test.seen.map { ": " + CIText.said($0) } ?? ""
       children.append(
         "<skipped message=\"\(XMLText.escaped("quarantined since \(entry.added) (\(entry.reason)); \(test.status.rawValue)\(said)"))\"/>")
     } else {
       switch test.status {
       case .passed: break
       case .skipped:
-        children.append("<skipped message=\"\(XMLText.escaped(test.attempts.first.map(message) ?? "skipped"))\"/>")
+        children.append("<skipped message=\"\(XMLText.escaped(test.attempts.first.map(CIText.said) ?? "skipped"))\"/>")
       case .notRun:
         children.append("<error message=\"the test never started: its processes ended before it\" type=\"notRun\"/>")
       case .flaky:
@@ -90,11 +90,7 @@ package enum CIJUnit {
 
   private static func element(_ name: String, _ attempt: CITest.Attempt) -> String {
     let type = attempt.outcome.isCrashBesideOthers ? crashBesideOthers : OutcomeCoding.kind(of: attempt.outcome)
-    return "<\(name) message=\"\(XMLText.escaped(message(attempt)))\" type=\"\(type)\"/>"
-  }
-
-  private static func message(_ attempt: CITest.Attempt) -> String {
-    attempt.example ?? OutcomeText.describe(attempt.outcome)
+    return "<\(name) message=\"\(XMLText.escaped(CIText.said(attempt)))\" type=\"\(type)\"/>"
   }
 
   private static func seconds(_ tests: [CITest]) -> String {

@@ -9,7 +9,7 @@ package enum CIMarkdown {
       lines += ["", "| test | status | what happened | seen |", "| --- | --- | --- | --- |"]
       for test in shown {
         let status = test.quarantine != nil ? "quarantined (\(test.status.rawValue))" : test.status.rawValue
-        let seen = test.attempts.first(where: \.failed).map { $0.example ?? OutcomeText.describe($0.outcome) } ?? ""
+        let seen = test.seen.map(CIText.said) ?? ""
         lines.append(
           "| " + [MarkdownReport.code(test.test.id), status, MarkdownReport.escaped(CIText.story(test)), MarkdownReport.escaped(seen)]
             .joined(separator: " | ") + " |")

@@ -27,13 +27,14 @@ package enum CIText {
     if let entry = test.quarantine {
       lines.append("    quarantined since \(entry.added): \(entry.reason.isEmpty ? "no reason given" : entry.reason); its failures do not fail the job")
     }
-    // Its own failure before a crash that none in flight caused alone.
-    let failures = test.attempts.filter(\.failed)
-    if let failure = failures.first(where: { !$0.outcome.isCrashBesideOthers }) ?? failures.first {
-      lines.append("    seen: " + (failure.example ?? OutcomeText.describe(failure.outcome)))
-    }
+    if let seen = test.seen { lines.append("    seen: " + said(seen)) }
     if let location = test.location { lines.append("    at: \(location.path):\(location.line)") }
     return lines
+  }
+
+  /// What a run that failed said: the failure as the test said it, or what became of it.
+  static func said(_ attempt: CITest.Attempt) -> String {
+    attempt.example ?? OutcomeText.describe(attempt.outcome)
   }
 
   /// Each crash of the pass's process that none of those in flight caused alone, once.
