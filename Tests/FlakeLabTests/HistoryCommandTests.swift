@@ -105,11 +105,13 @@ final class HistoryCommandTests: XCTestCase {
         return path
       }
     }
-    let first = try Flakelab.launch(["history", "import", "--history", history, "--commit", "c"] + files(1))
-    let second = try Flakelab.launch(["history", "import", "--history", history, "--commit", "c"] + files(2))
+    let errors = [Pipe(), Pipe()]
+    let first = try Flakelab.launch(["history", "import", "--history", history, "--commit", "c"] + files(1), errors: errors[0])
+    let second = try Flakelab.launch(["history", "import", "--history", history, "--commit", "c"] + files(2), errors: errors[1])
     first.waitUntilExit()
     second.waitUntilExit()
-    XCTAssertEqual([first.terminationStatus, second.terminationStatus], [0, 0])
+    let said = errors.map { String(decoding: $0.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+    XCTAssertEqual([first.terminationStatus, second.terminationStatus], [0, 0], said.joined())
     XCTAssertEqual(try sqlite("SELECT count(*) FROM runs; SELECT count(*) FROM results"), ["30", "60"])
     let answer = try flakelab(["history", "--history", history, "--window", "36500"])
     XCTAssertTrue(answer.stdout.contains("30 CI runs and 0 lab runs on 1 commit."), answer.stdout)
