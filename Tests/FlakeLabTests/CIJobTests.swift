@@ -98,9 +98,12 @@ final class CIJobTests: XCTestCase {
     // The hang: an error in the pass (the crash beside it, or its own timeout), then a timeout per retry.
     XCTAssertEqual(try root.nodes(forXPath: "//testcase[@name='hangs()']/error").count, 1)
     XCTAssertEqual(try root.nodes(forXPath: "//testcase[@name='hangs()']/rerunError[@type='timedOut']").count, 2)
-    // The crash came in the pass, beside the hang, and the retry alone passed: flaky, as an error
-    // of a crash that neither test in flight repeated alone.
-    XCTAssertEqual(try root.nodes(forXPath: "//testcase[@name='crashesOnce()']/flakyError[@type='crashBesideOthers']").count, 1)
+    // The crash came in the pass and the retry alone passed: flaky, as an error. With the hang in
+    // flight beside it (as it mostly is), neither test repeated the crash alone; under load the
+    // crash may come before the hang starts, and is the crash's own.
+    XCTAssertEqual(
+      try root.nodes(forXPath: "//testcase[@name='crashesOnce()']/flakyError[@type='crashBesideOthers' or @type='crashed']").count, 1,
+      run.stdout)
   }
 
   /// `--record`: the run in the history, read with the sqlite3 shell; a file that is no history
