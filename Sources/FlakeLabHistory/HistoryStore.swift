@@ -65,7 +65,7 @@ package final class HistoryStore {
     database = handle
     sqlite3_busy_timeout(handle, Int32((waiting / .milliseconds(1)).rounded()))
     do {
-      try prepare()
+      try prepare(waiting: waiting)
     } catch {
       sqlite3_close(handle)
       throw error
@@ -83,17 +83,25 @@ package final class HistoryStore {
 
   /// Checks the file is a FlakeLab history (or empty), turns WAL on, and runs the migrations it
   /// lacks, each in a transaction that also sets the new version.
-  private func prepare() throws(HistoryError) {
-    let application = try integer("PRAGMA application_id")
-    let version = try integer("PRAGMA user_version")
-    let tables = try integer("SELECT count(*) FROM sqlite_master")
-    guard application == Self.applicationID || (application == 0 && tables == 0 && version == 0) else {
+  private func prepare(waiting: Duration) throws(HistoryError) {
+    // One statement, so one snapshot: read apart, another writer's first migration could land
+    // between the reads and make a new history look like somebody else's database.
+    var (application, version, tables) = (0, 0, 0)
+    try statement(
+      "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version), "
+        + "(SELECT count(*) FROM sqlite_master)"
+    ).rows([]) { (row: Statement.Row) throws(HistoryError) in
+      (application, version, tables) = (row.integer(0), row.integer(1), row.integer(2))
+    }
+    guard application == Int(Self.applicationID) || (application == 0 && tables == 0 && version == 0) else {
       throw .notAHistory(path: path)
     }
-    guard version <= Int32(Self.migrations.count) else { throw .newerSchema(path: path, version: version) }
-    try execute("PRAGMA journal_mode = WAL")
+    guard version <= Self.migrations.count else { throw .newerSchema(path: path, version: Int32(version)) }
+    // Turning WAL on takes the file's exclusive lock and does not wait for it as other
+    // statements do: another writer opening the same new history at once answers busy.
+    try whileBusy(upTo: waiting) { () throws(HistoryError) in try execute("PRAGMA journal_mode = WAL") }
     try execute("PRAGMA foreign_keys = ON")
-    for index in Int(version)..<Self.migrations.count {
+    for index in version..<Self.migrations.count {
       try transaction { () throws(HistoryError) in
         // Another writer may have migrated meanwhile: the version is read again inside.
         guard try integer("PRAGMA user_version") == Int32(index) else { return }
@@ -191,6 +199,21 @@ package final class HistoryStore {
       recent[test] = statuses
     }
     return recent
+  }
+
+  /// Runs `body` again while the file is busy, a few milliseconds apart, until `limit` has passed.
+  private func whileBusy(upTo limit: Duration, _ body: () throws(HistoryError) -> Void) throws(HistoryError) {
+    let clock = ContinuousClock()
+    let deadline = clock.now + limit
+    var pause = Duration.milliseconds(2)
+    while true {
+      do {
+        return try body()
+      } catch .locked where clock.now + pause < deadline {
+        usleep(UInt32(pause / .microseconds(1)))
+        pause = min(pause * 2, .milliseconds(100))
+      }
+    }
   }
 
   /// Runs `body` in an immediate transaction (the write lock taken at once, so that two

@@ -75,5 +75,20 @@ final class CIDecisionTests: XCTestCase {
     XCTAssertTrue(text.contains("FAILED  M.d()  crashed in the pass, failed in 2 retries alone\n    seen: its own\n"), text)
     XCTAssertTrue(text.contains("FLAKY  M.e()  failed in the pass, passed in retry 1 alone"), text)
     XCTAssertFalse(text.contains("FLAKY  M.a()"), text)
+
+    // The other forms show the crash once too.
+    let markdown = CIMarkdown.render(run)
+    XCTAssertTrue(markdown.contains("| `M.d()` | failed | crashed in the pass, failed in 2 retries alone | its own |"), markdown)
+    XCTAssertTrue(
+      markdown.contains(
+        "| `M.a()`, `M.b()`, `M.c()` | flaky beside a crash | the pass's process crashed with 4 tests in flight, none of which "
+          + "crashed alone: one of them crashes only sometimes; each passed alone | signal 4 (SIGILL): Fatal error |"), markdown)
+    XCTAssertEqual(markdown.components(separatedBy: "\n| `").count - 1, 3, markdown)
+    let annotations = CIAnnotations.lines(run, workspace: ".")
+    XCTAssertEqual(annotations.map { $0.prefix(while: { $0 != " " }) }, ["::error", "::warning", "::warning"], "\(annotations)")
+    XCTAssertEqual(
+      annotations.last,
+      "::warning title=crash of the pass's process::the pass's process crashed with 4 tests in flight, none of which crashed "
+        + "alone: one of them crashes only sometimes; each passed alone: M.a(), M.b() and M.c(). Seen: signal 4 (SIGILL): Fatal error")
   }
 }

@@ -39,7 +39,7 @@ final class HistoryCommandTests: XCTestCase {
       directory: URL(fileURLWithPath: CIJobTests.ciJob))
     XCTAssertNotEqual(swiftTest.status, 0, "broken() fails")
     let swiftTesting = state.appendingPathComponent("results-swift-testing.xml").path
-    let imported = try flakelab(["history", "import", xml, swiftTesting, "--history", history, "--commit", "c1", "--branch", "main"])
+    let imported = try flakelab(["history", "import", xml, swiftTesting, "--history", history, "--commit", "c1", "--branch", "imported"])
     XCTAssertEqual(imported.status, 0, imported.stderr)
     XCTAssertEqual(imported.stdout, "\(xml): added (junit, 2 tests)\n\(swiftTesting): added (junit, 5 tests)\n")
     let again = try flakelab(["history", "import", swiftTesting, "--history", history])
@@ -86,7 +86,7 @@ final class HistoryCommandTests: XCTestCase {
     XCTAssertEqual(loose.status, 0, "none is shown above 50% in two runs")
     let markdown = try flakelab(["history", "--history", history, "--format", "markdown", "--max-failure-rate", "0.5"])
     XCTAssertTrue(markdown.stdout.contains("\n\nToo few runs to tell either way (not failing the job): "), markdown.stdout)
-    let text = try flakelab(["history", "--history", history, "--branch", "main"])
+    let text = try flakelab(["history", "--history", history, "--branch", "imported"])
     XCTAssertTrue(text.stdout.contains("2 CI runs and 0 lab runs on 1 commit."), text.stdout)
   }
 
@@ -105,11 +105,13 @@ final class HistoryCommandTests: XCTestCase {
         return path
       }
     }
-    let first = try Flakelab.launch(["history", "import", "--history", history, "--commit", "c"] + files(1))
-    let second = try Flakelab.launch(["history", "import", "--history", history, "--commit", "c"] + files(2))
+    let errors = [Pipe(), Pipe()]
+    let first = try Flakelab.launch(["history", "import", "--history", history, "--commit", "c"] + files(1), errors: errors[0])
+    let second = try Flakelab.launch(["history", "import", "--history", history, "--commit", "c"] + files(2), errors: errors[1])
     first.waitUntilExit()
     second.waitUntilExit()
-    XCTAssertEqual([first.terminationStatus, second.terminationStatus], [0, 0])
+    let said = errors.map { String(decoding: $0.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+    XCTAssertEqual([first.terminationStatus, second.terminationStatus], [0, 0], said.joined())
     XCTAssertEqual(try sqlite("SELECT count(*) FROM runs; SELECT count(*) FROM results"), ["30", "60"])
     let answer = try flakelab(["history", "--history", history, "--window", "36500"])
     XCTAssertTrue(answer.stdout.contains("30 CI runs and 0 lab runs on 1 commit."), answer.stdout)

@@ -91,4 +91,39 @@ final class HistoryFormatTests: XCTestCase {
     XCTAssertEqual(imported.results.map(\.besideACrash), [true, false])
     XCTAssertEqual(imported.commit, "abc")
   }
+
+  /// `flakelab ci`'s JUnit shows a quarantined failure as skipped, for the CI's view; imported,
+  /// it is the failure it was, and a test flaky only beside a crash is one.
+  func testCIJUnitIsImportedAsTheRunSaidIt() throws {
+    let failed = Outcome.failed(observation: "x")
+    func test(_ name: String, _ outcomes: [Outcome], quarantined: Bool = false) -> CITest {
+      CITest(
+        test: PackageTest(id: "M.\(name)()", framework: .swiftTesting),
+        attempts: outcomes.map { CITest.Attempt(outcome: $0, seconds: 0.1) },
+        quarantine: quarantined ? .init(test: "M.\(name)()", reason: "known", added: "2026-11-24") : nil)
+    }
+    let crash = Outcome.crashed(Crash(how: "signal 4", beside: [PackageTest(id: "M.b()", framework: .swiftTesting)], crashedAlone: false))
+    let run = CIRun(
+      packagePath: ".", retries: 2, timeout: .seconds(60), failOnFlaky: false,
+      tests: [
+        test("a", [crash, .passed]), test("c", [failed, failed, .passed]), test("d", [failed, failed, failed]),
+        test("q", [failed, failed, failed], quarantined: true), test("p", [.passed], quarantined: true),
+        test("s", [.skipped(reason: "off")]),
+      ])
+    let junit = CIJUnit.render(run)
+    XCTAssertTrue(junit.contains(#"<flakyError message="#) && junit.contains(#"type="crashBesideOthers"/>"#), junit)
+    let imported = try JUnitImport.run(Array(junit.utf8), path: "ci.xml", source: "s", modified: Date(), commit: "abc", branch: nil)
+    XCTAssertEqual(
+      imported.results,
+      [
+        .init(test: "M.a()", status: .flaky, attempts: 2, failures: 1, besideACrash: true),
+        .init(test: "M.c()", status: .flaky, attempts: 3, failures: 2),
+        .init(test: "M.d()", status: .failed, attempts: 3, failures: 3),
+        // Its retries are not in the file: the fewest runs a failure has.
+        .init(test: "M.q()", status: .failed, attempts: 1, failures: 1),
+        .init(test: "M.p()", status: .passed, attempts: 1, failures: 0),
+        .init(test: "M.s()", status: .skipped, attempts: 0, failures: 0),
+      ])
+    XCTAssertEqual(imported.results.map(\.status), RecordedRun(run).results.map(\.status))
+  }
 }

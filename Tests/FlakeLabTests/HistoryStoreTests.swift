@@ -143,6 +143,31 @@ final class HistoryStoreTests: XCTestCase {
   }
 }
 
+extension HistoryStoreTests {
+  /// Writers that open the same new history at once (two CI jobs on a fresh cache): each gets a
+  /// history, none mistakes the other's first migration for somebody else's database or fails
+  /// to turn WAL on while the other does. Fifty new files, four writers each.
+  func testWritersOpeningANewHistoryAtOnceAllGetIt() throws {
+    let failures = Locked([String]())
+    for round in 0..<50 {
+      let file = path("new-\(round).sqlite")
+      DispatchQueue.concurrentPerform(iterations: 4) { writer in
+        do {
+          let store = try HistoryStore(path: file)
+          try store.transaction { () throws(HistoryError) in
+            try store.execute(
+              "INSERT INTO runs (source, command, started, machine, toolchain) VALUES ('w\(writer)', 'ci', 'now', 'm', 't')")
+          }
+        } catch {
+          failures.withLock { $0.append("round \(round), writer \(writer): \(error)") }
+        }
+      }
+      XCTAssertEqual(try HistoryStore(path: file).integer("SELECT count(*) FROM runs"), 4, "round \(round)")
+    }
+    XCTAssertEqual(failures.withLock { $0 }, [])
+  }
+}
+
 /// A value guarded by a lock, for the writers' failures.
 private final class Locked<Value>: @unchecked Sendable {
   private var value: Value

@@ -41,6 +41,13 @@ package struct CIRun: Sendable {
     tests.filter { $0.status == status && $0.quarantine == nil }
   }
 
+  /// The crashes of the pass that none of the tests in flight caused alone, with the flaky tests
+  /// each made (not quarantined ones, which are shown as quarantined).
+  package var crashes: [CICrash] { CICrash.grouping(tests(.flaky)) }
+
+  /// The flaky tests that are not part of a crash: each failed on its own in the pass.
+  package var flakyOnTheirOwn: [CITest] { tests(.flaky).filter { !$0.isFlakyBesideACrash } }
+
   /// Quarantined tests, those whose failures were kept from the job and those that passed.
   package var quarantined: [CITest] { tests.filter { $0.quarantine != nil } }
 

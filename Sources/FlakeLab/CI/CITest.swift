@@ -53,6 +53,13 @@ package struct CITest: Sendable, Equatable {
     return attempts.dropFirst().contains { $0.outcome == .passed } ? .flaky : .failed
   }
 
+  /// The failure that says most of the test: its own, before a crash of the pass's process that
+  /// none of the tests in flight caused alone.
+  package var seen: Attempt? {
+    let failures = attempts.filter(\.failed)
+    return failures.first { !$0.outcome.isCrashBesideOthers } ?? failures.first
+  }
+
   /// Whether it is flaky only by a crash of the pass's process, charged to every test in flight
   /// because none of them crashed alone, and then passed alone: that says nothing of this test,
   /// only that one of those in flight crashes sometimes.

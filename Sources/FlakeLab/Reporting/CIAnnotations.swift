@@ -1,9 +1,18 @@
 /// GitHub Actions workflow commands for `flakelab ci`: an `::error` at the line of each test that
-/// fails the job, a `::warning` at each flaky or quarantined one that did not pass.
+/// fails the job, a `::warning` at each flaky or quarantined one that did not pass; and one for
+/// each crash of the pass none of the tests in flight caused alone, which has no line of its own.
 package enum CIAnnotations {
   package static func lines(_ run: CIRun, workspace: String) -> [String] {
     let shown = run.tests.filter { $0.status != .passed && $0.status != .skipped }
-    return shown.map { test in
+      .filter { $0.quarantine != nil || !$0.isFlakyBesideACrash }
+    let crashes = run.crashes.map { crash in
+      let failsTheJob = crash.tests.contains { $0.failsTheJob(failOnFlaky: run.failOnFlaky) }
+      let tests = crash.tests.map(\.test.id).sorted()
+      return (failsTheJob ? "::error " : "::warning ") + "title=" + GitHubAnnotations.property("crash of the pass's process")
+        + "::" + GitHubAnnotations.data(
+          crash.headline + ": one of them crashes only sometimes; each passed alone: " + Formatting.list(tests) + ". Seen: " + crash.how)
+    }
+    let tests = shown.map { test in
       var properties: [String] = []
       if let location = test.location {
         properties += [
@@ -12,9 +21,10 @@ package enum CIAnnotations {
       }
       let label = test.quarantine != nil ? "quarantined, \(test.status.rawValue)" : test.status.rawValue
       properties.append("title=" + GitHubAnnotations.property("\(test.test.id) \(label)"))
-      let seen = test.attempts.first(where: \.failed).map { ": " + ($0.example ?? OutcomeText.describe($0.outcome)) } ?? ""
+      let seen = test.seen.map { ": " + CIText.said($0) } ?? ""
       let command = test.failsTheJob(failOnFlaky: run.failOnFlaky) ? "::error " : "::warning "
       return command + properties.joined(separator: ",") + "::" + GitHubAnnotations.data(CIText.story(test) + seen)
     }
+    return tests + crashes
   }
 }

@@ -3,7 +3,17 @@
 /// (`<flakyError>` for a crash or a hang) per failed run; one that failed every time holds a
 /// `<failure>` (`<error>`) and a `<rerunFailure>` (`<rerunError>`) per retry. A quarantined test
 /// that failed is `<skipped>` with what happened: it does not fail the job, and the report says so.
+/// Each test case's `status` is what the run made of it (`passed`, `flaky`, `failed`, `skipped`,
+/// `notRun`), so a history importing the file keeps a quarantined failure as a failure; a run
+/// of a test in flight when the pass's process crashed, none of them crashing alone, has the
+/// type `crashBesideOthers`.
 package enum CIJUnit {
+  /// The name of the file's `<testsuites>`, by which an import knows the file is this one.
+  package static let name = "flakelab ci"
+
+  /// The type of a run that crashed beside others, none of which crashed alone.
+  package static let crashBesideOthers = "crashBesideOthers"
+
   package static func render(_ run: CIRun) -> String {
     var suites: [(name: String, tests: [CITest])] = []
     for test in run.tests {
@@ -16,7 +26,7 @@ package enum CIJUnit {
     func count(_ tests: [CITest], _ kind: Kind) -> Int { tests.filter { self.kind(of: $0) == kind }.count }
     var lines = [
       #"<?xml version="1.0" encoding="UTF-8"?>"#,
-      "<testsuites name=\"flakelab ci\" tests=\"\(run.tests.count)\" failures=\"\(count(run.tests, .failure))\" "
+      "<testsuites name=\"\(name)\" tests=\"\(run.tests.count)\" failures=\"\(count(run.tests, .failure))\" "
         + "errors=\"\(count(run.tests, .error))\" time=\"\(seconds(run.tests))\">",
     ]
     for suite in suites {
@@ -53,17 +63,17 @@ package enum CIJUnit {
   private static func testcase(_ test: CITest) -> [String] {
     let open =
       "    <testcase name=\"\(XMLText.escaped(test.test.function))\" classname=\"\(XMLText.escaped(test.test.suite))\" "
-      + "time=\"\(seconds([test]))\""
+      + "time=\"\(seconds([test]))\" status=\"\(test.status.rawValue)\""
     var children: [String] = []
     if let entry = test.quarantine, test.status != .passed {
-      let said = test.attempts.first(where: \.failed).map { ": " + message($0) } ?? ""
+      let said = test.seen.map { ": " + CIText.said($0) } ?? ""
       children.append(
         "<skipped message=\"\(XMLText.escaped("quarantined since \(entry.added) (\(entry.reason)); \(test.status.rawValue)\(said)"))\"/>")
     } else {
       switch test.status {
       case .passed: break
       case .skipped:
-        children.append("<skipped message=\"\(XMLText.escaped(test.attempts.first.map(message) ?? "skipped"))\"/>")
+        children.append("<skipped message=\"\(XMLText.escaped(test.attempts.first.map(CIText.said) ?? "skipped"))\"/>")
       case .notRun:
         children.append("<error message=\"the test never started: its processes ended before it\" type=\"notRun\"/>")
       case .flaky:
@@ -79,11 +89,8 @@ package enum CIJUnit {
   }
 
   private static func element(_ name: String, _ attempt: CITest.Attempt) -> String {
-    "<\(name) message=\"\(XMLText.escaped(message(attempt)))\" type=\"\(OutcomeCoding.kind(of: attempt.outcome))\"/>"
-  }
-
-  private static func message(_ attempt: CITest.Attempt) -> String {
-    attempt.example ?? OutcomeText.describe(attempt.outcome)
+    let type = attempt.outcome.isCrashBesideOthers ? crashBesideOthers : OutcomeCoding.kind(of: attempt.outcome)
+    return "<\(name) message=\"\(XMLText.escaped(CIText.said(attempt)))\" type=\"\(type)\"/>"
   }
 
   private static func seconds(_ tests: [CITest]) -> String {

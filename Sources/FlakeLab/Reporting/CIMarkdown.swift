@@ -1,17 +1,23 @@
 /// `flakelab ci --format markdown`, and the GitHub job summary: a headline, one table row per test
-/// that did not simply pass, and the text answer's summary and verdict.
+/// that did not simply pass (one row for the tests of a crash none of them caused alone), and the
+/// text answer's summary and verdict.
 package enum CIMarkdown {
   package static func render(_ run: CIRun) -> String {
-    let shown = run.tests(.failed) + run.tests(.notRun) + run.tests(.flaky) + run.quarantined.filter { $0.status != .passed }
+    let shown = run.tests(.failed) + run.tests(.notRun) + run.flakyOnTheirOwn + run.quarantined.filter { $0.status != .passed }
     var lines = ["### flakelab ci: " + (run.failsTheJob ? "the job fails" : "the job passes")]
-    if !shown.isEmpty {
+    if !shown.isEmpty || !run.crashes.isEmpty {
       lines += ["", "| test | status | what happened | seen |", "| --- | --- | --- | --- |"]
       for test in shown {
         let status = test.quarantine != nil ? "quarantined (\(test.status.rawValue))" : test.status.rawValue
-        let seen = test.attempts.first(where: \.failed).map { $0.example ?? OutcomeText.describe($0.outcome) } ?? ""
+        let seen = test.seen.map(CIText.said) ?? ""
         lines.append(
           "| " + [MarkdownReport.code(test.test.id), status, MarkdownReport.escaped(CIText.story(test)), MarkdownReport.escaped(seen)]
             .joined(separator: " | ") + " |")
+      }
+      for crash in run.crashes {
+        let tests = crash.tests.map(\.test.id).sorted().map(MarkdownReport.code).joined(separator: ", ")
+        let happened = crash.headline + ": one of them crashes only sometimes; each passed alone"
+        lines.append("| " + [tests, "flaky beside a crash", MarkdownReport.escaped(happened), MarkdownReport.escaped(crash.how)].joined(separator: " | ") + " |")
       }
     }
     lines += ["", CIText.summary(run) + " " + CIText.verdict(run)]

@@ -12,9 +12,8 @@ package enum CIText {
     ]
     // Cut short, a test with no run never got its turn: that is the interrupt's, not the test's.
     let notRun = run.interrupted ? [] : run.tests(.notRun)
-    let flaky = run.tests(.flaky)
-    for test in run.tests(.failed) + notRun + flaky.filter({ !$0.isFlakyBesideACrash }) { lines += block(test) }
-    lines += crashBlocks(flaky.filter(\.isFlakyBesideACrash))
+    for test in run.tests(.failed) + notRun + run.flakyOnTheirOwn { lines += block(test) }
+    lines += crashBlocks(run.crashes)
     for test in run.quarantined where test.status != .passed { lines += block(test) }
     lines.append(summary(run))
     lines.append(verdict(run))
@@ -28,34 +27,24 @@ package enum CIText {
     if let entry = test.quarantine {
       lines.append("    quarantined since \(entry.added): \(entry.reason.isEmpty ? "no reason given" : entry.reason); its failures do not fail the job")
     }
-    // Its own failure before a crash that none in flight caused alone.
-    let failures = test.attempts.filter(\.failed)
-    if let failure = failures.first(where: { !$0.outcome.isCrashBesideOthers }) ?? failures.first {
-      lines.append("    seen: " + (failure.example ?? OutcomeText.describe(failure.outcome)))
-    }
+    if let seen = test.seen { lines.append("    seen: " + said(seen)) }
     if let location = test.location { lines.append("    at: \(location.path):\(location.line)") }
     return lines
   }
 
-  /// The flaky tests in flight at each crash of the pass's process that none of them caused
-  /// alone, together: one of them crashes only sometimes, and which one the runs cannot tell.
-  static func crashBlocks(_ tests: [CITest]) -> [String] {
-    var crashes: [(inFlight: Set<PackageTest>, crash: Crash, tests: [CITest])] = []
-    for test in tests {
-      guard case .crashed(let crash)? = test.attempts.first?.outcome else { continue }
-      let inFlight = Set(crash.beside + [test.test])
-      if let index = crashes.firstIndex(where: { $0.inFlight == inFlight }) {
-        crashes[index].tests.append(test)
-      } else {
-        crashes.append((inFlight, crash, [test]))
-      }
-    }
-    return crashes.flatMap { crash in
+  /// What a run that failed said: the failure as the test said it, or what became of it.
+  static func said(_ attempt: CITest.Attempt) -> String {
+    attempt.example ?? OutcomeText.describe(attempt.outcome)
+  }
+
+  /// Each crash of the pass's process that none of those in flight caused alone, once.
+  static func crashBlocks(_ crashes: [CICrash]) -> [String] {
+    crashes.flatMap { crash in
       [
         "CRASHED  the pass's process, with \(crash.inFlight.count) tests in flight, none of which crashed alone: one of "
           + "them crashes only sometimes. Flaky, each passed alone:",
         "    " + Formatting.list(crash.tests.map(\.test.id).sorted()),
-        "    seen: " + crash.crash.how,
+        "    seen: " + crash.how,
       ]
     }
   }

@@ -5,7 +5,8 @@ import Foundation
 /// and Swift Testing's), xcodebuild's results through the tools that write JUnit, and Maven
 /// Surefire's reruns (`<flakyFailure>`, `<rerunFailure>`), which `flakelab ci --format junit`
 /// writes too. Each `<testcase>` is a test: with `<skipped>` skipped, with `<failure>` or
-/// `<error>` failed, with only flaky reruns flaky, else passed.
+/// `<error>` failed, with only flaky reruns flaky, else passed; in `flakelab ci`'s own file, what
+/// its test cases' `status` says (a quarantined failure is `<skipped>` there, for the CI's view).
 enum JUnitImport {
   static func run(
     _ bytes: [UInt8], path: String, source: String, modified: Date, commit: String?, branch: String?
@@ -20,10 +21,11 @@ enum JUnitImport {
     let suites = root.name == "testsuite" ? [root] : root.descendants(named: "testsuite")
     // The suites' own time when they say it, else the file's.
     let started = suites.compactMap { $0.attributes["timestamp"].flatMap(Timestamp.date) }.min() ?? modified
+    let ownStatus = root.name == "testsuites" && root.attributes["name"] == CIJUnit.name
     var results: [RecordedRun.Result] = []
     var seen: [String: Int] = [:]
     for testcase in root.descendants(named: "testcase") {
-      let result = Self.result(testcase)
+      let result = ownStatus ? Self.flakeLabResult(testcase) ?? Self.result(testcase) : Self.result(testcase)
       // A test twice in one file (a runner's rerun written as a second test case) is one test
       // that ran twice.
       if let index = seen[result.test] {
@@ -55,6 +57,25 @@ enum JUnitImport {
     if failed > 0 { return .init(test: id, status: .failed, attempts: 1 + reruns, failures: 1 + reruns) }
     if flaky > 0 { return .init(test: id, status: .flaky, attempts: flaky + 1, failures: flaky) }
     return .init(test: id, status: .passed, attempts: 1, failures: 0)
+  }
+
+  /// A test case of `flakelab ci`'s file, by its `status`. A quarantined test's reruns are not in
+  /// the file, so its counts are the fewest its status allows.
+  private static func flakeLabResult(_ testcase: XMLTree) -> RecordedRun.Result? {
+    guard let status = testcase.attributes["status"].flatMap(CITest.Status.init) else { return nil }
+    let id = id(classname: testcase.attributes["classname"], name: testcase.attributes["name"] ?? "")
+    let runs = testcase.children.filter { !["skipped", "system-out", "system-err"].contains($0.name) }
+    let besideACrash = status == .flaky && runs.first?.attributes["type"] == CIJUnit.crashBesideOthers
+    switch status {
+    case .skipped, .notRun: return .init(test: id, status: status, attempts: 0, failures: 0)
+    case .passed: return .init(test: id, status: status, attempts: 1, failures: 0)
+    case .flaky:
+      let failures = max(runs.count, 1)
+      return .init(test: id, status: status, attempts: failures + 1, failures: failures, besideACrash: besideACrash)
+    case .failed:
+      let failures = max(runs.count, 1)
+      return .init(test: id, status: status, attempts: failures, failures: failures)
+    }
   }
 
   private static func merged(_ first: RecordedRun.Result, _ second: RecordedRun.Result) -> RecordedRun.Result {
