@@ -24,8 +24,10 @@ package struct CICrash: Sendable, Equatable {
     return crashes
   }
 
-  /// `the pass's process crashed with 3 tests in flight, none of which crashed alone`.
+  /// `the pass's process crashed with 3 tests in flight, none of which crashed alone: one of them
+  /// crashes only sometimes; each passed alone`.
   package var headline: String {
-    "the pass's process crashed with \(inFlight.count) tests in flight, none of which crashed alone"
+    "the pass's process crashed with \(inFlight.count) tests in flight, none of which crashed alone: one of them crashes "
+      + "only sometimes; each passed alone"
   }
 }

@@ -10,7 +10,7 @@ package enum CIAnnotations {
       let tests = crash.tests.map(\.test.id).sorted()
       return (failsTheJob ? "::error " : "::warning ") + "title=" + GitHubAnnotations.property("crash of the pass's process")
         + "::" + GitHubAnnotations.data(
-          crash.headline + ": one of them crashes only sometimes; each passed alone: " + Formatting.list(tests) + ". Seen: " + crash.how)
+          crash.headline + ": " + Formatting.list(tests) + ". Seen: " + crash.how)
     }
     let tests = shown.map { test in
       var properties: [String] = []
