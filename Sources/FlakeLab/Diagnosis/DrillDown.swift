@@ -3,12 +3,13 @@
 /// that the contrasts between those arms say why it fails (``Diagnostician``).
 ///
 /// Each arm first runs ``RunSettling/limit`` iterations; an arm whose iterations all
-/// timed out, or all failed after a wait of ``PassSupervisor/slowFailure`` or more, or all
-/// failed for a test that failed every pass of the screen, has its answer and stops there (a
-/// test that blocks under serial needs a few iterations, not hundreds, at a wait apiece). The
-/// others run the rest: an arm that fails fast costs little, and three failures in a row are no
-/// rate (a test that fails half the time does so one time in eight). A stopped arm reads 3 of 3
-/// whatever its rate, so ``Diagnostician`` keeps it out of the contrasts of rates.
+/// timed out, or all failed after a wait of ``PassSupervisor/slowFailure`` or more, has its
+/// answer and stops there (a test that blocks under serial needs a few iterations, not
+/// hundreds, at a wait apiece); so does one whose iterations all failed, for a test that failed
+/// every pass of the screen and no iteration of any arm (broken, it has no rate to contrast).
+/// The others run the rest: an arm that fails fast costs little, and three failures in a row
+/// are no rate (a test that fails half the time does so one time in eight). A stopped arm reads
+/// 3 of 3 whatever its rate, so ``Diagnostician`` keeps it out of the contrasts of rates.
 ///
 /// Then the tests the arms leave to chance or to neighbours get the runs that tell: seeded
 /// replays for a test the random seed may decide, and for an `interference` victim the search
@@ -90,7 +91,8 @@ package struct DrillDown {
   ///
   /// - Parameter failingEverywhere: the tests that failed in every iteration of the screen: for
   ///   those, three failures alone settle an arm however fast (a broken test has no rate to
-  ///   contrast, and a suite with many would otherwise run every arm whole).
+  ///   contrast, and a suite with many would otherwise run every arm whole), while none of their
+  ///   arms has passed.
   /// - Parameter screen: the screen's runs, which with the arms' decide the replays and the
   ///   polluter searches; `suite`, the tests it ran, in order, among which polluters are sought.
   package func run(
@@ -125,6 +127,10 @@ package struct DrillDown {
       }
       return Findings(results: results, interrupted: true)
     }
+    // A test that failed every pass of the screen yet passed alone somewhere is not broken: it
+    // has rates to contrast (a load that slows the pool fails isLoading under global nearly as
+    // often as on one queue), and its arms run whole.
+    let passedAlone = Set(all.filter { results[$0].tally.passed > 0 }.map { plans[$0].test })
     let open = all.filter { index in
       let tally = results[index].tally
       var evidence = RunSettling.Evidence(tally)
@@ -132,7 +138,8 @@ package struct DrillDown {
       // stretches), over its iterations, says a wait.
       let seconds = results[index].testSeconds ?? results[index].seconds
       let waitedEachTime = seconds >= Double(tally.ran) * PassSupervisor.slowFailure.seconds
-      evidence.failureSettles = waitedEachTime || failingEverywhere.contains(plans[index].test)
+      let test = plans[index].test
+      evidence.failureSettles = waitedEachTime || (failingEverywhere.contains(test) && !passedAlone.contains(test))
       let settled = results[index].stop != nil || RunSettling.stop(evidence) == .everyIterationFailed
       if settled {
         results[index].stop = results[index].stop ?? .everyIterationFailed
