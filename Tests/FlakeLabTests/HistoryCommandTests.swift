@@ -118,6 +118,16 @@ final class HistoryCommandTests: XCTestCase {
     XCTAssertTrue(answer.stdout.contains("Flaky: passed and failed on the same commit (1):\n  M.C/testFlaky\n"), answer.stdout)
   }
 
+  /// A file that is a pipe, as `history import <(…)` or `… | history import /dev/stdin` give it.
+  func testAJUnitFileFromAPipeIsImported() throws {
+    let file = state.appendingPathComponent("piped.xml").path
+    try Data(#"<testsuite><testcase classname="M" name="t()"/></testsuite>"#.utf8).write(to: URL(fileURLWithPath: file))
+    let output = try Flakelab.runTool(
+      "/usr/bin/env",
+      ["bash", "-c", #"cat "$0" | "$1" history import /dev/stdin --history "$2" --commit c 2>&1"#, file, Flakelab.executable.path, history])
+    XCTAssertEqual(output, "/dev/stdin: added (junit, 1 test)\n")
+  }
+
   func testBadFilesAndBadHistoriesAreOneLineAndChangeNothing() throws {
     let good = state.appendingPathComponent("good.xml").path
     try Data(#"<testsuite><testcase classname="M" name="t()"/></testsuite>"#.utf8).write(to: URL(fileURLWithPath: good))

@@ -73,12 +73,10 @@ package struct Quarantine: Sendable, Equatable {
   /// The file at `path`; an empty quarantine when there is none and `mustExist` is false, or when
   /// the file is empty (`--quarantine /dev/null` runs with none).
   package static func load(_ path: String, mustExist: Bool) throws(QuarantineError) -> Quarantine {
-    guard let handle = FileHandle(forReadingAtPath: path) else {
+    guard let data = SystemCalls.readAll(atPath: path) else {
       if mustExist || FileManager.default.fileExists(atPath: path) { throw .unreadable(path: path) }
       return Quarantine()
     }
-    defer { try? handle.close() }
-    guard let data = try? handle.readToEnd() ?? Data() else { throw .unreadable(path: path) }
     guard data.contains(where: { !" \t\r\n".utf8.contains($0) }) else { return Quarantine() }
     return try read(data, name: path)
   }

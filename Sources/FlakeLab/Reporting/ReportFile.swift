@@ -5,7 +5,7 @@ import Foundation
 /// read back for `merge` and `--baseline`.
 package enum ReportFile {
   package static func read(_ path: String) throws(ReportFileError) -> Report {
-    guard let data = FileManager.default.contents(atPath: path) else {
+    guard let data = SystemCalls.readAll(atPath: path) else {
       throw .unreadable(path: path)
     }
     return try JSONReport.read(data, name: path)

@@ -8,7 +8,7 @@ import Foundation
 /// same run add nothing.
 package enum HistoryImport {
   package static func run(_ path: String, commit: String?, branch: String?) throws(ImportError) -> RecordedRun {
-    guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path) }
+    guard let data = SystemCalls.readAll(atPath: path) else { throw .unreadable(path: path) }
     let bytes = [UInt8](data)
     let modified =
       (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
