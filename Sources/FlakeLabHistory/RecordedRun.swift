@@ -64,7 +64,7 @@ package struct RecordedRun: Sendable, Equatable {
   package init(_ run: CIRun) {
     self.init(
       source: "flakelab-ci:" + run.id, kind: .ci, started: run.started, commit: run.git?.commit, branch: run.git?.branch,
-      machine: Self.machine(run.machine), toolchain: "Swift \(run.machine.swift)",
+      machine: Self.machine(run.machine), toolchain: Self.toolchain(run.machine),
       results: run.tests.map { test in
         Result(
           test: test.test.id, status: test.status, attempts: test.attempts.count,
@@ -83,7 +83,7 @@ package struct RecordedRun: Sendable, Equatable {
   init(_ report: Report, source: String, started: Date, commit: String?, branch: String?) {
     self.init(
       source: source, kind: .lab, started: started, commit: commit, branch: branch, machine: Self.machine(report.machine),
-      toolchain: "Swift \(report.machine.swift)",
+      toolchain: Self.toolchain(report.machine),
       results: report.tests.map { finding in
         let ran = finding.runs.reduce(0) { $0 + $1.tally.ran }
         let failed = finding.runs.reduce(0) { $0 + $1.tally.notPassed }
@@ -98,6 +98,10 @@ package struct RecordedRun: Sendable, Equatable {
 
   static func machine(_ machine: MachineInfo) -> String {
     "\(machine.cores) cores, \(machine.os)"
+  }
+
+  static func toolchain(_ machine: MachineInfo) -> String {
+    "Swift \(machine.swift)"
   }
 
   /// A lab's verdict as a status: stable passed, flaky flaky, failing failed.

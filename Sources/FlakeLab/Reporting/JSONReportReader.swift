@@ -1,4 +1,9 @@
 extension JSONReport {
+  /// The machine a report (a lab's or `ci`'s) says it ran on, as ``MachineInfo`` writes it.
+  package static func machine(_ value: JSONValue) -> MachineInfo {
+    MachineInfo(cores: value[Key.cores]?.int ?? 0, os: value[Key.os]?.string ?? "", swift: value[Key.swift]?.string ?? "")
+  }
+
   /// The report in `data`, as ``render(_:)`` wrote it (or an earlier version of the lab did);
   /// `name` says which file in errors.
   package static func read(_ data: some Collection<UInt8>, name: String) throws(ReportFileError) -> Report {
@@ -20,9 +25,7 @@ extension JSONReport {
       }
     }
     var report = Report(
-      machine: MachineInfo(
-        cores: machine[Key.cores]?.int ?? 0, os: machine[Key.os]?.string ?? "",
-        swift: machine[Key.swift]?.string ?? ""),
+      machine: Self.machine(machine),
       runs: results, interrupted: document[Key.interrupted]?.bool ?? false, shard: shard,
       seed: document[Key.seed]?.string.flatMap { UInt64($0) },
       timeout: document[Key.timeoutSeconds]?.number.map(milliseconds))

@@ -54,11 +54,10 @@ package enum HistoryImport {
       results.append(
         .init(test: name, status: status, attempts: attempts.count, failures: failures, besideACrash: besideACrash))
     }
-    let machine = document["machine"]
+    let machine = document["machine"].map(JSONReport.machine)
     return RecordedRun(
       source: "flakelab-ci:" + id, kind: .ci, started: started, commit: document["commit"]?.string,
-      branch: document["branch"]?.string,
-      machine: machine.map { "\($0["cores"]?.int ?? 0) cores, \($0["os"]?.string ?? "")" },
-      toolchain: machine?["swift"]?.string.map { "Swift " + $0 }, results: results)
+      branch: document["branch"]?.string, machine: machine.map(RecordedRun.machine),
+      toolchain: machine.map(RecordedRun.toolchain), results: results)
   }
 }
