@@ -61,7 +61,7 @@ final class StatisticsTests: XCTestCase {
     changed.record(.executorChanged, count: 40)
     XCTAssertEqual(
       judged(changed),
-      ["s.v under serial: no iteration was measured (the test turned the executor off in each of its 40 iterations), so no gate is shown to hold"])
+      ["s.v under serial: no iteration was measured (the executor was off when each of its 40 iterations ended), so no gate is shown to hold"])
     XCTAssertEqual(
       judged(Tally(), notRun: 20, stop: .neverStarted),
       ["s.v under serial: no iteration was measured (3 processes in a row ended before the test started), so no gate is shown to hold"])

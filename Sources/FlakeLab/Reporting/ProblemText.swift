@@ -12,7 +12,7 @@ package enum ProblemText {
     case .notMeasured(let run, let stop, let executorChanged):
       "\(run): no iteration was measured ("
         + (executorChanged > 0
-          ? "the test turned the executor off in each of its \(Formatting.count(executorChanged)) iterations"
+          ? "the executor was off when each of its \(Formatting.count(executorChanged)) iterations ended"
           : stop.map(TextReport.reason) ?? "none ran")
         + "), so no gate is shown to hold"
     }

@@ -186,7 +186,7 @@ package struct SuiteSummary: Sendable, Equatable {
 
     var text: String {
       switch why {
-      case .executorChanged: "the test turned the executor off in every iteration"
+      case .executorChanged: "the executor was off when each iteration ended: the test, or one before it in its process, turned it off"
       case .stopped(let stop?): TextReport.reason(stop)
       case .stopped(nil): "no iteration ran"
       }

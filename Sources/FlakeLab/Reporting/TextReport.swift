@@ -128,7 +128,7 @@ extension TextReport {
     case .everyIterationFailedSlowly:
       "its first \(RunSettling.limit) passes each failed after waiting \(Formatting.duration(PassSupervisor.slowFailure)) or more, or timed out, so every further pass would wait again to say so"
     case .everyIterationChangedExecutor:
-      "it turned the executor off in each of its first \(RunSettling.limit) passes, so no later pass could measure it there"
+      "the executor was off when each of its first \(RunSettling.limit) passes ended (the test, or one before it, turned it off), so no later pass could measure it there"
     case .everyIterationDiedBeforeStarting:
       "its first \(RunSettling.limit) passes all died before any test started because of it, which settles it"
     case .eventsLost:
