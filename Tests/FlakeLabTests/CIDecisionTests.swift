@@ -72,13 +72,13 @@ final class CIDecisionTests: XCTestCase {
             M.a(), M.b() and M.c()
             seen: signal 4 (SIGILL): Fatal error
         """), text)
-    XCTAssertTrue(text.contains("FAILED  M.d()  crashed in the pass, failed in 2 retries alone\n    seen: its own\n"), text)
+    XCTAssertTrue(text.contains("FAILED  M.d()  in flight when the pass crashed, failed in 2 retries alone\n    seen: its own\n"), text)
     XCTAssertTrue(text.contains("FLAKY  M.e()  failed in the pass, passed in retry 1 alone"), text)
     XCTAssertFalse(text.contains("FLAKY  M.a()"), text)
 
     // The other forms show the crash once too.
     let markdown = CIMarkdown.render(run)
-    XCTAssertTrue(markdown.contains("| `M.d()` | failed | crashed in the pass, failed in 2 retries alone | its own |"), markdown)
+    XCTAssertTrue(markdown.contains("| `M.d()` | failed | in flight when the pass crashed, failed in 2 retries alone | its own |"), markdown)
     XCTAssertTrue(
       markdown.contains(
         "| `M.a()`, `M.b()`, `M.c()` | flaky beside a crash | the pass's process crashed with 4 tests in flight, none of which "

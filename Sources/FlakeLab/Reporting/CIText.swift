@@ -60,7 +60,8 @@ package enum CIText {
       default: attempt.failed ? "failed" : "passed"
       }
     }
-    let pass = did(first) + " in the pass"
+    // A crash that none in flight caused alone is the pass's, not this test's.
+    let pass = first.outcome.isCrashBesideOthers ? "in flight when the pass crashed" : did(first) + " in the pass"
     guard !retries.isEmpty else { return pass }
     if let passed = retries.firstIndex(where: { $0.outcome == .passed }) {
       return pass + ", passed in retry \(passed) alone"
