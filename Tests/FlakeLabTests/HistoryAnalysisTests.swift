@@ -91,6 +91,8 @@ final class HistoryAnalysisTests: XCTestCase {
     let answer = HistoryAnalysis.answer([run(1, "a", ["T.x()": .passed, "T.y()": .passed]), crashed], window: window)
     XCTAssertEqual(answer.tests.map(\.test), [])
     XCTAssertEqual(answer.crashes, [.init(started: Date(timeIntervalSince1970: 2 * 86_400), commit: "a", tests: ["T.x()", "T.y()"])])
+    // To the second: one commit's crashes of a day are told apart.
+    XCTAssertEqual(answer.crashes.map(HistoryText.crashLine), ["1970-01-03 00:00:00 UTC a: T.x(), T.y()"])
     let own = HistoryAnalysis.answer([run(1, "a", ["T.x()": .passed]), run(2, "a", ["T.x()": .flaky])], window: window)
     XCTAssertEqual(own.tests.first?.isFlaky, true, "the same run, its own failure")
   }

@@ -82,9 +82,11 @@ package enum HistoryText {
     return [verdict, "Too few runs to tell either way (not failing the job): " + gate.undecided.joined(separator: ", ")]
   }
 
-  /// `2026-11-24 fab95a48ac: M.a(), M.b()`.
+  /// `2026-11-24 14:03:27 UTC fab95a48ac: M.a(), M.b()`: to the second, since one commit's runs
+  /// of a day would otherwise read as one line repeated.
   static func crashLine(_ crash: HistoryAnswer.CrashInFlight) -> String {
-    "\(day(crash.started)) \(short(crash.commit)): " + crash.tests.joined(separator: ", ")
+    let time = Timestamp.iso8601(crash.started).prefix(19).replacingOccurrences(of: "T", with: " ")
+    return "\(time) UTC \(short(crash.commit)): " + crash.tests.joined(separator: ", ")
   }
 
   static func runs(_ count: Int, _ noun: String) -> String {
