@@ -133,6 +133,9 @@ final class TestDiagnosisTests: XCTestCase {
       let fifo = runs.filter { $0.executor.jobOrder == .fifo }
       let passedSomewhere = runs.contains { $0.tally.passed > 0 }
       XCTAssertTrue(fifo.allSatisfy { $0.tally.notPassed == $0.tally.ran }, id)
+      let serial = arm(finding, "repetitions", "serial")
+      XCTAssertEqual(serial?["notPassed"] as? Int, serial?["ran"] as? Int, id)
+      XCTAssertGreaterThanOrEqual(serial?["ran"] as? Int ?? 0, 3, id)
       if passedSomewhere {
         XCTAssertTrue(fifo.allSatisfy { $0.stop == nil && $0.notRun == 0 }, id)
       }
@@ -143,6 +146,11 @@ final class TestDiagnosisTests: XCTestCase {
       // the runs show.
       let global = Diagnostician.Counts(runs.filter { $0.ranInParallel && $0.stop != .everyIterationFailed })
       let standsOut = Diagnostician.Counts(fifo).failMoreThan(global, confidence: answer.report.confidence)
+      // Idle, global fails it about half the time (18 to 21 of 40 here): at half or less, one
+      // queue's every time stands out by any measure, and the cause must be named.
+      if global.ran > 0, global.failed * 2 <= global.ran {
+        XCTAssertTrue(standsOut, "\(id): global failed \(global.failed) of \(global.ran)")
+      }
       guard standsOut else {
         let expected = passedSomewhere ? "undetermined" : "always-fails"
         XCTAssertEqual(finding?["diagnosis"] as? String, expected, "\(id): global failed \(global.failed) of \(global.ran)")
