@@ -32,7 +32,12 @@ enum ErrorText {
     switch error {
     case .cannotOpen(let path, let reason): "cannot open the history \(path): \(reason)"
     case .notAHistory(let path): "\(path) is not a FlakeLab history (an SQLite file FlakeLab made); it was left as it was"
-    case .corrupt(let path): "the history \(path) is damaged (SQLite: database disk image is malformed); it was left as it was"
+    case .corrupt(let path):
+      "the history \(path) is damaged (SQLite's quick check fails, or the file is cut short); it was left as it was, and nothing is written to it: "
+        + "recover what it holds with 'sqlite3 \(path) .recover | sqlite3 recovered.sqlite', or restore it from the CI cache"
+    case .olderSchema(let path, let version):
+      "the history \(path) has schema \(version), from an earlier FlakeLab, and is read-only here: the next write (--record, history import) brings it up to \(HistoryStore.migrations.count)"
+    case .notARegularFile(let path): "the history \(path) is not a regular file (a FIFO, a device or a socket); it was left as it was"
     case .newerSchema(let path, let version): "the history \(path) has schema \(version), from a later FlakeLab; this one knows up to \(HistoryStore.migrations.count)"
     case .full(let path): "the history \(path) cannot grow: the disk is full; nothing was written"
     case .locked(let path): "the history \(path) stayed locked by another writer for \(HistoryStore.busyTimeout); nothing was written"
@@ -42,7 +47,7 @@ enum ErrorText {
 
   static func describe(_ error: ImportError) -> String {
     switch error {
-    case .unreadable(let path): "cannot read \(path); nothing was imported"
+    case .unreadable(let error): describe(error) + "; nothing was imported"
     case .unknownFormat(let path): "\(path) is neither JUnit XML nor a FlakeLab JSON report; nothing was imported"
     case .malformedXML(let path, let line, let reason): "\(path):\(line): not well-formed XML (\(reason)); nothing was imported"
     case .notJUnit(let path, let root): "\(path) is XML but not JUnit (<\(root)>, not <testsuites> or <testsuite>); nothing was imported"
@@ -51,10 +56,23 @@ enum ErrorText {
     }
   }
 
+  static func describe(_ error: InputFileError) -> String {
+    switch error.problem {
+    case .missing: "cannot read \(error.path): no such file"
+    case .cannotOpen(let code): "cannot read \(error.path): \(String(cString: strerror(code)))"
+    case .directory: "cannot read \(error.path): it is a directory"
+    case .notARegularFile:
+      "cannot read \(error.path): it is not a regular file (a FIFO, a socket or a device), which is read only when named on the command line"
+    case .tooLarge(let limit): "cannot read \(error.path): it is larger than \(limit >> 20) MiB"
+    }
+  }
+
   static func describe(_ error: QuarantineError) -> String {
     switch error {
-    case .unreadable(let path): "cannot read the quarantine file \(path)"
+    case .unreadable(let error): "the quarantine file: " + describe(error)
     case .malformed(let path): "\(path) is not a quarantine file: {\"tests\": [{\"test\", \"reason\", \"added\"}]} expected"
+    case .unwritable(let error): "the quarantine file: " + describe(error) + "; it was left as it was"
+    case .danglingLink(let path, let target): "\(path) is a symbolic link to \(target), which does not exist; it was left as it was"
     case .notListed(let id, let path): "'\(id)' is not in \(path)"
     }
   }
@@ -93,7 +111,7 @@ enum ErrorText {
 
   static func describe(_ error: ReportFileError) -> String {
     switch error {
-    case .unreadable(let path): "cannot read \(path)"
+    case .unreadable(let error): describe(error)
     case .emptyPath: "--output takes a file's path, and '' is none"
     case .isDirectory(let path): "cannot write \(path): it is a directory"
     case .notARegularFile(let path):

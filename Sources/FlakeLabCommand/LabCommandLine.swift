@@ -53,6 +53,9 @@ public enum LabCommandLine {
     } catch {
       fail(error.message, status: .usage)
     }
+    // Ctrl-C and SIGTERM end every command with 130, whatever it waits on; a worker is stopped
+    // by its supervisor instead.
+    if !(command is WorkerCommand) { InterruptSignal.install() }
     // The deterministic scheduler must be in place before the first task exists.
     if command.needsDeterministicScheduler { DeterministicScheduler.install() }
     // Scenarios and the serial executor need the main queue drained: run on the main actor and
@@ -64,6 +67,8 @@ public enum LabCommandLine {
     Task(priority: .medium) { @MainActor in
       do {
         let status = try await command.run()
+        // An interrupt a watcher saw after its last look still ends the command as one.
+        if InterruptSignal.isRaised { exit(ExitStatus.interrupted.rawValue) }
         // Output that could not be written is not a success (`> /dev/full`, a closed pipe).
         if fflush(nil) != 0 {
           fail("could not write to standard output: \(String(cString: strerror(errno)))", status: .usage)

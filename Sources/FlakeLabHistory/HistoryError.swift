@@ -10,6 +10,10 @@ package enum HistoryError: Error, Equatable {
   case corrupt(path: String)
   /// A later FlakeLab wrote it, with a schema this one does not know.
   case newerSchema(path: String, version: Int32)
+  /// An earlier FlakeLab wrote it, and reading cannot bring it up to date (the next write will).
+  case olderSchema(path: String, version: Int32)
+  /// A FIFO, a device or a socket: a history is a file.
+  case notARegularFile(path: String)
   /// The disk (or the file's limit) is full: the write was rolled back.
   case full(path: String)
   /// Another writer held it past the wait (`busy_timeout`).

@@ -45,31 +45,73 @@ package final class HistoryStore {
     "ALTER TABLE results ADD COLUMN beside_crash INTEGER NOT NULL DEFAULT 0;",
   ]
 
+  /// What a command does with the history.
+  package enum Access: Sendable {
+    /// `flakelab history`, `quarantine list`: reads only, so a history on a read-only file,
+    /// directory or mount can be read, and nothing is written, not even WAL's files.
+    case read
+    /// `--record`, `history import`: writes, after the file passed SQLite's quick check.
+    case write
+  }
+
   package let path: String
   let database: OpaquePointer
 
-  /// Opens the history at `path`, creating it (and bringing its schema up to date) when it is
-  /// new or empty; a writer waits up to `waiting` for another.
-  package init(path: String, waiting: Duration = busyTimeout) throws(HistoryError) {
+  /// Opens the history at `path`; to write, creates it (and brings its schema up to date) when
+  /// it is new or empty, and a writer waits up to `waiting` for another.
+  package init(path: String, access: Access = .write, waiting: Duration = busyTimeout) throws(HistoryError) {
     self.path = path
-    // `--record .flakelab/history.sqlite` in a package that has no `.flakelab` yet makes it.
-    let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    var handle: OpaquePointer?
-    let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
-    guard opened == SQLITE_OK, let handle else {
-      let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-      sqlite3_close(handle)
-      throw .cannotOpen(path: path, reason: reason)
+    var status = stat()
+    let existed = stat(path, &status) == 0
+    // SQLite would open a FIFO and wait on it for ever; a device is no history either.
+    if existed, status.st_mode & S_IFMT != S_IFREG { throw .notARegularFile(path: path) }
+    if access == .write {
+      // `--record .flakelab/history.sqlite` in a package that has no `.flakelab` yet makes it.
+      let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+      try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
-    database = handle
-    sqlite3_busy_timeout(handle, Int32((waiting / .milliseconds(1)).rounded()))
+    database = try Self.open(path, access: access)
+    sqlite3_busy_timeout(database, Int32((waiting / .milliseconds(1)).rounded()))
     do {
-      try prepare(waiting: waiting)
+      switch access {
+      case .write: try prepare(waiting: waiting)
+      case .read: try checkIsHistory(migrated: true)
+      }
     } catch {
-      sqlite3_close(handle)
+      sqlite3_close(database)
+      // A history this call would have made, and could not, leaves nothing behind.
+      if !existed { for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) } }
       throw error
     }
+  }
+
+  /// A connection to `path`. Read-only, and where SQLite cannot even make WAL's shared-memory
+  /// file beside it (a read-only directory or mount), as an immutable file.
+  private static func open(_ path: String, access: Access) throws(HistoryError) -> OpaquePointer {
+    func connect(_ name: String, _ flags: Int32) -> (OpaquePointer?, String?) {
+      var handle: OpaquePointer?
+      guard sqlite3_open_v2(name, &handle, flags | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let handle else {
+        let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+        sqlite3_close(handle)
+        return (nil, reason)
+      }
+      return (handle, nil)
+    }
+    if access == .write {
+      let (handle, reason) = connect(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+      guard let handle else { throw .cannotOpen(path: path, reason: reason ?? "") }
+      return handle
+    }
+    let (handle, reason) = connect(path, SQLITE_OPEN_READONLY)
+    if let handle, sqlite3_exec(handle, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK { return handle }
+    sqlite3_close(handle)
+    var uri = URLComponents()
+    uri.scheme = "file"
+    uri.path = URL(fileURLWithPath: path).path
+    uri.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+    let (immutable, _) = connect(uri.string ?? path, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
+    guard let immutable else { throw .cannotOpen(path: path, reason: reason ?? "") }
+    return immutable
   }
 
   deinit {
@@ -81,9 +123,10 @@ package final class HistoryStore {
     (try? integer("PRAGMA user_version")) ?? 0
   }
 
-  /// Checks the file is a FlakeLab history (or empty), turns WAL on, and runs the migrations it
-  /// lacks, each in a transaction that also sets the new version.
-  private func prepare(waiting: Duration) throws(HistoryError) {
+  /// The file's schema version, after checking it is a FlakeLab history (or, unless `migrated`
+  /// is asked for, empty) of a schema this FlakeLab knows.
+  @discardableResult
+  private func checkIsHistory(migrated: Bool) throws(HistoryError) -> Int {
     // One statement, so one snapshot: read apart, another writer's first migration could land
     // between the reads and make a new history look like somebody else's database.
     var (application, version, tables) = (0, 0, 0)
@@ -97,6 +140,31 @@ package final class HistoryStore {
       throw .notAHistory(path: path)
     }
     guard version <= Self.migrations.count else { throw .newerSchema(path: path, version: Int32(version)) }
+    // Read-only, an older schema cannot be brought up to date: the next write does that.
+    if migrated, version < Self.migrations.count { throw .olderSchema(path: path, version: Int32(version)) }
+    return version
+  }
+
+  /// Checks the file is a FlakeLab history (or empty) that SQLite's quick check finds whole, and
+  /// not cut short,
+  /// turns WAL on, and runs the migrations it lacks, each in a transaction that also sets the
+  /// new version. A damaged history is never written to: what was added would be lost with it.
+  private func prepare(waiting: Duration) throws(HistoryError) {
+    let version = try checkIsHistory(migrated: false)
+    var verdict = "ok"
+    do {
+      try statement("PRAGMA quick_check(1)").rows([]) { (row: Statement.Row) throws(HistoryError) in
+        verdict = row.text(0) ?? ""
+      }
+    } catch .corrupt, .notAHistory {
+      verdict = "malformed"
+    }
+    // The quick check reads every page there is; a file cut short (a copy or cache restore that
+    // stopped early) can still pass it, but never ends on a whole page.
+    var status = stat()
+    let pageSize = Int(try integer("PRAGMA page_size"))
+    let whole = stat(path, &status) != 0 || pageSize <= 0 || Int(status.st_size) % pageSize == 0
+    guard verdict == "ok", whole else { throw .corrupt(path: path) }
     // Turning WAL on takes the file's exclusive lock and does not wait for it as other
     // statements do: another writer opening the same new history at once answers busy.
     try whileBusy(upTo: waiting) { () throws(HistoryError) in try execute("PRAGMA journal_mode = WAL") }

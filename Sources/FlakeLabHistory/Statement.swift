@@ -14,7 +14,10 @@ package final class Statement {
     fileprivate let handle: OpaquePointer
 
     package func text(_ column: Int32) -> String? {
-      sqlite3_column_text(handle, column).map { String(cString: $0) }
+      // By its length, not up to a NUL: a name with one in it is read back whole.
+      sqlite3_column_text(handle, column).map {
+        String(decoding: UnsafeBufferPointer(start: $0, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
+      }
     }
 
     package func integer(_ column: Int32) -> Int {
@@ -47,7 +50,11 @@ package final class Statement {
       let position = Int32(index + 1)
       let status: Int32 =
         switch value {
-        case .text(let text?): sqlite3_bind_text(handle, position, text, -1, Self.transient)
+        // By its length: cut at a NUL, two tests' names could be stored as one.
+        case .text(let text?):
+          text.utf8CString.withUnsafeBufferPointer {
+            sqlite3_bind_text(handle, position, $0.baseAddress, Int32($0.count - 1), Self.transient)
+          }
         case .text(nil): sqlite3_bind_null(handle, position)
         case .integer(let number): sqlite3_bind_int64(handle, position, Int64(number))
         }

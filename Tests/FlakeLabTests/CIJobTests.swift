@@ -66,7 +66,8 @@ final class CIJobTests: XCTestCase {
 
   func testABrokenTestFailsTheJobAndAQuarantinedOneDoesNot() throws {
     let quarantine = state.appendingPathComponent("quarantine.json").path
-    try Quarantine([.init(test: "CIJobTests.brokenButQuarantined()", reason: "issue 12", added: "2026-11-20")]).save(to: quarantine)
+    try Quarantine([.init(test: "CIJobTests.brokenButQuarantined()", reason: "issue 12", added: "2026-11-20")]).text
+      .write(toFile: quarantine, atomically: true, encoding: .utf8)
     let both = try ci(["--filter", "broken", "--quarantine", quarantine, "--format", "junit"])
     XCTAssertEqual(both.status, 1, both.stderr)
     let root = try XCTUnwrap(try XMLDocument(xmlString: both.stdout).rootElement())

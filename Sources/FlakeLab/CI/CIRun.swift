@@ -21,6 +21,8 @@ package struct CIRun: Sendable {
   package var interrupted = false
   /// The quarantine file's path, when one was read.
   package var quarantineFile: String?
+  /// Its entries that name no test of the package, and so quarantine nothing.
+  package var staleQuarantine: [Quarantine.StaleEntry] = []
   /// Wall-clock seconds of the pass and of the retries.
   package var passSeconds = 0.0
   package var retrySeconds = 0.0

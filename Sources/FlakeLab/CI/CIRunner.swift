@@ -30,9 +30,16 @@ package struct CIRunner {
     _ tests: [PackageTest], quarantine: Quarantine, failOnFlaky: Bool,
     onProgress: @escaping (_ stage: String, Supervisor.Progress) -> Void = { _, _ in }
   ) throws -> CIRun {
-    InterruptSignal.install()
     SuspendSignal.install()
-    defer { InterruptSignal.restoreDefaults() }
+    defer { SuspendSignal.restoreDefault() }
+    return try InterruptSignal.watching { try passAndRetries(tests, quarantine: quarantine, failOnFlaky: failOnFlaky, onProgress: onProgress) }
+  }
+
+  @MainActor
+  private func passAndRetries(
+    _ tests: [PackageTest], quarantine: Quarantine, failOnFlaky: Bool,
+    onProgress: @escaping (_ stage: String, Supervisor.Progress) -> Void
+  ) throws -> CIRun {
     let clock = ContinuousClock()
     let start = clock.now
     let started = Date()

@@ -20,8 +20,10 @@ package struct Quarantine: Sendable, Equatable {
 
   package private(set) var entries: [Entry]
 
+  /// One entry a test (the first, when a hand-edited file lists one twice), sorted.
   package init(_ entries: [Entry] = []) {
-    self.entries = entries.sorted { $0.test < $1.test }
+    var seen = Set<String>()
+    self.entries = entries.filter { seen.insert($0.test).inserted }.sorted { $0.test < $1.test }
   }
 
   /// The default file, in `packagePath`.
@@ -31,6 +33,26 @@ package struct Quarantine: Sendable, Equatable {
 
   package func entry(for test: PackageTest) -> Entry? {
     entries.first { $0.test == test.id }
+  }
+
+  /// An entry that names none of the package's tests: one renamed or removed since, whose
+  /// entry now quarantines nothing. `closest` is the test it likely meant, when one is close.
+  package struct StaleEntry: Sendable, Equatable {
+    package let entry: Entry
+    package let closest: String?
+
+    package init(entry: Entry, closest: String?) {
+      self.entry = entry
+      self.closest = closest
+    }
+  }
+
+  /// The entries that name none of `tests` (the package's whole listing, not a filtered one),
+  /// each with the test `closest` finds for it.
+  package func stale(among tests: [PackageTest], closest: (String, [String]) -> String?) -> [StaleEntry] {
+    let ids = tests.map(\.id)
+    let known = Set(ids)
+    return entries.filter { !known.contains($0.test) }.map { StaleEntry(entry: $0, closest: closest($0.test, ids)) }
   }
 
   /// Adds `entry`, or replaces the entry of its test.
@@ -70,22 +92,49 @@ package struct Quarantine: Sendable, Equatable {
     return Quarantine(entries)
   }
 
-  /// The file at `path`; an empty quarantine when there is none and `mustExist` is false, or when
-  /// the file is empty (`--quarantine /dev/null` runs with none).
-  package static func load(_ path: String, mustExist: Bool) throws(QuarantineError) -> Quarantine {
-    guard let data = SystemCalls.readAll(atPath: path) else {
-      if mustExist || FileManager.default.fileExists(atPath: path) { throw .unreadable(path: path) }
+  /// More than any real quarantine file.
+  static let maximumBytes = 16 << 20
+
+  /// The file at `path`, named by the user (`--quarantine`) or found at the package's default
+  /// place; an empty quarantine when there is none and `mustExist` is false, or when the file is
+  /// blank (`--quarantine /dev/null` runs with none).
+  package static func load(_ path: String, origin: InputFile.Origin, mustExist: Bool) throws(QuarantineError) -> Quarantine {
+    let bytes: [UInt8]
+    do {
+      bytes = try InputFile.read(path, origin: origin, limit: maximumBytes)
+    } catch where error.problem == .missing && !mustExist {
       return Quarantine()
+    } catch {
+      throw .unreadable(error)
     }
-    guard data.contains(where: { !" \t\r\n".utf8.contains($0) }) else { return Quarantine() }
-    return try read(data, name: path)
+    guard bytes.contains(where: { !" \t\r\n".utf8.contains($0) }) else { return Quarantine() }
+    return try read(bytes, name: path)
   }
 
-  /// Writes the file whole, through ``ReportFile/write(_:to:)`` (a reader never sees half).
-  package func save(to path: String) throws(ReportFileError) {
-    let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+  /// Reads the file at `path`, lets `change` edit it and writes it back, all under an exclusive
+  /// lock on its directory: ten `quarantine add`s at once keep all ten entries, each reading
+  /// what the one before it wrote. Returns what was written.
+  package static func update(
+    _ path: String, origin: InputFile.Origin, mustExist: Bool, _ change: (inout Quarantine) throws(QuarantineError) -> Void
+  ) throws(QuarantineError) -> Quarantine {
+    let target = ReportFile.destination(of: path)
+    var status = stat()
+    // A link left dangling (committed to point anywhere) would make the file where it points.
+    if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK, stat(path, &status) != 0 {
+      throw .danglingLink(path: path, target: target)
+    }
+    let directory = URL(fileURLWithPath: target).deletingLastPathComponent().path
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    try ReportFile.write(text, to: path)
+    let lock = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard lock >= 0 else { throw .unwritable(.writeFailed(path: path, errno: errno)) }
+    defer { close(lock) }
+    while flock(lock, LOCK_EX) != 0 {
+      guard errno == EINTR else { throw .unwritable(.writeFailed(path: path, errno: errno)) }
+    }
+    var quarantine = try load(path, origin: origin, mustExist: mustExist)
+    try change(&quarantine)
+    do { try ReportFile.write(quarantine.text, to: path) } catch { throw .unwritable(error) }
+    return quarantine
   }
 
   /// Today, as entries say it.
@@ -100,8 +149,11 @@ package struct Quarantine: Sendable, Equatable {
 
 /// A quarantine file that cannot be used.
 package enum QuarantineError: Error, Equatable {
-  case unreadable(path: String)
+  case unreadable(InputFileError)
   case malformed(path: String)
+  case unwritable(ReportFileError)
+  /// A symbolic link to nothing: writing through it would make a file wherever it points.
+  case danglingLink(path: String, target: String)
   /// `quarantine remove` of a test the file does not list.
   case notListed(String, path: String)
 }

@@ -55,6 +55,15 @@ package final class PassSupervisor {
     _ arms: [Arm], passes: Range<Int>, replicates: Int, seed: UInt64, packagePath: String,
     deadline: ContinuousClock.Instant? = nil
   ) throws -> [RunResult] {
+    try InterruptSignal.watching {
+      try supervise(arms, passes: passes, replicates: replicates, seed: seed, packagePath: packagePath, deadline: deadline)
+    }
+  }
+
+  private func supervise(
+    _ arms: [Arm], passes: Range<Int>, replicates: Int, seed: UInt64, packagePath: String,
+    deadline: ContinuousClock.Instant?
+  ) throws -> [RunResult] {
     let clock = ContinuousClock()
     let start = clock.now
     let replicateCount = max(1, min(replicates, passes.count))

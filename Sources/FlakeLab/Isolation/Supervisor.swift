@@ -96,6 +96,10 @@ package final class Supervisor {
   /// The replicates of all the runs are interleaved, first replicate of every run, then the
   /// second, …, so that drift in the machine's load falls on every run alike.
   package func run(_ runs: [SupervisedRun]) throws -> [RunResult] {
+    try InterruptSignal.watching { try supervise(runs) }
+  }
+
+  private func supervise(_ runs: [SupervisedRun]) throws -> [RunResult] {
     let clock = ContinuousClock()
     let start = clock.now
     var machine = BatchMachine(runs, jobs: options.jobs)

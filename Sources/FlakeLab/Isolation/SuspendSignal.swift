@@ -12,6 +12,12 @@ package enum SuspendSignal {
     signal(SIGTSTP) { _ in SuspendSignal.raised.store(true, ordering: .relaxed) }
   }
 
+  /// Gives SIGTSTP its default action back: once nothing is supervised, Ctrl-Z stops the lab as
+  /// it stops any program.
+  package static func restoreDefault() {
+    signal(SIGTSTP, SIG_DFL)
+  }
+
   /// Whether Ctrl-Z was pressed since the last call.
   static func takeRaised() -> Bool {
     raised.exchange(false, ordering: .relaxed)

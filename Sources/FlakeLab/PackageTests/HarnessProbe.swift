@@ -45,6 +45,10 @@ package struct HarnessProbe: Sendable {
   package static func run(
     binary: String, preload: String, mechanisms: [HarnessMechanism]
   ) throws -> HarnessProbe {
+    try InterruptSignal.watching { try probe(binary: binary, preload: preload, mechanisms: mechanisms) }
+  }
+
+  private static func probe(binary: String, preload: String, mechanisms: [HarnessMechanism]) throws -> HarnessProbe {
     // One process per check: the hook and the executors cannot be tried in the same process.
     // The first, untouched, checks the XCTMain replacement.
     var probed: [HarnessMechanism] = [.untouched]

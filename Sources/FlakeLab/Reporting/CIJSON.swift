@@ -1,6 +1,7 @@
 /// `flakelab ci --format json` and `--output`: the run as data for scripts and a job's
 /// artifacts: `{"flakelab", "command": "ci", "id", "started", "commit", "branch", "machine",
-/// "packagePath", "retries", "timeoutSeconds", "interrupted", "quarantineFile", "passSeconds",
+/// "packagePath", "retries", "timeoutSeconds", "interrupted", "quarantineFile",
+/// "staleQuarantine": [{"test", "closest"}], "passSeconds",
 /// "retrySeconds", "failsTheJob", "tests": [{"test", "framework", "status",
 /// "quarantine": {reason, added} | null, "source", "attempts": [{"outcome", "observation",
 /// "crash", "example", "seconds"}]}]}`. Fields are only ever added.
@@ -39,6 +40,13 @@ package enum CIJSON {
       ("packagePath", .string(run.packagePath)), ("retries", .int(run.retries)),
       ("timeoutSeconds", .double(run.timeout.seconds)), ("interrupted", .bool(run.interrupted)),
       ("quarantineFile", run.quarantineFile.map(JSONValue.string) ?? .null),
+      (
+        "staleQuarantine",
+        .array(
+          run.staleQuarantine.map {
+            .object([("test", .string($0.entry.test)), ("closest", $0.closest.map(JSONValue.string) ?? .null)])
+          })
+      ),
       ("passSeconds", .double((run.passSeconds * 1e3).rounded() / 1e3)),
       ("retrySeconds", .double((run.retrySeconds * 1e3).rounded() / 1e3)),
       ("failsTheJob", .bool(run.failsTheJob)), ("tests", .array(tests)),

@@ -20,7 +20,8 @@ package enum CIMarkdown {
         lines.append("| " + cells.joined(separator: " | ") + " |")
       }
     }
+    if !run.staleQuarantine.isEmpty { lines += [""] + run.staleQuarantine.map { "- " + MarkdownReport.escaped(CIText.stale($0)) } }
     lines += ["", CIText.summary(run) + " " + CIText.verdict(run)]
-    return lines.joined(separator: "\n") + "\n"
+    return Formatting.lines(lines)
   }
 }

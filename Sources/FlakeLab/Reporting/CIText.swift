@@ -15,9 +15,10 @@ package enum CIText {
     for test in run.tests(.failed) + notRun + run.flakyOnTheirOwn { lines += block(test) }
     lines += crashBlocks(run.crashes)
     for test in run.quarantined where test.status != .passed { lines += block(test) }
+    lines += run.staleQuarantine.map { "STALE  " + stale($0) }
     lines.append(summary(run))
     lines.append(verdict(run))
-    return lines.joined(separator: "\n") + "\n"
+    return Formatting.lines(lines)
   }
 
   /// `FLAKY  M.S/t()  failed in the pass, passed in retry 1 of 2`, the runs, what it said.
@@ -30,6 +31,12 @@ package enum CIText {
     if let seen = test.seen { lines.append("    seen: " + said(seen)) }
     if let location = test.location { lines.append("    at: \(location.path):\(location.line)") }
     return lines
+  }
+
+  /// `quarantine entry 'M.old()' names no test of the package: it quarantines nothing; did you mean 'M.new()'?`
+  package static func stale(_ stale: Quarantine.StaleEntry) -> String {
+    "quarantine entry '\(stale.entry.test)' names no test of the package: it quarantines nothing"
+      + (stale.closest.map { "; did you mean '\($0)'?" } ?? " (renamed or removed?)")
   }
 
   /// What a run that failed said: the failure as the test said it, or what became of it.

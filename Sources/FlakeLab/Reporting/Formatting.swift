@@ -2,6 +2,33 @@ import Foundation
 
 /// The number formats of the text reports, in one place so every table reads the same.
 package enum Formatting {
+  /// `lines`, each with its control characters shown as escapes (``printable(_:)``), one a
+  /// line: a test name or message from a file can never start a line of its own, forge a
+  /// "Gate … passed" line or a workflow command, or move a terminal's cursor.
+  package static func lines(_ lines: [String]) -> String {
+    lines.map { printable($0) }.joined(separator: "\n") + "\n"
+  }
+
+  /// `text` with each control character (C0 but `keeping`, DEL, C1, the line and paragraph
+  /// separators) as an escape a reader sees: `\n`, `\t`, `\u{1B}`.
+  package static func printable(_ text: String, keeping kept: Set<Unicode.Scalar> = []) -> String {
+    func isControl(_ scalar: Unicode.Scalar) -> Bool {
+      scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+    guard text.unicodeScalars.contains(where: { isControl($0) && !kept.contains($0) }) else { return text }
+    var shown = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case _ where !isControl(scalar) || kept.contains(scalar): shown.unicodeScalars.append(scalar)
+      case "\n": shown += "\\n"
+      case "\r": shown += "\\r"
+      case "\t": shown += "\\t"
+      default: shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      }
+    }
+    return shown
+  }
+
   /// `12,345`: counts with thousands separators.
   package static func count(_ value: Int) -> String {
     let digits = String(value.magnitude)

@@ -30,9 +30,10 @@ package enum GitHubAnnotations {
     }
   }
 
-  /// A command's message: `%`, carriage return and newline escaped.
+  /// A command's message: `%`, carriage return and newline escaped, other control characters
+  /// shown as escapes.
   static func data(_ text: String) -> String {
-    text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+    Formatting.printable(text, keeping: ["\n", "\r"]).replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
       .replacingOccurrences(of: "\n", with: "%0A")
   }
 

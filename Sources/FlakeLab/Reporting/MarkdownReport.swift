@@ -22,7 +22,7 @@ package enum MarkdownReport {
     if facts.interrupted { context.append("interrupted: the runs that finished") }
     lines += ["", "<sub>" + context.map(escaped).joined(separator: " · ")
       + " · global rates depend on the machine's cores and load</sub>"]
-    return lines.joined(separator: "\n") + "\n"
+    return Formatting.lines(lines)
   }
 
   /// The tests that are not stable, each with its diagnosis, its counts and what to do.
@@ -109,8 +109,17 @@ package enum MarkdownReport {
     code(text, inTable: false)
   }
 
+  /// Fenced by one backtick more than the longest run of them inside, and padded with spaces
+  /// when it holds any, as CommonMark reads a code span.
   private static func code(_ text: String, inTable: Bool) -> String {
     let inner = (inTable ? text.replacingOccurrences(of: "|", with: "\\|") : text).replacingOccurrences(of: "\n", with: " ")
-    return text.contains("`") ? "`` \(inner) ``" : "`\(inner)`"
+    var longest = 0
+    var run = 0
+    for character in inner {
+      run = character == "`" ? run + 1 : 0
+      longest = max(longest, run)
+    }
+    let fence = String(repeating: "`", count: longest + 1)
+    return longest == 0 ? "`\(inner)`" : "\(fence) \(inner) \(fence)"
   }
 }

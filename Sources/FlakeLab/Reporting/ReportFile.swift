@@ -5,10 +5,9 @@ import Foundation
 /// read back for `merge` and `--baseline`.
 package enum ReportFile {
   package static func read(_ path: String) throws(ReportFileError) -> Report {
-    guard let data = SystemCalls.readAll(atPath: path) else {
-      throw .unreadable(path: path)
-    }
-    return try JSONReport.read(data, name: path)
+    let bytes: [UInt8]
+    do { bytes = try InputFile.read(path, origin: .named) } catch { throw .unreadable(error) }
+    return try JSONReport.read(bytes, name: path)
   }
 
   /// Fails unless a report can be written to `path`: checked before a run, so that a typo in

@@ -1,7 +1,7 @@
 /// Why a report file cannot be read or written, with what a message needs; the command line
 /// words it.
 package enum ReportFileError: Error, Equatable {
-  case unreadable(path: String)
+  case unreadable(InputFileError)
   /// `--output ''`.
   case emptyPath
   case isDirectory(path: String)

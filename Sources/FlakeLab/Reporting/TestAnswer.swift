@@ -19,7 +19,7 @@ package enum TestAnswer {
       }
     }
     lines += answer.summary.sentences { $0 }
-    var text = lines.joined(separator: "\n") + "\n"
+    var text = Formatting.lines(lines)
     if verbose {
       let all = Report(
         machine: report.machine, runs: report.tests.flatMap(\.runs), confidence: report.confidence,

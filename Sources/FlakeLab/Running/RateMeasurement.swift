@@ -56,22 +56,23 @@ package struct RateMeasurement: Sendable {
     _ runs: [SupervisedRun], judge: (inout RunResult, Int) -> Void = { _, _ in },
     onProgress: @escaping (Supervisor.Progress) -> Void = { _ in }
   ) throws -> Report {
-    InterruptSignal.install()
     SuspendSignal.install()
     let supervisor = Supervisor(
       options: .init(
         jobs: jobs, timeout: timeout, workerExecutable: workerExecutable,
         deadline: budget.map { ContinuousClock.now + $0 }),
       onProgress: onProgress)
-    let measured = try supervisor.run(
-      runs.map { run in
-        var run = run
-        run.replicates = run.replicates ?? replicates(independent: run.iterationsAreIndependent)
-        return run
-      })
+    let measured = try InterruptSignal.watching {
+      try supervisor.run(
+        runs.map { run in
+          var run = run
+          run.replicates = run.replicates ?? replicates(independent: run.iterationsAreIndependent)
+          return run
+        })
+    }
     // Measuring is over: from here Ctrl-C and SIGTERM end the process at once, even while the
-    // report waits on a full pipe.
-    InterruptSignal.restoreDefaults()
+    // report waits on a full pipe, and Ctrl-Z stops it as any program.
+    SuspendSignal.restoreDefault()
     var results: [RunResult] = []
     for (index, var result) in measured.enumerated() {
       // An interrupted measurement reports every run, what it cut as not run.
@@ -103,8 +104,29 @@ extension RateMeasurement {
     drillDown: DrillDown?, locations: [String: SourceLocation] = [:],
     onProgress: @escaping (_ stage: String, Supervisor.Progress) -> Void = { _, _ in }
   ) throws -> Report {
-    InterruptSignal.install()
     SuspendSignal.install()
+    let (screened, drilled, interrupted) = try InterruptSignal.watching {
+      try screenThenDrillDown(tests, arms: arms, passes: passes, packagePath: packagePath, drillDown: drillDown, onProgress: onProgress)
+    }
+    SuspendSignal.restoreDefault()
+    var report = Report(
+      runs: screened, interrupted: interrupted, shard: shard,
+      confidence: confidence, seed: seed, program: program, timeout: timeout)
+    report.budget = budget
+    report.tests = TestFinding.findings(
+      of: tests, runs: report.runs + drilled.results, polluters: drilled.polluters, locations: locations,
+      confidence: confidence)
+    if !interrupted { report.judge(gates: gates, baseline: baseline) }
+    return report
+  }
+
+  /// The screen's passes, then the drill-down of the tests that failed in them; whether an
+  /// interrupt cut either short.
+  @MainActor
+  private func screenThenDrillDown(
+    _ tests: [PackageTest], arms: [PassSupervisor.Arm], passes: Range<Int>, packagePath: String, drillDown: DrillDown?,
+    onProgress: @escaping (_ stage: String, Supervisor.Progress) -> Void
+  ) throws -> (screened: [RunResult], drilled: DrillDown.Findings, interrupted: Bool) {
     let start = ContinuousClock.now
     let supervisor = PassSupervisor(timeout: timeout) { onProgress("screen", $0) }
     let screened = try supervisor.run(
@@ -132,15 +154,6 @@ extension RateMeasurement {
       }
       interrupted = drilled.interrupted
     }
-    InterruptSignal.restoreDefaults()
-    var report = Report(
-      runs: screened, interrupted: interrupted, shard: shard,
-      confidence: confidence, seed: seed, program: program, timeout: timeout)
-    report.budget = budget
-    report.tests = TestFinding.findings(
-      of: tests, runs: report.runs + drilled.results, polluters: drilled.polluters, locations: locations,
-      confidence: confidence)
-    if !interrupted { report.judge(gates: gates, baseline: baseline) }
-    return report
+    return (screened, drilled, interrupted)
   }
 }

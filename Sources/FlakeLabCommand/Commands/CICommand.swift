@@ -60,7 +60,7 @@ struct CICommand: Command {
   let retries: Int
   let failsOnFlaky: Bool
   let quarantinePath: String?
-  let recordPath: String?
+  let record: HistoryRecording.Target?
   let timeout: Duration
   let format: ReportFormat
   let outputPath: String?
@@ -77,7 +77,7 @@ struct CICommand: Command {
     retries = try arguments[Options.retries]
     failsOnFlaky = arguments[Options.failOnFlaky]
     quarantinePath = try arguments[Options.quarantine]
-    recordPath = try arguments[HistoryRecording.option]
+    record = try arguments[HistoryRecording.option]
     timeout = try arguments[MeasurementOptions.Options.timeout(default: TestCommand.defaultTimeout)]
     format = try arguments[Options.format]
     outputPath = try arguments[ReportOutput.output]
@@ -95,15 +95,15 @@ struct CICommand: Command {
   }
 
   func run() async throws -> ExitStatus {
-    InterruptSignal.install()
     let path = quarantinePath ?? Quarantine.defaultPath(in: packagePath)
     let quarantine = try UsageError.mapping { () throws(QuarantineError) in
-      try Quarantine.load(path, mustExist: quarantinePath != nil)
+      try Quarantine.load(path, origin: quarantinePath != nil ? .named : .found, mustExist: quarantinePath != nil)
     }
-    let history = try HistoryRecording.open(recordPath, packagePath: packagePath)
+    let history = try HistoryRecording.open(record, packagePath: packagePath)
     let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)
     var package = try TestCommand.build(packagePath, skippingBuild: skipsBuild)
-    let tests = try TestCommand.selected(try package.tests(preload: preload), of: package, filters: filters, skips: skips)
+    let all = try package.tests(preload: preload)
+    let tests = try TestCommand.selected(all, of: package, filters: filters, skips: skips)
     let runner = CIRunner(
       package: package, preload: preload, timeout: timeout, retries: retries,
       workerExecutable: MeasurementOptions.executablePath, seed: UInt64.random(in: 0...UInt64.max))
@@ -113,6 +113,7 @@ struct CICommand: Command {
     }
     progress?.clear()
     run.quarantineFile = FileManager.default.fileExists(atPath: path) ? path : nil
+    run.staleQuarantine = quarantine.stale(among: all, closest: Suggestion.closest)
     run.git = GitState.of(packagePath)
     let status = finish(run)
     if let history, !run.interrupted { try history.record(RecordedRun(run)) }
@@ -129,7 +130,7 @@ struct CICommand: Command {
       case .markdown: CIMarkdown.render(run)
       default: CIText.render(run)
       }
-    let printed = SystemCalls.writeAll(text.utf8, to: STDOUT_FILENO)
+    let printed = ReportOutput.print(text)
     let environment = ProcessInfo.processInfo.environment
     if environment["GITHUB_ACTIONS"] == "true" {
       let workspace = environment["GITHUB_WORKSPACE"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.currentDirectoryPath

@@ -130,7 +130,9 @@ struct HistoryCommand: Command {
     let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
     let window = HistoryAnswer.Window(from: now.addingTimeInterval(-Double(days) * 86_400), to: now, branch: branch)
     let quarantine = try UsageError.mapping { () throws(QuarantineError) in
-      try Quarantine.load(quarantinePath ?? Quarantine.defaultPath(in: packagePath), mustExist: quarantinePath != nil)
+      try Quarantine.load(
+        quarantinePath ?? Quarantine.defaultPath(in: packagePath), origin: quarantinePath != nil ? .named : .found,
+        mustExist: quarantinePath != nil)
     }
     let recent = try store.recentStatuses(
       of: quarantine.entries.map(\.test), limit: HistoryAnalysis.defaultQuietRuns, branch: branch)
@@ -144,7 +146,7 @@ struct HistoryCommand: Command {
       case .html: HistoryHTML.render(answer, path: path)
       default: HistoryText.render(answer, path: path)
       }
-    _ = SystemCalls.writeAll(text.utf8, to: STDOUT_FILENO)
+    guard ReportOutput.print(text) else { return .usage }
     return answer.failsTheJob ? .gateNotMet : .success
   }
 }

@@ -11,9 +11,12 @@ struct QuarantineCommand: Command {
   static let discussion = """
     The file (default .flakelab/quarantine.json in the package) lists each test's ID, the reason
     and the day it was added. add refuses an ID that names none of the package's tests (it lists
-    them, building first unless --skip-build); remove refuses one the file does not list. list
-    marks a test that passed each of its last 20 CI runs in the history (--history, default
-    .flakelab/history.sqlite in the package, when it exists) as ready to leave.
+    them, building first unless --skip-build); remove refuses one the file does not list. Each
+    edit reads and writes the file under a lock on its directory, so edits made at once all
+    stay. list says which entries name no test of the package any more (renamed or removed:
+    they quarantine nothing), and marks a test that passed each of its last 20 CI runs in the
+    history (--history, default .flakelab/history.sqlite in the package, when it exists) as
+    ready to leave.
     """
   static let reason = Option<String>.text("reason", "TEXT", "Why the test is quarantined (add)")
   static let options = [
@@ -27,6 +30,8 @@ struct QuarantineCommand: Command {
   let ids: [String]
   let packagePath: String
   let path: String
+  /// Whether `--quarantine` named the file, which then may be a pipe and must exist to list.
+  let namesFile: Bool
   let reason: String?
   let skipsBuild: Bool
   let historyPath: String?
@@ -38,7 +43,9 @@ struct QuarantineCommand: Command {
     action = Action(rawValue: try ValueParsers.choice(first, option: "quarantine", among: Action.allCases.map(\.rawValue)))!
     ids = Array(arguments.positionals.dropFirst())
     packagePath = try arguments[TestCommand.Options.packagePath]
-    path = try arguments[CICommand.Options.quarantine] ?? Quarantine.defaultPath(in: packagePath)
+    let named = try arguments[CICommand.Options.quarantine]
+    path = named ?? Quarantine.defaultPath(in: packagePath)
+    namesFile = named != nil
     reason = try arguments[Self.reason]
     skipsBuild = arguments[TestCommand.Options.skipBuild]
     historyPath = try arguments[HistoryCommand.Options.history]
@@ -51,41 +58,57 @@ struct QuarantineCommand: Command {
   }
 
   func run() async throws -> ExitStatus {
-    var quarantine = try UsageError.mapping { () throws(QuarantineError) in
-      try Quarantine.load(path, mustExist: action == .remove)
-    }
+    let origin: InputFile.Origin = namesFile ? .named : .found
+    let written: Quarantine
     switch action {
     case .list:
-      guard !quarantine.entries.isEmpty else {
-        print("No test is quarantined (\(path)).")
-        return .success
-      }
-      let history = try HistoryRecording.existing(historyPath ?? HistoryRecording.defaultPath(in: packagePath))
-      let quiet = HistoryAnalysis.defaultQuietRuns
-      let recent = try history?.recentStatuses(of: quarantine.entries.map(\.test), limit: quiet) ?? [:]
-      print(Self.listing(quarantine), terminator: "")
-      for test in HistoryAnalysis.readyToLeave(recent, quietRuns: quiet) {
-        print("\(test): ready to leave, passed each of its last \(quiet) CI runs (flakelab quarantine remove '\(test)')")
-      }
-      return .success
+      return try list(try UsageError.mapping { () throws(QuarantineError) in
+        try Quarantine.load(path, origin: origin, mustExist: namesFile)
+      })
     case .add:
-      let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)
-      var package = try TestCommand.build(packagePath, skippingBuild: skipsBuild)
-      let known = Set(try package.tests(preload: preload).map(\.id))
+      // Listing the tests takes a while: done before the file is locked, not while others wait.
+      let known = try packageTests().map(\.id)
       for id in ids where !known.contains(id) {
         throw UsageError(
           "no test of the package at '\(packagePath)' is '\(ValueParsers.shown(id))'"
-            + Suggestion.didYouMean(id, among: Array(known)) + " (see '\(Program.name) test --list')")
+            + Suggestion.didYouMean(id, among: known) + " (see '\(Program.name) test --list')")
       }
-      for id in ids { quarantine.add(.init(test: id, reason: reason ?? "", added: Quarantine.today())) }
+      written = try Quarantine.update(path, origin: origin, mustExist: false) { quarantine throws(QuarantineError) in
+        for id in ids { quarantine.add(.init(test: id, reason: reason ?? "", added: Quarantine.today())) }
+      }
     case .remove:
-      for id in ids where !quarantine.remove(id) {
-        throw QuarantineError.notListed(ValueParsers.shown(id), path: path)
+      written = try Quarantine.update(path, origin: origin, mustExist: true) { quarantine throws(QuarantineError) in
+        for id in ids where !quarantine.remove(id) { throw .notListed(ValueParsers.shown(id), path: path) }
       }
     }
-    try UsageError.mapping { () throws(ReportFileError) in try quarantine.save(to: path) }
-    print(Self.listing(quarantine), terminator: "")
+    print(Self.listing(written), terminator: "")
     return .success
+  }
+
+  /// The entries, each entry that names no test of the package (renamed or removed since) and
+  /// each that has passed long enough to leave.
+  private func list(_ quarantine: Quarantine) throws -> ExitStatus {
+    guard !quarantine.entries.isEmpty else {
+      print("No test is quarantined (\(path)).")
+      return .success
+    }
+    let stale = quarantine.stale(among: try packageTests(), closest: Suggestion.closest)
+    let history = try HistoryRecording.existing(historyPath ?? HistoryRecording.defaultPath(in: packagePath))
+    let quiet = HistoryAnalysis.defaultQuietRuns
+    let recent = try history?.recentStatuses(of: quarantine.entries.map(\.test), limit: quiet) ?? [:]
+    print(Self.listing(quarantine), terminator: "")
+    for entry in stale { print(CIText.stale(entry)) }
+    for test in HistoryAnalysis.readyToLeave(recent, quietRuns: quiet) {
+      print("\(test): ready to leave, passed each of its last \(quiet) CI runs (flakelab quarantine remove '\(test)')")
+    }
+    return .success
+  }
+
+  /// The package's tests, built first unless `--skip-build`.
+  private func packageTests() throws -> [PackageTest] {
+    let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)
+    var package = try TestCommand.build(packagePath, skippingBuild: skipsBuild)
+    return try package.tests(preload: preload)
   }
 
   /// A line per entry: the ID, the day it was added, the reason.

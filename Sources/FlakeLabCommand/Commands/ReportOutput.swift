@@ -29,6 +29,18 @@ struct ReportOutput {
     }
   }
 
+  /// Writes `text` to standard output whole, or says on stderr why it could not: the one policy
+  /// of every command for a report that cannot be printed (`> /dev/full`, a closed pipe or
+  /// descriptor), which then exits 2. Through the C library, a write that failed early in a
+  /// large report could leave nothing for the last flush to fail on.
+  static func print(_ text: String) -> Bool {
+    guard SystemCalls.writeAll(text.utf8, to: STDOUT_FILENO) else {
+      printError("\(Program.name): could not write the report to standard output: \(String(cString: strerror(errno)))")
+      return false
+    }
+    return true
+  }
+
   func finish(_ report: Report, baseline: Report?, text: (Report) -> String) -> ExitStatus {
     if let baseline, !report.interrupted {
       // A package's tests are compared test by test, and only where something changed; every
@@ -47,10 +59,7 @@ struct ReportOutput {
     for problem in report.runs.flatMap(\.problems) {
       printError("not met: \(ProblemText.describe(problem))")
     }
-    // Written whole, or known not to be: through the C library, a write that failed early in a
-    // large report could leave nothing for the last flush to fail on.
-    let printed = SystemCalls.writeAll(format.render(report, text: text).utf8, to: STDOUT_FILENO)
-    let printFailure = errno
+    let printed = Self.print(format.render(report, text: text))
     if environment["GITHUB_ACTIONS"] == "true" {
       // On stderr: stdout is the report, which a script may be reading.
       // Unset or empty, the workspace is where the job runs: never `/`, which would leave every path absolute.
@@ -71,10 +80,7 @@ struct ReportOutput {
       printError("\(Program.name): interrupted; the report holds the iterations that finished")
       return .interrupted
     }
-    guard printed else {
-      printError("\(Program.name): could not write the report to standard output: \(String(cString: strerror(printFailure)))")
-      return .usage
-    }
+    guard printed else { return .usage }
     return !written ? .usage : report.hasProblems ? .gateNotMet : .success
   }
 

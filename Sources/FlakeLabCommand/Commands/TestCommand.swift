@@ -107,7 +107,7 @@ struct TestCommand: Command {
   let failsOnFlaky: Bool
   let skipsBuild: Bool
   let index: Int?
-  let recordPath: String?
+  let record: HistoryRecording.Target?
   let measurement: MeasurementOptions
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
@@ -127,7 +127,7 @@ struct TestCommand: Command {
       throw UsageError("--list prints text or, with --format json, one JSON document; not \(try arguments[ReportFormat.option].rawValue)")
     }
     index = try arguments[Options.index]
-    recordPath = try arguments[HistoryRecording.option]
+    record = try arguments[HistoryRecording.option]
     var measurement = try MeasurementOptions(
       arguments, variants: [], defaultTimeout: Self.defaultTimeout, iterations: Options.iterations)
     measurement.measurement.budget = try arguments[Options.budget]
@@ -154,9 +154,7 @@ struct TestCommand: Command {
   }
 
   func run() async throws -> ExitStatus {
-    // From the start: Ctrl-C during the build or the listing stops what they started, too.
-    InterruptSignal.install()
-    let history = isListing ? nil : try HistoryRecording.open(recordPath, packagePath: packagePath)
+    let history = isListing ? nil : try HistoryRecording.open(record, packagePath: packagePath)
     let started = Date()
     let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)
     var package = try Self.build(packagePath, skippingBuild: skipsBuild)

@@ -2,7 +2,7 @@
 /// value. Parsing, `--help` and the default all derive from the declaration, as
 /// swift-argument-parser's `@Option` does; a command reads it as `arguments[Options.jobs]`.
 struct Option<Value: Sendable>: Sendable {
-  let spec: OptionSpec
+  var spec: OptionSpec
   let defaultValue: Value
   private let convert: @Sendable (String, String) throws(UsageError) -> Value
 

@@ -8,9 +8,14 @@ struct OptionSpec: Sendable {
   /// Whether the option may be given more than once (`--filter A --filter B`); any other
   /// option given twice is an error, never a silent choice of one value.
   var isRepeatable = false
+  /// Whether the value may be left out (`--record` alone, or before another option), which
+  /// then parses as the empty text: the option's default place.
+  var valueMayBeLeftOut = false
 
-  /// `--iterations N`, as shown in help and usage lines (`--filter REGEX...` when repeatable).
+  /// `--iterations N`, as shown in help and usage lines (`--filter REGEX...` when repeatable,
+  /// `--record [DB]` when the value may be left out).
   var synopsis: String {
-    (valueName.map { "--\(name) \($0)" } ?? "--\(name)") + (isRepeatable ? "..." : "")
+    (valueName.map { valueMayBeLeftOut ? "--\(name) [\($0)]" : "--\(name) \($0)" } ?? "--\(name)")
+      + (isRepeatable ? "..." : "")
   }
 }

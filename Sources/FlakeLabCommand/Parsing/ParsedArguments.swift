@@ -49,6 +49,8 @@ struct ParsedArguments {
       if spec.valueName == nil {
         guard inlineValue == nil else { throw UsageError("--\(name) takes no value") }
         flags.insert(name)
+      } else if spec.valueMayBeLeftOut, inlineValue == nil, remaining.first.map({ $0.hasPrefix("--") }) ?? true {
+        values[name, default: []].append("")
       } else if let value = inlineValue ?? remaining.popFirst() {
         values[name, default: []].append(value)
       } else {

@@ -5,12 +5,15 @@ enum Suggestion {
   static func didYouMean(
     _ name: String, among candidates: [String], prefix: String = ""
   ) -> String {
+    closest(to: name, among: candidates).map { "; did you mean '\(prefix)\($0)'?" } ?? ""
+  }
+
+  /// The one of `candidates` that `name` is likely a typo of, or nil.
+  static func closest(to name: String, among candidates: [String]) -> String? {
     let lowered = name.lowercased()
     let scored = candidates.map { ($0, editDistance(lowered, $0.lowercased())) }
-    guard let best = scored.min(by: { $0.1 < $1.1 }),
-      best.1 <= max(2, best.0.count / 3)
-    else { return "" }
-    return "; did you mean '\(prefix)\(best.0)'?"
+    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, best.0.count / 3) else { return nil }
+    return best.0
   }
 
   /// Levenshtein distance, with adjacent transpositions counted as one edit ("isLoadnig").

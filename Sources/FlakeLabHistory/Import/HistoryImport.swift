@@ -8,8 +8,8 @@ import Foundation
 /// same run add nothing.
 package enum HistoryImport {
   package static func run(_ path: String, commit: String?, branch: String?) throws(ImportError) -> RecordedRun {
-    guard let data = SystemCalls.readAll(atPath: path) else { throw .unreadable(path: path) }
-    let bytes = [UInt8](data)
+    let bytes: [UInt8]
+    do { bytes = try InputFile.read(path, origin: .named) } catch { throw .unreadable(error) }
     let modified =
       (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
     switch bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) {

@@ -3,7 +3,7 @@ package import FlakeLab
 /// A file `flakelab history import` cannot take; one line and exit 2, and nothing of that
 /// import is stored.
 package enum ImportError: Error, Equatable {
-  case unreadable(path: String)
+  case unreadable(InputFileError)
   /// Neither JUnit XML nor a FlakeLab JSON report.
   case unknownFormat(path: String)
   /// XML that is not well-formed, at `line`.

@@ -25,9 +25,14 @@ struct XMLTree: Equatable {
     children.flatMap { ($0.name == name ? [$0] : []) + $0.descendants(named: name) }
   }
 
+  /// Deeper than any runner nests suites; a file nested deeper is refused, not read until the
+  /// stack runs out (the reader recurses once per element).
+  static let maximumDepth = 256
+
   private struct Reader {
     let bytes: [UInt8]
     var position = 0
+    var depth = 0
 
     func fail(_ reason: String) -> Malformed {
       Malformed(line: bytes[..<min(position, bytes.count)].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }, reason: reason)
@@ -61,6 +66,9 @@ struct XMLTree: Equatable {
 
     mutating func element() throws(Malformed) -> XMLTree {
       guard looking(at: "<") else { throw fail("expected an element") }
+      guard depth < XMLTree.maximumDepth else { throw fail("elements nested more than \(XMLTree.maximumDepth) deep") }
+      depth += 1
+      defer { depth -= 1 }
       position += 1
       var tree = XMLTree(name: name())
       guard !tree.name.isEmpty else { throw fail("an element without a name") }

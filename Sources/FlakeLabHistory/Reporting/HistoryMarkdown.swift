@@ -42,6 +42,6 @@ package enum HistoryMarkdown {
     if let gate = answer.gate {
       lines += HistoryText.gateLines(gate, answer: answer).flatMap { ["", MarkdownReport.escaped($0)] }
     }
-    return lines.joined(separator: "\n") + "\n"
+    return Formatting.lines(lines)
   }
 }

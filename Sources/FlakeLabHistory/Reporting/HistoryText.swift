@@ -51,7 +51,7 @@ package enum HistoryText {
       let gateLines = gateLines(gate, answer: answer)
       lines += [""] + gateLines.prefix(1) + gateLines.dropFirst().map { "  " + $0 }
     }
-    return lines.joined(separator: "\n") + "\n"
+    return Formatting.lines(lines)
   }
 
   static func header(_ answer: HistoryAnswer, path: String) -> String {

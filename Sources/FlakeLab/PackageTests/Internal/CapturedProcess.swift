@@ -34,6 +34,14 @@ package struct CapturedProcess {
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
     directory: URL? = nil, timeLimit: Duration? = nil
   ) throws -> CapturedProcess {
+    try InterruptSignal.watching {
+      try spawnAndCollect(executable, arguments, environment: environment, directory: directory, timeLimit: timeLimit)
+    }
+  }
+
+  private static func spawnAndCollect(
+    _ executable: String, _ arguments: [String], environment: [String: String]?, directory: URL?, timeLimit: Duration?
+  ) throws -> CapturedProcess {
     let output = try PipeEnds()
     let errorOutput = try PipeEnds()
     let pid: pid_t

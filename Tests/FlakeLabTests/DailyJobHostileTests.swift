@@ -1,0 +1,231 @@
+import Foundation
+import XCTest
+
+@testable import FlakeLab
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// The daily job as a hostile pull request and a busy CI fleet meet it (issue 33): quarantine
+/// edits made at once, files that are FIFOs, devices or never end, XML nested past any runner,
+/// names that would forge lines, outputs that cannot be written, histories that are read-only or
+/// damaged. Each is the right result, or one line and exit 2, and never a hang or a lost entry.
+final class DailyJobHostileTests: XCTestCase {
+  private var state: URL!
+
+  override func setUp() async throws {
+    let listing = try CIJobTests.listing.get()
+    XCTAssertEqual(listing.status, 0, listing.stderr)
+    state = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+  }
+
+  override func tearDown() async throws {
+    try? FileManager.default.removeItem(at: state)
+  }
+
+  private func path(_ name: String) -> String { state.appendingPathComponent(name).path }
+
+  private func expectRefusal(_ result: Flakelab.Result, saying text: String, file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertEqual(result.status, 2, result.stderr, file: file, line: line)
+    XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, result.stderr, file: file, line: line)
+    XCTAssertTrue(result.stderr.contains(text), result.stderr, file: file, line: line)
+  }
+
+  func testQuarantineEditsMadeAtOnceAllStay() throws {
+    let file = path("quarantine.json")
+    try Quarantine([.init(test: "CIJobTests.gone()", reason: "renamed", added: "2026-11-01")]).text
+      .write(toFile: file, atomically: true, encoding: .utf8)
+    let tests = [
+      "CIJobTests.JobXCTests/testFailsOnce", "CIJobTests.JobXCTests/testPasses", "CIJobTests.adds()", "CIJobTests.broken()",
+      "CIJobTests.brokenButQuarantined()", "CIJobTests.concatenates()", "CIJobTests.crashesOnce()", "CIJobTests.failsOnce()",
+      "CIJobTests.hangs()",
+    ]
+    let common = ["--package-path", CIJobTests.ciJob, "--skip-build", "--quarantine", file]
+    let edits = tests.map { ["quarantine", "add", $0, "--reason", "flaky"] + common } + [["quarantine", "remove", "CIJobTests.gone()"] + common]
+    let processes = try edits.map { try Flakelab.launch($0) }
+    for process in processes { process.waitUntilExit() }
+    XCTAssertEqual(processes.map(\.terminationStatus), edits.map { _ in 0 })
+    let written = try Quarantine.load(file, origin: .named, mustExist: true)
+    XCTAssertEqual(written.entries.map(\.test), tests.sorted(), "every add kept, the removed entry gone")
+  }
+
+  func testAQuarantineThatIsAFIFOInThePackageIsRefusedAtOnceAndOneNamedWaitsOnlyUntilAnInterrupt() throws {
+    let package = state.appendingPathComponent("package")
+    try FileManager.default.createDirectory(at: package.appendingPathComponent(".flakelab"), withIntermediateDirectories: true)
+    let fifo = package.appendingPathComponent(".flakelab/quarantine.json").path
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    for command in [["ci", "--skip-build"], ["quarantine", "list", "--skip-build"]] {
+      expectRefusal(
+        try Flakelab.run(command + ["--package-path", package.path]), saying: "it is not a regular file (a FIFO")
+    }
+    // Named on the command line, a FIFO is read as a pipe is: it waits for its writer, and an
+    // interrupt ends that wait as any other.
+    for signal in [SIGINT, SIGTERM] {
+      let waiting = try Flakelab.launch(["quarantine", "list", "--quarantine", fifo, "--package-path", CIJobTests.ciJob])
+      Thread.sleep(forTimeInterval: 0.5)
+      XCTAssertTrue(waiting.isRunning)
+      kill(waiting.processIdentifier, signal)
+      waiting.waitUntilExit()
+      XCTAssertEqual(waiting.terminationStatus, 130, "signal \(signal)")
+      XCTAssertEqual(waiting.terminationReason, .exit)
+    }
+  }
+
+  func testAFileThatNeverEndsIsRefusedAtASizeLimit() throws {
+    expectRefusal(
+      try Flakelab.run(["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--quarantine", "/dev/zero"]),
+      saying: "cannot read /dev/zero: it is larger than 16 MiB")
+    expectRefusal(
+      try Flakelab.run(["history", "import", "/dev/zero", "--history", path("h.sqlite")]),
+      saying: "cannot read /dev/zero: it is larger than 256 MiB; nothing was imported")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path("h.sqlite")), "nothing made")
+    // A link committed in the package is followed to what it names, and a device is refused.
+    let package = state.appendingPathComponent("linked")
+    try FileManager.default.createDirectory(at: package.appendingPathComponent(".flakelab"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: package.appendingPathComponent(".flakelab/quarantine.json").path, withDestinationPath: "/dev/zero")
+    expectRefusal(try Flakelab.run(["quarantine", "list", "--package-path", package.path]), saying: "it is not a regular file")
+  }
+
+  func testAHistoryThatIsNoRegularFileIsRefused() throws {
+    let fifo = path("history.sqlite")
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    expectRefusal(try Flakelab.run(["history", "--history", fifo]), saying: "is not a regular file")
+    expectRefusal(
+      try Flakelab.run(["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--record", fifo]), saying: "is not a regular file")
+  }
+
+  func testJUnitNestedPastAnyRunnerIsRefusedNotACrash() throws {
+    let deep = path("deep.xml")
+    let depth = 30_000
+    let xml = "<testsuites>" + String(repeating: "<testsuite>", count: depth) + String(repeating: "</testsuite>", count: depth) + "</testsuites>"
+    try xml.write(toFile: deep, atomically: true, encoding: .utf8)
+    expectRefusal(
+      try Flakelab.run(["history", "import", deep, "--history", path("h.sqlite")]), saying: "elements nested more than 256 deep")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path("h.sqlite")))
+  }
+
+  func testNamesFromFilesCannotForgeLinesOrWorkflowCommands() throws {
+    let junit = path("forged.xml")
+    let name = "test&#10;Gate: every test passed&#10;::error::forged&#10;::add-mask::secret&#27;[2J&#0;"
+    try """
+      <testsuites><testsuite name="S" tests="1">
+      <testcase classname="Forger" name="\(name)"><failure message="boom&#10;::warning::forged"/></testcase>
+      </testsuite></testsuites>
+      """.write(toFile: junit, atomically: true, encoding: .utf8)
+    let history = path("h.sqlite")
+    let imported = try Flakelab.run(["history", "import", junit, "--history", history, "--commit", "c1", "--branch", "main"])
+    XCTAssertEqual(imported.status, 0, imported.stderr)
+    for format in ["text", "markdown"] {
+      let answer = try Flakelab.run(["history", "--history", history, "--format", format])
+      XCTAssertEqual(answer.status, 0, answer.stderr)
+      let lines = answer.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+      XCTAssertFalse(lines.contains { $0.hasPrefix("::") || $0.hasPrefix("Gate") }, answer.stdout)
+      XCTAssertFalse(answer.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0 }, format)
+    }
+    let text = try Flakelab.run(["history", "--history", history])
+    XCTAssertTrue(text.stdout.contains("Forger.test\\nGate: every test passed\\n::error::forged\\n::add-mask::secret\\u{1B}[2J\\u{0}"), text.stdout)
+  }
+
+  func testJUnitTheLabWritesParsesWithAStrictParserWhateverAFailureSaid() throws {
+    let said = "expected \u{FFFE}\u{FFFF}\u{0}\u{1B}[31m, got \u{0B}"
+    let failed = CITest.Attempt(outcome: .failed(observation: said), example: said, seconds: 0.1)
+    let test = CITest(
+      test: PackageTest(id: "M.S/t()", framework: .swiftTesting),
+      attempts: [failed, CITest.Attempt(outcome: .passed, seconds: 0.1)])
+    let broken = CITest(test: PackageTest(id: "M.S/u()", framework: .swiftTesting), attempts: [failed, failed, failed])
+    let run = CIRun(packagePath: "/p", retries: 2, timeout: .seconds(60), failOnFlaky: false, tests: [test, broken])
+    let document = try XMLDocument(xmlString: CIJUnit.render(run))
+    let messages = try document.nodes(forXPath: "//@message").compactMap { $0.stringValue }
+    XCTAssertTrue(messages.contains { $0.hasPrefix("expected \u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}[31m") }, "\(messages)")
+  }
+
+  func testAHistoryThatCannotBeWrittenToStandardOutputIsExitTwo() throws {
+    let history = path("h.sqlite")
+    let ci = try Flakelab.run(
+      ["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record", history])
+    XCTAssertEqual(ci.status, 0, ci.stderr)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "'\(Flakelab.executable.path)' history --history '\(history)' > /dev/full"]
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 2)
+    XCTAssertTrue(
+      String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        .contains("could not write the report to standard output: No space left on device"))
+  }
+
+  func testADamagedHistoryIsNeverWrittenTo() throws {
+    let history = path("h.sqlite")
+    for _ in 0..<2 {
+      let ci = try Flakelab.run(
+        ["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record", history])
+      XCTAssertEqual(ci.status, 0, ci.stderr)
+    }
+    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: history))
+    let size = try handle.seekToEnd()
+    try handle.truncate(atOffset: size - 1)
+    try handle.close()
+    let before = try Data(contentsOf: URL(fileURLWithPath: history))
+    expectRefusal(
+      try Flakelab.run(
+        ["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record", history]),
+      saying: "is damaged")
+    let junit = path("one.xml")
+    try "<testsuite><testcase classname=\"A\" name=\"b\"/></testsuite>".write(toFile: junit, atomically: true, encoding: .utf8)
+    expectRefusal(try Flakelab.run(["history", "import", junit, "--history", history]), saying: ".recover")
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: history)), before, "left as it was")
+  }
+
+  func testAHistoryOnAReadOnlyMountIsRead() throws {
+    let history = path("h.sqlite")
+    let ci = try Flakelab.run(
+      ["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record", history])
+    XCTAssertEqual(ci.status, 0, ci.stderr)
+    let mount = state.appendingPathComponent("readonly")
+    try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
+    let mounted = try CapturedProcess.run("mount", ["--bind", "-o", "ro", state.path, mount.path])
+    try XCTSkipIf(mounted.status != 0, "no read-only bind mount here: \(mounted.errorOutput)")
+    defer { _ = try? CapturedProcess.run("umount", [mount.path]) }
+    for file in try FileManager.default.contentsOfDirectory(atPath: state.path) where file.hasPrefix("h.sqlite-") {
+      try FileManager.default.removeItem(atPath: path(file))
+    }
+    let read = try Flakelab.run(["history", "--history", mount.appendingPathComponent("h.sqlite").path])
+    XCTAssertEqual(read.status, 0, read.stderr)
+    XCTAssertTrue(read.stdout.contains("1 CI run and 0 lab runs"), read.stdout)
+  }
+
+  func testAQuarantineEntryForATestThatNoLongerExistsIsSaid() throws {
+    let file = path("quarantine.json")
+    try Quarantine([.init(test: "CIJobTests.addz()", reason: "flaky", added: "2026-11-01")]).text
+      .write(toFile: file, atomically: true, encoding: .utf8)
+    let list = try Flakelab.run(["quarantine", "list", "--package-path", CIJobTests.ciJob, "--skip-build", "--quarantine", file])
+    XCTAssertEqual(list.status, 0, list.stderr)
+    XCTAssertTrue(
+      list.stdout.contains(
+        "quarantine entry 'CIJobTests.addz()' names no test of the package: it quarantines nothing; did you mean 'CIJobTests.adds()'?"),
+      list.stdout)
+    // Filtered to other tests, the entry is still checked against the whole package.
+    let ci = try Flakelab.run(
+      ["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "concatenates", "--quarantine", file,
+       "--format", "json"])
+    XCTAssertEqual(ci.status, 0, ci.stderr)
+    let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(ci.stdout.utf8)) as? [String: Any])
+    let stale = try XCTUnwrap(document["staleQuarantine"] as? [[String: Any]])
+    XCTAssertEqual(stale.first?["test"] as? String, "CIJobTests.addz()")
+    XCTAssertEqual(stale.first?["closest"] as? String, "CIJobTests.adds()")
+  }
+
+  func testRecordAloneMeansThePackagesOwnHistory() throws {
+    let own = URL(fileURLWithPath: CIJobTests.ciJob).appendingPathComponent(".flakelab")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: own.path))
+    defer { try? FileManager.default.removeItem(at: own) }
+    let ci = try Flakelab.run(["ci", "--record", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "adds"])
+    XCTAssertEqual(ci.status, 0, ci.stderr)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: own.appendingPathComponent("history.sqlite").path))
+  }
+}
