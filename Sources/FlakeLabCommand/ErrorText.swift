@@ -52,6 +52,9 @@ enum ErrorText {
     case .malformedXML(let path, let line, let reason): "\(path):\(line): not well-formed XML (\(reason)); nothing was imported"
     case .notJUnit(let path, let root): "\(path) is XML but not JUnit (<\(root)>, not <testsuites> or <testsuite>); nothing was imported"
     case .malformedCIReport(let path, let what): "\(path) is a flakelab ci report without \(what); nothing was imported"
+    case .unnamedTestCase(let path): "\(path) has a <testcase> without a name, which no test can be filed under; nothing was imported"
+    case .notYet(let path, let started):
+      "\(path) says its run started \(Timestamp.iso8601(started)), which has not come; nothing was imported"
     case .report(let error): describe(error) + "; nothing was imported"
     }
   }

@@ -64,6 +64,7 @@ package final class HistoryStore {
     var status = stat()
     let existed = stat(path, &status) == 0
     // SQLite would open a FIFO and wait on it for ever; a device is no history either.
+    if existed, status.st_mode & S_IFMT == S_IFDIR { throw .cannotOpen(path: path, reason: "it is a directory") }
     if existed, status.st_mode & S_IFMT != S_IFREG { throw .notARegularFile(path: path) }
     if access == .write {
       // `--record .flakelab/history.sqlite` in a package that has no `.flakelab` yet makes it.

@@ -76,7 +76,7 @@ package struct RecordedRun: Sendable, Equatable {
   /// source is its JSON report's digest, so that the report's file imported later adds nothing.
   package init(_ report: Report, started: Date, git: GitState?) {
     self.init(
-      report, source: Self.source(ofReport: JSONReport.render(report)), started: started, commit: git?.commit,
+      report, source: Self.source(ofReport: JSONReport.document(report)), started: started, commit: git?.commit,
       branch: git?.branch)
   }
 
@@ -92,8 +92,10 @@ package struct RecordedRun: Sendable, Equatable {
   }
 
   /// A report file's source: its content's SHA-256.
-  package static func source(ofReport text: some StringProtocol) -> String {
-    "report-sha256:" + SHA256.hex(of: Array(text.utf8))
+  /// Of its content, not its bytes: the same report re-indented is the same run. The digest is
+  /// of the report as the lab writes it (compact, a final newline), as histories have kept it.
+  package static func source(ofReport document: JSONValue) -> String {
+    "report-sha256:" + SHA256.hex(of: Array((document.serialized() + "\n").utf8))
   }
 
   static func machine(_ machine: MachineInfo) -> String {

@@ -228,4 +228,123 @@ final class DailyJobHostileTests: XCTestCase {
     XCTAssertEqual(ci.status, 0, ci.stderr)
     XCTAssertTrue(FileManager.default.fileExists(atPath: own.appendingPathComponent("history.sqlite").path))
   }
+
+  private func importing(_ name: String, _ content: String, history: String? = nil) throws -> Flakelab.Result {
+    let file = path(name)
+    try Data(content.utf8).write(to: URL(fileURLWithPath: file))
+    return try Flakelab.run(["history", "import", file, "--history", history ?? path("h.sqlite"), "--commit", "c1", "--branch", "main"])
+  }
+
+  private func sqlite(_ sql: String) throws -> [String] {
+    try Flakelab.runTool("/usr/bin/env", ["sqlite3", path("h.sqlite"), sql]).split(separator: "\n").map(String.init)
+  }
+
+  func testJUnitSaysWhatRanAsItsRunnerMeantIt() throws {
+    // googletest's disabled tests, a name with a NUL in it, and an ISO-8859-1 file.
+    let imported = try importing(
+      "gtest.xml",
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <testsuites><testsuite name="Math">
+      <testcase name="DISABLED_adds" classname="Math" status="notrun" result="suppressed"/>
+      <testcase name="skipped" classname="Math" status="run" result="skipped"/>
+      <testcase name="a&#0;b" classname="Math"/><testcase name="a&#0;c" classname="Math"><failure message="no"/></testcase>
+      </testsuite></testsuites>
+      """)
+    XCTAssertEqual(imported.status, 0, imported.stderr)
+    // The shell prints text up to a NUL: the names are read as hex.
+    let stored = try sqlite("SELECT hex(test), status FROM results ORDER BY test").map { row in
+      let (hex, status) = (row.prefix { $0 != "|" }, row.drop { $0 != "|" })
+      let bytes = stride(from: 0, to: hex.count, by: 2).map { UInt8(hex.dropFirst($0).prefix(2), radix: 16)! }
+      return String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\u{0}", with: "<NUL>") + status
+    }
+    XCTAssertEqual(stored, ["Math.DISABLED_adds|skipped", "Math.a<NUL>b|passed", "Math.a<NUL>c|failed", "Math.skipped|skipped"])
+    var latin = Array(#"<?xml version="1.0" encoding="ISO-8859-1"?><testsuite><testcase classname="Caf"#.utf8)
+    latin += [0xE9] + Array(#"" name="t"/></testsuite>"#.utf8)
+    try Data(latin).write(to: URL(fileURLWithPath: path("latin.xml")))
+    let read = try Flakelab.run(["history", "import", path("latin.xml"), "--history", path("h.sqlite")])
+    XCTAssertEqual(read.status, 0, read.stderr)
+    XCTAssertEqual(try sqlite("SELECT test FROM results WHERE test LIKE 'Caf%'"), ["Café.t"])
+    expectRefusal(
+      try importing("utf32.xml", #"<?xml version="1.0" encoding="UTF-32"?><testsuite/>"#), saying: "the encoding utf-32, which is not read")
+  }
+
+  func testJUnitAndCIReportsThatCannotBeTrueAreRefused() throws {
+    expectRefusal(try importing("unnamed.xml", #"<testsuite><testcase classname="A"/></testsuite>"#), saying: "a <testcase> without a name")
+    expectRefusal(
+      try importing("future.xml", #"<testsuite timestamp="2999-01-01T00:00:00"><testcase classname="A" name="b"/></testsuite>"#),
+      saying: "says its run started 2999-01-01T00:00:00Z, which has not come")
+    let ci = try Flakelab.run(
+      ["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "adds|concatenates", "--format", "json"])
+    XCTAssertEqual(ci.status, 0, ci.stderr)
+    func tampered(_ from: String, _ to: String) -> String {
+      XCTAssertTrue(ci.stdout.contains(from), from)
+      return ci.stdout.replacingOccurrences(of: from, with: to)
+    }
+    let attempt = try XCTUnwrap(ci.stdout.range(of: #"\{"outcome": "passed"[^}]*\}"#, options: .regularExpression).map { String(ci.stdout[$0]) })
+    let cases: [(String, String)] = [
+      (tampered("\"flakelab\": \"\(Report.labVersion)\"", "\"flakelab\": \"9.0.0\""), "flakelab 9.0.0 wrote it"),
+      (tampered(#""id": ""#, #""id": "", "was": ""#), "without its run's id"),
+      (tampered(#""started": "20"#, #""started": "29"#), "a date that has come"),
+      (tampered(attempt, #"{"outcome": "failed", "observation": "x", "seconds": 1}"#), "says passed, its attempts make it failed"),
+      (tampered("CIJobTests.concatenates()", "CIJobTests.adds()"), "each test once: CIJobTests.adds() is there twice"),
+    ]
+    for (index, (report, message)) in cases.enumerated() {
+      expectRefusal(try importing("ci-\(index).json", report), saying: message)
+    }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: path("h.sqlite")), "nothing of any was stored")
+  }
+
+  func testALabReportReIndentedIsTheSameRun() throws {
+    let lab = try Flakelab.run(
+      ["test", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--iterations", "2",
+       "--format", "json"])
+    XCTAssertEqual(lab.status, 0, lab.stderr)
+    XCTAssertEqual(try importing("lab.json", lab.stdout).stdout, "\(path("lab.json")): added (test, 1 test)\n")
+    // As a person or a tool that keeps the order of keys re-indents it.
+    let indented = try Flakelab.runTool("/usr/bin/env", ["python3", "-m", "json.tool", "--indent", "4", path("lab.json")])
+    XCTAssertNotEqual(indented, lab.stdout)
+    let again = try importing("indented.json", indented)
+    XCTAssertEqual(again.stdout, "\(path("indented.json")): already in the history, nothing added\n", again.stderr)
+  }
+
+  func testAnImportThatCannotSaySoStillSaysItWasStored() throws {
+    let junit = path("one.xml")
+    try #"<testsuite><testcase classname="A" name="b"/></testsuite>"#.write(toFile: junit, atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "'\(Flakelab.executable.path)' history import '\(junit)' --history '\(path("h.sqlite"))' > /dev/full"]
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 2)
+    let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    XCTAssertTrue(said.contains("the import itself is done: \(junit): added (junit, 1 test)"), said)
+    XCTAssertEqual(try sqlite("SELECT count(*) FROM runs"), ["1"])
+  }
+
+  func testABranchOrCommitOnMoreThanOneLineIsRefused() throws {
+    let junit = path("one.xml")
+    try #"<testsuite><testcase classname="A" name="b"/></testsuite>"#.write(toFile: junit, atomically: true, encoding: .utf8)
+    for option in ["--branch", "--commit"] {
+      expectRefusal(
+        try Flakelab.run(["history", "import", junit, "--history", path("h.sqlite"), option, "main\nGate: passed"]),
+        saying: "\(option) takes a name on one line")
+    }
+  }
+
+  func testAHistoryThatCouldNotBeMadeLeavesNothingBeside() throws {
+    let junit = path("one.xml")
+    try #"<testsuite><testcase classname="A" name="b"/></testsuite>"#.write(toFile: junit, atomically: true, encoding: .utf8)
+    // A disk with room for the file and not for its schema.
+    let full = state.appendingPathComponent("full")
+    try FileManager.default.createDirectory(at: full, withIntermediateDirectories: true)
+    let mounted = try CapturedProcess.run("mount", ["-t", "tmpfs", "-o", "size=4k", "tmpfs", full.path])
+    try XCTSkipIf(mounted.status != 0, "no tmpfs mount here: \(mounted.errorOutput)")
+    defer { _ = try? CapturedProcess.run("umount", [full.path]) }
+    let result = try Flakelab.run(["history", "import", junit, "--history", full.appendingPathComponent("h.sqlite").path])
+    XCTAssertEqual(result.status, 2, result.stdout)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: full.path), [], "no history, no -journal, -wal or -shm")
+  }
 }

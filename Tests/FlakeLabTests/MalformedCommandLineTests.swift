@@ -41,7 +41,9 @@ final class MalformedCommandLineTests: XCTestCase {
           lines.append(([name, "--\(option.name)=yes"], "--\(option.name) takes no value"))
           lines.append(([name, "--\(option.name)", "--\(option.name)"], "--\(option.name) is given more than once"))
         } else {
-          lines.append(([name, "--\(option.name)"], "--\(option.name) needs a value (\(option.synopsis))"))
+          if !option.valueMayBeLeftOut {
+            lines.append(([name, "--\(option.name)"], "--\(option.name) needs a value (\(option.synopsis))"))
+          }
           if !option.isRepeatable {
             let value = goodValue(for: option)
             lines.append(

@@ -81,13 +81,16 @@ package struct CIRunner {
           alone.replicates = 1
           return alone
         })
-      for (test, result) in zip(again, results) {
-        guard let index = run.tests.firstIndex(where: { $0.test == test }) else { continue }
-        run.tests[index].attempts += Self.attempts(of: result)
-      }
+      let indices = Dictionary(run.tests.indices.map { (run.tests[$0].test, $0) }, uniquingKeysWith: { first, _ in first })
+      // A round the interrupt cut says nothing of its tests: they were not let finish.
       if supervisor.wasInterrupted {
         run.interrupted = true
+        for test in again { if let index = indices[test] { run.tests[index].retriesCut = true } }
         return
+      }
+      for (test, result) in zip(again, results) {
+        guard let index = indices[test] else { continue }
+        run.tests[index].attempts += Self.attempts(of: result)
       }
       again = RetryPlan.next(run.tests, retries: retries)
     }

@@ -38,6 +38,9 @@ package struct CITest: Sendable, Equatable {
   package var location: SourceLocation?
   /// The quarantine entry that keeps its failures from failing the job, if it is listed.
   package var quarantine: Quarantine.Entry?
+  /// Whether Ctrl-C or SIGTERM came while it was being retried: its status is what the runs
+  /// before said, not what its retries would have.
+  package var retriesCut = false
 
   package init(test: PackageTest, attempts: [Attempt], location: SourceLocation? = nil, quarantine: Quarantine.Entry? = nil) {
     self.test = test

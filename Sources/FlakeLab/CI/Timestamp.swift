@@ -18,6 +18,12 @@ package enum Timestamp {
     return formatter.date(from: text)
   }
 
+  /// Whether a run can have started at `date`: not past tomorrow (a clock a day off aside). A
+  /// file dated 2999 would otherwise stand as the newest run for ever.
+  package static func hasCome(_ date: Date, now: Date = Date()) -> Bool {
+    date <= now.addingTimeInterval(86_400)
+  }
+
   private static func formatter() -> ISO8601DateFormatter {
     let formatter = ISO8601DateFormatter()
     formatter.timeZone = TimeZone(identifier: "UTC")

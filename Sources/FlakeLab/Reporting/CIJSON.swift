@@ -2,7 +2,7 @@
 /// artifacts: `{"flakelab", "command": "ci", "id", "started", "commit", "branch", "machine",
 /// "packagePath", "retries", "timeoutSeconds", "interrupted", "quarantineFile",
 /// "staleQuarantine": [{"test", "closest"}], "passSeconds",
-/// "retrySeconds", "failsTheJob", "tests": [{"test", "framework", "status",
+/// "retrySeconds", "failsTheJob", "tests": [{"test", "framework", "status", "retriesCut",
 /// "quarantine": {reason, added} | null, "source", "attempts": [{"outcome", "observation",
 /// "crash", "example", "seconds"}]}]}`. Fields are only ever added.
 package enum CIJSON {
@@ -10,7 +10,7 @@ package enum CIJSON {
     let tests: [JSONValue] = run.tests.map { test in
       .object([
         ("test", .string(test.test.id)), ("framework", .string(test.test.framework.rawValue)),
-        ("status", .string(test.status.rawValue)),
+        ("status", .string(test.status.rawValue)), ("retriesCut", .bool(test.retriesCut)),
         (
           "quarantine",
           test.quarantine.map { .object([("reason", .string($0.reason)), ("added", .string($0.added))]) } ?? .null

@@ -23,7 +23,7 @@ package enum CIText {
 
   /// `FLAKY  M.S/t()  failed in the pass, passed in retry 1 of 2`, the runs, what it said.
   static func block(_ test: CITest) -> [String] {
-    let label = test.quarantine != nil ? "QUARANTINED" : test.status.rawValue.uppercased()
+    let label = test.quarantine != nil ? "QUARANTINED" : test.retriesCut ? "INTERRUPTED" : test.status.rawValue.uppercased()
     var lines = ["\(label)  \(test.test.id)  \(story(test))"]
     if let entry = test.quarantine {
       lines.append("    quarantined since \(entry.added): \(entry.reason.isEmpty ? "no reason given" : entry.reason); its failures do not fail the job")
@@ -69,13 +69,14 @@ package enum CIText {
     }
     // A crash that none in flight caused alone is the pass's, not this test's.
     let pass = first.outcome.isCrashBesideOthers ? "in flight when the pass crashed" : did(first) + " in the pass"
-    guard !retries.isEmpty else { return pass }
+    let cut = test.retriesCut ? ", then retried until the interrupt cut it short" : ""
+    guard !retries.isEmpty else { return pass + cut }
     if let passed = retries.firstIndex(where: { $0.outcome == .passed }) {
       return pass + ", passed in retry \(passed) alone"
     }
     let kinds = Set(retries.map(did))
     let times = "\(retries.count) retr\(retries.count == 1 ? "y" : "ies") alone"
-    return kinds == [did(first)] ? pass + " and in " + times : pass + ", " + kinds.sorted().joined(separator: " or ") + " in " + times
+    return (kinds == [did(first)] ? pass + " and in " + times : pass + ", " + kinds.sorted().joined(separator: " or ") + " in " + times) + cut
   }
 
   /// `412 tests passed, 3 skipped, 1 flaky, 1 failed; quarantined: 1 did not pass, 2 passed.`

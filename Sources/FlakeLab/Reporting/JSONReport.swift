@@ -115,7 +115,7 @@ package enum JSONReport {
     document(report).serialized() + "\n"
   }
 
-  static func document(_ report: Report) -> JSONValue {
+  package static func document(_ report: Report) -> JSONValue {
     .object([
       (Key.flakelab, .string(Report.labVersion)),
       (

@@ -87,6 +87,11 @@ struct HistoryCommand: Command {
     days = try arguments[Options.window]
     branch = try arguments[Options.branch]
     commit = try arguments[Options.commit]
+    for (option, value) in [("--branch", branch), ("--commit", commit)] {
+      if let value, value.isEmpty || value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        throw UsageError("\(option) takes a name on one line, not '\(ValueParsers.shown(value))'")
+      }
+    }
     maxFailureRate = try arguments[Options.maxFailureRate]
     quarantinePath = try arguments[CICommand.Options.quarantine]
     format = try arguments[Options.format]
@@ -103,20 +108,26 @@ struct HistoryCommand: Command {
   /// Each file read whole before anything is stored (a bad one stores nothing), then each run in
   /// its own transaction.
   private func importFiles() throws -> ExitStatus {
-    let git = GitState.of(FileManager.default.currentDirectoryPath)
+    // The package's checkout, wherever the command runs.
+    let git = GitState.of(packagePath)
     let runs = try files.map { file throws(ImportError) in
       try HistoryImport.run(file, commit: commit ?? git?.commit, branch: branch ?? (commit == nil ? git?.branch : nil))
     }
     let store = try HistoryStore(path: path)
+    var said: [String] = []
     for (file, run) in zip(files, runs) {
       // XCTest's file from a package with only Swift Testing tests: no run to count.
       guard !run.results.isEmpty else {
-        print("\(file): no test in it, nothing added")
+        said.append("\(file): no test in it, nothing added")
         continue
       }
       let added = try store.record(run)
       let tests = "\(run.results.count) test\(run.results.count == 1 ? "" : "s")"
-      print(added ? "\(file): added (\(run.kind.rawValue), \(tests))" : "\(file): already in the history, nothing added")
+      said.append(added ? "\(file): added (\(run.kind.rawValue), \(tests))" : "\(file): already in the history, nothing added")
+    }
+    guard ReportOutput.print(Formatting.lines(said)) else {
+      printError("\(Program.name): the import itself is done: \(said.joined(separator: "; "))")
+      return .usage
     }
     return .success
   }

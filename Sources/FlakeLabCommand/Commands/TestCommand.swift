@@ -164,8 +164,10 @@ struct TestCommand: Command {
       return .success
     }
     let record = { (report: Report) throws -> Void in
-      guard let history else { return }
-      try history.record(RecordedRun(report, started: started, git: GitState.of(packagePath)))
+      // A run cut short, or with no test's verdict, is no evidence to keep.
+      let run = RecordedRun(report, started: started, git: GitState.of(packagePath))
+      guard let history, !report.interrupted, !run.results.isEmpty else { return }
+      try history.record(run)
     }
     let screened = layout == .suite && index == nil
     let probed = executors + (screened ? diagnosisExecutors : [])

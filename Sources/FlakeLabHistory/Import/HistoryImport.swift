@@ -24,9 +24,7 @@ package enum HistoryImport {
       if document["command"]?.string == "ci" { return try ciRun(document, path: path) }
       do {
         let report = try JSONReport.read(bytes, name: path)
-        return RecordedRun(
-          report, source: RecordedRun.source(ofReport: String(decoding: bytes, as: UTF8.self)), started: modified,
-          commit: commit, branch: branch)
+        return RecordedRun(report, source: RecordedRun.source(ofReport: document), started: modified, commit: commit, branch: branch)
       } catch {
         throw .report(error)
       }
@@ -35,29 +33,12 @@ package enum HistoryImport {
     }
   }
 
-  /// A `flakelab ci --format json` report (``CIJSON``).
+  /// A `flakelab ci --format json` report (``CIJSON``), as ``CIJSONReader`` reads it back.
   private static func ciRun(_ document: JSONValue, path: String) throws(ImportError) -> RecordedRun {
-    guard let id = document["id"]?.string else { throw .malformedCIReport(path: path, what: "its run's id") }
-    guard let started = document["started"]?.string.flatMap(Timestamp.date) else {
-      throw .malformedCIReport(path: path, what: "when it started")
+    do {
+      return RecordedRun(try CIJSONReader.read(document))
+    } catch {
+      throw .malformedCIReport(path: path, what: error.what)
     }
-    var results: [RecordedRun.Result] = []
-    for test in document["tests"]?.array ?? [] {
-      guard let name = test["test"]?.string, let status = test["status"]?.string.flatMap(CITest.Status.init),
-        let attempts = test["attempts"]?.array
-      else { throw .malformedCIReport(path: path, what: "a test's id, status and attempts") }
-      let failures = attempts.filter { ["failed", "crashed", "timedOut", "deadlocked"].contains($0["outcome"]?.string) }.count
-      let crash = attempts.first?["crash"]
-      // As ``CITest/isFlakyBesideACrash`` says it, from what the report wrote.
-      let besideACrash =
-        status == .flaky && !(crash?["beside"]?.array ?? []).isEmpty && crash?["crashedAlone"]?.bool == false
-      results.append(
-        .init(test: name, status: status, attempts: attempts.count, failures: failures, besideACrash: besideACrash))
-    }
-    let machine = document["machine"].map(JSONReport.machine)
-    return RecordedRun(
-      source: "flakelab-ci:" + id, kind: .ci, started: started, commit: document["commit"]?.string,
-      branch: document["branch"]?.string, machine: machine.map(RecordedRun.machine),
-      toolchain: machine.map(RecordedRun.toolchain), results: results)
   }
 }

@@ -1,4 +1,5 @@
 package import FlakeLab
+package import Foundation
 
 /// A file `flakelab history import` cannot take; one line and exit 2, and nothing of that
 /// import is stored.
@@ -10,6 +11,10 @@ package enum ImportError: Error, Equatable {
   case malformedXML(path: String, line: Int, reason: String)
   /// Well-formed XML whose root is neither `<testsuites>` nor `<testsuite>`.
   case notJUnit(path: String, root: String)
+  /// A `<testcase>` without a name: no test to file it under.
+  case unnamedTestCase(path: String)
+  /// The file says its run started after tomorrow.
+  case notYet(path: String, started: Date)
   /// A FlakeLab `ci` report missing what the history needs (`what`).
   case malformedCIReport(path: String, what: String)
   /// A FlakeLab `test` report the lab cannot read back.

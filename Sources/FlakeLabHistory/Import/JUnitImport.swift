@@ -13,7 +13,7 @@ enum JUnitImport {
   ) throws(ImportError) -> RecordedRun {
     let root: XMLTree
     do {
-      root = try XMLTree.parse(bytes)
+      root = try XMLTree.parse(try XMLTree.utf8(bytes))
     } catch {
       throw .malformedXML(path: path, line: error.line, reason: error.reason)
     }
@@ -21,10 +21,12 @@ enum JUnitImport {
     let suites = root.name == "testsuite" ? [root] : root.descendants(named: "testsuite")
     // The suites' own time when they say it, else the file's.
     let started = suites.compactMap { $0.attributes["timestamp"].flatMap(Timestamp.date) }.min() ?? modified
+    guard Timestamp.hasCome(started) else { throw .notYet(path: path, started: started) }
     let ownStatus = root.name == "testsuites" && root.attributes["name"] == CIJUnit.name
     var results: [RecordedRun.Result] = []
     var seen: [String: Int] = [:]
     for testcase in root.descendants(named: "testcase") {
+      guard !(testcase.attributes["name"] ?? "").isEmpty else { throw .unnamedTestCase(path: path) }
       let result = ownStatus ? Self.flakeLabResult(testcase) ?? Self.result(testcase) : Self.result(testcase)
       // A test twice in one file (a runner's rerun written as a second test case) is one test
       // that ran twice.
@@ -53,10 +55,18 @@ enum JUnitImport {
     let failed = kinds.filter { $0 == "failure" || $0 == "error" }.count
     let reruns = kinds.filter { $0 == "rerunFailure" || $0 == "rerunError" }.count
     let flaky = kinds.filter { $0 == "flakyFailure" || $0 == "flakyError" }.count
-    if kinds.contains("skipped") { return .init(test: id, status: .skipped, attempts: 0, failures: 0) }
+    if kinds.contains("skipped") || wasNotRun(testcase) { return .init(test: id, status: .skipped, attempts: 0, failures: 0) }
     if failed > 0 { return .init(test: id, status: .failed, attempts: 1 + reruns, failures: 1 + reruns) }
     if flaky > 0 { return .init(test: id, status: .flaky, attempts: flaky + 1, failures: flaky) }
     return .init(test: id, status: .passed, attempts: 1, failures: 0)
+  }
+
+  /// A test case other runners mark as not run without a `<skipped>`: googletest's disabled
+  /// tests (`status="notrun"`, `result="suppressed"` or `"skipped"`), and `executed="False"`.
+  private static func wasNotRun(_ testcase: XMLTree) -> Bool {
+    let said = { (name: String) in testcase.attributes[name]?.lowercased() }
+    return ["notrun", "disabled", "skipped", "ignored"].contains(said("status"))
+      || ["suppressed", "skipped"].contains(said("result")) || said("executed") == "false"
   }
 
   /// A test case of `flakelab ci`'s file, by its `status`. A quarantined test's reruns are not in

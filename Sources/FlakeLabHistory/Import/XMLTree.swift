@@ -20,6 +20,27 @@ struct XMLTree: Equatable {
     return try reader.document()
   }
 
+  /// `bytes` as UTF-8, in the encoding their declaration names: UTF-8 and US-ASCII as they are,
+  /// ISO-8859-1 (which JUnit writers on Java still declare) transcoded; any other refused rather
+  /// than read as the wrong characters.
+  static func utf8(_ bytes: [UInt8]) throws(Malformed) -> [UInt8] {
+    if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+      throw Malformed(line: 1, reason: "UTF-16, which is not read; write the file as UTF-8")
+    }
+    let head = String(decoding: bytes.prefix(200), as: UTF8.self)
+    guard head.hasPrefix("<?xml"), let end = head.range(of: "?>"),
+      let match = head[..<end.lowerBound].range(of: #"encoding\s*=\s*["']([A-Za-z0-9._-]+)["']"#, options: .regularExpression)
+    else { return bytes }
+    let encoding = head[match].split(whereSeparator: { $0 == "\"" || $0 == "'" }).dropFirst().first.map { $0.lowercased() } ?? ""
+    switch encoding {
+    case "utf-8", "utf8", "us-ascii", "ascii": return bytes
+    case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1":
+      return Array(String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) })).utf8)
+    default:
+      throw Malformed(line: 1, reason: "the encoding \(encoding), which is not read (UTF-8, US-ASCII and ISO-8859-1 are)")
+    }
+  }
+
   /// Every element named `name` at any depth below this one, in document order.
   func descendants(named name: String) -> [XMLTree] {
     children.flatMap { ($0.name == name ? [$0] : []) + $0.descendants(named: name) }
