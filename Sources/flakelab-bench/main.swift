@@ -22,7 +22,9 @@ import Synchronization
 // `swift test --skip-build` on the package in BENCH_PACKAGE (NumberFacts if unset; pick one of
 // about 100 fast tests for a figure that means something). Then the default run of `flakelab
 // test` on FlakeKinds twice in a row: the same diagnosis for every test, and each run's time.
-// Both speed ratios close the run.
+// Then flakelab ci and the listing on generated suites of hundreds to thousands of tests
+// (LargeSuites.swift), whose ratio per size shows a cost that grows faster than the suite.
+// The speed ratios close the run.
 // Every figure depends on this machine and its load: compare figures from one run, never
 // across machines.
 
@@ -39,6 +41,7 @@ let suiteRatio = try suitePassFigures(packagePath: suitePackage, worker: worker)
 let ciRatio = try ciOverheadFigure(
   packagePath: ProcessInfo.processInfo.environment["BENCH_CI_PACKAGE"].flatMap { $0.isEmpty ? nil : $0 } ?? suitePackage,
   worker: worker, skip: ProcessInfo.processInfo.environment["BENCH_CI_SKIP"] ?? "naive|yield|Naive|Yield")
+let suiteSizes = try largeSuiteFigures(worker: worker)
 try stableAnswerFigures(worker: worker)
 print("")
 print(
@@ -46,4 +49,5 @@ print(
     format: "flakelab test speed: suite passes %.2f× the time of a swift test loop (target ≤ 1.0) · "
       + "Swift Testing repetitions %.2f× the binary's own --repetitions rate (target ≥ 1.0×) · "
       + "flakelab ci %.2f× swift test (target ≤ 1.10×)",
-    suiteRatio, repetitionsRatio, ciRatio))
+    suiteRatio, repetitionsRatio, ciRatio)
+    + suiteSizes.map { String(format: " · at %d tests %.2f×", $0.size, $0.ratio) }.joined())

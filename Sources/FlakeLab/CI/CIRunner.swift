@@ -47,12 +47,14 @@ package struct CIRunner {
     let screened = try passes.run(
       [TestLaunch.passes(of: tests, in: package, executor: GlobalExecutor(), seed: seed, preload: preload)],
       passes: 0..<1, replicates: 1, seed: seed, packagePath: package.path)
+    let attempts = Dictionary(grouping: screened.compactMap { result in result.test.map { ($0.test, result) } }, by: \.0)
+      .mapValues { $0.flatMap { Self.attempts(of: $0.1) } }
+    let entries = Dictionary(quarantine.entries.map { ($0.test, $0) }, uniquingKeysWith: { first, _ in first })
     var run = CIRun(
       packagePath: package.path, retries: retries, timeout: timeout, failOnFlaky: failOnFlaky,
       tests: tests.map { test in
         CITest(
-          test: test, attempts: screened.filter { $0.test?.test == test }.flatMap(Self.attempts),
-          location: package.locations[test.id], quarantine: quarantine.entry(for: test))
+          test: test, attempts: attempts[test] ?? [], location: package.locations[test.id], quarantine: entries[test.id])
       })
     run.interrupted = passes.wasInterrupted
     run.started = started

@@ -29,7 +29,13 @@ final class SuiteEventFeed: OutcomeFeed {
   private(set) var inFlight: [Int: ContinuousClock.Instant] = [:]
   private var issues: [Int: [String]] = [:]
   private var executorChanged: Set<Int> = []
-  private var neighbours: [Int: Set<Int>] = [:]
+  /// Starts and ends counted in the order read: a test's neighbours are worked out from these
+  /// only when it fails, so a pass of thousands of tests in flight together costs no set of
+  /// neighbours for each (quadratic), only what its failures need.
+  private var events = 0
+  private var startedAt: [Int: Int] = [:]
+  /// The tests ended so far, with the count at their end, in that order.
+  private var ended: [(test: Int, at: Int)] = []
   /// Tests finished since the last ``drain()``.
   private var finished: [Finished] = []
   private var completed = 0
@@ -101,10 +107,8 @@ final class SuiteEventFeed: OutcomeFeed {
       guard let test = position(of: id) else { return }
       workerIsReady = true
       if inFlight[test] != nil { outOfPlace += 1 }
-      for other in inFlight.keys {
-        neighbours[other, default: []].insert(test)
-        neighbours[test, default: []].insert(other)
-      }
+      events += 1
+      startedAt[test] = events
       inFlight[test] = .now
       issues[test] = []
     case .issueRecorded(let id, let message, true):
@@ -133,14 +137,31 @@ final class SuiteEventFeed: OutcomeFeed {
 
   private func finish(_ test: Int, _ outcome: Outcome?, example: String? = nil) {
     let changed = executorChanged.remove(test) != nil
+    let outcome = changed ? .executorChanged : outcome
+    let failed = outcome.map { !$0.isOutsideTheRate } ?? false
     finished.append(
       Finished(
-        test: test, outcome: changed ? .executorChanged : outcome, example: changed ? nil : example,
-        neighbours: neighbours.removeValue(forKey: test) ?? [],
+        test: test, outcome: outcome, example: changed ? nil : example,
+        neighbours: failed ? neighbours(of: test) : [],
         duration: inFlight[test].map { ContinuousClock.now - $0 } ?? .zero))
+    events += 1
+    if startedAt.removeValue(forKey: test) != nil { ended.append((test, events)) }
     inFlight[test] = nil
     issues[test] = nil
     completed += 1
+  }
+
+  /// The tests in flight at some moment while `test` was, as it ends: those still in flight,
+  /// and those that ended after it started.
+  private func neighbours(of test: Int) -> Set<Int> {
+    var beside = Set(inFlight.keys)
+    beside.remove(test)
+    guard let start = startedAt[test] else { return beside }
+    for other in ended.reversed() {
+      guard other.at > start else { break }
+      beside.insert(other.test)
+    }
+    return beside
   }
 
   private static let kinds = TestEvent.kinds.map { Array($0.utf8) }

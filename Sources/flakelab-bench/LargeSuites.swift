@@ -1,0 +1,95 @@
+import FlakeLab
+import Foundation
+
+/// Whether `flakelab ci` and the listing grow with a suite as the suite itself does: for each
+/// size, a generated package of that many passing tests (three in four Swift Testing, the rest
+/// XCTest, a hundred a file), `flakelab ci --retries 0` against `swift test --skip-build` in
+/// alternating rounds, and `flakelab test --list` per thousand tests. A cost that grows faster
+/// than the suite shows as a ratio that rises with the size.
+///
+/// The packages are written under `.build/bench-suites` and built once (the first build of
+/// 4,000 tests takes minutes: Swift Testing's macros); a later bench reuses them. Sizes come from
+/// `BENCH_SUITE_SIZES` (`250,1000,4000` unless set; empty skips the figure).
+func largeSuiteFigures(worker: String) throws -> [(size: Int, ratio: Double)] {
+  let sizes = (ProcessInfo.processInfo.environment["BENCH_SUITE_SIZES"] ?? "250,1000,4000")
+    .split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+  guard !sizes.isEmpty else { return [] }
+  print("")
+  print("flakelab ci against swift test --skip-build on generated suites of passing tests, median of 3 alternating rounds")
+  var figures: [(size: Int, ratio: Double)] = []
+  for size in sizes {
+    let package = try generatedSuite(size)
+    func seconds(_ executable: String, _ arguments: [String]) throws -> Double {
+      let start = clock.now
+      let result = try CapturedProcess.run(executable, arguments, directory: URL(fileURLWithPath: package))
+      guard result.status == 0 else { throw BenchFailure("\(arguments.joined(separator: " ")) in \(package) exited \(result.status)") }
+      return start.duration(to: clock.now).seconds
+    }
+    var (lab, plain, ratios, listing) = ([Double](), [Double](), [Double](), [Double]())
+    for _ in 0..<3 {
+      let ci = try seconds(worker, ["ci", "--skip-build", "--no-progress", "--retries", "0"])
+      let swiftTest = try seconds("/usr/bin/env", ["swift", "test", "--skip-build"])
+      listing.append(try seconds(worker, ["test", "--list", "--skip-build"]))
+      (lab, plain, ratios) = (lab + [ci], plain + [swiftTest], ratios + [ci / swiftTest])
+    }
+    print(
+      String(
+        format: "  %5d tests: flakelab ci %.2f s, swift test %.2f s: %.2f× (target ≤ 1.10×) · test --list %.2f s (%.3f s per 1,000 tests)",
+        size, median(lab), median(plain), median(ratios), median(listing), median(listing) / Double(size) * 1000))
+    figures.append((size, median(ratios)))
+  }
+  return figures
+}
+
+/// The package of `size` tests, written (only what changed) and built when it is not yet.
+private func generatedSuite(_ size: Int) throws -> String {
+  let root = URL(fileURLWithPath: ".build/bench-suites/Suite\(size)").standardizedFileURL
+  let tests = root.appendingPathComponent("Tests/SuiteTests")
+  try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
+  var files: [String: String] = [
+    "Package.swift": """
+      // swift-tools-version: 6.2
+      import PackageDescription
+
+      let package = Package(name: "Suite\(size)", targets: [.testTarget(name: "SuiteTests")], swiftLanguageModes: [.v6])
+
+      """
+  ]
+  let swiftTesting = size * 3 / 4
+  for first in stride(from: 0, to: size, by: 100) {
+    let numbers = first..<min(first + 100, size)
+    let body: String
+    if first < swiftTesting {
+      body = "import Testing\n\n" + numbers.filter { $0 < swiftTesting }.map { "@Test func t\($0)() { #expect(\($0) + 1 == \($0 + 1)) }\n" }.joined()
+        + (numbers.contains { $0 >= swiftTesting } ? xcTestCase(numbers.filter { $0 >= swiftTesting }, first) : "")
+    } else {
+      body = xcTestCase(Array(numbers), first)
+    }
+    files["Tests/SuiteTests/Tests\(first).swift"] = body
+  }
+  var changed = false
+  for (name, text) in files {
+    let path = root.appendingPathComponent(name).path
+    guard (try? String(contentsOfFile: path, encoding: .utf8)) != text else { continue }
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    changed = true
+  }
+  let binary = root.appendingPathComponent(".build/debug/Suite\(size)PackageTests.xctest")
+  if changed || !FileManager.default.fileExists(atPath: binary.path) {
+    print("  building the suite of \(size) tests (once)…")
+    let build = try CapturedProcess.run("swift", ["build", "--build-tests"], directory: root)
+    guard build.status == 0 else { throw BenchFailure("building \(root.path): \(build.errorOutput.suffix(500))") }
+  }
+  return root.path
+}
+
+private func xcTestCase(_ numbers: [Int], _ first: Int) -> String {
+  "\nimport XCTest\n\nfinal class Case\(first)Tests: XCTestCase {\n"
+    + numbers.map { "  func test\($0)() { XCTAssertEqual(\($0) + 1, \($0 + 1)) }\n" }.joined() + "}\n"
+}
+
+/// A figure that could not be measured, and why.
+struct BenchFailure: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
