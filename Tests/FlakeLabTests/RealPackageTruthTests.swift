@@ -224,6 +224,22 @@ final class RealPackageTruthTests: XCTestCase {
           + "(the executor was off when each of its 3 iterations ended), so no gate is shown to hold"), gated.stderr)
   }
 
+  /// Issue 33: under serial alone, a test that left the executor off ran; it is never measured
+  /// there, not "never started" (swift-async-algorithms: 95 tests said so).
+  func testATestThatTurnedTheOnlyExecutorOffRanAndWasNotMeasured() throws {
+    _ = try Self.awkwardListing.get()
+    let answer = try Flakelab.run([
+      "test", "--package-path", Self.awkward, "--skip-build", "--iterations", "1", "--no-progress", "--executors", "serial",
+      "--budget", "none", "--filter", "turnsTheSerialExecutorOff",
+    ])
+    XCTAssertEqual(answer.status, 0, answer.stderr)
+    XCTAssertFalse(answer.stdout.contains("never started"), answer.stdout)
+    XCTAssertTrue(
+      answer.stdout.contains(
+        "1 test never measured under serial (the executor was off when each iteration ended: the test, or one before it "
+          + "in its process, turned it off): AwkwardTests.turnsTheSerialExecutorOff()."), answer.stdout)
+  }
+
   // Point 10: no failure the seeded executor's clock invents.
 
   func testSeededNeverRunsATimeoutAheadOfWorkOnAnotherThread() throws {

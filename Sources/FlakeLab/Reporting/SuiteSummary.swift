@@ -64,8 +64,11 @@ package struct SuiteSummary: Sendable, Equatable {
       return Passes(executor: executor, fewest: fewest, most: most)
     }
     skipped = report.tests.filter { $0.verdict == .skipped }.map(\.test.id)
-    neverStarted = report.tests.filter { $0.verdict == .notRun }.map(\.test.id)
-    unmeasured = report.tests.filter { $0.verdict != .skipped && $0.verdict != .notRun }.flatMap { finding in
+    // A test measured under no executor because each left its executor off ran: it is unmeasured
+    // there, never "never started".
+    let turnedOff = { (finding: TestFinding) in finding.runs.contains { $0.test?.layout == .suite && $0.tally.executorChanged > 0 } }
+    neverStarted = report.tests.filter { $0.verdict == .notRun && !turnedOff($0) }.map(\.test.id)
+    unmeasured = report.tests.filter { $0.verdict != .skipped && ($0.verdict != .notRun || turnedOff($0)) }.flatMap { finding in
       finding.runs.filter { $0.test?.layout == .suite && $0.tally.ran == 0 && $0.tally.skipped == 0 }.map { run in
         TestUnder(
           test: finding.test.id, executor: run.executor,

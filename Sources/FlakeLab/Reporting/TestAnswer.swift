@@ -6,7 +6,7 @@ package enum TestAnswer {
   package static func render(_ report: Report, verbose: Bool) -> String {
     guard !report.tests.isEmpty else { return TextReport.render(report) }
     let answer = SuiteAnswer(report)
-    var lines = [MachineLine.render(report), ""]
+    var lines = MachineLine.lines(report) + [""]
     lines += answer.crash.map(crashBlock) ?? []
     // The victims of one polluter share a cause and a remedy: one block says it for them all.
     for cause in answer.causes {

@@ -173,6 +173,11 @@ extension TextReport {
 /// The first line of every text report, and the reminder that goes with it.
 enum MachineLine {
   static func render(_ report: Report) -> String {
+    lines(report).joined(separator: "\n")
+  }
+
+  /// The machine, then a line for each of the run's settings that shape its figures.
+  static func lines(_ report: Report) -> [String] {
     let context = ReportContext(report)
     let machine = context.machine
     var lines = [
@@ -206,7 +211,7 @@ enum MachineLine {
     if context.interrupted {
       lines.append("Interrupted: the counts are of the iterations that finished.")
     }
-    return lines.joined(separator: "\n")
+    return lines
   }
 }
 
