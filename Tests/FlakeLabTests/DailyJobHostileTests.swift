@@ -146,17 +146,9 @@ final class DailyJobHostileTests: XCTestCase {
     let ci = try Flakelab.run(
       ["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record", history])
     XCTAssertEqual(ci.status, 0, ci.stderr)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "'\(Flakelab.executable.path)' history --history '\(history)' > /dev/full"]
-    let errors = Pipe()
-    process.standardError = errors
-    try process.run()
-    process.waitUntilExit()
-    XCTAssertEqual(process.terminationStatus, 2)
-    XCTAssertTrue(
-      String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        .contains("could not write the report to standard output: No space left on device"))
+    let result = try Flakelab.shell("FLAKELAB history --history '\(history)' > /dev/full")
+    XCTAssertEqual(result.status, 2)
+    XCTAssertTrue(result.stderr.contains("could not write the report to standard output: No space left on device"), result.stderr)
   }
 
   func testADamagedHistoryIsNeverWrittenTo() throws {
@@ -311,16 +303,9 @@ final class DailyJobHostileTests: XCTestCase {
   func testAnImportThatCannotSaySoStillSaysItWasStored() throws {
     let junit = path("one.xml")
     try #"<testsuite><testcase classname="A" name="b"/></testsuite>"#.write(toFile: junit, atomically: true, encoding: .utf8)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "'\(Flakelab.executable.path)' history import '\(junit)' --history '\(path("h.sqlite"))' > /dev/full"]
-    let errors = Pipe()
-    process.standardError = errors
-    try process.run()
-    process.waitUntilExit()
-    XCTAssertEqual(process.terminationStatus, 2)
-    let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    XCTAssertTrue(said.contains("the import itself is done: \(junit): added (junit, 1 test)"), said)
+    let result = try Flakelab.shell("FLAKELAB history import '\(junit)' --history '\(path("h.sqlite"))' > /dev/full")
+    XCTAssertEqual(result.status, 2)
+    XCTAssertTrue(result.stderr.contains("the import itself is done: \(junit): added (junit, 1 test)"), result.stderr)
     XCTAssertEqual(try sqlite("SELECT count(*) FROM runs"), ["1"])
   }
 
@@ -346,5 +331,29 @@ final class DailyJobHostileTests: XCTestCase {
     let result = try Flakelab.run(["history", "import", junit, "--history", full.appendingPathComponent("h.sqlite").path])
     XCTAssertEqual(result.status, 2, result.stdout)
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: full.path), [], "no history, no -journal, -wal or -shm")
+  }
+
+  func testAnInterruptDuringRetriesSaysInterruptedNotFailed() throws {
+    // hangs() hangs each run for the 3 s timeout: the pass ends at about 3 s, five retries run
+    // until about 18 s, and the interrupt at 8 s falls among them.
+    let output = Pipe()
+    let process = Process()
+    process.executableURL = Flakelab.executable
+    process.arguments = [
+      "ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "hangs", "--timeout", "3s",
+      "--retries", "5",
+    ]
+    process.environment = ProcessInfo.processInfo.environment.merging(["CIJOB_STATE": state.path]) { $1 }
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    Thread.sleep(forTimeInterval: 8)
+    process.interrupt()
+    let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 130)
+    XCTAssertTrue(said.contains("INTERRUPTED  CIJobTests.hangs()  hung in the pass"), said)
+    XCTAssertTrue(said.contains("until the interrupt cut it short"), said)
+    XCTAssertFalse(said.contains("FAILED"), said)
   }
 }

@@ -59,21 +59,9 @@ final class HostileInputTests: XCTestCase {
 
   func testAReaderThatGoesAwayEarlyIsExitTwoNotADeathBySignal() throws {
     // bash gives the status of a pipeline's first command in PIPESTATUS.
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = [
-      "-c",
-      "'\(Flakelab.executable.path)' run lab.crash --iterations 300 --format json --no-progress | true; exit ${PIPESTATUS[0]}",
-    ]
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    XCTAssertEqual(process.terminationStatus, 2)
-    XCTAssertTrue(
-      String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        .contains("could not write the report to standard output: Broken pipe"))
+    let result = try Flakelab.shell("FLAKELAB run lab.crash --iterations 300 --format json --no-progress | true; exit ${PIPESTATUS[0]}")
+    XCTAssertEqual(result.status, 2)
+    XCTAssertTrue(result.stderr.contains("could not write the report to standard output: Broken pipe"), result.stderr)
   }
 
   func testMergeRefusesReportsOfAnotherPackageOrLayoutAndReportsWithoutRuns() throws {

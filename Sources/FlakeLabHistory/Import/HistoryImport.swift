@@ -22,12 +22,11 @@ package enum HistoryImport {
         throw .unknownFormat(path: path)
       }
       if document["command"]?.string == "ci" { return try ciRun(document, path: path) }
-      do {
-        let report = try JSONReport.read(bytes, name: path)
-        return RecordedRun(report, source: RecordedRun.source(ofReport: document), started: modified, commit: commit, branch: branch)
-      } catch {
-        throw .report(error)
-      }
+      let report: Report
+      do { report = try JSONReport.read(bytes, name: path) } catch { throw .report(error) }
+      // A report says no start of its own: its file's time stands for it.
+      guard Timestamp.hasCome(modified) else { throw .notYet(path: path, started: modified) }
+      return RecordedRun(report, source: RecordedRun.source(ofReport: document), started: modified, commit: commit, branch: branch)
     default:
       throw .unknownFormat(path: path)
     }

@@ -37,6 +37,14 @@ enum Flakelab {
     return process
   }
 
+  /// A bash command line around flakelab, for what needs a shell's redirections and pipes
+  /// (`> /dev/full`, `| true`); `FLAKELAB` in it names the executable.
+  static func shell(_ script: String) throws -> Result {
+    try run(
+      URL(fileURLWithPath: "/bin/bash"), ["-c", script.replacingOccurrences(of: "FLAKELAB", with: "'\(executable.path)'")],
+      environment: [:], directory: nil)
+  }
+
   /// Another program's standard output, for tools the tests drive flakelab through.
   static func runTool(_ path: String, _ arguments: [String]) throws -> String {
     try run(URL(fileURLWithPath: path), arguments, environment: [:], directory: nil).stdout
