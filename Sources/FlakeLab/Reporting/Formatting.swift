@@ -6,7 +6,7 @@ package enum Formatting {
   /// line: a test name or message from a file can never start a line of its own, forge a
   /// "Gate … passed" line or a workflow command, or move a terminal's cursor.
   package static func lines(_ lines: [String]) -> String {
-    lines.map { printable($0) }.joined(separator: "\n") + "\n"
+    lines.isEmpty ? "" : lines.map { printable($0) }.joined(separator: "\n") + "\n"
   }
 
   /// `text` with each control character (C0 but `keeping`, DEL, C1, the line and paragraph
