@@ -112,6 +112,7 @@ func commandLineArguments(_ arguments: [String]) -> __CommandLineArguments_v0? {
     switch arguments[index] {
     case "--testing-library": _ = value()
     case "--filter": parsed.filter = (parsed.filter ?? []) + [value() ?? ""]
+    case "--skip": parsed.skip = (parsed.skip ?? []) + [value() ?? ""]
     case "--repetitions": parsed.repetitions = value().flatMap { Int($0) }
     case "--no-parallel": parsed.parallel = false
     case "--verbosity": parsed.verbosity = value().flatMap { Int($0) } ?? 0

@@ -58,7 +58,7 @@ package enum TestLaunch {
       let launch = WorkerLaunch(
         executable: package.testBinary,
         arguments: arguments(
-          tests, repetitions: 1, inParallel: mechanism.runsTestsInParallel,
+          tests, of: package.swiftTestingTests, repetitions: 1, inParallel: mechanism.runsTestsInParallel,
           channel: configuration.channel, eventStreamVersion: package.eventStreamVersion),
         environment: environment(configuration, preload: preload), feed: feed,
         channelDescriptor: configuration.channel)
@@ -66,17 +66,15 @@ package enum TestLaunch {
     }
   }
 
-  /// The test binary's arguments to run `tests` (of one framework), `repetitions` times.
+  /// The test binary's arguments to run `tests` (of one framework, among `all` of its Swift
+  /// Testing tests when it is that), `repetitions` times.
   static func arguments(
-    _ tests: [PackageTest], repetitions: Int, inParallel: Bool, channel: Int32, eventStreamVersion: String
+    _ tests: [PackageTest], of all: Set<String> = [], repetitions: Int, inParallel: Bool, channel: Int32,
+    eventStreamVersion: String
   ) -> [String] {
     switch tests.first?.framework ?? .xctest {
     case .swiftTesting:
-      [
-        "--testing-library", "swift-testing",
-        // Anchored: an ID must not match a longer one (`yield()` and `yieldTwice()`).
-        "--filter",
-        "^(" + tests.map { NSRegularExpression.escapedPattern(for: $0.id) }.joined(separator: "|") + ")(/|$)",
+      ["--testing-library", "swift-testing"] + selection(tests, of: all) + [
         "--repetitions", String(repetitions),
       ] + (inParallel ? [] : ["--no-parallel"]) + [
         // The console output would say again what the event stream says, at a cost per event;
@@ -92,6 +90,23 @@ package enum TestLaunch {
       // exact), several are not (XCTest's filter takes one).
       ["--testing-library", "xctest"] + (tests.count == 1 ? [tests[0].id] : [])
     }
+  }
+
+  /// The options that select `tests` among `all` the binary's Swift Testing tests, in the
+  /// fewest words: none for the whole suite, as `swift test` runs it; else `--filter` of those
+  /// to run or `--skip` of those not to, whichever names fewer. Swift Testing matches every
+  /// test against every alternative, so naming 3,000 tests to run 3,000 cost a pass more than
+  /// the tests did.
+  static func selection(_ tests: [PackageTest], of all: Set<String>) -> [String] {
+    let chosen = Set(tests.map(\.id))
+    let rest = all.subtracting(chosen)
+    // Anchored: an ID must not match a longer one (`yield()` and `yieldTwice()`).
+    func pattern(_ ids: some Collection<String>) -> String {
+      "^(" + ids.sorted().map { NSRegularExpression.escapedPattern(for: $0) }.joined(separator: "|") + ")(/|$)"
+    }
+    guard chosen.isSubset(of: all) else { return ["--filter", pattern(chosen)] }
+    if rest.isEmpty { return [] }
+    return rest.count < chosen.count ? ["--skip", pattern(rest)] : ["--filter", pattern(chosen)]
   }
 
   /// The worker environment with the harness preloaded and configured; with no configuration

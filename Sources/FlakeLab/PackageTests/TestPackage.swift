@@ -15,6 +15,8 @@ package struct TestPackage: Sendable {
   /// The ID `swift test --filter` matches for each listed test whose framework matches another
   /// than the one it lists: Swift Testing's, with the source location appended.
   package private(set) var filterIDs: [String: String] = [:]
+  /// Every Swift Testing test the binary lists: a pass of them all needs no filter.
+  package private(set) var swiftTestingTests: Set<String> = []
   /// The version of Swift Testing's event stream the binary writes for the lab, found by
   /// ``tests()``: ``newestEventStreamVersion`` where its Swift Testing takes it, else `0`.
   package private(set) var eventStreamVersion = Self.newestEventStreamVersion
@@ -151,6 +153,7 @@ package struct TestPackage: Sendable {
         let parsed = ListingRecord.parse(FileManager.default.contents(atPath: records) ?? Data(), tests: listed.map(\.id))
         locations.merge(parsed.compactMapValues(\.location)) { $1 }
         filterIDs.merge(parsed.mapValues(\.filterID)) { $1 }
+        swiftTestingTests = Set(listed.map(\.id))
       case .xctest:
         locations.merge(SourceLocation.xctest(listed.map(\.id), under: path + "/Tests")) { $1 }
       }
