@@ -32,9 +32,12 @@ package struct CIRunner {
   ) throws -> CIRun {
     SuspendSignal.install()
     defer { SuspendSignal.restoreDefault() }
-    return try InterruptSignal.watching { try passAndRetries(tests, quarantine: quarantine, failOnFlaky: failOnFlaky, onProgress: onProgress) }
+    return try InterruptSignal.watching {
+      try passAndRetries(tests, quarantine: quarantine, failOnFlaky: failOnFlaky, onProgress: onProgress)
+    }
   }
 
+  /// The pass, then the rounds of retries; an interrupt ends either with what finished.
   @MainActor
   private func passAndRetries(
     _ tests: [PackageTest], quarantine: Quarantine, failOnFlaky: Bool,

@@ -31,10 +31,6 @@ package struct Quarantine: Sendable, Equatable {
     URL(fileURLWithPath: packagePath).appendingPathComponent(".flakelab/quarantine.json").path
   }
 
-  package func entry(for test: PackageTest) -> Entry? {
-    entries.first { $0.test == test.id }
-  }
-
   /// An entry that names none of the package's tests: one renamed or removed since, whose
   /// entry now quarantines nothing. `closest` is the test it likely meant, when one is close.
   package struct StaleEntry: Sendable, Equatable {
