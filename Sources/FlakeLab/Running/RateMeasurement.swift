@@ -134,18 +134,19 @@ extension RateMeasurement {
       deadline: budget.map { start + (drillDown == nil ? $0 : $0 / 2) })
     var interrupted = supervisor.wasInterrupted
     var drilled = DrillDown.Findings(results: [], interrupted: false)
+    // Grouped once: thousands of tests each looked up in every run would cost the square.
+    let byTest = Dictionary(grouping: screened.filter { $0.test != nil }, by: { $0.test!.test })
     // A test whose only failures were crashes of a process it shared with others, none of which
     // crashed alone, has nothing a run alone can explain: it is not drilled down.
     let failed = tests.filter { test in
-      screened.contains { run in
-        run.test?.test == test
-          && run.tally.outcomesByFrequency.contains { !$0.outcome.isOutsideTheRate && !$0.outcome.isCrashBesideOthers }
+      (byTest[test] ?? []).contains { run in
+        run.tally.outcomesByFrequency.contains { !$0.outcome.isOutsideTheRate && !$0.outcome.isCrashBesideOthers }
       }
     }
     if !interrupted, let drillDown, !failed.isEmpty {
       let failingEverywhere = Set(
         failed.filter { test in
-          screened.filter { $0.test?.test == test }.allSatisfy { $0.tally.ran > 0 && $0.tally.notPassed == $0.tally.ran }
+          (byTest[test] ?? []).allSatisfy { $0.tally.ran > 0 && $0.tally.notPassed == $0.tally.ran }
         })
       drilled = try drillDown.run(
         failed, failingEverywhere: failingEverywhere, screen: screened, suite: tests, deadline: budget.map { start + $0 }

@@ -165,8 +165,9 @@ struct TestCommand: Command {
     }
     let record = { (report: Report) throws -> Void in
       // A run cut short, or with no test's verdict, is no evidence to keep.
+      guard let history, !report.interrupted else { return }
       let run = RecordedRun(report, started: started, git: GitState.of(packagePath))
-      guard let history, !report.interrupted, !run.results.isEmpty else { return }
+      guard !run.results.isEmpty else { return }
       try history.record(run)
     }
     let screened = layout == .suite && index == nil
