@@ -356,4 +356,36 @@ final class DailyJobHostileTests: XCTestCase {
     XCTAssertTrue(said.contains("until the interrupt cut it short"), said)
     XCTAssertFalse(said.contains("FAILED"), said)
   }
+
+  func testAQuarantineListsATestOnceAndNeverWritesThroughALinkToNothing() throws {
+    let twice = try Quarantine.read(
+      Array(#"{"tests": [{"test": "M.a()", "reason": "first"}, {"test": "M.a()", "reason": "second"}]}"#.utf8), name: "q")
+    XCTAssertEqual(twice.entries.map(\.reason), ["first"])
+    let link = path("quarantine.json")
+    let outside = state.deletingLastPathComponent().appendingPathComponent("elsewhere-\(UUID().uuidString)/q.json").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: outside)
+    XCTAssertThrowsError(
+      try Quarantine.update(link, origin: .found, mustExist: false) { $0.add(.init(test: "M.a()", reason: "r", added: "d")) }
+    ) { XCTAssertEqual($0 as? QuarantineError, .danglingLink(path: link, target: outside)) }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: outside))
+  }
+
+  func testACodeSpanHoldsAnyRunOfBackticks() {
+    XCTAssertEqual(MarkdownReport.code("M.plain()"), "`M.plain()`")
+    XCTAssertEqual(MarkdownReport.code("M.`raw`()"), "`` M.`raw`() ``")
+    XCTAssertEqual(MarkdownReport.code("M.``two``()"), "``` M.``two``() ```")
+  }
+
+  func testAnImportIsFiledUnderThePackagesCheckoutWhereverItRuns() throws {
+    let junit = path("one.xml")
+    try #"<testsuite><testcase classname="A" name="b"/></testsuite>"#.write(toFile: junit, atomically: true, encoding: .utf8)
+    let head = try Flakelab.runTool("/usr/bin/env", ["git", "-C", CIJobTests.ciJob, "rev-parse", "HEAD"])
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    try XCTSkipIf(head.isEmpty, "the fixture is not in a git checkout here")
+    // Run from the temporary directory, which is no checkout.
+    let imported = try Flakelab.run(
+      ["history", "import", junit, "--package-path", CIJobTests.ciJob, "--history", path("h.sqlite")], directory: state)
+    XCTAssertEqual(imported.status, 0, imported.stderr)
+    XCTAssertEqual(try sqlite("SELECT commit_id FROM runs"), [head])
+  }
 }
