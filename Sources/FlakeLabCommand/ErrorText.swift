@@ -65,7 +65,7 @@ enum ErrorText {
     case .cannotOpen(let code): "cannot read \(error.path): \(String(cString: strerror(code)))"
     case .directory: "cannot read \(error.path): it is a directory"
     case .notARegularFile:
-      "cannot read \(error.path): it is not a regular file (a FIFO, a socket or a device), which is read only when named on the command line"
+      "cannot read \(error.path): it is not a regular file (a FIFO, a socket or a device); a pipe or a device is read only when named on the command line, a socket never"
     case .tooLarge(let limit): "cannot read \(error.path): it is larger than \(limit >> 20) MiB"
     }
   }

@@ -1,7 +1,7 @@
 package import Foundation
 
-/// The system calls the lab makes beyond what Glibc's Swift module imports, the one loop that
-/// writes a buffer whole and the one read of a whole file, in one place (as swift-nio's
+/// The system calls the lab makes beyond what Glibc's Swift module imports and the one loop that
+/// writes a buffer whole, in one place (a whole file is read by ``InputFile``) (as swift-nio's
 /// `System.swift` keeps its own).
 ///
 /// glibc declares `prctl` and `ioctl` variadic, which Swift does not import, and exports
@@ -83,15 +83,6 @@ package enum SystemCalls {
       rest = rest.dropFirst(written)
     }
     return true
-  }
-
-  /// The whole of the file at `path`, whatever it is: a regular file, a pipe (`<(…)`,
-  /// `/dev/stdin`) or a device (`/dev/null`); nil when it cannot be opened or read. On Linux,
-  /// Foundation's `contents(atPath:)` reads only regular files.
-  package static func readAll(atPath path: String) -> Data? {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-    defer { try? handle.close() }
-    return try? handle.readToEnd() ?? Data()
   }
 
   /// The address of `name`: its first definition in the process, or with `next` the one after
