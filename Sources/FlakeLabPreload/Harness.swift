@@ -41,14 +41,17 @@ enum Harness {
     case .untouched:
       break
     case .mainQueueRedirect:
+      if !configuration.isProbe { BlockWatch.start() }
       GlobalEnqueueHook.current = configuration.isProbe ? Probe.countingRedirect : GlobalEnqueueHook.mainActorRedirect
       if configuration.framework == .swiftTesting, !configuration.isProbe {
         SerialHookWatch.start(channel: configuration.channel)
       }
     case .fifoScheduler, .seededScheduler:
       MainQueueScheduler.install(configuration)
+      if !configuration.isProbe { BlockWatch.start() }
     }
     if configuration.isProbe { Probe.check(configuration.mechanism) }
+    CPUNoise.start(threads: configuration.noiseThreads)
   }
 }
 

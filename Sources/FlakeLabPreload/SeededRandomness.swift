@@ -9,10 +9,12 @@ import Synchronization
 /// failure that a random value or a hash order decided.
 ///
 /// Values: Swift's runtime (`swift_stdlib_random`) reads the kernel's randomness through glibc's
-/// `syscall(SYS_getrandom, …)`, other code through glibc's `getrandom` and `getentropy`; the
-/// harness defines all three, and they draw from one SplitMix64 stream seeded per process. Not
-/// covered: reads of `/dev/urandom` itself, glibc's `arc4random` (which calls the kernel
-/// itself), `UUID()`, the kernel's address layout.
+/// `syscall(SYS_getrandom, …)`, other code through glibc's `getrandom` and `getentropy`,
+/// glibc's `arc4random` family, or `/dev/urandom` (Foundation's `UUID()` opens it); the harness
+/// defines each, and they draw from one SplitMix64 stream seeded per process (an open of
+/// `/dev/urandom` or `/dev/random` gets a file of 1 MiB drawn from it). Not covered: a file
+/// opened through `fopen` (glibc opens it inside), a `getrandom` system call made without
+/// glibc, the processor's own (`RDRAND`), the kernel's address layout.
 ///
 /// Hash order: Swift seeds its hashing when its runtime loads, and with that seed it also mixes
 /// each table's address into its order, which no seed replays. The lab starts the process with
@@ -114,3 +116,75 @@ private let getrandomNumber = 318
 #elseif arch(arm64)
 private let getrandomNumber = 278
 #endif
+
+/// glibc's `arc4random()`, seeded.
+@_cdecl("arc4random")
+public func seededArc4random() -> UInt32 {
+  var value: UInt32 = 0
+  if SeededRandomness.fill(&value, count: 4) { return value }
+  typealias Arc4random = @convention(c) () -> UInt32
+  return SystemCalls.symbol("arc4random", as: Arc4random.self, next: true)?() ?? 0
+}
+
+/// glibc's `arc4random_buf(buffer, count)`, seeded.
+@_cdecl("arc4random_buf")
+public func seededArc4randomBuf(_ buffer: UnsafeMutableRawPointer?, _ count: Int) {
+  if SeededRandomness.fill(buffer, count: count) { return }
+  typealias Arc4randomBuf = @convention(c) (UnsafeMutableRawPointer?, Int) -> Void
+  SystemCalls.symbol("arc4random_buf", as: Arc4randomBuf.self, next: true)?(buffer, count)
+}
+
+/// glibc's `arc4random_uniform(bound)`, seeded: a value below `bound`, by rejection, so that
+/// every value is as likely.
+@_cdecl("arc4random_uniform")
+public func seededArc4randomUniform(_ bound: UInt32) -> UInt32 {
+  guard bound > 1 else { return 0 }
+  let floor = (0 &- bound) % bound
+  while true {
+    let value = seededArc4random()
+    if value >= floor { return value % bound }
+  }
+}
+
+/// glibc's `open(path, flags, mode)`: `/dev/urandom` and `/dev/random` open as a file of the
+/// seeded stream's bytes; every other path passes on. Variadic like `syscall`, and passed on
+/// the same way (`mode` is in its register whether the caller set it or not).
+@_cdecl("open")
+public func seededOpen(_ path: UnsafePointer<CChar>?, _ flags: Int32, _ mode: UInt32) -> Int32 {
+  if let seeded = SeededRandomness.device(path) { return seeded }
+  if realOpen == nil { realOpen = SystemCalls.address(of: "open", next: true) }
+  return unsafeBitCast(realOpen, to: (@convention(c) (UnsafePointer<CChar>?, Int32, UInt32) -> Int32).self)(path, flags, mode)
+}
+
+/// glibc's `open64`, the same as `open` on a 64-bit system.
+@_cdecl("open64")
+public func seededOpen64(_ path: UnsafePointer<CChar>?, _ flags: Int32, _ mode: UInt32) -> Int32 {
+  if let seeded = SeededRandomness.device(path) { return seeded }
+  if realOpen64 == nil { realOpen64 = SystemCalls.address(of: "open64", next: true) }
+  return unsafeBitCast(realOpen64, to: (@convention(c) (UnsafePointer<CChar>?, Int32, UInt32) -> Int32).self)(path, flags, mode)
+}
+
+/// glibc's own, found on first use, as `realSyscall` is: an open can come before any lazy
+/// global of the runtime is ready.
+nonisolated(unsafe) private var realOpen: UnsafeMutableRawPointer? = nil
+nonisolated(unsafe) private var realOpen64: UnsafeMutableRawPointer? = nil
+
+extension SeededRandomness {
+  /// A descriptor of 1 MiB of the seeded stream for `/dev/urandom` or `/dev/random`, read from
+  /// its start; nil for any other path, or before the harness seeded the stream.
+  static func device(_ path: UnsafePointer<CChar>?) -> Int32? {
+    guard let path, strcmp(path, "/dev/urandom") == 0 || strcmp(path, "/dev/random") == 0 else { return nil }
+    typealias MemfdCreate = @convention(c) (UnsafePointer<CChar>?, UInt32) -> Int32
+    var bytes = [UInt8](repeating: 0, count: 1 << 20)
+    guard fill(&bytes, count: bytes.count),
+      let create = SystemCalls.symbol("memfd_create", as: MemfdCreate.self), case let file = create("flakelab-random", 1),
+      file >= 0
+    else { return nil }
+    let written = bytes.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+    guard written == bytes.count, lseek(file, 0, SEEK_SET) == 0 else {
+      close(file)
+      return nil
+    }
+    return file
+  }
+}

@@ -25,7 +25,7 @@ func packageTestFigures(worker: String) throws -> Double {
   let supervisor = Supervisor(options: .init(workerExecutable: worker))
   func lab(_ test: PackageTest, iterations: Int, fresh: Bool = false) throws -> Double {
     let run = TestLaunch.run(
-      test, of: package, executor: GlobalExecutor(), indices: 0..<iterations, seed: 0, freshProcess: fresh,
+      test, of: package, executor: GlobalExecutor(), indices: 0..<iterations, seed: 0, layout: fresh ? .fresh : .repetitions,
       probe: probe, preload: preload)
     let start = clock.now
     _ = try supervisor.run([run])

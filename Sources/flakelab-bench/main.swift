@@ -42,7 +42,7 @@ let ciRatio = try ciOverheadFigure(
   packagePath: ProcessInfo.processInfo.environment["BENCH_CI_PACKAGE"].flatMap { $0.isEmpty ? nil : $0 } ?? suitePackage,
   worker: worker, skip: ProcessInfo.processInfo.environment["BENCH_CI_SKIP"] ?? "naive|yield|Naive|Yield")
 let suiteSizes = try largeSuiteFigures(worker: worker)
-try stableAnswerFigures(worker: worker)
+try diagnosisAccuracyFigures(worker: worker)
 print("")
 print(
   String(

@@ -46,8 +46,10 @@ final class PolluterSearchTests: XCTestCase {
     // 1 − 0.5⁵ ≥ 0.95, 1 − 0.5⁴ < 0.95.
     XCTAssertEqual(PolluterSearch.passesPerCheck(rate: 0.5), 5)
     XCTAssertEqual(PolluterSearch.passesPerCheck(rate: 0.9), 2)
-    // Too rare to bisect: no name rather than a wrong one.
-    XCTAssertNil(PolluterSearch.passesPerCheck(rate: 0.2))
+    // A victim one pass in five is searched, with more passes a check; one too rare to bisect
+    // is not: no name rather than a wrong one.
+    XCTAssertEqual(PolluterSearch.passesPerCheck(rate: 0.2), 14)
+    XCTAssertNil(PolluterSearch.passesPerCheck(rate: 0.04))
   }
 
   func testTheAnswerNamesThePollutersAndWhereTheyRun() {

@@ -81,7 +81,7 @@ package struct CIRunner {
       let results = try supervisor.run(
         again.map { test in
           var alone = TestLaunch.run(
-            test, of: package, executor: GlobalExecutor(), indices: 0..<1, seed: seed, freshProcess: true, probe: probed,
+            test, of: package, executor: GlobalExecutor(), indices: 0..<1, seed: seed, layout: .fresh, probe: probed,
             preload: preload)
           alone.replicates = 1
           return alone

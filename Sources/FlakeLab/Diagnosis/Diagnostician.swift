@@ -1,3 +1,5 @@
+import Foundation
+
 /// Decides a test's verdict and diagnosis from its runs: contrasts between executors (global
 /// against one queue, seeded against FIFO) and between layouts (suite passes against the test
 /// alone, fresh processes against warm repetitions).
@@ -20,9 +22,9 @@ package enum Diagnostician {
   }
 
   /// The contrasts a diagnosis may ask: randomness, blocks-thread or serial-deterministic,
-  /// interference (global, one queue), first-run (global, one queue), fifo-dependent,
-  /// needs-parallelism.
-  static let contrasts = 8
+  /// needs-parallelism, timing, interference (global, one queue), first-run (global, one
+  /// queue), fifo-dependent.
+  static let contrasts = 9
 
   /// Iterations run and iterations that did not pass, over a set of runs, and their dispersion.
   struct Counts {
@@ -76,65 +78,107 @@ package enum Diagnostician {
     return (.flaky, diagnose(runs, confidence: confidence))
   }
 
+  /// Each cause is named only by the experiment that changes its factor, and the first whose
+  /// experiment shows it wins; a failure none shows is `undetermined`, never the cause left over.
+  /// Arms compared are alike in everything but the factor: the stressed arm and the replays
+  /// change other factors, so the executor contrasts leave them out.
   private static func diagnose(_ runs: [RunResult], confidence: Double) -> TestDiagnosis {
     // A drill-down arm stopped after its first failures (each a long wait) reads 3 of 3 whatever
     // its rate: it says "fails every time so far", which blocks-thread asks, and no rate, which
     // every other contrast compares, so those leave it out.
     let measured = runs.filter { $0.stop != .everyIterationFailed }
-    func counts(_ include: (RunResult) -> Bool) -> Counts { Counts(measured.filter(include)) }
+    let plain = measured.filter { ![.stressed, .replay].contains($0.test?.layout) }
+    func counts(_ include: (RunResult) -> Bool) -> Counts { Counts(plain.filter(include)) }
     let global = counts(\.ranInParallel)
     let oneQueue = counts { !$0.ranInParallel }
-    let oneQueueEvenStopped = Counts(runs.filter { !$0.ranInParallel })
-    let fifo = counts { $0.executor.jobOrder == .fifo }
-    let seeded = counts { $0.executor.jobOrder == .seeded }
-    // Every iteration of a suite pass or of a fresh process is a first run; repetitions after
-    // the first are warm. A test that never failed alone failed beside others. Like with like:
-    // under global, or on one queue (a race's first runs are mostly global, its warm ones on one
-    // queue, where it never fails). Warm runs on one queue that always fail say the order
-    // decides it (isLoading under load), not a warm-up.
-    let failsAlone = counts { $0.test?.layout != .suite }.fails
-    let failsMoreOnFirstRuns = !Counts(runs.filter { !$0.ranInParallel && $0.test?.layout == .repetitions }).alwaysFails
-      && [true, false].contains { underGlobal in
-        let firstRuns = counts { $0.ranInParallel == underGlobal && $0.test?.layout != .repetitions }
-        let warm = counts { $0.ranInParallel == underGlobal && $0.test?.layout == .repetitions }
-        return firstRuns.failMoreThan(warm, confidence: confidence)
-      }
 
     if randomDraw(runs, confidence: confidence) != nil { return .randomness }
-    // The replays agreed process for process, but on too few failures (or passes) to tell the
-    // seed from chance: randomness is neither shown nor ruled out, so no other cause is either.
+    // The replays agreed, but on too few failures (or passes) to tell the seed from chance:
+    // randomness is neither shown nor ruled out, so no other cause is either.
     if replaysAgreeTooThinly(runs, confidence: confidence) { return .undetermined }
-    // Every one-queue iteration failed while global ones passed, significantly more often. A
-    // blocked thread does that, and so does a test that looks at a state it never awaits, or
-    // code that checks, awaits and acts: only a wait tells the first apart, in microseconds
-    // the others fail. (A test that fails nearly always under global too is broken otherwise.)
-    // Without a wait, FIFO order (serial, fifo) failing every time is what says it.
-    let waitedOnOneQueue = runs.contains { !$0.ranInParallel && waited($0) }
-    if waitedOnOneQueue, oneQueueEvenStopped.alwaysFails, oneQueueEvenStopped.failMoreThan(global, confidence: confidence) {
+    if let order = oneQueueOrder(runs, global: global, confidence: confidence) { return order }
+    // Threads: fails under global with no neighbour running beside it (alone, or the suite one
+    // test at a time), never on one queue, where no two jobs overlap.
+    let globalWithoutNeighbours = counts { $0.ranInParallel && $0.test?.layout != .suite }
+    if globalWithoutNeighbours.fails, oneQueue.neverFails, global.failMoreThan(oneQueue, confidence: confidence) {
+      return .needsParallelism
+    }
+    // Time: the same warm repetitions with busy threads competing fail significantly more.
+    let stressed = Counts(measured.filter { $0.test?.layout == .stressed })
+    let calm = counts { $0.ranInParallel && $0.test?.layout == .repetitions }
+    if stressed.failMoreThan(calm, confidence: confidence) { return .timing }
+    if isInterference(plain, confidence: confidence) { return .interference }
+    if isFirstRun(plain, confidence: confidence) { return .firstRun }
+    let fifo = counts { $0.executor.jobOrder == .fifo }
+    let seeded = counts { $0.executor.jobOrder == .seeded }
+    if seeded.fails, fifo.neverFails, seeded.failMoreThan(fifo, confidence: confidence) { return .fifoDependent }
+    return .undetermined
+  }
+
+  /// What one queue's order shows, if anything: every iteration on one queue failed, with its
+  /// thread blocked or after a wait, while global ones passed significantly more often
+  /// (blocks-thread); or every iteration in FIFO order failed, over more iterations than the
+  /// first ones of two arms, without a wait that ran out, while global ones passed now and then
+  /// (serial-deterministic: the order that fails it is the one the serial executor runs). A
+  /// short block that global does not contrast is no cause: an actor's check, await and act
+  /// fails one queue with a sleep before it or without.
+  private static func oneQueueOrder(_ runs: [RunResult], global: Counts, confidence: Double) -> TestDiagnosis? {
+    let plain = runs.filter { ![.stressed, .replay].contains($0.test?.layout) }
+    let oneQueue = Counts(plain.filter { !$0.ranInParallel })
+    let waitedOnOneQueue = plain.contains { !$0.ranInParallel && waited($0) }
+    let blockedOnOneQueue = plain.contains { !$0.ranInParallel && $0.blockedIterations > 0 }
+    if waitedOnOneQueue || blockedOnOneQueue, oneQueue.alwaysFails, oneQueue.failMoreThan(global, confidence: confidence) {
       return .blocksThread
     }
     // FIFO order alone need fail every time: seeded interleavings may find an order that passes
     // (a reentrant actor's second call arriving after the first has finished).
-    let fifoEvenStopped = Counts(runs.filter { $0.executor.jobOrder == .fifo })
-    if !waitedOnOneQueue, fifoEvenStopped.alwaysFails, fifoEvenStopped.failMoreThan(global, confidence: confidence) {
+    let fifo = Counts(plain.filter { $0.executor.jobOrder == .fifo })
+    let fifoMeasured = Counts(plain.filter { $0.executor.jobOrder == .fifo && $0.stop == nil })
+    let enough = fifoMeasured.ran >= 2 * RunSettling.limit + 1
+    if !waitedOnOneQueue, fifo.alwaysFails, global.passes,
+      enough || fifo.failMoreThan(global, confidence: confidence)
+    {
       return .serialDeterministic
     }
-    if isInterference(measured, confidence: confidence) { return .interference }
-    if failsAlone, failsMoreOnFirstRuns { return .firstRun }
-    if seeded.fails, fifo.neverFails, seeded.failMoreThan(fifo, confidence: confidence) { return .fifoDependent }
-    // A race fails alone under global too; failures only beside others, with too few runs
-    // alone to call them interference, say neither (advice the wrong way is worse).
-    let globalAloneFails = counts { $0.ranInParallel && $0.test?.layout != .suite }.fails
-    if global.fails, globalAloneFails, oneQueue.neverFails, global.failMoreThan(oneQueue, confidence: confidence) {
-      return .needsParallelism
+    return nil
+  }
+
+  /// First runs alone (fresh processes) fail significantly more than warm repetitions alone,
+  /// like with like (under global, or on one queue): suite passes are first runs too, but with
+  /// neighbours, a second factor. And the failures are a first run's, not a race's that first
+  /// runs make likelier: warm runs never fail, or first runs fail on one queue too, where no race
+  /// can. Warm runs on one queue that always fail say the order decides it.
+  private static func isFirstRun(_ runs: [RunResult], confidence: Double) -> Bool {
+    let warm = runs.filter { $0.test?.layout == .repetitions }
+    guard !Counts(warm.filter { !$0.ranInParallel }).alwaysFails else { return false }
+    let fresh = runs.filter { $0.test?.layout == .fresh }
+    let moreOnFirstRuns = [true, false].contains { underGlobal in
+      Counts(fresh.filter { $0.ranInParallel == underGlobal })
+        .failMoreThan(Counts(warm.filter { $0.ranInParallel == underGlobal }), confidence: confidence)
     }
-    // `timing` is what is left when no contrast explains a failure that comes now and then,
-    // under global and on one queue alike; a run `--budget` cut short never gave the contrasts
-    // their chance.
-    if global.fails, global.passes, oneQueue.fails, oneQueue.passes, !runs.contains(where: { $0.stop == .budgetSpent }) {
-      return .timing
-    }
-    return .undetermined
+    let firstRunsFailOnOneQueue = Counts(fresh.filter { !$0.ranInParallel }).fails
+    return moreOnFirstRuns && (Counts(warm).neverFails || firstRunsFailOnOneQueue)
+  }
+
+  /// The causes whose experiments ran on `runs` (an `undetermined` test's): each arm it needs
+  /// measured something, and the cause was not shown, so that the answer says what is no
+  /// longer a suspect. Causes whose experiment did not run are not among them.
+  package static func ruledOut(_ runs: [RunResult]) -> [TestDiagnosis] {
+    // Arms cut short showed nothing either way.
+    guard !runs.contains(where: { $0.stop == .interrupted || $0.stop == .budgetSpent }) else { return [] }
+    func ran(_ include: (RunResult) -> Bool) -> Bool { runs.contains { include($0) && $0.tally.ran > 0 } }
+    let layout = { (run: RunResult) in run.test?.layout }
+    let experiments: [(TestDiagnosis, Bool)] = [
+      (.randomness, ran(isRandomnessReplay)),
+      (.blocksThread, ran { !$0.ranInParallel }),
+      (.serialDeterministic, ran { $0.executor.jobOrder == .fifo }),
+      (.needsParallelism, ran(\.ranInParallel) && ran { !$0.ranInParallel }),
+      (.timing, ran { layout($0) == .stressed } && ran { layout($0) == .repetitions && $0.ranInParallel }),
+      (.interference, ran { layout($0)?.isSuitePass == true } && ran { [.repetitions, .fresh].contains(layout($0)) }),
+      (.firstRun, ran { layout($0) == .fresh } && ran { layout($0) == .repetitions }),
+      (.fifoDependent, ran { $0.executor.jobOrder == .seeded } && ran { $0.executor.jobOrder == .fifo }),
+    ]
+    return experiments.filter(\.1).map(\.0)
   }
 
   /// Whether the test is worth the randomness replays (``DrillDown``): it failed alone, and
@@ -142,80 +186,100 @@ package enum Diagnostician {
   /// after a wait. A random value or a hash order decides a test alone as beside others, under
   /// every executor, in microseconds; one that fails every time on one queue is decided there.
   package static func mayDependOnRandomness(_ runs: [RunResult]) -> Bool {
-    let alone = Counts(runs.filter { $0.test?.layout != .suite })
+    let alone = Counts(runs.filter { $0.test?.layout.isSuitePass == false })
     let serial = Counts(runs.filter { $0.executor.jobOrder == .fifo })
-    return alone.fails && serial.fails && serial.passes && !runs.contains(where: waited)
+    return alone.fails && serial.fails && serial.passes && !runs.contains { waited($0) || $0.blockedIterations > 0 }
   }
 
-  /// How the test's randomness decides it, when it does: two runs of fresh processes on one
-  /// queue with the same seeds (the same random values and hash order, process by process)
-  /// failed in exactly the same processes, some but not all, and so exact an agreement is not
-  /// chance. Given k failures in each of n processes, outcomes that the seed does not decide
-  /// agree with probability 1 / C(n, k) (every set of k processes alike). A value drawn per
+  /// The randomness experiment's two halves: the fresh processes on one queue whose failing
+  /// iterations are listed (the seeds), and the replays of some of those seeds, each merged.
+  private static func seedsAndReplay(_ runs: [RunResult]) -> (seeds: RunResult, replay: RunResult)? {
+    func merged(_ chosen: [RunResult]) -> RunResult? {
+      guard var first = chosen.first, chosen.allSatisfy({ $0.stop == nil }) else { return nil }
+      chosen.dropFirst().forEach { first.add($0) }
+      return first
+    }
+    guard let seeds = merged(runs.filter(isSeedSource)), let replay = merged(runs.filter(isRandomnessReplay)),
+      seeds.schedule?.failingIterations.isEmpty == false
+    else { return nil }
+    return (seeds, replay)
+  }
+
+  /// How the test's randomness decides it, when it does: the failing iterations' seeds, replayed
+  /// in fresh processes on one queue (the same random values and hash order), all failed again,
+  /// and as many passing ones all passed. Outcomes the seed does not decide, failing at rate p,
+  /// agree so with probability p^f (1 − p)^s for f failing and s passing seeds replayed: below
+  /// the report's error shared among the contrasts, the seed decides. A value drawn per
   /// iteration shows as mixed outcomes within one process on one queue; a draw per process
   /// (hash order, a value drawn once) as all or nothing.
   package static func randomDraw(_ runs: [RunResult], confidence: Double) -> RandomDraw? {
-    let replays = runs.filter(isRandomnessReplay)
-    guard replays.count == 2, replays[0].key == replays[1].key, replays[0].stop == nil, replays[1].stop == nil
-    else { return nil }
-    let failing = replays.map { run in Set(run.schedule?.failingIterations.map(\.index) ?? []) }
-    let (k, n) = (replays[0].tally.notPassed, replays[0].tally.ran)
-    guard n > 0, replays[1].tally.ran == n, replays[1].tally.notPassed == k, k > 0, k < n,
-      k <= RunSchedule.failingLimit, failing[0] == failing[1], failing[0].count == k
-    else { return nil }
-    let chance = 1 / binomial(n, k)
-    guard chance < (1 - confidence) / Double(contrasts) else { return nil }
+    guard let chance = replayAgreement(runs), chance < (1 - confidence) / Double(contrasts) else { return nil }
     let mixed = runs.contains { run in
       !run.ranInParallel && run.test?.layout == .repetitions && run.replicates.contains { $0.failed > 0 && $0.failed < $0.iterations }
     }
     return mixed ? .perIteration : .perProcess
   }
 
-  /// Whether the two randomness replays failed in exactly the same processes, some but not all,
-  /// yet so few (or so many) that chance could have made the agreement, so that
-  /// ``randomDraw(_:confidence:)`` shows nothing. A test failing 3 runs in 10 fails 2 or fewer of
-  /// 16 processes one time in ten.
+  /// Whether the replay agreed with the seeds' outcomes, failing seeds failing and passing ones
+  /// passing, yet with so few seeds that chance could have made the agreement, so that
+  /// ``randomDraw(_:confidence:)`` shows nothing. A test failing one run in six fails 2 of 20
+  /// processes about one time in four, and chance agrees on two of each one time in fifty.
   static func replaysAgreeTooThinly(_ runs: [RunResult], confidence: Double) -> Bool {
-    let replays = runs.filter(isRandomnessReplay)
-    guard replays.count == 2, replays[0].stop == nil, replays[1].stop == nil else { return false }
-    let failing = replays.map { Set($0.schedule?.failingIterations.map(\.index) ?? []) }
-    let (k, n) = (replays[0].tally.notPassed, replays[0].tally.ran)
-    return n > 0 && replays[1].tally.ran == n && replays[1].tally.notPassed == k && k > 0 && k < n
-      && failing[0] == failing[1] && randomDraw(runs, confidence: confidence) == nil
+    guard let chance = replayAgreement(runs) else { return false }
+    return chance >= (1 - confidence) / Double(contrasts)
   }
 
-  /// Whether `run` is one of the drill-down's randomness replays: fresh processes under serial
-  /// that list their failing iterations, which serial runs do nowhere else.
-  package static func isRandomnessReplay(_ run: RunResult) -> Bool {
+  /// The probability that chance alone made the replay agree, or nil if it did not agree.
+  static func replayAgreement(_ runs: [RunResult]) -> Double? {
+    guard let (seeds, replay) = seedsAndReplay(runs) else { return nil }
+    let failing = Set(seeds.schedule?.failingIterations.map(\.index) ?? [])
+    let failedAgain = Set(replay.schedule?.failingIterations.map(\.index) ?? [])
+    let passingReplayed = replay.tally.ran - failing.count
+    guard failedAgain == failing, replay.tally.notPassed == failing.count, passingReplayed > 0,
+      seeds.tally.ran > seeds.tally.notPassed
+    else { return nil }
+    let rate = Double(seeds.tally.notPassed) / Double(seeds.tally.ran)
+    return pow(rate, Double(failing.count)) * pow(1 - rate, Double(passingReplayed))
+  }
+
+  /// The seeds of the randomness experiment: fresh processes on one queue that list their failing
+  /// iterations.
+  package static func isSeedSource(_ run: RunResult) -> Bool {
     run.executor.jobOrder == .fifo && run.test?.layout == .fresh && run.schedule != nil
   }
 
-  /// C(n, k), as a double: n is a few dozen at most.
-  private static func binomial(_ n: Int, _ k: Int) -> Double {
-    (0..<min(k, n - k)).reduce(1.0) { $0 * Double(n - $1) / Double($1 + 1) }
+  /// Whether `run` replays chosen seeds (``TestReference/ProcessLayout/replay``).
+  package static func isRandomnessReplay(_ run: RunResult) -> Bool {
+    run.test?.layout == .replay
   }
-
   /// Whether `run`'s failures came of a wait: iterations that timed out, or that failed after
   /// ``PassSupervisor/slowFailure`` each (a test helper's own wait that ran out), however the
-  /// run stopped. The harness cannot see a thread block; it sees the time a wait costs.
+  /// run stopped. The time is read only where it is the test's own (a suite pass times each
+  /// test): a run alone counts its processes' time, ends and all, and ten processes that end
+  /// slowly would read as the waits of a few fast failures. Alone, the harness sees blocks
+  /// itself (``RunResult/blockedIterations``).
   static func waited(_ run: RunResult) -> Bool {
     if run.tally.timedOut > 0 || run.stop == .everyIterationTimedOut || run.stop == .everyIterationFailedSlowly {
       return true
     }
+    guard run.test?.layout.isSuitePass ?? true else { return false }
     let failed = run.tally.notPassed
     return failed > 0 && (run.testSeconds ?? run.seconds) >= Double(failed) * PassSupervisor.slowFailure.seconds
   }
 
-  /// Failed in suite passes and never alone, compared like with like: under global, or under
-  /// one queue, the suite's failures against at least as many iterations alone under the same.
-  /// A global rate moves between processes, so a few iterations alone in one process (a
-  /// drill-down cut short by `--budget`) cannot by themselves call a race interference.
+  /// Failed in suite passes significantly more than in fresh processes alone, like with like:
+  /// both are first runs, under global or on one queue alike, so that the neighbours are the one
+  /// factor that differs (warm repetitions would add the warm-up: a first-run test's suite
+  /// passes fail more than its repetitions with no neighbour to blame). At least as many fresh
+  /// processes as passes: a global rate moves between processes, and a few alone (a drill-down
+  /// cut short by `--budget`) cannot by themselves call a race interference.
   private static func isInterference(_ runs: [RunResult], confidence: Double) -> Bool {
-    [{ (run: RunResult) in run.ranInParallel }, { !$0.ranInParallel }].contains { sameExecutors in
-      let suite = Counts(runs.filter { sameExecutors($0) && $0.test?.layout == .suite })
-      let alone = Counts(runs.filter { sameExecutors($0) && $0.test?.layout != .suite })
-      return suite.fails && alone.neverFails && alone.ran >= suite.ran
-        && suite.failMoreThan(alone, confidence: confidence)
+    [true, false].contains { underGlobal in
+      let alone = Counts(runs.filter { $0.ranInParallel == underGlobal && $0.test?.layout == .fresh })
+      return [TestReference.ProcessLayout.suite, .oneAtATime].contains { layout in
+        let passes = Counts(runs.filter { $0.ranInParallel == underGlobal && $0.test?.layout == layout })
+        return passes.fails && alone.ran >= passes.ran && passes.failMoreThan(alone, confidence: confidence)
+      }
     }
   }
 }

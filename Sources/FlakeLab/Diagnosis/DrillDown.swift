@@ -1,6 +1,8 @@
-/// The diagnosis stage of `flakelab test`: each test that failed in the screen runs alone, as
-/// warm repetitions under global, serial and seeded and in fresh processes under global, so
-/// that the contrasts between those arms say why it fails (``Diagnostician``).
+/// The diagnosis stage of `flakelab test`: each test that failed in the screen runs alone in
+/// arms that each change one factor, so that the contrasts between them say why it fails
+/// (``Diagnostician``): warm repetitions under global, serial and seeded (the order of jobs),
+/// fresh processes under global and serial (first runs, on many threads and on one queue),
+/// warm repetitions under global with busy threads competing (time).
 ///
 /// Each arm first runs ``RunSettling/limit`` iterations; an arm whose iterations all
 /// timed out, or all failed after a wait of ``PassSupervisor/slowFailure`` or more, has its
@@ -11,8 +13,9 @@
 /// are no rate (a test that fails half the time does so one time in eight). A stopped arm reads
 /// 3 of 3 whatever its rate, so ``Diagnostician`` keeps it out of the contrasts of rates.
 ///
-/// Then the tests the arms leave to chance or to neighbours get the runs that tell: seeded
-/// replays for a test the random seed may decide, and for an `interference` victim the search
+/// Then the tests the arms leave to chance or to neighbours get the runs that tell: the replay
+/// of the seeds that failed them on one queue, and as many that passed, for a test the random
+/// seed may decide; and for a test that failed beside others far more than alone, the search
 /// for its polluters (``PolluterSearch``).
 package struct DrillDown {
   /// One way of running a test alone.
@@ -26,6 +29,10 @@ package struct DrillDown {
       self.layout = layout
       self.iterations = iterations
     }
+
+    /// Fresh processes on the FIFO queue list their failing iterations: the seeds the
+    /// randomness replay runs again.
+    var listsFailingSeeds: Bool { layout == .fresh && executor.harnessMechanism?.jobOrder == .fifo }
   }
 
   package let arms: [Arm]
@@ -45,41 +52,32 @@ package struct DrillDown {
   /// probe saw take effect: warm repetitions under each, twice the screen's passes, so that
   /// alone a test runs at least as often as in the screen under executors of either kind (which
   /// `interference` asks); fresh processes, a process each, as many as the screen's passes,
-  /// under the one that runs jobs in parallel (first runs); and the randomness replays on the
-  /// FIFO queue, where the seed decides every random value.
+  /// under the one that runs jobs in parallel and the FIFO one (first runs, and the seeds the
+  /// randomness replay runs again); and the parallel one's repetitions again, stressed.
   package static func standard(
     screenPasses: Int, executors: [any IterationExecutor], probe: HarnessProbe, measurement: RateMeasurement,
     package: TestPackage, preload: String
   ) -> DrillDown {
     let usable = executors.filter { probe.supports($0.harnessMechanism ?? .untouched) }
     let order = { (order: JobOrder) in usable.first { $0.harnessMechanism?.jobOrder == order } }
+    let warm = usable.map { Arm(executor: $0, layout: .repetitions, iterations: screenPasses * 2) }
+    let fresh = [order(.parallel), order(.fifo)].compactMap { $0 }.map {
+      Arm(executor: $0, layout: .fresh, iterations: screenPasses)
+    }
+    let stressed = order(.parallel).map { [Arm(executor: $0, layout: .stressed, iterations: screenPasses * 2)] } ?? []
     return DrillDown(
-      arms: usable.map { Arm(executor: $0, layout: .repetitions, iterations: screenPasses * 2) }
-        + (order(.parallel).map { [Arm(executor: $0, layout: .fresh, iterations: screenPasses)] } ?? []),
-      randomnessReplay: order(.fifo).map { Arm(executor: $0, layout: .fresh, iterations: randomnessProcesses) },
-      measurement: measurement, package: package, probe: probe, preload: preload)
+      arms: warm + fresh + stressed, measurement: measurement, package: package, probe: probe, preload: preload)
   }
 
-  /// Run twice with the same seeds for a test that may depend on randomness
-  /// (``Diagnostician/mayDependOnRandomness(_:)``): fresh processes on one queue, where the
-  /// seed decides every random value and hash order, so that the same processes fail again if
-  /// the randomness decides the test (``Diagnostician/randomDraw(_:confidence:)``).
-  package let randomnessReplay: Arm?
-  /// The processes of each randomness replay: enough that a test failing in 3 of them, or in
-  /// all but 3, is told from chance at the report's error shared among the contrasts (1 in
-  /// C(16, 3) = 560, below 5% / 8).
-  package static let randomnessProcesses = 16
   let measurement: RateMeasurement
   let package: TestPackage
   let probe: HarnessProbe
   let preload: String
 
   package init(
-    arms: [Arm], randomnessReplay: Arm? = nil, measurement: RateMeasurement, package: TestPackage, probe: HarnessProbe,
-    preload: String
+    arms: [Arm], measurement: RateMeasurement, package: TestPackage, probe: HarnessProbe, preload: String
   ) {
     self.arms = arms
-    self.randomnessReplay = randomnessReplay
     self.measurement = measurement
     self.package = package
     self.probe = probe
@@ -106,8 +104,9 @@ package struct DrillDown {
         let (test, arm) = plans[index]
         var run = TestLaunch.run(
           test, of: package, executor: arm.executor, indices: indices(arm), seed: measurement.seed,
-          freshProcess: arm.layout == .fresh, probe: probe, preload: preload)
+          layout: arm.layout, probe: probe, preload: preload)
         run.replicates = replicates(arm)
+        run.isScheduled = arm.listsFailingSeeds
         return run
       }
     }
@@ -138,8 +137,11 @@ package struct DrillDown {
       // stretches), over its iterations, says a wait.
       let seconds = results[index].testSeconds ?? results[index].seconds
       let waitedEachTime = seconds >= Double(tally.ran) * PassSupervisor.slowFailure.seconds
+      // Each failure with the queue's thread blocked is blocks-thread's answer, as a long wait is.
+      let blockedEachTime = tally.ran > 0 && results[index].blockedIterations == tally.ran
       let test = plans[index].test
-      evidence.failureSettles = waitedEachTime || (failingEverywhere.contains(test) && !passedAlone.contains(test))
+      evidence.failureSettles =
+        waitedEachTime || blockedEachTime || (failingEverywhere.contains(test) && !passedAlone.contains(test))
       let settled = results[index].stop != nil || RunSettling.stop(evidence) == .everyIterationFailed
       if settled {
         results[index].stop = results[index].stop ?? .everyIterationFailed
@@ -159,55 +161,74 @@ package struct DrillDown {
       }
     }
     guard !supervisor.wasInterrupted else { return Findings(results: results, interrupted: true) }
-    if let replay = randomnessReplay {
-      // A replay cut short compares nothing (the supervisor marks it interrupted): its test's
-      // answer waits for a whole run.
-      let replays = try replayRandomness(of: tests, results: screen + results, arm: replay, supervisor: supervisor)
-      results += replays
-      if supervisor.wasInterrupted { return Findings(results: results, interrupted: true) }
-    }
+    let replays = try replayRandomness(of: tests, results: screen + results, supervisor: supervisor)
+    results += replays
+    if supervisor.wasInterrupted { return Findings(results: results, interrupted: true) }
     let search = PolluterSearch(
       measurement: measurement, package: package, preload: preload, deadline: deadline, onProgress: onProgress)
     let (polluters, interrupted) = try search.run(victims(of: tests, in: suite, results: screen + results))
     return Findings(results: results, polluters: polluters, interrupted: interrupted)
   }
 
-  /// The randomness replays: for each of `tests` that may depend on randomness, two runs of the
-  /// same fresh processes with the same seeds. Where the two agree process for process on too
-  /// few failures (or passes) to tell the seed from chance, as many processes again are added
-  /// to each (``Diagnostician/replaysAgreeTooThinly(_:)``): a test failing 3 runs in 10 fails 2
-  /// or fewer of 16 processes one time in ten, and of 32 one time in a hundred.
+  /// The randomness replays: for each of `tests` that may depend on randomness, its fresh
+  /// processes on one queue that failed, and as many that passed, run again with the same seeds,
+  /// a process each. Where the replay agrees on too few seeds to tell the seed from chance
+  /// (``Diagnostician/replaysAgreeTooThinly(_:confidence:)``), as many fresh processes again
+  /// give more seeds, and those are replayed too.
   private func replayRandomness(
-    of tests: [PackageTest], results: [RunResult], arm replay: Arm, supervisor: Supervisor
+    of tests: [PackageTest], results: [RunResult], supervisor: Supervisor
   ) throws -> [RunResult] {
-    let candidates = tests.filter { test in
-      Diagnostician.mayDependOnRandomness(results.filter { $0.test?.test == test })
-    }
-    var replays = try supervisor.run(randomnessReplays(of: candidates, indices: 0..<replay.iterations, arm: replay))
+    guard let arm = arms.first(where: \.listsFailingSeeds) else { return [] }
+    let seeds = tests.filter { test in Diagnostician.mayDependOnRandomness(results.filter { $0.test?.test == test }) }
+      .compactMap { test in results.first { $0.test?.test == test && Diagnostician.isSeedSource($0) } }
+    let replays = try replay(seeds.map { ($0, 0..<arm.iterations) }, arm: arm, supervisor: supervisor)
     guard !supervisor.wasInterrupted else { return replays }
-    let thin = candidates.filter { test in
-      Diagnostician.replaysAgreeTooThinly(replays.filter { $0.test?.test == test }, confidence: measurement.confidence)
-    }
+    let thin = zip(seeds, replays).filter { seeds, replay in
+      Diagnostician.replaysAgreeTooThinly([seeds, replay], confidence: measurement.confidence)
+    }.map(\.0)
+    guard !thin.isEmpty else { return replays }
     let more = try supervisor.run(
-      randomnessReplays(of: thin, indices: replay.iterations..<(2 * replay.iterations), arm: replay))
-    for (offset, run) in more.enumerated() {
-      let pair = replays.indices.filter { replays[$0].test?.test == thin[offset / 2] }
-      replays[pair[offset % 2]].add(run)
-    }
-    return replays
-  }
-
-  /// Two runs of processes `indices` with the same seeds for each of `tests`.
-  private func randomnessReplays(of tests: [PackageTest], indices: Range<Int>, arm replay: Arm) -> [SupervisedRun] {
-    tests.flatMap { test in
-      (0..<2).map { _ in
+      thin.map { seeds in
         var run = TestLaunch.run(
-          test, of: package, executor: replay.executor, indices: indices, seed: measurement.seed,
-          freshProcess: true, probe: probe, preload: preload)
+          seeds.test!.test, of: package, executor: arm.executor, indices: arm.iterations..<(2 * arm.iterations),
+          seed: measurement.seed, layout: .fresh, probe: probe, preload: preload)
         run.isScheduled = true
         run.replicates = measurement.replicates(independent: true)
         return run
-      }
+      })
+    guard !supervisor.wasInterrupted else { return replays + more }
+    let grown = more.map { ($0, arm.iterations..<(2 * arm.iterations)) }
+    return replays + more + (try replay(grown, arm: arm, supervisor: supervisor))
+  }
+
+  /// One replay run for each of `seeds` (a test's fresh processes on one queue, iterations
+  /// `range`) that both failed and passed: its failing iterations and as many passing ones,
+  /// each in a process of its own with the same seed.
+  private func replay(
+    _ seeds: [(run: RunResult, range: Range<Int>)], arm: Arm, supervisor: Supervisor
+  ) throws -> [RunResult] {
+    let plans = seeds.compactMap { run, range -> (test: PackageTest, indices: [Int])? in
+      guard run.stop == nil else { return nil }
+      let failing = (run.schedule?.failingIterations ?? []).map(\.index)
+      let passing = range.filter { !failing.contains($0) }.prefix(failing.count)
+      guard let test = run.test?.test, !failing.isEmpty, !passing.isEmpty else { return nil }
+      return (test, (failing + passing).sorted())
+    }
+    var finished = try supervisor.run(
+      plans.flatMap { plan in
+        plan.indices.map { index in
+          var run = TestLaunch.run(
+            plan.test, of: package, executor: arm.executor, indices: index..<(index + 1), seed: measurement.seed,
+            layout: .replay, probe: probe, preload: preload)
+          run.isScheduled = true
+          run.replicates = 1
+          return run
+        }
+      })[...]
+    return plans.map { plan in
+      var merged = finished.removeFirst()
+      for _ in 1..<plan.indices.count { merged.add(finished.removeFirst()) }
+      return merged
     }
   }
 
@@ -219,11 +240,13 @@ package struct DrillDown {
       let runs = estimated.filter { $0.test?.test == test }
       guard Diagnostician.judge(runs, confidence: measurement.confidence).1 == .interference else { return nil }
       func alone(like executor: ExecutorID) -> (failed: Int, ran: Int) {
-        runs.filter { $0.test?.layout != .suite && $0.ranInParallel == (executor.jobOrder == .parallel) }
+        runs.filter { run in
+          [.repetitions, .fresh].contains(run.test?.layout) && run.ranInParallel == (executor.jobOrder == .parallel)
+        }
           .reduce((0, 0)) { ($0.0 + $1.tally.notPassed, $0.1 + $1.tally.ran) }
       }
       let failing = runs.filter { run in
-        run.test?.layout == .suite && run.tally.notPassed > 0 && alone(like: run.executor).failed == 0
+        run.test?.layout == .suite && run.tally.notPassed > 0
       }
       guard
         let worst = failing.max(by: { $0.estimate.rate < $1.estimate.rate }),

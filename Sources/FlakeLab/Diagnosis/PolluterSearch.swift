@@ -33,6 +33,9 @@ package struct PolluterSearch {
   let onProgress: (Supervisor.Progress) -> Void
   /// The checks a search may run before it gives up (ddmin needs O(n²) on the worst sets).
   static let checkLimit = 24
+  /// The passes a search's checks may take in all: a rare victim gets fewer checks, each of
+  /// more passes, and says it stopped short rather than name a wrong set.
+  static let passLimit = 200
   /// Passes that confirm a set found, at least.
   static let confirmingPasses = 3
   /// Polluters of one victim found one after another, at most.
@@ -102,7 +105,7 @@ package struct PolluterSearch {
     var restFails = try reproduces(rest)
     var onlyManyTogether = false
     while restFails, polluters.count < Self.mostPolluters {
-      let minimum = try Self.minimize(rest, limit: Self.checkLimit, reproduces: reproduces)
+      let minimum = try Self.minimize(rest, limit: min(Self.checkLimit, Self.passLimit / perCheck), reproduces: reproduces)
       guard minimum.isMinimal, minimum.elements.count <= Polluters.namedAtMost else {
         onlyManyTogether = polluters.isEmpty && minimum.isMinimal
         break
@@ -181,10 +184,10 @@ package struct PolluterSearch {
 
   /// Passes that make a subset with a polluter fail the victim at least once in 95 of 100
   /// searches, given the victim's rate in the screen's passes; nil below a rate where that
-  /// takes more than 8 (a search of dozens of subsets would cost hundreds of passes).
+  /// takes more than 60 (a single check would cost more than a screen).
   package static func passesPerCheck(rate: Double) -> Int? {
     guard rate < 1 else { return 1 }
-    guard rate >= 0.3 else { return nil }
+    guard rate >= 0.05 else { return nil }
     return Int((log(0.05) / log(1 - rate)).rounded(.up))
   }
 

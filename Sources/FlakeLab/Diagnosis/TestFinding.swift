@@ -8,6 +8,8 @@ package struct TestFinding: Sendable {
   package let runs: [RunResult]
   /// Where the random draw that decides it is made, for a `randomness` diagnosis.
   package var randomDraw: Diagnostician.RandomDraw?
+  /// For an `undetermined` diagnosis, the causes whose experiments ran and did not show them.
+  package var ruledOut: [TestDiagnosis] = []
   /// The tests whose presence fails it, for an `interference` the search could tell.
   package var polluters: Polluters?
   /// Where the test is declared, where the lab could tell (for CI annotations).
@@ -18,6 +20,7 @@ package struct TestFinding: Sendable {
     self.runs = runs
     (verdict, diagnosis) = Diagnostician.judge(runs, confidence: confidence)
     randomDraw = diagnosis == .randomness ? Diagnostician.randomDraw(runs, confidence: confidence) : nil
+    ruledOut = diagnosis == .undetermined ? Diagnostician.ruledOut(runs) : []
   }
 
   package init(test: PackageTest, verdict: TestVerdict, diagnosis: TestDiagnosis?, runs: [RunResult]) {
@@ -42,7 +45,7 @@ package struct TestFinding: Sendable {
   /// first, with in how many such passes.
   package var neighbours: [(test: PackageTest, passes: Int)] {
     var counts: [PackageTest: Int] = [:]
-    for run in runs where run.test?.layout == .suite {
+    for run in runs where run.test?.layout.isSuitePass == true {
       counts.merge(run.failedBeside, uniquingKeysWith: +)
     }
     return counts.sorted { ($1.value, $0.key.id) < ($0.value, $1.key.id) }.map { ($0.key, $0.value) }

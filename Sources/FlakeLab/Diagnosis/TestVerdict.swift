@@ -25,9 +25,10 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
   /// waiting: that order is the order that fails it (a state checked before the work that sets
   /// it has run, or code that checks, awaits and then acts).
   case serialDeterministic = "serial-deterministic"
-  /// Fails in suite passes, never alone: it depends on the tests beside it.
+  /// Fails in suite passes significantly more than alone: it depends on the tests beside it.
   case interference
-  /// Fails in fresh processes far more than in warm repetitions.
+  /// Fails in fresh processes far more than in warm repetitions, and not as a race: warm runs
+  /// never fail, or first runs fail on one queue too.
   case firstRun = "first-run"
   /// Fails under seeded, never under serial: it relies on the order a FIFO queue runs jobs in.
   /// (Not the order of tests, which the flaky-test literature calls order-dependent.)
@@ -37,12 +38,14 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
   /// Fails with some random seeds and passes with others, the same way each time: a random
   /// value or the order of a `Set` or `Dictionary` decides it.
   case randomness
-  /// Fails now and then under global and on one queue alike: real time or I/O decides it.
+  /// Fails significantly more often with busy threads competing for the cores, and no executor
+  /// contrast explains it: real time decides it (a deadline met by a thin margin).
   case timing
   /// Its only failures are crashes of the test process while it ran beside other tests, none of
   /// which crashed alone: the crash is the suite's, and which test causes it is not known.
   case crashBesideOthers = "crash-beside-others"
-  /// No contrast says why: too few failures, or runs `--budget` or an interrupt cut short.
+  /// No experiment showed a cause: too few failures, a contrast no bigger than chance, or runs
+  /// `--budget` or an interrupt cut short. The finding says what was ruled out.
   case undetermined
 
   /// The diagnosis a report names, under its name of today or of an earlier FlakeLab
@@ -57,14 +60,14 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
     case .alwaysFails: "fails every time, under every executor"
     case .blocksThread: "blocks a thread waiting for async work: never finishes on one queue"
     case .serialDeterministic: "fails every time on one queue, without waiting: that queue's order of jobs fails it"
-    case .interference: "fails beside other tests, never alone"
+    case .interference: "fails beside other tests far more often than alone"
     case .firstRun: "fails on a fresh process's first run far more than on warm repetitions"
     case .fifoDependent: "relies on the FIFO order of jobs: fails under seeded interleavings, never under serial"
     case .needsParallelism: "a race between threads: fails under global, never on one queue"
     case .randomness: "the random seed decides it: the same seeds fail it again, others pass"
-    case .timing: "fails now and then under every executor: real time or I/O"
+    case .timing: "fails far more often when busy threads compete for the cores: real time decides it"
     case .crashBesideOthers: "the test process crashed while it ran beside other tests, none of which crashed alone"
-    case .undetermined: "no contrast here says why: too few failures, or runs cut short (--budget, an interrupt)"
+    case .undetermined: "no experiment here showed why"
     }
   }
 
@@ -89,10 +92,12 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
     case .randomness:
       "replay the failing seed to see the value; make the test independent of the draw: inject a seeded generator or "
         + "fixed values, and compare sets and dictionaries without their order (sorted, or JSONEncoder's .sortedKeys)"
-    case .timing: "no executor makes it deterministic: inject a clock, or wait for the event rather than a time"
+    case .timing:
+      "a deadline or a sleep decides it, and a busy machine misses it: inject a clock, or wait for the event rather than a time"
     case .crashBesideOthers:
       "the crash's message names the code that crashed; run the tests in flight in smaller groups (--filter) to find the one that brings it on"
-    case .undetermined: "run more iterations (--iterations, and a longer --budget if one cut the run) to tell"
+    case .undetermined:
+      "see what was ruled out; more iterations (--iterations, a longer --budget if one cut the run) give the experiments more to go on"
     }
   }
 }

@@ -22,6 +22,7 @@ struct BatchMachine {
     var stop: RunStop?
     /// Event lines the run's workers' feeds could not place, and ignored.
     var ignoredEvents = 0
+    var blocks = ThreadBlocks()
 
     /// Why the run's first iterations settle it, if they do: a run alone settles on timeouts
     /// only (each iteration that turned the executor off still says so, and a failure is a rate).
@@ -43,6 +44,7 @@ struct BatchMachine {
     var lastLines: String
     var moreLastLines: String
     var ignoredEvents: Int
+    var blocks = ThreadBlocks()
     var lifetime: Duration
     /// From ready to exit; zero for a worker that never got ready.
     var iterationTime: Duration
@@ -107,6 +109,7 @@ struct BatchMachine {
     runs[run].workerTime += end.lifetime
     runs[run].iterationTime += end.iterationTime
     runs[run].ignoredEvents += end.ignoredEvents
+    runs[run].blocks.add(end.blocks)
     let stopped = batch.indices.lowerBound + end.completed
     var rest: Range<Int>?
     if stopped < batch.indices.upperBound {

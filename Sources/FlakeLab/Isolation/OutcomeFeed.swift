@@ -24,12 +24,15 @@ protocol OutcomeFeed: AnyObject {
   var scheduleIsUncontrolled: Bool { get }
   /// Records that fit no iteration, ignored (a test writing into a package test's channel).
   var ignoredEvents: Int { get }
+  /// Failing iterations in which the test blocked its one queue's thread, and where it blocked.
+  var blocks: ThreadBlocks { get }
 }
 
 extension OutcomeFeed {
   var schedules: UInt64 { 0 }
   var scheduleIsUncontrolled: Bool { false }
   var ignoredEvents: Int { 0 }
+  var blocks: ThreadBlocks { ThreadBlocks() }
   func releaseWorkerEnd() {}
   func workerEnded(status: Int32, output: String) {}
 }

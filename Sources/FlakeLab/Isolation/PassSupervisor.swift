@@ -17,15 +17,18 @@ package final class PassSupervisor {
     let executor: any IterationExecutor
     /// The pass's tests, a group per framework (each framework runs in a process of its own).
     let groups: [[PackageTest]]
+    /// The passes' layout: the tests side by side as the framework runs them, or one at a time.
+    let layout: TestReference.ProcessLayout
     /// Starts the tests given (a subset of one group) as pass `pass`.
     let launch: ([PackageTest], _ pass: Int) throws -> (launch: WorkerLaunch, feed: SuiteEventFeed)
 
     init(
-      executor: any IterationExecutor, groups: [[PackageTest]],
+      executor: any IterationExecutor, groups: [[PackageTest]], layout: TestReference.ProcessLayout = .suite,
       launch: @escaping ([PackageTest], Int) throws -> (launch: WorkerLaunch, feed: SuiteEventFeed)
     ) {
       self.executor = executor
       self.groups = groups
+      self.layout = layout
       self.launch = launch
     }
   }
@@ -114,7 +117,7 @@ package final class PassSupervisor {
     }
     return arms.enumerated().flatMap { armIndex, arm in
       results(
-        of: machines[armIndex], under: arm.executor, packagePath: packagePath, planned: passes.count,
+        of: machines[armIndex], under: arm.executor, layout: arm.layout, packagePath: packagePath, planned: passes.count,
         cutBy: wasInterrupted ? .interrupted : budget.stopped[armIndex] ? .budgetSpent : nil)
     }
   }
@@ -122,14 +125,15 @@ package final class PassSupervisor {
   /// An arm's results, group by group; each carries the arm's time and ignored events, every
   /// test's together.
   private func results(
-    of machines: [SuitePassMachine], under executor: any IterationExecutor, packagePath: String, planned: Int,
-    cutBy cut: RunStop?
+    of machines: [SuitePassMachine], under executor: any IterationExecutor, layout: TestReference.ProcessLayout,
+    packagePath: String, planned: Int, cutBy cut: RunStop?
   ) -> [RunResult] {
     let seconds = machines.reduce(Duration.zero) { $0 + $1.seconds }.seconds
     let ignored = machines.reduce(0) { $0 + $1.ignoredEvents }
     return machines.flatMap { machine in
       machine.results(under: executor, packagePath: packagePath, planned: planned, cutBy: cut).map { result in
         var result = result
+        result.test = result.test.map { TestReference(test: $0.test, packagePath: $0.packagePath, layout: layout) }
         result.seconds = seconds
         result.ignoredEvents = ignored
         return result

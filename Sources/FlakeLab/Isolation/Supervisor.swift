@@ -152,6 +152,8 @@ package final class Supervisor {
       // A package's test alone: its own time is what its processes did once ready.
       if run.test != nil { result.testSeconds = state.iterationTime.seconds }
       result.ignoredEvents = state.ignoredEvents
+      result.blockedIterations = state.blocks.failingIterations
+      result.blockedAt = state.blocks.commonest
       return result
     }
   }
@@ -195,7 +197,7 @@ package final class Supervisor {
     BatchMachine.WorkerEnd(
       status: status, isReady: worker.isReady, wasTimedOut: worker.wasTimedOut, completed: worker.completed,
       lastLines: worker.lastOutputLines(), moreLastLines: worker.lastOutputLines(4), ignoredEvents: worker.feed.ignoredEvents,
-      lifetime: now - worker.startedAt, iterationTime: worker.readyAt.map { now - $0 } ?? .zero)
+      blocks: worker.feed.blocks, lifetime: now - worker.startedAt, iterationTime: worker.readyAt.map { now - $0 } ?? .zero)
   }
 
   private func progress(

@@ -21,6 +21,8 @@ package struct HarnessConfiguration: Equatable, Sendable {
   package var seed: UInt64
   /// Set for the start-up probe: report what took effect and exit.
   package var isProbe: Bool
+  /// Busy threads the harness starts to compete for the cores (the stressed layout); 0: none.
+  package var noiseThreads: Int
   /// The descriptor of the supervisor's event pipe in the test process: drawn at random
   /// (``randomChannel()``) and named only here, so a test that closes or writes to a
   /// descriptor of its own (3, say) never reaches it. The harness takes it over at start.
@@ -28,7 +30,7 @@ package struct HarnessConfiguration: Equatable, Sendable {
 
   package init(
     mechanism: HarnessMechanism, tests: [PackageTest], firstIndex: Int = 0, repetitions: Int = 1,
-    seed: UInt64 = 0, isProbe: Bool = false, channel: Int32 = randomChannel()
+    seed: UInt64 = 0, isProbe: Bool = false, noiseThreads: Int = 0, channel: Int32 = randomChannel()
   ) {
     self.mechanism = mechanism
     framework = tests.first?.framework ?? .xctest
@@ -37,6 +39,7 @@ package struct HarnessConfiguration: Equatable, Sendable {
     self.repetitions = repetitions
     self.seed = seed
     self.isProbe = isProbe
+    self.noiseThreads = noiseThreads
     self.channel = channel
   }
 
@@ -61,6 +64,7 @@ package struct HarnessConfiguration: Equatable, Sendable {
       Self.prefix + "REPETITIONS": String(repetitions),
       Self.prefix + "SEED": String(seed),
       Self.prefix + "PROBE": isProbe ? "1" : "0",
+      Self.prefix + "NOISE": String(noiseThreads),
       Self.prefix + "CHANNEL": String(channel),
     ]
   }
@@ -79,12 +83,13 @@ package struct HarnessConfiguration: Equatable, Sendable {
       mechanism: mechanism,
       tests: ids.split(separator: "\n").map { PackageTest(id: String($0), framework: framework) },
       firstIndex: firstIndex,
-      repetitions: repetitions, seed: seed, isProbe: value("PROBE") == "1", channel: channel)
+      repetitions: repetitions, seed: seed, isProbe: value("PROBE") == "1",
+      noiseThreads: value("NOISE").flatMap { Int($0) } ?? 0, channel: channel)
   }
 
   /// The names of every variable, to remove from the environment of the test's own children.
   package static var variableNames: [String] {
-    ["MECHANISM", "TESTS", "FRAMEWORK", "FIRST_INDEX", "REPETITIONS", "SEED", "PROBE", "CHANNEL"].map {
+    ["MECHANISM", "TESTS", "FRAMEWORK", "FIRST_INDEX", "REPETITIONS", "SEED", "PROBE", "NOISE", "CHANNEL"].map {
       prefix + $0
     }
   }

@@ -63,6 +63,21 @@ package struct TestReference: Equatable, Sendable {
     case repetitions
     /// One process per iteration of one test: first-run rates.
     case fresh
+    /// A suite pass with the tests one at a time under global, as `swift test --no-parallel` and
+    /// Xcode run them: beside its neighbours in order, with the pool to itself.
+    case oneAtATime = "one-at-a-time"
+    /// Repetitions in warm processes with busy threads competing for every core: the noise that
+    /// exposes a test that real time decides (Shaker's stress).
+    case stressed
+    /// Fresh processes replaying chosen iterations' seeds: those that failed and as many that
+    /// passed, to see whether the seed decides the outcome.
+    case replay
+
+    /// The layouts `--layout` offers; the others are the diagnosis's own.
+    package static let chosenByUsers: [ProcessLayout] = [.suite, .repetitions, .fresh]
+
+    /// Whether the test shares its process with other tests (a suite pass), not alone.
+    package var isSuitePass: Bool { self == .suite || self == .oneAtATime }
   }
 
   package let test: PackageTest

@@ -23,6 +23,10 @@ package enum TestEvent: Equatable, Sendable {
   /// Under `serial`, from the harness: the test turned the serial executor off (it cleared the
   /// global-enqueue hook) in the iteration under way.
   case executorChanged
+  /// On one queue, from the harness: the test blocked the queue's thread in `call` (`usleep`,
+  /// `dispatch_semaphore_wait`…), called from `frame`, the innermost function of the test
+  /// binary, when the harness could name it. No job can run on the queue while it waits.
+  case threadBlocked(call: String, frame: String?)
   /// From the harness, once the process ran every test it was given: how many of the events it
   /// counts (``isCounted``) it wrote. Fewer read than written means the lab lost some.
   case runEnded(eventsWritten: Int)
@@ -32,7 +36,7 @@ package enum TestEvent: Equatable, Sendable {
   package var isCounted: Bool {
     switch self {
     case .runStarted, .testStarted, .issueRecorded, .testEnded, .testSkipped: true
-    case .probe, .scheduleUncontrolled, .executorChanged, .runEnded: false
+    case .probe, .scheduleUncontrolled, .executorChanged, .threadBlocked, .runEnded: false
     }
   }
 
@@ -54,6 +58,7 @@ package enum TestEvent: Equatable, Sendable {
       switch payload["finding"]?.string {
       case "scheduleUncontrolled": return .scheduleUncontrolled
       case "executorChanged": return .executorChanged
+      case "threadBlocked": return payload["call"]?.string.map { .threadBlocked(call: $0, frame: payload["frame"]?.string) }
       case "runEnded": return payload["eventsWritten"]?.int.map { .runEnded(eventsWritten: $0) }
       default: return nil
       }
@@ -114,6 +119,9 @@ package enum TestEvent: Equatable, Sendable {
       object = Self.finding([("finding", .string("scheduleUncontrolled"))])
     case .executorChanged:
       object = Self.finding([("finding", .string("executorChanged"))])
+    case .threadBlocked(let call, let frame):
+      object = Self.finding(
+        [("finding", .string("threadBlocked")), ("call", .string(call))] + (frame.map { [("frame", JSONValue.string($0))] } ?? []))
     case .runEnded(let written):
       object = Self.finding([("finding", .string("runEnded")), ("eventsWritten", .int(written))])
     }

@@ -20,6 +20,9 @@ final class TestEventFeed: OutcomeFeed {
   /// Set when the test turned the run's executor off during the iteration under way.
   private var executorChanged = false
   private(set) var scheduleIsUncontrolled = false
+  private(set) var blocks = ThreadBlocks()
+  /// Where the iteration under way blocked its queue's thread, if it did.
+  private var blockedAt: String?
   /// Event lines of the test that fit no iteration: an end without a start, or past the
   /// iterations asked. Not the lab's to count; a test writing into the channel, say.
   private(set) var ignoredEvents = 0
@@ -53,6 +56,8 @@ final class TestEventFeed: OutcomeFeed {
       scheduleIsUncontrolled = true
     case .executorChanged where issues != nil:
       executorChanged = true
+    case .threadBlocked(let call, let frame) where issues != nil:
+      blockedAt = blockedAt ?? ThreadBlocks.place(call: call, frame: frame)
     case .testStarted(let id) where TestEvent.testID(id, belongsTo: testID):
       workerIsReady = true
       issues = []
@@ -73,7 +78,10 @@ final class TestEventFeed: OutcomeFeed {
     /// Counts the iteration under way (nil outcome: it passed). An end the process was never
     /// asked for, or one without a start, is not counted: never an iteration twice.
     func finishIteration(_ outcome: Outcome?, example: String? = nil) {
-      defer { executorChanged = false }
+      defer {
+        executorChanged = false
+        blockedAt = nil
+      }
       issues = nil
       guard completed < iterations else {
         ignoredEvents += 1
@@ -86,6 +94,10 @@ final class TestEventFeed: OutcomeFeed {
         records.append(ChannelRecord(index: index, outcome: .executorChanged, fingerprint: 0))
       } else if let outcome {
         records.append(ChannelRecord(index: index, outcome: outcome, fingerprint: 0, example: example))
+        if let blockedAt, !outcome.isOutsideTheRate {
+          blocks.failingIterations += 1
+          blocks.places[blockedAt, default: 0] += 1
+        }
       }
     }
   }

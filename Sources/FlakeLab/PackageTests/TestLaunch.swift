@@ -3,29 +3,30 @@ import Foundation
 /// How the lab starts a user's test binary as a worker: the arguments each framework needs to
 /// run one test a number of times in a row, and the environment that preloads the harness.
 package enum TestLaunch {
-  /// A run of `test` under `executor`, in worker processes of the package's test binary, put
-  /// under the executor by its ``IterationExecutor/harnessMechanism`` (which callers checked).
+  /// A run of `test` alone under `executor`, in worker processes of the package's test binary,
+  /// put under the executor by its ``IterationExecutor/harnessMechanism`` (which callers checked).
   ///
   /// - Parameters:
-  ///   - freshProcess: one process per iteration instead of batches of repetitions.
+  ///   - layout: repetitions in warm processes, stressed ones (busy threads competing), or a
+  ///     process per iteration (fresh, replay).
   ///   - probe: what took effect; an XCTest test whose `XCTMain` replacement did not take effect
   ///     runs one process per iteration, judged by its exit status.
   package static func run(
     _ test: PackageTest, of package: TestPackage, executor: any IterationExecutor,
-    indices: Range<Int>, seed: UInt64, freshProcess: Bool, probe: HarnessProbe, preload: String
+    indices: Range<Int>, seed: UInt64, layout: TestReference.ProcessLayout, probe: HarnessProbe, preload: String
   ) -> SupervisedRun {
     let steered = test.framework == .swiftTesting || probe.repeatsXCTestInProcess
+    let onePerProcess = layout == .fresh || layout == .replay || !steered
     let reference = TestReference(
-      test: test, packagePath: package.path,
-      layout: freshProcess || !steered ? .fresh : .repetitions)
+      test: test, packagePath: package.path, layout: !steered && layout == .repetitions ? .fresh : layout)
     let mechanism = executor.harnessMechanism ?? .untouched
     return SupervisedRun(
       RunKey(test: test, executor: executor.id), executor: executor, indices: indices,
-      seed: seed, test: reference, iterationsPerWorker: reference.layout == .fresh ? 1 : nil
+      seed: seed, test: reference, iterationsPerWorker: onePerProcess ? 1 : nil
     ) { batch in
       let configuration = HarnessConfiguration(
         mechanism: mechanism, tests: [test], firstIndex: batch.lowerBound, repetitions: batch.count,
-        seed: seed)
+        seed: seed, noiseThreads: layout == .stressed ? CPUNoiseLevel.threads : 0)
       let feed: any OutcomeFeed =
         steered
         ? try TestEventFeed(testID: test.id, firstIndex: batch.lowerBound, iterations: batch.count)
@@ -44,21 +45,25 @@ package enum TestLaunch {
   /// own, XCTest's first, as `swift test` runs them. Swift Testing runs its tests in parallel
   /// under an executor that leaves the process as it is, and one at a time under one that puts
   /// every job on one queue, which cannot run tests side by side.
+  ///
+  /// With `oneAtATime`, only the Swift Testing tests, one at a time under an executor that would
+  /// run them in parallel (`swift test --no-parallel`, Xcode); XCTest runs them so already.
   package static func passes(
     of tests: [PackageTest], in package: TestPackage, executor: any IterationExecutor, seed: UInt64,
-    preload: String
+    oneAtATime: Bool = false, preload: String
   ) -> PassSupervisor.Arm {
     let mechanism = executor.harnessMechanism ?? .untouched
-    let groups = PackageTest.Framework.allCases.map { framework in tests.filter { $0.framework == framework } }
-      .filter { !$0.isEmpty }
-    return PassSupervisor.Arm(executor: executor, groups: groups) { tests, pass in
+    let frameworks = oneAtATime ? [PackageTest.Framework.swiftTesting] : PackageTest.Framework.allCases
+    let groups = frameworks.map { framework in tests.filter { $0.framework == framework } }.filter { !$0.isEmpty }
+    let layout: TestReference.ProcessLayout = oneAtATime ? .oneAtATime : .suite
+    return PassSupervisor.Arm(executor: executor, groups: groups, layout: layout) { tests, pass in
       let configuration = HarnessConfiguration(
         mechanism: mechanism, tests: tests, firstIndex: pass, repetitions: 1, seed: seed)
       let feed = try SuiteEventFeed(testIDs: tests.map(\.id))
       let launch = WorkerLaunch(
         executable: package.testBinary,
         arguments: arguments(
-          tests, of: package.swiftTestingTests, repetitions: 1, inParallel: mechanism.runsTestsInParallel,
+          tests, of: package.swiftTestingTests, repetitions: 1, inParallel: mechanism.runsTestsInParallel && !oneAtATime,
           channel: configuration.channel, eventStreamVersion: package.eventStreamVersion),
         environment: environment(configuration, preload: preload), feed: feed,
         channelDescriptor: configuration.channel)

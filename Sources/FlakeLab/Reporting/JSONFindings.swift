@@ -16,6 +16,7 @@ extension JSONReport {
       (Key.diagnosis, finding.diagnosis.map { .string($0.rawValue) } ?? .null),
       (Key.advice, finding.advice.map(JSONValue.string) ?? .null),
       (Key.randomDraw, finding.randomDraw.map { .string($0.rawValue) } ?? .null),
+      (Key.ruledOut, .array(finding.ruledOut.map { .string($0.rawValue) })),
       (
         Key.source,
         finding.location.map { .object([(Key.path, .string($0.path)), (Key.line, .int($0.line))]) } ?? .null
@@ -89,6 +90,10 @@ extension JSONReport {
     if let draw = entry[Key.randomDraw]?.string {
       guard let known = Diagnostician.RandomDraw(rawValue: draw) else { throw malformed }
       finding.randomDraw = known
+    }
+    for cause in entry[Key.ruledOut]?.array ?? [] {
+      guard let known = cause.string.flatMap(TestDiagnosis.init(reading:)) else { throw malformed }
+      finding.ruledOut.append(known)
     }
     if let source = entry[Key.source], source.isObject {
       guard let path = source[Key.path]?.string, let line = source[Key.line]?.int else { throw malformed }

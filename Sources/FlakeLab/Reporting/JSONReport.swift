@@ -35,6 +35,9 @@ package enum JSONReport {
     package static let stopped = "stopped"
     package static let ignoredEvents = "ignoredEvents"
     package static let rerunForLostEvents = "rerunForLostEvents"
+    package static let blockedIterations = "blockedIterations"
+    package static let ruledOut = "ruledOut"
+    package static let blockedAt = "blockedAt"
     package static let testSeconds = "testSeconds"
     package static let failureRate = "failureRate"
     package static let confidence = "confidence"
@@ -160,6 +163,8 @@ package enum JSONReport {
       (Key.stopped, result.stop.map { .string($0.rawValue) } ?? .null),
       (Key.ignoredEvents, .int(result.ignoredEvents)),
       (Key.rerunForLostEvents, .int(result.rerunForLostEvents)),
+      (Key.blockedIterations, .int(result.blockedIterations)),
+      (Key.blockedAt, result.blockedAt.map { .string($0) } ?? .null),
       (Key.testSeconds, result.testSeconds.map { .double($0) } ?? .null),
       // A run that only skipped has no rate: null, never a 0% no iteration measured.
       (Key.failureRate, estimate.hasRate ? .double(tally.failureRate) : .null),

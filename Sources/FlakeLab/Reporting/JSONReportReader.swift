@@ -88,6 +88,8 @@ extension JSONReport {
     result.stop = run[Key.stopped]?.string.flatMap(RunStop.init)
     result.ignoredEvents = max(0, run[Key.ignoredEvents]?.int ?? 0)
     result.rerunForLostEvents = max(0, run[Key.rerunForLostEvents]?.int ?? 0)
+    result.blockedIterations = max(0, run[Key.blockedIterations]?.int ?? 0)
+    result.blockedAt = run[Key.blockedAt]?.string
     result.testSeconds = run[Key.testSeconds]?.number.flatMap { $0 >= 0 ? $0 : nil }
     if let id = run[Key.test]?.string {
       (result.test, result.failedBeside) = try test(id, of: run, name: name)

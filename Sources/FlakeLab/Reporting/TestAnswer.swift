@@ -38,7 +38,7 @@ package enum TestAnswer {
     ]
     lines += finding.runs.map { "    " + armLine($0) }
     if let polluters = finding.polluters {
-      lines.append("    " + pollutersLine(polluters, alone: finding.runs.filter { $0.test?.layout != .suite }))
+      lines.append("    " + pollutersLine(polluters, alone: finding.runs.filter { $0.test?.layout.isSuitePass == false }))
     }
     if finding.diagnosis == .interference, finding.polluters?.tests.isEmpty ?? true,
       let most = finding.neighbours.first?.passes
@@ -51,10 +51,19 @@ package enum TestAnswer {
         "    beside it in \(Formatting.count(most)) of its \(Formatting.count(failingPasses)) failing passes: "
           + suspects.prefix(5).joined(separator: ", ") + (suspects.count > 5 ? " and \(suspects.count - 5) more" : ""))
     }
-    if let draw = finding.randomDraw, let replay = finding.runs.last(where: Diagnostician.isRandomnessReplay) {
+    if let draw = finding.randomDraw {
+      let replays = finding.runs.filter(Diagnostician.isRandomnessReplay)
+      let failed = replays.reduce(0) { $0 + $1.tally.notPassed }
+      let passed = replays.reduce(0) { $0 + $1.tally.ran } - failed
       lines.append(
-        "    the same \(Formatting.count(replay.tally.notPassed)) of \(Formatting.count(replay.tally.ran)) fresh processes failed "
-          + "again with the same seeds; drawn \(draw == .perProcess ? "once per process (a hash order, a value drawn once)" : "in each iteration")")
+        "    replayed on one queue, a fresh process each: the \(count(failed, "seed")) that failed it failed again, "
+          + "the \(Formatting.count(passed)) that passed passed; drawn "
+          + (draw == .perProcess ? "once per process (a hash order, a value drawn once)" : "in each iteration"))
+    }
+    if finding.diagnosis == .undetermined, !finding.ruledOut.isEmpty {
+      lines.append(
+        "    ruled out by their experiments: " + finding.ruledOut.map(\.rawValue).joined(separator: ", ")
+          + " (the arms above show each)")
     }
     if let seen = mostFrequentFailure(finding) {
       lines.append("    seen: \(seen)")
@@ -89,7 +98,7 @@ package enum TestAnswer {
     var lines = ["CRASHED  the test process, with \(count(crash.tests.count, "test")) in flight: \(TestDiagnosis.crashBesideOthers.summary)"]
     for arm in crash.arms {
       lines.append(
-        "    \(arm.arm)".padding(toLength: 24, withPad: " ", startingAt: 0)
+        "    " + arm.arm.padding(toLength: armNameWidth, withPad: " ", startingAt: 0)
           + "crashed in \(Formatting.count(arm.crashed)) of \(Formatting.count(arm.passes)) passes")
     }
     if let seen = crash.seen { lines.append("    seen: " + seen) }
@@ -102,16 +111,22 @@ package enum TestAnswer {
   }
 
   /// `suite, global        3 of 40 failed   7.50% [2.58%, 19.86%]`.
+  /// The width of an arm's name, `one-at-a-time, global` and a space.
+  static let armNameWidth = 23
+
   static func armLine(_ run: RunResult) -> String {
     let layout = run.test?.layout.rawValue ?? "run"
-    let name = "\(layout), \(run.executor)".padding(toLength: 20, withPad: " ", startingAt: 0)
+    let name = "\(layout), \(run.executor)".padding(toLength: armNameWidth, withPad: " ", startingAt: 0)
     let tally = run.tally
     let counts = "\(Formatting.count(tally.notPassed)) of \(Formatting.count(tally.ran)) failed"
     var line = name + counts.padding(toLength: 19, withPad: " ", startingAt: 0)
       + RateText.withInterval(run.estimate)
     if tally.timedOut > 0 { line += " · \(Formatting.count(tally.timedOut)) timed out" }
     if tally.crashed > 0 { line += " · \(Formatting.count(tally.crashed)) crashed" }
-    if Diagnostician.isRandomnessReplay(run) { line += " · randomness drawn from the lab's seed" }
+    if Diagnostician.isRandomnessReplay(run) { line += " · seeds replayed: those that failed and as many that passed" }
+    if let place = run.blockedAt, run.blockedIterations > 0 {
+      line += " · \(Formatting.count(run.blockedIterations)) blocked the queue's thread at \(place)"
+    }
     if run.notRun > 0, let stop = run.stop {
       line += " · stopped: \(TextReport.reason(stop))"
     }

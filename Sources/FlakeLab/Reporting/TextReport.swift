@@ -194,7 +194,7 @@ enum MachineLine {
       lines.append("The run was bounded by --budget \(budget): it was spent, and the runs it cut short say so.")
     }
     if let layout = context.layout {
-      let text =
+      let text: String? =
         switch layout {
         case .suite:
           "Tests ran in suite passes, as swift test runs them: each pass one process running every test "
@@ -202,8 +202,9 @@ enum MachineLine {
         case .fresh: "Tests ran one process per iteration: first-run rates."
         case .repetitions:
           "Tests ran as repetitions in one process per worker; first-run rates (--layout fresh) can differ."
+        case .oneAtATime, .stressed, .replay: nil
         }
-      lines.append(text)
+      if let text { lines.append(text) }
     }
     if let shard = context.shard {
       lines.append("Shard \(shard.index)/\(shard.count): this report holds that share of each run.")

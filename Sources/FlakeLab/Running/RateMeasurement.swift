@@ -109,12 +109,15 @@ extension RateMeasurement {
       try screenThenDrillDown(tests, arms: arms, passes: passes, packagePath: packagePath, drillDown: drillDown, onProgress: onProgress)
     }
     SuspendSignal.restoreDefault()
+    // The passes one at a time are the test's, beside the drill-down's: the report's runs are
+    // the screen as swift test runs it, one per test and executor, which gates and baselines judge.
+    let inTurn = screened.filter { $0.test?.layout == .oneAtATime }
     var report = Report(
-      runs: screened, interrupted: interrupted, shard: shard,
+      runs: screened.filter { $0.test?.layout != .oneAtATime }, interrupted: interrupted, shard: shard,
       confidence: confidence, seed: seed, program: program, timeout: timeout)
     report.budget = budget
     report.tests = TestFinding.findings(
-      of: tests, runs: report.runs + drilled.results, polluters: drilled.polluters, locations: locations,
+      of: tests, runs: report.runs + inTurn + drilled.results, polluters: drilled.polluters, locations: locations,
       confidence: confidence)
     if !interrupted { report.judge(gates: gates, baseline: baseline) }
     return report

@@ -41,6 +41,11 @@ package struct RunResult: Sendable {
   /// In the suite layout: for each test that was running beside this one in a pass where this
   /// one failed, in how many such passes.
   package var failedBeside: [PackageTest: Int] = [:]
+  /// A package's test on one queue: its failing iterations in which it blocked the queue's
+  /// thread (a sleep, a semaphore, a condition or group wait), as the harness saw them.
+  package var blockedIterations = 0
+  /// Where it blocked the most often: the innermost frame of the test binary, and the call.
+  package var blockedAt: String?
 
   package init(
     _ key: RunKey, tally: Tally, seconds: Double, iterationsAreIndependent: Bool,
@@ -76,6 +81,8 @@ package struct RunResult: Sendable {
     rerunForLostEvents += other.rerunForLostEvents
     if let more = other.testSeconds { testSeconds = (testSeconds ?? 0) + more }
     failedBeside.merge(other.failedBeside, uniquingKeysWith: +)
+    blockedIterations += other.blockedIterations
+    blockedAt = blockedAt ?? other.blockedAt
     replicates += other.replicates
     seconds += other.seconds
     if let schedule = other.schedule { self.schedule?.merge(schedule) }

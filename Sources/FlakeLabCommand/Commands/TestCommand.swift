@@ -61,7 +61,7 @@ struct TestCommand: Command {
       default: .suite
     ) { text, option throws(UsageError) in
       TestReference.ProcessLayout(
-        rawValue: try ValueParsers.choice(text, option: option, among: TestReference.ProcessLayout.allCases.map(\.rawValue)))!
+        rawValue: try ValueParsers.choice(text, option: option, among: TestReference.ProcessLayout.chosenByUsers.map(\.rawValue)))!
     }
     static let iterations = Option(
       "iterations", "N", "Passes over the suite (--layout suite), or iterations of each test under each executor",
@@ -197,7 +197,7 @@ struct TestCommand: Command {
         usable.map { executor in
           TestLaunch.run(
             test, of: package, executor: executor, indices: indices, seed: measurement.seed,
-            freshProcess: layout == .fresh, probe: probe, preload: preload)
+            layout: layout, probe: probe, preload: preload)
         }
       }
       return try measurement.measure(runs, failsOnFlaky: failsOnFlaky, text: TextReport.render, record: record)
@@ -205,8 +205,14 @@ struct TestCommand: Command {
     let drillDown = DrillDown.standard(
       screenPasses: measurement.iterations, executors: diagnosisExecutors, probe: probe,
       measurement: measurement.measurement, package: package, preload: preload)
+    let passes = usable.map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: measurement.seed, preload: preload) }
+    // Swift Testing's tests once more one at a time under global, as swift test --no-parallel
+    // and Xcode run them: a race that a busy pool hides in parallel passes shows there.
+    let inTurn = usable.filter { screened && $0.harnessMechanism?.runsTestsInParallel == true }.prefix(1)
+      .filter { _ in tests.contains { $0.framework == .swiftTesting } }
+      .map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: measurement.seed, oneAtATime: true, preload: preload) }
     return try measurement.screen(
-      tests, arms: usable.map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: measurement.seed, preload: preload) },
+      tests, arms: passes + inTurn,
       passes: indices, packagePath: packagePath, drillDown: screened ? drillDown : nil, locations: package.locations,
       failsOnFlaky: failsOnFlaky, text: { TestAnswer.render($0, verbose: isVerbose) }, record: record)
   }

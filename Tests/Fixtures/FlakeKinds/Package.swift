@@ -1,12 +1,13 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-// One test of each kind `flakelab test` tells apart: stable, a race between threads, one that
-// relies on FIFO order, one that blocks its thread, two that one queue's order fails every time
-// (an isLoading check, an actor's reentrancy), two that the random seed decides (a value, a hash
-// order), a polluter and its victims in XCTest and in Swift Testing, one that fails on a
-// process's first run, and one that real time decides. Misbehaving and Stopping crash, hang and
-// stop their process only when FLAKEKINDS_MISBEHAVE=1.
+// Tests of each kind `flakelab test` tells apart, in several shapes each (Swift Testing and
+// XCTest, sync and async): stable, races between threads, tests that rely on FIFO order, that
+// block their thread, that one queue's order fails every time, that the random seed decides,
+// polluters and their victims, tests that fail on a process's first run, and deadlines that real
+// time decides. Labels.tsv says the right diagnosis of each; `make bench` measures the lab's
+// answers against it. Misbehaving and Stopping crash, hang and stop their process only when
+// FLAKEKINDS_MISBEHAVE=1.
 let package = Package(
   name: "FlakeKinds",
   targets: [.testTarget(name: "FlakeKindsTests")],

@@ -1,0 +1,105 @@
+import Dispatch
+import FlakeLab
+import Foundation
+import Synchronization
+
+/// Sees a test block its one queue's thread, inside the test process, under the executors that
+/// run every job on one queue: while the thread sleeps or waits on a semaphore, a group or a
+/// condition, no job can run, and work the test waits for never comes, however short the wait.
+///
+/// The harness defines the blocking calls (below); each asks ``noteBlock(_:)`` whether it is on
+/// the queue, runs the real call, and then tells the supervisor (`threadBlocked`) with the
+/// innermost function of the test binary on the stack: the test, or the helper that blocks (a
+/// package's own `fulfillment(of:timeout:)` shim). Told after the wait, so that the events of
+/// the iteration's start are ahead of it in the stream, and at most every 50 ms for one place:
+/// a helper polling with 1 ms sleeps would say it three hundred times.
+enum BlockWatch {
+  /// Set when the process runs on one queue.
+  nonisolated(unsafe) private static var isOn = false
+  /// Set on a thread inside the watch, so that what the watch calls never watches itself.
+  nonisolated(unsafe) private static var busyKey = pthread_key_t()
+  private static let lastTold = Mutex<(place: String, at: ContinuousClock.Instant)?>(nil)
+
+  static func start() {
+    _ = HarnessMainExecutor.mainQueueKey
+    guard pthread_key_create(&busyKey, nil) == 0 else { return }
+    isOn = true
+  }
+
+  /// Runs `block` (the real call), and tells where it blocked if it was on the one queue.
+  static func watching<Result>(_ call: StaticString, _ block: () -> Result) -> Result {
+    guard isOn, pthread_getspecific(busyKey) == nil else { return block() }
+    pthread_setspecific(busyKey, UnsafeRawPointer(bitPattern: 1))
+    defer { pthread_setspecific(busyKey, nil) }
+    guard Thread.isMainThread || DispatchQueue.getSpecific(key: HarnessMainExecutor.mainQueueKey) == true else {
+      return block()
+    }
+    let frame = TestBinaryFrame.innermost()
+    let result = block()
+    tell(call: "\(call)", frame: frame)
+    return result
+  }
+
+  private static func tell(call: String, frame: String?) {
+    let place = ThreadBlocks.place(call: call, frame: frame)
+    let now = ContinuousClock.now
+    let due = lastTold.withLock { last in
+      guard last == nil || last!.place != place || now - last!.at >= .milliseconds(50) else { return false }
+      last = (place, now)
+      return true
+    }
+    if due { EventOutput.write(.threadBlocked(call: call, frame: frame)) }
+  }
+}
+
+// The blocking calls, each passed on to the real one. Public: a release build exports a
+// `@_cdecl` function only if it is.
+
+@_cdecl("usleep")
+public func watchedUsleep(_ microseconds: UInt32) -> Int32 {
+  BlockWatch.watching("usleep") { RealCall.usleep(microseconds) }
+}
+
+@_cdecl("nanosleep")
+public func watchedNanosleep(_ duration: UnsafeRawPointer?, _ remaining: UnsafeMutableRawPointer?) -> Int32 {
+  BlockWatch.watching("nanosleep") { RealCall.nanosleep(duration, remaining) }
+}
+
+@_cdecl("clock_nanosleep")
+public func watchedClockNanosleep(
+  _ clock: Int32, _ flags: Int32, _ duration: UnsafeRawPointer?, _ remaining: UnsafeMutableRawPointer?
+) -> Int32 {
+  BlockWatch.watching("clock_nanosleep") { RealCall.clockNanosleep(clock, flags, duration, remaining) }
+}
+
+@_cdecl("sem_wait")
+public func watchedSemWait(_ semaphore: UnsafeMutableRawPointer?) -> Int32 {
+  BlockWatch.watching("sem_wait") { RealCall.semWait(semaphore) }
+}
+
+@_cdecl("sem_timedwait")
+public func watchedSemTimedwait(_ semaphore: UnsafeMutableRawPointer?, _ deadline: UnsafeRawPointer?) -> Int32 {
+  BlockWatch.watching("sem_timedwait") { RealCall.semTimedwait(semaphore, deadline) }
+}
+
+@_cdecl("pthread_cond_wait")
+public func watchedCondWait(_ condition: UnsafeMutableRawPointer?, _ mutex: UnsafeMutableRawPointer?) -> Int32 {
+  BlockWatch.watching("pthread_cond_wait") { RealCall.condWait(condition, mutex) }
+}
+
+@_cdecl("pthread_cond_timedwait")
+public func watchedCondTimedwait(
+  _ condition: UnsafeMutableRawPointer?, _ mutex: UnsafeMutableRawPointer?, _ deadline: UnsafeRawPointer?
+) -> Int32 {
+  BlockWatch.watching("pthread_cond_timedwait") { RealCall.condTimedwait(condition, mutex, deadline) }
+}
+
+@_cdecl("dispatch_semaphore_wait")
+public func watchedSemaphoreWait(_ semaphore: OpaquePointer?, _ timeout: UInt64) -> Int {
+  BlockWatch.watching("DispatchSemaphore.wait") { RealCall.semaphoreWait(semaphore, timeout) }
+}
+
+@_cdecl("dispatch_group_wait")
+public func watchedGroupWait(_ group: OpaquePointer?, _ timeout: UInt64) -> Int {
+  BlockWatch.watching("DispatchGroup.wait") { RealCall.groupWait(group, timeout) }
+}
