@@ -1,60 +1,54 @@
 import FlakeLab
 import Foundation
+import Runtime
 
-/// The innermost function of the test binary on the calling thread's stack, by name: where a
-/// test (or a helper of its package) made the call the harness is in.
-///
-/// The test binary is the process's main program: a return address inside its mappings is one
-/// of its frames. Its name comes from the binary's symbol table (``ELFSymbols``), demangled by
-/// the Swift runtime; a stripped binary has none, and nil says so.
+/// The innermost function of the test binary on the calling thread's stack, by name and line:
+/// where a test (or a helper of its package, a `fulfillment(of:timeout:)` shim) made the call
+/// the harness is in. Swift's own backtracer walks the stack and reads the binary's debug
+/// information. Code the compiler wrote is passed over for the code around it: an assertion's
+/// autoclosure, a macro's expansion (`#expect`), the list of XCTest's tests. A stripped binary
+/// has no lines: the function's name alone.
 enum TestBinaryFrame {
   static func innermost() -> String? {
-    guard let backtrace, let program else { return nil }
-    var addresses = [UnsafeMutableRawPointer?](repeating: nil, count: 64)
-    let count = Int(backtrace(&addresses, Int32(addresses.count)))
-    for address in addresses.prefix(count).compactMap({ $0 }).map({ UInt(bitPattern: $0) })
-    where program.mappings.contains(where: { $0.contains(address) }) {
-      // A return address is the instruction after the call: one back is inside the caller.
-      return program.symbols.name(at: address - program.bias - 1).map(demangled)
+    guard let program, let backtrace = try? Backtrace.capture(algorithm: .precise, limit: 64),
+      let symbolicated = backtrace.symbolicated()
+    else { return nil }
+    let frames = symbolicated.frames.compactMap(\.symbol).filter { $0.imageName == program }
+    if let frame = frames.first(where: { !$0.isSwiftThunk && isWritten($0) }) {
+      return frame.name + (frame.sourceLocation.map { " at \(relative($0.path)):\($0.line)" } ?? "")
     }
-    return nil
+    // No line of its own (an assertion's autoclosure, called through a thunk): the function
+    // that encloses it.
+    return frames.lazy.map { enclosing($0.name) }.first { !$0.hasPrefix("$s") && !$0.contains("__allTests__") }
   }
 
-  private typealias Backtrace = @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>?, Int32) -> Int32
-  private static let backtrace = SystemCalls.symbol("backtrace", as: Backtrace.self)
+  /// Whether the frame is in code a person wrote: a line of a source file, not a generated one.
+  private static func isWritten(_ symbol: SymbolicatedBacktrace.Symbol) -> Bool {
+    guard let location = symbol.sourceLocation, location.line > 0 else { return false }
+    return !location.path.contains("swift-generated-sources") && !location.path.contains(".derived/")
+  }
 
-  /// The main program: where it is mapped, the difference between its addresses in memory and
-  /// in the file (a position-independent executable is loaded at a base of the kernel's
-  /// choosing), and its symbols.
-  private static let program: (mappings: [Range<UInt>], bias: UInt, symbols: ELFSymbols)? = {
-    guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
-      let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8),
-      let symbols = ELFSymbols(path: path),
-      let file = FileHandle(forReadingAtPath: path), let header = try? file.read(upToCount: 18), header.count == 18
-    else { return nil }
-    // `start-end perms offset dev inode path`, the path last.
-    let mappings = maps.split(separator: "\n").compactMap { line -> Range<UInt>? in
-      let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-      guard fields.count >= 6, fields[5...].joined(separator: " ") == path else { return nil }
-      let bounds = fields[0].split(separator: "-").compactMap { UInt($0, radix: 16) }
-      return bounds.count == 2 && bounds[0] < bounds[1] ? bounds[0]..<bounds[1] : nil
+  /// `partial apply for implicit closure #1 in UploadTests.testUpload()` → `UploadTests.testUpload()`.
+  private static func enclosing(_ name: String) -> String {
+    var name = Substring(name)
+    while true {
+      if name.hasPrefix("partial apply for ") {
+        name = name.dropFirst("partial apply for ".count)
+      } else if let range = name.range(of: " in "), name.hasPrefix("closure #") || name.hasPrefix("implicit closure #") {
+        name = name[range.upperBound...]
+      } else {
+        return String(name)
+      }
     }
-    // ET_DYN (3): loaded at the lowest mapping; ET_EXEC: at the addresses the file gives.
-    let isPositionIndependent = header[16] == 3
-    return (mappings, isPositionIndependent ? mappings.map(\.lowerBound).min() ?? 0 : 0, symbols)
-  }()
+  }
 
-  /// A mangled Swift name as Swift writes it, without its return type; a name that is not
-  /// Swift's as it is.
-  private static func demangled(_ symbol: String) -> String {
-    typealias Demangle = @convention(c) (
-      UnsafePointer<CChar>?, Int, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?, UInt32
-    ) -> UnsafeMutablePointer<CChar>?
-    guard let demangle = SystemCalls.symbol("swift_demangle", as: Demangle.self),
-      let text = symbol.withCString({ demangle($0, strlen($0), nil, nil, 0) })
-    else { return symbol }
-    defer { free(text) }
-    let name = String(cString: text)
-    return name.range(of: " -> ").map { String(name[..<$0.lowerBound]) } ?? name
+  /// The main program's file name, as the backtracer names its image.
+  private static let program = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    .map { URL(fileURLWithPath: $0).lastPathComponent }
+
+  /// `path` from the package's directory, where the test process runs, when it is inside it.
+  private static func relative(_ path: String) -> String {
+    let directory = FileManager.default.currentDirectoryPath + "/"
+    return path.hasPrefix(directory) ? String(path.dropFirst(directory.count)) : path
   }
 }
