@@ -20,10 +20,12 @@ import Synchronization
 // test binary's own `--repetitions` loop, and XCTest repetitions in one process against one
 // process per iteration. Then suite passes (flakelab test's default layout) against a loop of
 // `swift test --skip-build` on the package in BENCH_PACKAGE (NumberFacts if unset; pick one of
-// about 100 fast tests for a figure that means something). Then the default run of `flakelab
-// test` on FlakeKinds twice in a row: the same diagnosis for every test, and each run's time.
-// Then flakelab ci and the listing on generated suites of hundreds to thousands of tests
-// (LargeSuites.swift), whose ratio per size shows a cost that grows faster than the suite.
+// about 100 fast tests for a figure that means something). Then flakelab ci and the listing on
+// generated suites of hundreds to thousands of tests (LargeSuites.swift), whose ratio per size
+// shows a cost that grows faster than the suite. Then the diagnosis's accuracy: the default run
+// of `flakelab test` on FlakeKinds, a corpus of tests of known cause (Labels.tsv), twice with two
+// seeds: answers right, harmful and changed, each run's time, and a 20-test package's default
+// run (DiagnosisAccuracy.swift).
 // The speed ratios close the run.
 // Every figure depends on this machine and its load: compare figures from one run, never
 // across machines.

@@ -97,10 +97,12 @@ final class TestDiagnosisTests: XCTestCase {
     for id in [changer, "FlakeKindsTests.CurrencyTests/testRoundsAnAmount"] {
       XCTAssertEqual(answer.tests[id]?["verdict"] as? String, "stable", id)
     }
-    // Stable ones are not drilled down.
+    // Stable ones are not drilled down: their arms are the screen's, the suite passes under
+    // each executor and, for Swift Testing, the passes one test at a time under global.
     for id in [stable, changes] {
       XCTAssertEqual(answer.tests[id]?["verdict"] as? String, "stable", id)
-      XCTAssertEqual((answer.tests[id]?["arms"] as? [Any])?.count, 2, id)
+      let arms = (answer.tests[id]?["arms"] as? [[String: Any]])?.compactMap { $0["processLayout"] as? String }
+      XCTAssertEqual(arms, ["suite", "suite", "one-at-a-time"], id)
     }
   }
 
@@ -164,14 +166,17 @@ final class TestDiagnosisTests: XCTestCase {
       let finding = answer.tests[id]
       XCTAssertEqual(finding?["diagnosis"] as? String, "randomness", id)
       XCTAssertEqual(finding?["randomDraw"] as? String, draw, id)
-      // The two replays with the same seeds: the same count, some but not all.
-      let replays = (finding?["arms"] as? [[String: Any]] ?? []).filter {
-        $0["processLayout"] as? String == "fresh" && $0["executor"] as? String == "serial"
+      // The seeds: fresh processes on one queue, some failing; the replay of those that failed
+      // and as many that passed: every failing seed failed again, every passing one passed.
+      let arms = finding?["arms"] as? [[String: Any]] ?? []
+      func sum(_ layout: String, _ key: String) -> Int {
+        arms.filter { $0["processLayout"] as? String == layout && $0["executor"] as? String == "serial" }
+          .reduce(0) { $0 + ($1[key] as? Int ?? 0) }
       }
-      XCTAssertEqual(replays.count, 2, id)
-      XCTAssertEqual(replays.first?["notPassed"] as? Int, replays.last?["notPassed"] as? Int, id)
-      let failed = replays.first?["notPassed"] as? Int ?? 0
-      XCTAssertTrue(failed > 0 && failed < 16, "\(id): \(failed) of 16")
+      let (seedsFailed, seedsRan) = (sum("fresh", "notPassed"), sum("fresh", "ran"))
+      XCTAssertTrue(seedsFailed > 0 && seedsFailed < seedsRan, "\(id): \(seedsFailed) of \(seedsRan)")
+      XCTAssertEqual(sum("replay", "notPassed"), seedsFailed, id)
+      XCTAssertEqual(sum("replay", "ran"), 2 * seedsFailed, id)
       // Its replay command reproduces the failure: the seed decides the value or the order.
       let replay = try XCTUnwrap(finding?["replay"] as? String, id)
       XCTAssertTrue(replay.contains("--layout fresh") && replay.contains("--executor serial"), replay)
@@ -248,8 +253,8 @@ final class TestDiagnosisTests: XCTestCase {
     }
     // It failed its serial pass, so it was due a diagnosis, which never started.
     let arms = try XCTUnwrap(answer.tests[blocks]?["arms"] as? [[String: Any]])
-    let alone = arms.filter { $0["processLayout"] as? String != "suite" }
-    XCTAssertEqual(alone.count, 4)
+    let alone = arms.filter { !["suite", "one-at-a-time"].contains($0["processLayout"] as? String) }
+    XCTAssertEqual(alone.count, 6)
     for arm in alone {
       XCTAssertEqual(arm["ran"] as? Int, 0, "\(arm)")
       XCTAssertEqual(arm["stopped"] as? String, "budgetSpent", "\(arm)")
@@ -283,14 +288,14 @@ final class TestDiagnosisTests: XCTestCase {
       result.stderr,
       "::warning file=Tests/FlakeKindsTests/Kinds.swift,line=46,title=FlakeKindsTests.blocksThread() is flaky::"
         + "blocks-thread: blocks a thread waiting for async work: never finishes on one queue. "
-        + "Failed: suite serial 3/3, repetitions serial 3/3, repetitions seeded 3/3. "
+        + "Failed: suite serial 3/3, repetitions serial 3/3, repetitions seeded 3/3, fresh serial 3/3. "
         + "Do: await the work instead of blocking on it (semaphore, group wait); never serialize this test.\n")
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     XCTAssertEqual(Array(lines.prefix(6)), [
       "### flakelab test: 1 of 2 tests not stable", "",
       "| test | verdict | diagnosis | failed | what to do |", "| --- | --- | --- | --- | --- |",
       "| `FlakeKindsTests.blocksThread()` | flaky | **blocks-thread**: blocks a thread waiting for async work: never finishes on one queue"
-        + " | suite: serial 3/3<br>alone: global 0/6, serial 3/3, seeded 3/3, fresh global 0/3"
+        + " | suite: serial 3/3<br>alone: global 0/6, serial 3/3, seeded 3/3, fresh global 0/3, fresh serial 3/3, stressed global 0/6"
         + " | await the work instead of blocking on it (semaphore, group wait); never serialize this test |",
       "",
     ])

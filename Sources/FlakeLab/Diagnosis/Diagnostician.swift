@@ -254,15 +254,20 @@ package enum Diagnostician {
   }
   /// Whether `run`'s failures came of a wait: iterations that timed out, or that failed after
   /// ``PassSupervisor/slowFailure`` each (a test helper's own wait that ran out), however the
-  /// run stopped. The time is read only where it is the test's own (a suite pass times each
-  /// test): a run alone counts its processes' time, ends and all, and ten processes that end
-  /// slowly would read as the waits of a few fast failures. Alone, the harness sees blocks
-  /// itself (``RunResult/blockedIterations``).
+  /// run stopped. The time is read only where it is the test's own: a suite pass that runs its
+  /// tests one at a time times each from its start to its end. In a parallel pass that span
+  /// holds the time the test waited for a thread behind the others, and a run alone counts its
+  /// processes' time, ends and all: ten processes that end slowly would read as the waits of a
+  /// few fast failures. Alone, the harness sees blocks itself (``RunResult/blockedIterations``).
   static func waited(_ run: RunResult) -> Bool {
     if run.tally.timedOut > 0 || run.stop == .everyIterationTimedOut || run.stop == .everyIterationFailedSlowly {
       return true
     }
-    guard run.test?.layout.isSuitePass ?? true else { return false }
+    if let test = run.test {
+      let oneAtATime = test.layout == .oneAtATime
+        || (test.layout == .suite && (!run.ranInParallel || test.test.framework == .xctest))
+      guard oneAtATime else { return false }
+    }
     let failed = run.tally.notPassed
     return failed > 0 && (run.testSeconds ?? run.seconds) >= Double(failed) * PassSupervisor.slowFailure.seconds
   }

@@ -179,8 +179,10 @@ package struct DrillDown {
     of tests: [PackageTest], results: [RunResult], supervisor: Supervisor
   ) throws -> [RunResult] {
     guard let arm = arms.first(where: \.listsFailingSeeds) else { return [] }
+    // Seeds that both failed and passed: a replay of each, in order.
     let seeds = tests.filter { test in Diagnostician.mayDependOnRandomness(results.filter { $0.test?.test == test }) }
       .compactMap { test in results.first { $0.test?.test == test && Diagnostician.isSeedSource($0) } }
+      .filter(isReplayable)
     let replays = try replay(seeds.map { ($0, 0..<arm.iterations) }, arm: arm, supervisor: supervisor)
     guard !supervisor.wasInterrupted else { return replays }
     let thin = zip(seeds, replays).filter { seeds, replay in
@@ -196,23 +198,27 @@ package struct DrillDown {
         run.replicates = measurement.replicates(independent: true)
         return run
       })
-    guard !supervisor.wasInterrupted else { return replays + more }
-    let grown = more.map { ($0, arm.iterations..<(2 * arm.iterations)) }
-    return replays + more + (try replay(grown, arm: arm, supervisor: supervisor))
+    let grown = more.filter(isReplayable)
+    guard !supervisor.wasInterrupted, !grown.isEmpty else { return replays + more }
+    return replays + more + (try replay(grown.map { ($0, arm.iterations..<(2 * arm.iterations)) }, arm: arm, supervisor: supervisor))
+  }
+
+  /// Whether `seeds` (fresh processes on one queue) ran whole, and listed failing seeds and
+  /// had passing ones.
+  private func isReplayable(_ seeds: RunResult) -> Bool {
+    seeds.stop == nil && seeds.schedule?.failingIterations.isEmpty == false && seeds.tally.passed > 0
   }
 
   /// One replay run for each of `seeds` (a test's fresh processes on one queue, iterations
-  /// `range`) that both failed and passed: its failing iterations and as many passing ones,
+  /// `range`, some failing and some passing): its failing iterations and as many passing ones,
   /// each in a process of its own with the same seed.
   private func replay(
     _ seeds: [(run: RunResult, range: Range<Int>)], arm: Arm, supervisor: Supervisor
   ) throws -> [RunResult] {
-    let plans = seeds.compactMap { run, range -> (test: PackageTest, indices: [Int])? in
-      guard run.stop == nil else { return nil }
+    let plans = seeds.map { run, range -> (test: PackageTest, indices: [Int]) in
       let failing = (run.schedule?.failingIterations ?? []).map(\.index)
       let passing = range.filter { !failing.contains($0) }.prefix(failing.count)
-      guard let test = run.test?.test, !failing.isEmpty, !passing.isEmpty else { return nil }
-      return (test, (failing + passing).sorted())
+      return (run.test!.test, (failing + passing).sorted())
     }
     var finished = try supervisor.run(
       plans.flatMap { plan in

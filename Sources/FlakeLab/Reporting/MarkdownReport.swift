@@ -33,15 +33,17 @@ package enum MarkdownReport {
     if !unstable.isEmpty {
       lines += ["", "| test | verdict | diagnosis | failed | what to do |", "| --- | --- | --- | --- | --- |"]
       for finding in unstable {
-        // `suite: global 6/6, serial 0/6`, then the runs alone, one line each.
-        let screen = finding.runs.filter { $0.test?.layout == .suite }
-        let alone = finding.runs.filter { $0.test?.layout != .suite }
-        let arms = [("suite", screen), ("alone", alone)].filter { !$0.1.isEmpty }.map { name, runs in
-          "\(name): " + runs.map { run in
-            (name == "alone" && run.test?.layout == .fresh ? "fresh " : "") + "\(run.executor) "
-              + "\(Formatting.count(run.tally.notPassed))/\(Formatting.count(run.tally.ran))"
-          }.joined(separator: ", ")
-        }
+        // `suite: global 6/6, serial 0/6`, then the runs alone, one line each; a layout other
+        // than the line's own is named (`one-at-a-time global`, `fresh serial`, `stressed global`).
+        let screen = finding.runs.filter { $0.test?.layout.isSuitePass == true }
+        let alone = finding.runs.filter { $0.test?.layout.isSuitePass == false }
+        let arms = [("suite", screen, TestReference.ProcessLayout.suite), ("alone", alone, .repetitions)]
+          .filter { !$0.1.isEmpty }.map { name, runs, plain in
+            "\(name): " + runs.map { run in
+              (run.test.map { $0.layout == plain ? "" : "\($0.layout.rawValue) " } ?? "") + "\(run.executor) "
+                + "\(Formatting.count(run.tally.notPassed))/\(Formatting.count(run.tally.ran))"
+            }.joined(separator: ", ")
+          }
         lines.append(
           "| " + [
             code(finding.test.id), finding.verdict.rawValue,

@@ -28,8 +28,15 @@ package enum ScheduleText {
       return "\(program) replay \(run.selector) --executor \(run.executor) --seed \(failing.seed) --index \(failing.index)"
     }
     let filter = "^" + NSRegularExpression.escapedPattern(for: test.test.id) + "$"
-    // The suite layout is the default; a pass of one test replays as that test alone would.
-    let layout = test.layout == .suite ? "" : "--layout \(test.layout.rawValue) "
+    // The suite layout is the default; a pass of one test replays as that test alone would. The
+    // diagnosis's own layouts replay as the one a user can ask for that runs the iteration so.
+    let asked: TestReference.ProcessLayout =
+      switch test.layout {
+      case .suite, .oneAtATime: .suite
+      case .repetitions, .stressed: .repetitions
+      case .fresh, .replay: .fresh
+      }
+    let layout = asked == .suite ? "" : "--layout \(asked.rawValue) "
     return "\(program) test --package-path \(shellQuoted(test.packagePath)) \(layout)--filter \(shellQuoted(filter)) "
       + "--executor \(run.executor) --seed \(runSeed) --index \(failing.index)"
   }
