@@ -11,8 +11,9 @@ import Synchronization
 /// the queue, runs the real call, and then tells the supervisor (`threadBlocked`) with the
 /// innermost function of the test binary on the stack: the test, or the helper that blocks (a
 /// package's own `fulfillment(of:timeout:)` shim). Told after the wait, so that the events of
-/// the iteration's start are ahead of it in the stream, and at most every 50 ms for one place:
-/// a helper polling with 1 ms sleeps would say it three hundred times.
+/// the iteration's start are ahead of it in the stream, and at most every 5 ms for one place:
+/// a helper polling with 1 ms sleeps for 300 ms says it sixty times, not three hundred, and an
+/// iteration that blocks still says so once at least.
 enum BlockWatch {
   /// Set when the process runs on one queue.
   nonisolated(unsafe) private static var isOn = false
@@ -44,7 +45,7 @@ enum BlockWatch {
     let place = ThreadBlocks.place(call: call, frame: frame)
     let now = ContinuousClock.now
     let due = lastTold.withLock { last in
-      guard last == nil || last!.place != place || now - last!.at >= .milliseconds(50) else { return false }
+      guard last == nil || last!.place != place || now - last!.at >= .milliseconds(5) else { return false }
       last = (place, now)
       return true
     }

@@ -93,6 +93,35 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .needsParallelism)
   }
 
+  /// Issue 34: a cause a contrast of rates showed is a measurement of a moment. Its arms run
+  /// again with a second seed, apart; the cause stands only if they show it again, else the
+  /// test is undetermined, and the answer says what the first seed showed. Causes shown
+  /// otherwise (every iteration on one queue, the seeds replayed) need no second seed.
+  func testACauseStandsOnlyIfASecondSeedShowsItAgain() {
+    let first = [
+      run(.global, .suite, failed: 6, of: 20), run(.serial, .suite, failed: 0, of: 20),
+      run(.global, .repetitions, failed: 12, of: 40), run(.serial, .repetitions, failed: 0, of: 40),
+      run(.seeded, .repetitions, failed: 0, of: 40), run(.global, .fresh, failed: 5, of: 20),
+      run(.serial, .fresh, failed: 0, of: 20),
+    ]
+    XCTAssertEqual(Diagnostician.judge(first, confidence: 0.95).1, .needsParallelism)
+    XCTAssertEqual(SecondSeed.arms(for: .needsParallelism)?.map(\.layout), [.repetitions, .repetitions])
+    XCTAssertNil(SecondSeed.arms(for: .serialDeterministic))
+    func second(_ globalFailed: Int) -> [RunResult] {
+      [run(.global, .repetitions, failed: globalFailed, of: 40), run(.serial, .repetitions, failed: 0, of: 40)].map {
+        var run = $0
+        run.test?.isConfirmation = true
+        return run
+      }
+    }
+    XCTAssertEqual(Diagnostician.judge(first + second(9), confidence: 0.95).1, .needsParallelism)
+    let unrepeated = first + second(1)
+    XCTAssertEqual(Diagnostician.judge(unrepeated, confidence: 0.95).1, .undetermined)
+    let finding = TestFinding(test: test, runs: unrepeated, confidence: 0.95)
+    XCTAssertEqual(finding.unconfirmed, .needsParallelism)
+    XCTAssertFalse(finding.ruledOut.contains(.needsParallelism), "\(finding.ruledOut)")
+  }
+
   /// Issue 34: a race a busy pool hides in parallel suite passes (0 of 20, as in swift test)
   /// fails when the tests run one at a time, as swift test --no-parallel and Xcode run them.
   func testARaceSeenOnlyOneAtATimeIsARace() {

@@ -57,7 +57,8 @@ final class HTMLReportTests: XCTestCase {
       XCTAssertTrue(page.contains(">\(arm)</text>"), arm)
     }
     XCTAssertTrue(page.contains("Expectation failed: (done.wait(timeout: .now() + 1) → .timedOut) == .success"), page)
-    XCTAssertTrue(page.contains("--filter &apos;^FlakeKindsTests\\.blocksThread\\(\\)$&apos; --executor seeded"), page)
+    // The replay: one fresh process on one queue, where it blocks every time.
+    XCTAssertTrue(page.contains("--layout fresh --filter &apos;^FlakeKindsTests\\.blocksThread\\(\\)$&apos; --executor serial"), page)
     XCTAssertTrue(page.contains("<summary>1 test stable over 3 passes under serial</summary>"), page)
     XCTAssertTrue(page.contains("Kinds.swift:46"), page)
   }

@@ -139,7 +139,9 @@ final class TestDiagnosisTests: XCTestCase {
       XCTAssertEqual(serial?["notPassed"] as? Int, serial?["ran"] as? Int, id)
       XCTAssertGreaterThanOrEqual(serial?["ran"] as? Int ?? 0, 3, id)
       if passedSomewhere {
-        XCTAssertTrue(fifo.allSatisfy { $0.stop == nil && $0.notRun == 0 }, id)
+        // An arm whose first iterations each blocked the queue's thread has its answer there
+        // (reentrancy() sleeps 2 ms before its second call).
+        XCTAssertTrue(fifo.filter { $0.blockedIterations == 0 }.allSatisfy { $0.stop == nil && $0.notRun == 0 }, id)
       }
       // On a loaded machine the global executor's threads come late, and isLoading then fails
       // nearly always under global too, so that one queue's rate no longer stands out against
@@ -176,7 +178,8 @@ final class TestDiagnosisTests: XCTestCase {
       let (seedsFailed, seedsRan) = (sum("fresh", "notPassed"), sum("fresh", "ran"))
       XCTAssertTrue(seedsFailed > 0 && seedsFailed < seedsRan, "\(id): \(seedsFailed) of \(seedsRan)")
       XCTAssertEqual(sum("replay", "notPassed"), seedsFailed, id)
-      XCTAssertEqual(sum("replay", "ran"), 2 * seedsFailed, id)
+      let replayed = sum("replay", "ran") - seedsFailed
+      XCTAssertTrue(replayed > 0 && replayed <= min(seedsFailed, seedsRan - seedsFailed), "\(id): \(replayed) passing seeds")
       // Its replay command reproduces the failure: the seed decides the value or the order.
       let replay = try XCTUnwrap(finding?["replay"] as? String, id)
       XCTAssertTrue(replay.contains("--layout fresh") && replay.contains("--executor serial"), replay)
@@ -269,9 +272,9 @@ final class TestDiagnosisTests: XCTestCase {
     let junit = try Flakelab.run(chosen + ["--format", "junit"]).stdout
     XCTAssertEqual(junit.components(separatedBy: "notRun=19\nstopped=budgetSpent").count, 5, junit)
     let markdown = try Flakelab.run(chosen + ["--format", "markdown"]).stdout
-    XCTAssertTrue(markdown.contains("The --budget cut 8 runs short:"), markdown)
+    XCTAssertTrue(markdown.contains("The --budget cut 12 runs short:"), markdown)
     let text = try Flakelab.run(chosen).stdout
-    XCTAssertTrue(text.contains("The --budget cut 8 runs short:"), text)
+    XCTAssertTrue(text.contains("The --budget cut 12 runs short:"), text)
   }
 
   /// The markdown answer: one row per test that is not stable, with its diagnosis, its counts

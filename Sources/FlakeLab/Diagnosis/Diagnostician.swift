@@ -49,14 +49,15 @@ package enum Diagnostician {
     var alwaysFails: Bool { ran > 0 && failed == ran }
 
     /// Whether these fail significantly more often than `baseline`, each side's variance scaled
-    /// by its dispersion, at `confidence` shared among every contrast a diagnosis asks.
-    func failMoreThan(_ baseline: Counts, confidence: Double) -> Bool {
+    /// by its dispersion, at `confidence` shared among `contrasts` (every contrast a diagnosis
+    /// asks; one for the second seed's, which asks one).
+    func failMoreThan(_ baseline: Counts, confidence: Double, contrasts: Int = Diagnostician.contrasts) -> Bool {
       // Against nothing measured there is no contrast.
       guard ran > 0, baseline.ran > 0 else { return false }
       return TwoProportionTest(
         baselineFailures: baseline.failed, baselineIterations: baseline.ran, failures: failed, iterations: ran,
         baselineDispersion: baseline.dispersion, dispersion: dispersion
-      ).roseSignificantly(confidence: 1 - (1 - confidence) / Double(Diagnostician.contrasts))
+      ).roseSignificantly(confidence: 1 - (1 - confidence) / Double(contrasts))
     }
   }
 
@@ -75,7 +76,22 @@ package enum Diagnostician {
     // An interrupt cut the runs the contrasts need: what they would have said is not known.
     if runs.contains(where: { $0.stop == .interrupted }) { return (isFailing ? .failing : .flaky, .undetermined) }
     if isFailing { return (.failing, .alwaysFails) }
-    return (.flaky, diagnose(runs, confidence: confidence))
+    return (.flaky, unconfirmed(runs, confidence: confidence) == nil ? firstSeedCause(runs, confidence: confidence) : .undetermined)
+  }
+
+  /// The cause the first seed's runs show, the second seed's left out.
+  private static func firstSeedCause(_ runs: [RunResult], confidence: Double) -> TestDiagnosis {
+    diagnose(runs.filter { $0.test?.isConfirmation != true }, confidence: confidence)
+  }
+
+  /// The cause the first seed's runs showed and the second seed's did not show again, if any: a
+  /// cause a rate contrast showed stands only if its arms, run again with another seed, show it
+  /// again (``SecondSeed``).
+  package static func unconfirmed(_ runs: [RunResult], confidence: Double) -> TestDiagnosis? {
+    let second = runs.filter { $0.test?.isConfirmation == true }
+    guard !second.isEmpty else { return nil }
+    let cause = firstSeedCause(runs, confidence: confidence)
+    return SecondSeed.showsAgain(cause, in: second, confidence: confidence) == false ? cause : nil
   }
 
   /// Each cause is named only by the experiment that changes its factor, and the first whose
@@ -163,9 +179,11 @@ package enum Diagnostician {
   /// The causes whose experiments ran on `runs` (an `undetermined` test's): each arm it needs
   /// measured something, and the cause was not shown, so that the answer says what is no
   /// longer a suspect. Causes whose experiment did not run are not among them.
-  package static func ruledOut(_ runs: [RunResult]) -> [TestDiagnosis] {
-    // Arms cut short showed nothing either way.
+  package static func ruledOut(_ runs: [RunResult], confidence: Double) -> [TestDiagnosis] {
+    // Arms cut short showed nothing either way; a cause shown once and not again is no more
+    // ruled out than shown.
     guard !runs.contains(where: { $0.stop == .interrupted || $0.stop == .budgetSpent }) else { return [] }
+    let unconfirmed = unconfirmed(runs, confidence: confidence)
     func ran(_ include: (RunResult) -> Bool) -> Bool { runs.contains { include($0) && $0.tally.ran > 0 } }
     let layout = { (run: RunResult) in run.test?.layout }
     let experiments: [(TestDiagnosis, Bool)] = [
@@ -178,7 +196,7 @@ package enum Diagnostician {
       (.firstRun, ran { layout($0) == .fresh } && ran { layout($0) == .repetitions }),
       (.fifoDependent, ran { $0.executor.jobOrder == .seeded } && ran { $0.executor.jobOrder == .fifo }),
     ]
-    return experiments.filter(\.1).map(\.0)
+    return experiments.filter { $0.1 && $0.0 != unconfirmed }.map(\.0)
   }
 
   /// Whether the test is worth the randomness replays (``DrillDown``): it failed alone, and

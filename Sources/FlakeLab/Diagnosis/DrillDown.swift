@@ -164,6 +164,8 @@ package struct DrillDown {
     let replays = try replayRandomness(of: tests, results: screen + results, supervisor: supervisor)
     results += replays
     if supervisor.wasInterrupted { return Findings(results: results, interrupted: true) }
+    results += try secondSeed(of: tests, results: screen + results, supervisor: supervisor)
+    if supervisor.wasInterrupted { return Findings(results: results, interrupted: true) }
     let search = PolluterSearch(
       measurement: measurement, package: package, preload: preload, deadline: deadline, onProgress: onProgress)
     let (polluters, interrupted) = try search.run(victims(of: tests, in: suite, results: screen + results))
@@ -201,6 +203,28 @@ package struct DrillDown {
     let grown = more.filter(isReplayable)
     guard !supervisor.wasInterrupted, !grown.isEmpty else { return replays + more }
     return replays + more + (try replay(grown.map { ($0, arm.iterations..<(2 * arm.iterations)) }, arm: arm, supervisor: supervisor))
+  }
+
+  /// The second seed's arms (``SecondSeed``) for each of `tests` whose first runs show a cause
+  /// that a contrast of rates showed: the arms of that contrast, again, with another seed.
+  private func secondSeed(of tests: [PackageTest], results: [RunResult], supervisor: Supervisor) throws -> [RunResult] {
+    let seed = SecondSeed.seed(after: measurement.seed)
+    let launches = tests.flatMap { test -> [SupervisedRun] in
+      let runs = results.filter { $0.test?.test == test }.map { Report.estimated($0, at: measurement.confidence) }
+      guard let cause = Diagnostician.judge(runs, confidence: measurement.confidence).1,
+        let wanted = SecondSeed.arms(for: cause)
+      else { return [] }
+      return wanted.compactMap { order, layout in
+        guard let arm = arms.first(where: { $0.executor.harnessMechanism?.jobOrder == order && $0.layout == layout })
+        else { return nil }
+        var run = TestLaunch.run(
+          test, of: package, executor: arm.executor, indices: 0..<arm.iterations, seed: seed, layout: layout,
+          probe: probe, preload: preload, isConfirmation: true)
+        run.replicates = measurement.replicates(independent: arm.executor.iterationsAreIndependent)
+        return run
+      }
+    }
+    return try supervisor.run(launches)
   }
 
   /// Whether `seeds` (fresh processes on one queue) ran whole, and listed failing seeds and

@@ -84,10 +84,14 @@ package struct TestReference: Equatable, Sendable {
   /// The package directory, as given on the command line, for the replay command.
   package let packagePath: String
   package let layout: ProcessLayout
+  /// Set for the diagnosis's second seed: an arm run again, apart, to see whether the cause
+  /// its first runs showed shows again (``Diagnostician``).
+  package var isConfirmation = false
 
-  package init(test: PackageTest, packagePath: String, layout: ProcessLayout) {
+  package init(test: PackageTest, packagePath: String, layout: ProcessLayout, isConfirmation: Bool = false) {
     self.test = test
     self.packagePath = packagePath
     self.layout = layout
+    self.isConfirmation = isConfirmation
   }
 }

@@ -11,14 +11,17 @@ package enum TestLaunch {
   ///     process per iteration (fresh, replay).
   ///   - probe: what took effect; an XCTest test whose `XCTMain` replacement did not take effect
   ///     runs one process per iteration, judged by its exit status.
+  ///   - isConfirmation: the run is the diagnosis's second seed (``SecondSeed``).
   package static func run(
     _ test: PackageTest, of package: TestPackage, executor: any IterationExecutor,
-    indices: Range<Int>, seed: UInt64, layout: TestReference.ProcessLayout, probe: HarnessProbe, preload: String
+    indices: Range<Int>, seed: UInt64, layout: TestReference.ProcessLayout, probe: HarnessProbe, preload: String,
+    isConfirmation: Bool = false
   ) -> SupervisedRun {
     let steered = test.framework == .swiftTesting || probe.repeatsXCTestInProcess
     let onePerProcess = layout == .fresh || layout == .replay || !steered
     let reference = TestReference(
-      test: test, packagePath: package.path, layout: !steered && layout == .repetitions ? .fresh : layout)
+      test: test, packagePath: package.path, layout: !steered && layout == .repetitions ? .fresh : layout,
+      isConfirmation: isConfirmation)
     let mechanism = executor.harnessMechanism ?? .untouched
     return SupervisedRun(
       RunKey(test: test, executor: executor.id), executor: executor, indices: indices,

@@ -17,6 +17,7 @@ extension JSONReport {
       (Key.advice, finding.advice.map(JSONValue.string) ?? .null),
       (Key.randomDraw, finding.randomDraw.map { .string($0.rawValue) } ?? .null),
       (Key.ruledOut, .array(finding.ruledOut.map { .string($0.rawValue) })),
+      (Key.unconfirmed, finding.unconfirmed.map { .string($0.rawValue) } ?? .null),
       (
         Key.source,
         finding.location.map { .object([(Key.path, .string($0.path)), (Key.line, .int($0.line))]) } ?? .null
@@ -94,6 +95,10 @@ extension JSONReport {
     for cause in entry[Key.ruledOut]?.array ?? [] {
       guard let known = cause.string.flatMap(TestDiagnosis.init(reading:)) else { throw malformed }
       finding.ruledOut.append(known)
+    }
+    if let cause = entry[Key.unconfirmed]?.string {
+      guard let known = TestDiagnosis(reading: cause) else { throw malformed }
+      finding.unconfirmed = known
     }
     if let source = entry[Key.source], source.isObject {
       guard let path = source[Key.path]?.string, let line = source[Key.line]?.int else { throw malformed }

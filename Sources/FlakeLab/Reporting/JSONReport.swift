@@ -37,6 +37,8 @@ package enum JSONReport {
     package static let rerunForLostEvents = "rerunForLostEvents"
     package static let blockedIterations = "blockedIterations"
     package static let ruledOut = "ruledOut"
+    package static let secondSeed = "secondSeed"
+    package static let unconfirmed = "unconfirmed"
     package static let blockedAt = "blockedAt"
     package static let testSeconds = "testSeconds"
     package static let failureRate = "failureRate"
@@ -204,6 +206,7 @@ package enum JSONReport {
       (Key.test, .string(test.test.id)), (Key.framework, .string(test.test.framework.rawValue)),
       (Key.processLayout, .string(test.layout.rawValue)), (Key.packagePath, .string(test.packagePath)),
     ]
+    if test.isConfirmation { members.append((Key.secondSeed, .bool(true))) }
     if !result.failedBeside.isEmpty {
       let beside = result.failedBeside.sorted { ($1.value, $0.key.id) < ($0.value, $1.key.id) }
       members.append(

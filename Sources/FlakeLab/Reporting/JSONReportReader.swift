@@ -112,7 +112,8 @@ extension JSONReport {
       beside[PackageTest(id: neighbour, framework: framework), default: 0] += passes
     }
     let reference = TestReference(
-      test: PackageTest(id: id, framework: framework), packagePath: run[Key.packagePath]?.string ?? ".", layout: layout)
+      test: PackageTest(id: id, framework: framework), packagePath: run[Key.packagePath]?.string ?? ".", layout: layout,
+      isConfirmation: run[Key.secondSeed]?.bool ?? false)
     return (reference, beside)
   }
 

@@ -40,7 +40,8 @@ package enum MarkdownReport {
         let arms = [("suite", screen, TestReference.ProcessLayout.suite), ("alone", alone, .repetitions)]
           .filter { !$0.1.isEmpty }.map { name, runs, plain in
             "\(name): " + runs.map { run in
-              (run.test.map { $0.layout == plain ? "" : "\($0.layout.rawValue) " } ?? "") + "\(run.executor) "
+              (run.test?.isConfirmation == true ? "second-seed " : "")
+                + (run.test.map { $0.layout == plain ? "" : "\($0.layout.rawValue) " } ?? "") + "\(run.executor) "
                 + "\(Formatting.count(run.tally.notPassed))/\(Formatting.count(run.tally.ran))"
             }.joined(separator: ", ")
           }

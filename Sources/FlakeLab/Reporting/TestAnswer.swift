@@ -60,6 +60,9 @@ package enum TestAnswer {
           + "the \(Formatting.count(passed)) that passed passed; drawn "
           + (draw == .perProcess ? "once per process (a hash order, a value drawn once)" : "in each iteration"))
     }
+    if let cause = finding.unconfirmed {
+      lines.append("    the first seed's runs showed \(cause.rawValue); the second seed's did not show it again")
+    }
     if finding.diagnosis == .undetermined, !finding.ruledOut.isEmpty {
       lines.append(
         "    ruled out by their experiments: " + finding.ruledOut.map(\.rawValue).joined(separator: ", ")
@@ -124,6 +127,7 @@ package enum TestAnswer {
     if tally.timedOut > 0 { line += " · \(Formatting.count(tally.timedOut)) timed out" }
     if tally.crashed > 0 { line += " · \(Formatting.count(tally.crashed)) crashed" }
     if Diagnostician.isRandomnessReplay(run) { line += " · seeds replayed: those that failed and as many that passed" }
+    if run.test?.isConfirmation == true { line += " · second seed: does the cause show again?" }
     if let place = run.blockedAt, run.blockedIterations > 0 {
       line += " · \(Formatting.count(run.blockedIterations)) blocked the queue's thread at \(place)"
     }
