@@ -137,8 +137,11 @@ package struct DrillDown {
       // stretches), over its iterations, says a wait.
       let seconds = results[index].testSeconds ?? results[index].seconds
       let waitedEachTime = seconds >= Double(tally.ran) * PassSupervisor.slowFailure.seconds
-      // Each failure with the queue's thread blocked is blocks-thread's answer, as a long wait is.
+      // Each failure with the queue's thread blocked is blocks-thread's answer, as a long wait
+      // is, in FIFO order. Seeded orders run on: a test that blocks fails in every order, one
+      // whose order decides it (an actor's check, a sleep, then its act) passes in some.
       let blockedEachTime = tally.ran > 0 && results[index].blockedIterations == tally.ran
+        && plans[index].arm.executor.harnessMechanism?.jobOrder != .seeded
       let test = plans[index].test
       evidence.failureSettles =
         waitedEachTime || blockedEachTime || (failingEverywhere.contains(test) && !passedAlone.contains(test))
