@@ -123,8 +123,12 @@ package enum Diagnostician {
     let stressed = Counts(measured.filter { $0.test?.layout == .stressed })
     let calm = counts { $0.ranInParallel && $0.test?.layout == .repetitions }
     if stressed.failMoreThan(calm, confidence: confidence) { return .timing }
-    if isInterference(plain, confidence: confidence) { return .interference }
+    // First runs before neighbours: each experiment holds the other's factor still (fresh
+    // against warm, both alone; suites against fresh, both first runs), but a first run's race
+    // under a loaded suite fails more beside busy neighbours than alone, and the first-run
+    // experiment is the one that names what to change.
     if isFirstRun(plain, confidence: confidence) { return .firstRun }
+    if isInterference(plain, confidence: confidence) { return .interference }
     let fifo = counts { $0.executor.jobOrder == .fifo }
     let seeded = counts { $0.executor.jobOrder == .seeded }
     if seeded.fails, fifo.neverFails, seeded.failMoreThan(fifo, confidence: confidence) { return .fifoDependent }
