@@ -65,8 +65,8 @@ package enum TestAnswer {
     }
     if finding.diagnosis == .undetermined, !finding.ruledOut.isEmpty {
       lines.append(
-        "    ruled out by their experiments: " + finding.ruledOut.map(\.rawValue).joined(separator: ", ")
-          + " (the arms above show each)")
+        "    tried, and did not show their cause: " + finding.ruledOut.map(\.rawValue).joined(separator: ", ")
+          + " (the arms above give each experiment's counts)")
     }
     if let seen = mostFrequentFailure(finding) {
       lines.append("    seen: \(seen)")
