@@ -7,8 +7,8 @@ import Synchronization
 /// run every job on one queue: while the thread sleeps or waits on a semaphore, a group or a
 /// condition, no job can run, and work the test waits for never comes, however short the wait.
 ///
-/// The harness defines the blocking calls (below); each asks ``noteBlock(_:)`` whether it is on
-/// the queue, runs the real call, and then tells the supervisor (`threadBlocked`) with the
+/// The harness defines the blocking calls (below); each asks whether it is on the queue, runs
+/// the real call, and then tells the supervisor (`threadBlocked`) with the
 /// innermost function of the test binary on the stack: the test, or the helper that blocks (a
 /// package's own `fulfillment(of:timeout:)` shim). Told after the wait, so that the events of
 /// the iteration's start are ahead of it in the stream, and at most every 5 ms for one place:
@@ -54,7 +54,11 @@ enum BlockWatch {
 }
 
 // The blocking calls, each passed on to the real one. Public: a release build exports a
-// `@_cdecl` function only if it is.
+// `@_cdecl` function only if it is. Not glibc's `pthread_cond_wait` and `sem_wait`: they have
+// versions of their own, and the one `dlsym` finds is not always the one the caller linked
+// (an old condition variable's wait on a new one's memory loses wake-ups: swift-clocks'
+// tests failed 7 times in 10 under global when it was defined here). `NSCondition` waits and
+// POSIX semaphores are not seen.
 
 @_cdecl("usleep")
 public func watchedUsleep(_ microseconds: UInt32) -> Int32 {
@@ -71,28 +75,6 @@ public func watchedClockNanosleep(
   _ clock: Int32, _ flags: Int32, _ duration: UnsafeRawPointer?, _ remaining: UnsafeMutableRawPointer?
 ) -> Int32 {
   BlockWatch.watching("clock_nanosleep") { RealCall.clockNanosleep(clock, flags, duration, remaining) }
-}
-
-@_cdecl("sem_wait")
-public func watchedSemWait(_ semaphore: UnsafeMutableRawPointer?) -> Int32 {
-  BlockWatch.watching("sem_wait") { RealCall.semWait(semaphore) }
-}
-
-@_cdecl("sem_timedwait")
-public func watchedSemTimedwait(_ semaphore: UnsafeMutableRawPointer?, _ deadline: UnsafeRawPointer?) -> Int32 {
-  BlockWatch.watching("sem_timedwait") { RealCall.semTimedwait(semaphore, deadline) }
-}
-
-@_cdecl("pthread_cond_wait")
-public func watchedCondWait(_ condition: UnsafeMutableRawPointer?, _ mutex: UnsafeMutableRawPointer?) -> Int32 {
-  BlockWatch.watching("pthread_cond_wait") { RealCall.condWait(condition, mutex) }
-}
-
-@_cdecl("pthread_cond_timedwait")
-public func watchedCondTimedwait(
-  _ condition: UnsafeMutableRawPointer?, _ mutex: UnsafeMutableRawPointer?, _ deadline: UnsafeRawPointer?
-) -> Int32 {
-  BlockWatch.watching("pthread_cond_timedwait") { RealCall.condTimedwait(condition, mutex, deadline) }
 }
 
 @_cdecl("dispatch_semaphore_wait")

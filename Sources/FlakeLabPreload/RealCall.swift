@@ -1,7 +1,7 @@
 import FlakeLab
 import Foundation
 
-/// The C library's and Dispatch's own blocking calls, which the harness's definitions pass on
+/// The C library's and Dispatch's own blocking calls (sleeps, semaphore and group waits), which the harness's definitions pass on
 /// to: each found once, the next definition after the harness's.
 enum RealCall {
   private static func next<Function>(_ name: String, as type: Function.Type) -> Function {
@@ -13,20 +13,11 @@ enum RealCall {
   typealias Nanosleep = @convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32
   typealias ClockNanosleep =
     @convention(c) (Int32, Int32, UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32
-  typealias SemWait = @convention(c) (UnsafeMutableRawPointer?) -> Int32
-  typealias SemTimedwait = @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?) -> Int32
-  typealias CondWait = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32
-  typealias CondTimedwait =
-    @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeRawPointer?) -> Int32
   typealias DispatchWait = @convention(c) (OpaquePointer?, UInt64) -> Int
 
   static let usleep = next("usleep", as: Sleep.self)
   static let nanosleep = next("nanosleep", as: Nanosleep.self)
   static let clockNanosleep = next("clock_nanosleep", as: ClockNanosleep.self)
-  static let semWait = next("sem_wait", as: SemWait.self)
-  static let semTimedwait = next("sem_timedwait", as: SemTimedwait.self)
-  static let condWait = next("pthread_cond_wait", as: CondWait.self)
-  static let condTimedwait = next("pthread_cond_timedwait", as: CondTimedwait.self)
   static let semaphoreWait = next("dispatch_semaphore_wait", as: DispatchWait.self)
   static let groupWait = next("dispatch_group_wait", as: DispatchWait.self)
 }
