@@ -55,10 +55,9 @@ enum BlockWatch {
 
 // The blocking calls, each passed on to the real one. Public: a release build exports a
 // `@_cdecl` function only if it is. Not glibc's `pthread_cond_wait` and `sem_wait`: they have
-// versions of their own, and the one `dlsym` finds is not always the one the caller linked
-// (an old condition variable's wait on a new one's memory loses wake-ups: swift-clocks'
-// tests failed 7 times in 10 under global when it was defined here). `NSCondition` waits and
-// POSIX semaphores are not seen.
+// versions of their own, and the one `dlsym` finds need not be the one the caller linked (an
+// old condition variable's wait on a new one's memory would lose wake-ups in every process the
+// lab runs, under every executor). `NSCondition` waits and POSIX semaphores are not seen.
 
 @_cdecl("usleep")
 public func watchedUsleep(_ microseconds: UInt32) -> Int32 {
