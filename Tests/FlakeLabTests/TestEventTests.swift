@@ -43,6 +43,30 @@ final class TestEventTests: XCTestCase {
       records.first?.outcome, .failed(observation: "Expectation failed: <M: 0x…> after … seconds at File.swift"))
   }
 
+  /// Issue 34: a failing iteration in which the harness saw the queue's thread block counts as
+  /// blocked, at its place; a passing one that blocked, or a block between iterations, does not.
+  func testAFailingIterationThatBlockedTheQueueIsCountedWithItsPlace() throws {
+    let feed = try TestEventFeed(testID: id, firstIndex: 0, iterations: 10)
+    let place = "waitSynchronously(timeout:until:) at Tests/A.swift:21"
+    let lines = [
+      TestEvent.threadBlocked(call: "usleep", frame: place).line,
+      TestEvent.testStarted(testID: id).line,
+      TestEvent.threadBlocked(call: "usleep", frame: place).line,
+      TestEvent.threadBlocked(call: "usleep", frame: place).line,
+      TestEvent.issueRecorded(testID: id, message: "Expectation failed", isFailure: true).line,
+      TestEvent.testEnded(testID: id).line,
+      TestEvent.testStarted(testID: id).line,
+      TestEvent.threadBlocked(call: "DispatchGroup.wait", frame: nil).line,
+      TestEvent.testEnded(testID: id).line,
+    ]
+    let bytes = Array(lines.joined().utf8)
+    XCTAssertEqual(write(feed.descriptor, bytes, bytes.count), bytes.count)
+    XCTAssertEqual(feed.poll().completed, 2)
+    XCTAssertEqual(feed.blocks.failingIterations, 1)
+    XCTAssertEqual(feed.blocks.places, [place + ", in usleep": 1])
+    XCTAssertEqual(feed.blocks.commonest, place + ", in usleep")
+  }
+
   func testAPartialLineWaitsForItsEnd() throws {
     let feed = try TestEventFeed(testID: id, firstIndex: 0, iterations: 1)
     let line = Array((TestEvent.testStarted(testID: id).line + TestEvent.testEnded(testID: id).line).utf8)
@@ -58,6 +82,8 @@ final class TestEventTests: XCTestCase {
       .issueRecorded(testID: id, message: "XCTAssertTrue failed - ", isFailure: true),
       .testSkipped(testID: id, message: "disabled"), .probe(check: .enqueueHook, tookEffect: true),
       .runEnded(eventsWritten: 12), .executorChanged, .scheduleUncontrolled,
+      .threadBlocked(call: "usleep", frame: "waitSynchronously(timeout:until:) at Tests/A.swift:21"),
+      .threadBlocked(call: "DispatchGroup.wait", frame: nil),
     ]
     for event in events {
       XCTAssertEqual(TestEvent.parse(Array(event.line.utf8.dropLast())), event)
