@@ -76,7 +76,11 @@ package enum Diagnostician {
     // An interrupt cut the runs the contrasts need: what they would have said is not known.
     if runs.contains(where: { $0.stop == .interrupted }) { return (isFailing ? .failing : .flaky, .undetermined) }
     if isFailing { return (.failing, .alwaysFails) }
-    return (.flaky, unconfirmed(runs, confidence: confidence) == nil ? firstSeedCause(runs, confidence: confidence) : .undetermined)
+    let cause = firstSeedCause(runs, confidence: confidence)
+    let second = runs.filter { $0.test?.isConfirmation == true }
+    // A cause a rate contrast showed stands only if the second seed's arms show it again.
+    let shownAgain = second.isEmpty ? nil : SecondSeed.showsAgain(cause, in: second, confidence: confidence)
+    return (.flaky, shownAgain == false ? .undetermined : cause)
   }
 
   /// The cause the first seed's runs show, the second seed's left out.
