@@ -81,7 +81,10 @@ private final class TestEventObserver: NSObject, XCTestObservation {
   ) {
     // XCTest joins the assertion and the test's own message with " - ", also when there is none.
     let message = description.hasSuffix(" - ") ? String(description.dropLast(3)) : description
-    EventOutput.write(.issueRecorded(testID: current, message: message, isFailure: true))
+    EventOutput.write(
+      .issueRecorded(
+        testID: current, message: message, isFailure: true,
+        location: filePath.map { SourceLocation(path: $0, line: lineNumber) }))
   }
 
   /// A run `XCTSkip` ended is skipped, not passed. XCTest tells no observer the skip's message.

@@ -96,7 +96,7 @@ final class PackageTestCommandTests: XCTestCase {
       switch TestEvent.parse(line) {
       case .runStarted: events.append("runStarted")
       case .testStarted(let id): events.append("started \(id)")
-      case .issueRecorded(_, let message, let isFailure): events.append("issue \(message) \(isFailure)")
+      case .issueRecorded(_, let message, let isFailure, _): events.append("issue \(message) \(isFailure)")
       case .testEnded(let id): events.append("ended \(id)")
       case .runEnded(let written): events.append("runEnded \(written)")
       default: events.append(String(decoding: line, as: UTF8.self))

@@ -107,7 +107,8 @@ package struct CIRunner {
     let outcome = result.tally.outcomesByFrequency.first?.outcome ?? .passed
     return [
       CITest.Attempt(
-        outcome: outcome, example: result.tally.examples[outcome], seconds: result.testSeconds ?? result.seconds)
+        outcome: outcome, example: result.tally.examples[outcome], seconds: result.testSeconds ?? result.seconds,
+        place: result.tally.places[outcome])
     ]
   }
 }

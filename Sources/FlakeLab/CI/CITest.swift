@@ -21,11 +21,14 @@ package struct CITest: Sendable, Equatable {
     /// The failure as the test said it, where folding changed the message.
     package let example: String?
     package let seconds: Double
+    /// Where the failure was recorded, when the framework said: the line to open.
+    package let place: SourceLocation?
 
-    package init(outcome: Outcome, example: String? = nil, seconds: Double) {
+    package init(outcome: Outcome, example: String? = nil, seconds: Double, place: SourceLocation? = nil) {
       self.outcome = outcome
       self.example = example
       self.seconds = seconds
+      self.place = place
     }
 
     /// Whether it counts against the test: failed, crashed or timed out.

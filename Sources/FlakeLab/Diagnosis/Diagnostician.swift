@@ -76,16 +76,26 @@ package enum Diagnostician {
     // An interrupt cut the runs the contrasts need: what they would have said is not known.
     if runs.contains(where: { $0.stop == .interrupted }) { return (isFailing ? .failing : .flaky, .undetermined) }
     if isFailing { return (.failing, .alwaysFails) }
-    let cause = firstSeedCause(runs, confidence: confidence)
-    let second = runs.filter { $0.test?.isConfirmation == true }
-    // A cause a rate contrast showed stands only if the second seed's arms show it again.
-    let shownAgain = second.isEmpty ? nil : SecondSeed.showsAgain(cause, in: second, confidence: confidence)
-    return (.flaky, shownAgain == false ? .undetermined : cause)
+    return (.flaky, confirmedCause(runs, confidence: confidence))
   }
 
-  /// The cause the first seed's runs show, the second seed's left out.
-  private static func firstSeedCause(_ runs: [RunResult], confidence: Double) -> TestDiagnosis {
-    diagnose(runs.filter { $0.test?.isConfirmation != true }, confidence: confidence)
+  /// The first cause the first seed's runs show that the second seed's do not contradict: a
+  /// cause a rate contrast showed stands only if the second seed's arms show it again. Dropped,
+  /// the next cause whose own experiment shows it may stand; one that would need a second seed
+  /// of its own, which did not run, is not known to, and the answer is `undetermined`.
+  private static func confirmedCause(_ runs: [RunResult], confidence: Double) -> TestDiagnosis {
+    let second = runs.filter { $0.test?.isConfirmation == true }
+    let cause = firstSeedCause(runs, confidence: confidence)
+    guard !second.isEmpty, SecondSeed.showsAgain(cause, in: second, confidence: confidence) == false else { return cause }
+    let next = firstSeedCause(runs, excluding: [cause], confidence: confidence)
+    return SecondSeed.isAsked(for: next) ? .undetermined : next
+  }
+
+  /// The cause the first seed's runs show, the second seed's left out, `excluded` not tried.
+  private static func firstSeedCause(
+    _ runs: [RunResult], excluding excluded: Set<TestDiagnosis> = [], confidence: Double
+  ) -> TestDiagnosis {
+    diagnose(runs.filter { $0.test?.isConfirmation != true }, excluding: excluded, confidence: confidence)
   }
 
   /// The cause the first seed's runs showed and the second seed's did not show again, if any: a
@@ -102,7 +112,9 @@ package enum Diagnostician {
   /// experiment shows it wins; a failure none shows is `undetermined`, never the cause left over.
   /// Arms compared are alike in everything but the factor: the stressed arm and the replays
   /// change other factors, so the executor contrasts leave them out.
-  private static func diagnose(_ runs: [RunResult], confidence: Double) -> TestDiagnosis {
+  private static func diagnose(
+    _ runs: [RunResult], excluding excluded: Set<TestDiagnosis> = [], confidence: Double
+  ) -> TestDiagnosis {
     // A drill-down arm stopped after its first failures (each a long wait) reads 3 of 3 whatever
     // its rate: it says "fails every time so far", which blocks-thread asks, and no rate, which
     // every other contrast compares, so those leave it out.
@@ -112,31 +124,45 @@ package enum Diagnostician {
     let global = counts(\.ranInParallel)
     let oneQueue = counts { !$0.ranInParallel }
 
-    if randomDraw(runs, confidence: confidence) != nil { return .randomness }
-    // The replays agreed, but on too few failures (or passes) to tell the seed from chance:
-    // randomness is neither shown nor ruled out, so no other cause is either.
-    if replaysAgreeTooThinly(runs, confidence: confidence) { return .undetermined }
-    if let order = oneQueueOrder(runs, global: global, confidence: confidence) { return order }
+    func tried(_ cause: TestDiagnosis) -> Bool { !excluded.contains(cause) }
+    if tried(.randomness) {
+      if randomDraw(runs, confidence: confidence) != nil { return .randomness }
+      // The replays agreed, but on too few failures (or passes) to tell the seed from chance:
+      // randomness is neither shown nor ruled out, so no other cause is either.
+      if replaysAgreeTooThinly(runs, confidence: confidence) { return .undetermined }
+    }
+    if let order = oneQueueOrder(runs, global: global, confidence: confidence), tried(order) { return order }
     // Threads: fails under global with no neighbour running beside it (alone, or the suite one
-    // test at a time), never on one queue, where no two jobs overlap.
+    // test at a time) significantly more than on one queue, where no two jobs overlap, and never
+    // there. Suite passes under global are left out: their neighbours are a second factor.
     let globalWithoutNeighbours = counts { $0.ranInParallel && $0.test?.layout != .suite }
-    if globalWithoutNeighbours.fails, oneQueue.neverFails, global.failMoreThan(oneQueue, confidence: confidence) {
+    if tried(.needsParallelism), oneQueue.neverFails,
+      globalWithoutNeighbours.failMoreThan(oneQueue, confidence: confidence)
+    {
       return .needsParallelism
     }
     // Time: the same warm repetitions with busy threads competing fail significantly more.
     let stressed = Counts(measured.filter { $0.test?.layout == .stressed })
     let calm = counts { $0.ranInParallel && $0.test?.layout == .repetitions }
-    if stressed.failMoreThan(calm, confidence: confidence) { return .timing }
+    if tried(.timing), stressed.failMoreThan(calm, confidence: confidence) { return .timing }
     // First runs before neighbours: each experiment holds the other's factor still (fresh
     // against warm, both alone; suites against fresh, both first runs), but a first run's race
     // under a loaded suite fails more beside busy neighbours than alone, and the first-run
     // experiment is the one that names what to change.
-    if isFirstRun(plain, confidence: confidence) { return .firstRun }
-    if isInterference(plain, confidence: confidence) { return .interference }
+    if tried(.firstRun), isFirstRun(plain, confidence: confidence) { return .firstRun }
+    if tried(.interference), isInterference(plain, confidence: confidence) { return .interference }
     let fifo = counts { $0.executor.jobOrder == .fifo }
     let seeded = counts { $0.executor.jobOrder == .seeded }
-    if seeded.fails, fifo.neverFails, seeded.failMoreThan(fifo, confidence: confidence) { return .fifoDependent }
+    if tried(.fifoDependent), seeded.fails, fifo.neverFails, seeded.failMoreThan(fifo, confidence: confidence) {
+      return .fifoDependent
+    }
     return .undetermined
+  }
+
+  /// Whether `cause`'s own experiment shows it on the first seed's runs, every other cause
+  /// aside.
+  private static func shows(_ cause: TestDiagnosis, in runs: [RunResult], confidence: Double) -> Bool {
+    firstSeedCause(runs, excluding: Set(TestDiagnosis.allCases).subtracting([cause]), confidence: confidence) == cause
   }
 
   /// What one queue's order shows, if anything: every iteration on one queue failed, with its
@@ -204,7 +230,9 @@ package enum Diagnostician {
       (.firstRun, ran { layout($0) == .fresh } && ran { layout($0) == .repetitions }),
       (.fifoDependent, ran { $0.executor.jobOrder == .seeded } && ran { $0.executor.jobOrder == .fifo }),
     ]
-    return experiments.filter { $0.1 && $0.0 != unconfirmed }.map(\.0)
+    // Shown by its own experiment but not the answer (a cause tried before it won, or a second
+    // seed was not asked for it): not ruled out.
+    return experiments.filter { $0.1 && $0.0 != unconfirmed && !shows($0.0, in: runs, confidence: confidence) }.map(\.0)
   }
 
   /// Whether the test is worth the randomness replays (``DrillDown``): it failed alone, and

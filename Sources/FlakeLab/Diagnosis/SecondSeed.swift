@@ -21,6 +21,9 @@ package enum SecondSeed {
     }
   }
 
+  /// Whether `cause` stands only once a second seed shows it again.
+  static func isAsked(for cause: TestDiagnosis) -> Bool { arms(for: cause) != nil }
+
   /// The second seed, apart from the first's iteration seeds.
   package static func seed(after first: UInt64) -> UInt64 {
     SplitMix64.mix(first ^ 0x5EC0_4D5E_ED00_0002)

@@ -16,6 +16,8 @@ package struct TestFinding: Sendable {
   package var polluters: Polluters?
   /// Where the test is declared, where the lab could tell (for CI annotations).
   package var location: SourceLocation?
+  /// The line to open first, for a test that is not stable (``LeadLine``).
+  package var lead: LeadLine?
 
   package init(test: PackageTest, runs: [RunResult], confidence: Double) {
     self.test = test
@@ -33,15 +35,49 @@ package struct TestFinding: Sendable {
     self.runs = runs
   }
 
-  /// The diagnosis in words, with the polluters named where the search found them.
+  /// The diagnosis in words: where the search named the polluters, that precise statement
+  /// alone ("fails when A runs before it" says more than "fails beside other tests").
   package var summary: String? {
-    diagnosis.map { diagnosis in diagnosis.summary + (polluters.map { "; " + $0.when } ?? "") }
+    guard let diagnosis else { return nil }
+    guard diagnosis == .interference, let polluters else { return diagnosis.summary }
+    return polluters.tests.isEmpty ? diagnosis.summary + "; " + polluters.when : polluters.when
   }
 
-  /// What to do, with the polluters named where the search found them.
+  /// What to do, with the polluters or the blocking call named where the lab found them.
   package var advice: String? {
     if diagnosis == .interference, let polluters { return polluters.advice }
+    if diagnosis == .blocksThread, let blockedAt {
+      return "\(blockedAt) blocks the queue's thread until async work ends: await that work there instead "
+        + "(an async fulfillment(of:), a continuation), in the test or the helper that blocks; never serialize this test"
+    }
     return diagnosis?.advice
+  }
+
+  /// Where the harness saw the test block its queue's thread in the most failing iterations.
+  package var blockedAt: String? {
+    runs.filter { $0.blockedIterations > 0 && $0.blockedAt != nil }.max { $0.blockedIterations < $1.blockedIterations }?
+      .blockedAt
+  }
+
+  /// The package's directory as the command was given it, for paths a person reads.
+  package var packagePath: String? { runs.lazy.compactMap(\.test?.packagePath).first }
+
+  /// Every run's counts together.
+  private var allRuns: Tally { runs.reduce(into: Tally()) { $0.merge($1.tally) } }
+
+  /// The way it failed most often over all its runs (crashes and time-outs count, skips not).
+  package var commonestFailure: Outcome? {
+    allRuns.outcomesByFrequency.first { $0.outcome != .passed && !$0.outcome.isOutsideTheRate }?.outcome
+  }
+
+  /// Where `outcome` was recorded, the first run that said.
+  package func place(of outcome: Outcome) -> SourceLocation? {
+    runs.lazy.compactMap { $0.tally.places[outcome] }.first
+  }
+
+  /// `outcome` as the test said it, or as the lab words it.
+  package func said(_ outcome: Outcome) -> String {
+    runs.lazy.compactMap { $0.tally.examples[outcome] }.first ?? OutcomeText.describe(outcome)
   }
 
   /// The tests that ran beside this one in suite passes where it failed, the most frequent
@@ -83,6 +119,7 @@ extension TestFinding {
         test: test, runs: (byTest[test] ?? []).map { Report.estimated($0, at: confidence) }, confidence: confidence)
       finding.location = locations[test.id]
       finding.polluters = finding.diagnosis == .interference ? polluters[test] : nil
+      finding.lead = finding.verdict == .stable ? nil : LeadLine.of(finding, locations: locations)
       return finding
     }
   }

@@ -44,6 +44,8 @@ package struct ChannelRecord: Sendable {
   /// The failure as the test said it, before ``FailureText`` folded what changes from one
   /// iteration to the next; nil where it is the outcome's observation itself.
   package var example: String? = nil
+  /// Where the failure was recorded, when the test framework said.
+  package var place: SourceLocation? = nil
 }
 
 /// The worker's end: an ``OutcomeSink`` that publishes into the shared region.

@@ -152,13 +152,11 @@ package final class PassSupervisor {
     let started = clock.now
     var scratch = Tally()
     var noSchedule: RunSchedule?
-    var finished: [SuiteEventFeed.Finished] = []
     var status: Int32?
     var idleSince: ContinuousClock.Instant?
     while status == nil {
       usleep(Supervisor.pollInterval)
       worker.poll(into: &scratch, schedule: &noSchedule)
-      finished += feed.drain()
       if InterruptSignal.isRaised {
         worker.kill()
         status = worker.reap(waiting: true)
@@ -184,7 +182,8 @@ package final class PassSupervisor {
       }
     }
     worker.collectFinal(status: status ?? 0, into: &scratch, schedule: &noSchedule)
-    finished += feed.drain()
+    // Only now: until the process ended, a failure could still land on a finished test's line.
+    let finished = feed.drain()
     let now = clock.now
     return SuitePassMachine.ProcessEnd(
       finished: finished, inFlight: feed.inFlight.map { ($0.key, now - $0.value) }.sorted { $0.test < $1.test },

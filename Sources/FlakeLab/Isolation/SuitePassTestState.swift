@@ -18,8 +18,10 @@ extension SuitePassMachine {
 
     var tally: Tally { replicates.reduce(into: Tally()) { $0.merge($1) } }
 
-    mutating func record(_ outcome: Outcome, example: String? = nil, pass: Int, replicate: Int) {
-      replicates[replicate].record(outcome, count: 1, example: example)
+    mutating func record(
+      _ outcome: Outcome, example: String? = nil, place: SourceLocation? = nil, pass: Int, replicate: Int
+    ) {
+      replicates[replicate].record(outcome, count: 1, example: example, place: place)
       schedule?.noteFailing(index: pass, fingerprint: 0, outcome: outcome)
     }
 
@@ -27,7 +29,7 @@ extension SuitePassMachine {
     /// that ran beside it (`neighbours`).
     mutating func note(_ finished: SuiteEventFeed.Finished, neighbours: [PackageTest], pass: Int, replicate: Int) {
       duration += finished.duration
-      record(finished.outcome ?? .passed, example: finished.example, pass: pass, replicate: replicate)
+      record(finished.outcome ?? .passed, example: finished.example, place: finished.place, pass: pass, replicate: replicate)
       guard finished.outcome.map({ !$0.isOutsideTheRate }) ?? false else { return }
       if finished.duration >= PassSupervisor.slowFailure { failedSlowly += 1 }
       for neighbour in neighbours { failedBeside[neighbour, default: 0] += 1 }

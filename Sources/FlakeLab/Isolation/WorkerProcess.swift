@@ -52,7 +52,7 @@ final class WorkerProcess {
     let before = completed
     var (finished, records) = feed.poll()
     for record in records {
-      tally.record(record.outcome, count: 1, example: record.example)
+      tally.record(record.outcome, count: 1, example: record.example, place: record.place)
       schedule?.noteFailing(index: record.index, fingerprint: record.fingerprint, outcome: record.outcome)
       failures += 1
       // A record is published just before the counter moves past its iteration.

@@ -1,11 +1,12 @@
 import Foundation
 
-/// Where a test is declared: for annotations on the test's line in a CI's view of the code.
+/// A line of a package's source: where a test is declared (for annotations on the test's line
+/// in a CI's view of the code), or where a failure was recorded (the line a person opens).
 ///
 /// Swift Testing says it (the listing's `test` records carry each test's file and line); XCTest
 /// on Linux does not, so an XCTest test is looked for in the package's `Tests` sources: the first
 /// `func <name>(` in a file that declares its class.
-package struct SourceLocation: Sendable, Equatable {
+package struct SourceLocation: Sendable, Hashable {
   /// The file's absolute path.
   package let path: String
   package let line: Int

@@ -10,8 +10,10 @@ final class SuiteEventFeed: OutcomeFeed {
   struct Finished {
     let test: Int
     /// Nil when it passed.
-    let outcome: Outcome?
-    let example: String?
+    var outcome: Outcome?
+    var example: String?
+    /// Where its first failure was recorded, when the framework said.
+    var place: SourceLocation?
     /// Tests that were in flight at some moment while this one was.
     let neighbours: Set<Int>
     /// From its start to its end (zero for a test skipped before it started).
@@ -28,6 +30,12 @@ final class SuiteEventFeed: OutcomeFeed {
   /// Tests started and not yet ended, with when they started.
   private(set) var inFlight: [Int: ContinuousClock.Instant] = [:]
   private var issues: [Int: [String]] = [:]
+  /// Where each test in flight first failed, when the framework said.
+  private var places: [Int: SourceLocation] = [:]
+  /// Whose line a failure is (XCTest): the test charged with it, whichever test was running.
+  private let bodies: TestBodies
+  /// The IDs in the pass's order, to name a bystander.
+  private let testIDs: [String]
   private var executorChanged: Set<Int> = []
   /// Starts and ends counted in the order read: a test's neighbours are worked out from these
   /// only when it fails, so a pass of thousands of tests in flight together costs no set of
@@ -36,8 +44,11 @@ final class SuiteEventFeed: OutcomeFeed {
   private var startedAt: [Int: Int] = [:]
   /// The tests ended so far, with the count at their end, in that order.
   private var ended: [(test: Int, at: Int)] = []
-  /// Tests finished since the last ``drain()``.
+  /// Tests finished since the last ``drain()``; drained only once the process ended, a test's
+  /// outcome can still take a failure that lands on its line after it ended.
   private var finished: [Finished] = []
+  /// The position in `finished` of each test in it.
+  private var finishedAt: [Int: Int] = [:]
   private var completed = 0
   /// Events the run's end counts (``TestEvent/isCounted``), as read here.
   private var eventsRead = 0
@@ -55,8 +66,10 @@ final class SuiteEventFeed: OutcomeFeed {
     outOfPlace > 0 || eventsWritten.map { $0 != eventsRead || !inFlight.isEmpty } ?? false
   }
 
-  init(testIDs: [String]) throws {
+  init(testIDs: [String], bodies: TestBodies = TestBodies()) throws {
     pipe = try EventPipe()
+    self.bodies = bodies
+    self.testIDs = testIDs
     positions = Dictionary(testIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
@@ -71,7 +84,10 @@ final class SuiteEventFeed: OutcomeFeed {
 
   /// The tests finished since the last call.
   func drain() -> [Finished] {
-    defer { finished = [] }
+    defer {
+      finished = []
+      finishedAt = [:]
+    }
     return finished
   }
 
@@ -111,14 +127,19 @@ final class SuiteEventFeed: OutcomeFeed {
       startedAt[test] = events
       inFlight[test] = .now
       issues[test] = []
-    case .issueRecorded(let id, let message, true):
+    case .issueRecorded(let id, let message, true, let location):
       // An issue outside any test's task names no test: it is the test's only when one is in flight.
       let test = id.flatMap(position(of:)) ?? (inFlight.count == 1 ? inFlight.keys.first : nil)
+      if let location, let owner = bodies.owner(of: location).flatMap({ positions[$0] }), owner != test {
+        charge(owner, with: message, at: location, during: test)
+        return
+      }
       guard let test, issues[test] != nil else {
         ignoredEvents += 1
         return
       }
       issues[test]?.append(message)
+      places[test] = places[test] ?? location
     case .testEnded(let id):
       guard let test = position(of: id) else { return }
       guard let said = issues[test] else {
@@ -126,7 +147,7 @@ final class SuiteEventFeed: OutcomeFeed {
         return
       }
       let failure = TestEventFeed.failure(said)
-      finish(test, failure.map { .failed(observation: $0.observation) }, example: failure?.example)
+      finish(test, failure.map { .failed(observation: $0.observation) }, example: failure?.example, place: places[test])
     case .testSkipped(let id, let message):
       guard let test = position(of: id) else { return }
       finish(test, .skipped(reason: FailureText.normalize(message)))
@@ -135,20 +156,47 @@ final class SuiteEventFeed: OutcomeFeed {
     }
   }
 
-  private func finish(_ test: Int, _ outcome: Outcome?, example: String? = nil) {
+  private func finish(_ test: Int, _ outcome: Outcome?, example: String? = nil, place: SourceLocation? = nil) {
     let changed = executorChanged.remove(test) != nil
     let outcome = changed ? .executorChanged : outcome
     let failed = outcome.map { !$0.isOutsideTheRate } ?? false
+    finishedAt[test] = finished.count
     finished.append(
       Finished(
-        test: test, outcome: outcome, example: changed ? nil : example,
+        test: test, outcome: outcome, example: changed ? nil : example, place: changed ? nil : place,
         neighbours: failed ? neighbours(of: test) : [],
         duration: inFlight[test].map { ContinuousClock.now - $0 } ?? .zero))
     events += 1
     if startedAt.removeValue(forKey: test) != nil { ended.append((test, events)) }
     inFlight[test] = nil
     issues[test] = nil
+    places[test] = nil
     completed += 1
+  }
+
+  /// A failure recorded on `owner`'s line while `bystander` (or no test) ran: `owner`'s, never
+  /// the bystander's. Still in flight, it fails with it; already passed in this process, it
+  /// failed after all, recorded after it ended. Not run here (yet), it is no test's.
+  private func charge(_ owner: Int, with message: String, at place: SourceLocation, during bystander: Int?) {
+    if issues[owner] != nil {
+      issues[owner]?.append(message)
+      places[owner] = places[owner] ?? place
+      return
+    }
+    guard let index = finishedAt[owner], finished[index].outcome == nil else {
+      if finishedAt[owner] == nil { ignoredEvents += 1 }
+      return
+    }
+    let during = bystander.map { " while \(Self.name(testIDs[$0])) ran" } ?? ""
+    let said = FailureText.normalize(message)
+    finished[index].outcome = .failed(observation: "\(said) (recorded after the test ended\(during))")
+    finished[index].example = said == message ? nil : "\(message) (recorded after the test ended\(during))"
+    finished[index].place = place
+  }
+
+  /// A test's function as a report names it beside its own: `Class/testName` → `testName`.
+  private static func name(_ id: String) -> String {
+    id.split(separator: "/").last.map(String.init) ?? id
   }
 
   /// The tests in flight at some moment while `test` was, as it ends: those still in flight,

@@ -11,7 +11,9 @@ package enum TestEvent: Equatable, Sendable {
   case runStarted
   case testStarted(testID: String)
   /// An issue; `isFailure` is false for a known issue (`withKnownIssue`) or a warning.
-  case issueRecorded(testID: String?, message: String, isFailure: Bool)
+  /// `location` is where it was recorded (the assertion's file and line), when the framework
+  /// said: the line a person opens, which need not lie in the test that was running.
+  case issueRecorded(testID: String?, message: String, isFailure: Bool, location: SourceLocation? = nil)
   case testEnded(testID: String)
   case testSkipped(testID: String, message: String)
   /// What the harness's start-up probe found: whether `check` took effect in this toolchain.
@@ -80,9 +82,14 @@ package enum TestEvent: Equatable, Sendable {
     case "issueRecorded":
       let isKnown = payload["issue"]?["isKnown"]?.bool ?? false
       let isWarning = payload["issue"]?["severity"]?.string == "warning"
+      let place = payload["issue"]?["sourceLocation"]
+      // Swift Testing 6.3 writes `filePath`; earlier versions only `_filePath`.
+      let location = (place?["filePath"]?.string ?? place?["_filePath"]?.string).flatMap { path in
+        place?["line"]?.int.map { SourceLocation(path: path, line: $0) }
+      }
       return .issueRecorded(
         testID: testID, message: messages.isEmpty ? "an issue was recorded" : messages.joined(separator: " — "),
-        isFailure: !isKnown && !isWarning)
+        isFailure: !isKnown && !isWarning, location: location)
     default:
       return nil
     }
@@ -103,12 +110,14 @@ package enum TestEvent: Equatable, Sendable {
         ("kind", .string("testSkipped")), ("testID", .string(testID)),
         ("messages", .array([.object([("text", .string(message))])])),
       ])
-    case .issueRecorded(let testID, let message, let isFailure):
+    case .issueRecorded(let testID, let message, let isFailure, let location):
+      let place: [(String, JSONValue)] =
+        location.map { [("sourceLocation", .object([("filePath", .string($0.path)), ("line", .int($0.line))]))] } ?? []
       object = Self.event(
         [
           ("kind", .string("issueRecorded")),
           ("messages", .array([.object([("symbol", .string("fail")), ("text", .string(message))])])),
-          ("issue", .object([("isKnown", .bool(!isFailure))])),
+          ("issue", .object([("isKnown", .bool(!isFailure))] + place)),
         ] + (testID.map { [("testID", JSONValue.string($0))] } ?? []))
     case .probe(let check, let tookEffect):
       object = .object([

@@ -17,6 +17,8 @@ final class TestEventFeed: OutcomeFeed {
   private(set) var workerIsReady = false
   /// The issues of the iteration under way, as the test said them; nil between iterations.
   private var issues: [String]?
+  /// Where the first failure of the iteration under way was recorded, when the framework said.
+  private var place: SourceLocation?
   /// Set when the test turned the run's executor off during the iteration under way.
   private var executorChanged = false
   private(set) var scheduleIsUncontrolled = false
@@ -61,9 +63,11 @@ final class TestEventFeed: OutcomeFeed {
     case .testStarted(let id) where TestEvent.testID(id, belongsTo: testID):
       workerIsReady = true
       issues = []
-    case .issueRecorded(let id, let message, true)
+      place = nil
+    case .issueRecorded(let id, let message, true, let location)
     where issues != nil && id.map { TestEvent.testID($0, belongsTo: testID) } ?? true:
       issues?.append(message)
+      place = place ?? location
     case .testEnded(let id) where issues == nil && TestEvent.testID(id, belongsTo: testID):
       ignoredEvents += 1
     case .testEnded(let id) where TestEvent.testID(id, belongsTo: testID):
@@ -78,9 +82,11 @@ final class TestEventFeed: OutcomeFeed {
     /// Counts the iteration under way (nil outcome: it passed). An end the process was never
     /// asked for, or one without a start, is not counted: never an iteration twice.
     func finishIteration(_ outcome: Outcome?, example: String? = nil) {
+      let place = self.place
       defer {
         executorChanged = false
         blockedAt = nil
+        self.place = nil
       }
       issues = nil
       guard completed < iterations else {
@@ -93,7 +99,8 @@ final class TestEventFeed: OutcomeFeed {
         // Not a figure under the run's executor, whatever the test came to.
         records.append(ChannelRecord(index: index, outcome: .executorChanged, fingerprint: 0))
       } else if let outcome {
-        records.append(ChannelRecord(index: index, outcome: outcome, fingerprint: 0, example: example))
+        records.append(
+          ChannelRecord(index: index, outcome: outcome, fingerprint: 0, example: example, place: place))
         if let blockedAt, !outcome.isOutsideTheRate {
           blocks.failingIterations += 1
           blocks.places[blockedAt, default: 0] += 1

@@ -62,7 +62,7 @@ package enum TestLaunch {
     return PassSupervisor.Arm(executor: executor, groups: groups, layout: layout) { tests, pass in
       let configuration = HarnessConfiguration(
         mechanism: mechanism, tests: tests, firstIndex: pass, repetitions: 1, seed: seed)
-      let feed = try SuiteEventFeed(testIDs: tests.map(\.id))
+      let feed = try SuiteEventFeed(testIDs: tests.map(\.id), bodies: package.bodies)
       let launch = WorkerLaunch(
         executable: package.testBinary,
         arguments: arguments(

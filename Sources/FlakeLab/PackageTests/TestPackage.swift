@@ -12,6 +12,8 @@ package struct TestPackage: Sendable {
   package let testBinary: String
   /// Where each listed test is declared, by ID, where it could be found (``SourceLocation``).
   package private(set) var locations: [String: SourceLocation] = [:]
+  /// The lines of each XCTest test's body, to charge a failure to the test whose line it is.
+  package private(set) var bodies = TestBodies()
   /// The ID `swift test --filter` matches for each listed test whose framework matches another
   /// than the one it lists: Swift Testing's, with the source location appended.
   package private(set) var filterIDs: [String: String] = [:]
@@ -155,7 +157,9 @@ package struct TestPackage: Sendable {
         filterIDs.merge(parsed.mapValues(\.filterID)) { $1 }
         swiftTestingTests = Set(listed.map(\.id))
       case .xctest:
-        locations.merge(SourceLocation.xctest(listed.map(\.id), under: path + "/Tests")) { $1 }
+        let found = SourceLocation.xctest(listed.map(\.id), under: path + "/Tests")
+        locations.merge(found) { $1 }
+        bodies = TestBodies(locations: found)
       }
     }
     return tests

@@ -17,6 +17,19 @@ package struct ThreadBlocks: Equatable, Sendable {
     places.merge(other.places, uniquingKeysWith: +)
   }
 
+  /// The file and line of a place the harness named (`UploadTests.testUpload() at
+  /// Tests/UploadTests.swift:12, in dispatch_semaphore_wait`), its path from the test process's
+  /// directory, the package's; nil when the harness could name the function only.
+  package static func location(of place: String, in packagePath: String?) -> SourceLocation? {
+    guard let at = place.range(of: " at ", options: .backwards) else { return nil }
+    let rest = place[at.upperBound...]
+    let spot = rest.range(of: ", in ").map { rest[..<$0.lowerBound] } ?? rest
+    guard let colon = spot.lastIndex(of: ":"), let line = Int(spot[spot.index(after: colon)...]) else { return nil }
+    let path = String(spot[..<colon])
+    let absolute = path.hasPrefix("/") || packagePath == nil ? path : packagePath! + "/" + path
+    return SourceLocation(path: absolute, line: line)
+  }
+
   /// `frame` via `call`, as reports name the place.
   package static func place(call: String, frame: String?) -> String {
     frame.map { "\($0), in \(call)" } ?? call

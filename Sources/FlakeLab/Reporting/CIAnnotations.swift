@@ -1,5 +1,6 @@
-/// GitHub Actions workflow commands for `flakelab ci`: an `::error` at the line of each test that
-/// fails the job, a `::warning` at each flaky or quarantined one that did not pass; and one for
+/// GitHub Actions workflow commands for `flakelab ci`: an `::error` for each test that fails the
+/// job, a `::warning` for each flaky or quarantined one that did not pass, at the line its
+/// failure was recorded at (else the test's declaration); and one for
 /// each crash of the pass none of the tests in flight caused alone, which has no line of its own.
 package enum CIAnnotations {
   package static func lines(_ run: CIRun, workspace: String) -> [String] {
@@ -14,7 +15,7 @@ package enum CIAnnotations {
     }
     let tests = shown.map { test in
       var properties: [String] = []
-      if let location = test.location {
+      if let location = test.seen?.place ?? test.location {
         properties += [
           "file=" + GitHubAnnotations.property(location.path(relativeTo: workspace)), "line=\(location.line)",
         ]

@@ -22,6 +22,7 @@ package enum CIJSON {
             test.attempts.map { attempt in
               .object(
                 OutcomeCoding.members(of: attempt.outcome) + (attempt.example.map { [("example", .string($0))] } ?? [])
+                  + (attempt.place.map { [("place", JSONReport.location($0))] } ?? [])
                   + [("seconds", .double((attempt.seconds * 1e6).rounded() / 1e6))])
             })
         ),

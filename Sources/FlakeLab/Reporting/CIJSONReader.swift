@@ -49,7 +49,10 @@ package enum CIJSONReader {
       guard let outcome = OutcomeCoding.outcome(attempt, framework: framework) else {
         throw Malformed(what: "a known outcome for each attempt of \(id)")
       }
-      attempts.append(.init(outcome: outcome, example: attempt["example"]?.string, seconds: attempt["seconds"]?.number ?? 0))
+      attempts.append(
+        .init(
+          outcome: outcome, example: attempt["example"]?.string, seconds: attempt["seconds"]?.number ?? 0,
+          place: JSONReport.location(reading: attempt["place"])))
     }
     var test = CITest(test: PackageTest(id: id, framework: framework), attempts: attempts)
     test.retriesCut = entry["retriesCut"]?.bool ?? false

@@ -90,7 +90,8 @@ package enum CIJUnit {
 
   private static func element(_ name: String, _ attempt: CITest.Attempt) -> String {
     let type = attempt.outcome.isCrashBesideOthers ? crashBesideOthers : OutcomeCoding.kind(of: attempt.outcome)
-    return "<\(name) message=\"\(XMLText.escaped(CIText.said(attempt)))\" type=\"\(type)\"/>"
+    let place = attempt.place.map { " at \($0.path):\($0.line)" } ?? ""
+    return "<\(name) message=\"\(XMLText.escaped(CIText.said(attempt) + place))\" type=\"\(type)\"/>"
   }
 
   private static func seconds(_ tests: [CITest]) -> String {

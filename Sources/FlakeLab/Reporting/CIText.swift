@@ -28,8 +28,10 @@ package enum CIText {
     if let entry = test.quarantine {
       lines.append("    quarantined since \(entry.added): \(entry.reason.isEmpty ? "no reason given" : entry.reason); its failures do not fail the job")
     }
-    if let seen = test.seen { lines.append("    seen: " + said(seen)) }
-    if let location = test.location { lines.append("    at: \(location.path):\(location.line)") }
+    if let seen = test.seen {
+      lines.append("    seen: " + said(seen) + (seen.place.map { " at \($0.path):\($0.line)" } ?? ""))
+    }
+    if let location = test.location { lines.append("    declared at: \(location.path):\(location.line)") }
     return lines
   }
 

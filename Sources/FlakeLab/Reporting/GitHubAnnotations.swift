@@ -1,7 +1,8 @@
 import Foundation
 
-/// GitHub Actions workflow commands: one `::warning` per test that is not stable, at the line the
-/// test is declared on, so that a pull request shows it beside the code. The runner reads them
+/// GitHub Actions workflow commands: one `::warning` per test that is not stable, at the line to
+/// open (``LeadLine``: the failing assertion, the blocking call, the polluter; else the test's
+/// declaration), so that a pull request shows it beside the code to change. The runner reads them
 /// from a step's output; the message is the verdict, the diagnosis, the failures and what to do.
 package enum GitHubAnnotations {
   /// The commands for `report`, paths relative to `workspace` (`$GITHUB_WORKSPACE`, the
@@ -16,7 +17,7 @@ package enum GitHubAnnotations {
     }
     return (crash.map { [$0] } ?? []) + answer.unstable.map { finding in
       var properties: [String] = []
-      if let location = finding.location {
+      if let location = finding.lead?.location ?? finding.location {
         properties += ["file=" + property(location.path(relativeTo: workspace)), "line=\(location.line)"]
       }
       properties.append("title=" + property("\(finding.test.id) is \(finding.verdict.rawValue)"))
@@ -25,6 +26,7 @@ package enum GitHubAnnotations {
       }
       var message = finding.diagnosis.map { "\($0.rawValue): \(finding.summary ?? $0.summary)" } ?? finding.verdict.rawValue
       message += ". Failed: " + failures.joined(separator: ", ") + "."
+      if let lead = finding.lead, lead.reason != .declaration { message += " Here: \(lead.text(relativeTo: workspace))." }
       if let advice = finding.advice { message += " Do: \(advice)." }
       return "::warning " + properties.joined(separator: ",") + "::" + data(message)
     }

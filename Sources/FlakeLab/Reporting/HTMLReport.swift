@@ -52,7 +52,8 @@ package enum HTMLReport {
     let items = unstable.enumerated().map { index, finding in
       "<li><a href=\"#test-\(index)\"><code>\(escaped(finding.test.id))</code></a> "
         + "<span class=\"verdict \(finding.verdict.rawValue)\">\(finding.verdict.rawValue)</span> "
-        + (finding.diagnosis.map { "<strong>\($0.rawValue)</strong>: \(escaped($0.summary))" } ?? "") + "</li>"
+        + (finding.diagnosis.map { "<strong>\($0.rawValue)</strong>: \(escaped(finding.summary ?? $0.summary))" } ?? "")
+        + "</li>"
     }
     return "<ul class=\"answer\">\(items.joined())</ul>"
   }
@@ -68,8 +69,11 @@ package enum HTMLReport {
         "<p><strong>\(diagnosis.rawValue)</strong>: \(escaped(finding.summary ?? diagnosis.summary))"
           + ". <em>Do:</em> \(escaped(finding.advice ?? diagnosis.advice)).</p>")
     }
-    if let location = finding.location {
-      parts.append("<p class=\"where\">\(escaped(location.path)):\(location.line)</p>")
+    if let lead = finding.lead {
+      parts.append("<p class=\"where\">Open <code>\(escaped(lead.text(relativeTo: finding.packagePath)))</code></p>")
+    }
+    if let location = finding.location, location != finding.lead?.location {
+      parts.append("<p class=\"where\">Declared at \(escaped(location.path)):\(location.line)</p>")
     }
     parts.append(ratePlot(finding.runs, label: \.armLabel, confidence: report.confidence))
     var tally = Tally()

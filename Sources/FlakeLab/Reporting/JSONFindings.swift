@@ -18,15 +18,22 @@ extension JSONReport {
       (Key.randomDraw, finding.randomDraw.map { .string($0.rawValue) } ?? .null),
       (Key.ruledOut, .array(finding.ruledOut.map { .string($0.rawValue) })),
       (Key.unconfirmed, finding.unconfirmed.map { .string($0.rawValue) } ?? .null),
-      (
-        Key.source,
-        finding.location.map { .object([(Key.path, .string($0.path)), (Key.line, .int($0.line))]) } ?? .null
-      ),
+      (Key.source, finding.location.map(location) ?? .null),
+      (Key.open, finding.lead.map(lead) ?? .null),
       (Key.neighbours, .array(neighbours)),
       (Key.polluters, finding.polluters.map(polluters) ?? .null),
       (Key.arms, .array(finding.runs.map(arm))),
       (Key.replay, finding.replay(program: report.program).map { .string($0) } ?? .null),
       (Key.drillDown, .array(finding.runs.filter { $0.test?.layout != .suite }.map { run($0, in: report) })),
+    ])
+  }
+
+  /// `{"path": "/…/UISchedulerTests.swift", "line": 30, "reason": "failure", "detail":
+  /// "XCTAssertFalse failed"}`: the line to open first, and why (``LeadLine``).
+  private static func lead(_ lead: LeadLine) -> JSONValue {
+    .object([
+      (Key.path, .string(lead.location.path)), (Key.line, .int(lead.location.line)),
+      (Key.reason, .string(lead.reason.rawValue)), (Key.detail, lead.detail.map(JSONValue.string) ?? .null),
     ])
   }
 
@@ -101,8 +108,14 @@ extension JSONReport {
       finding.unconfirmed = known
     }
     if let source = entry[Key.source], source.isObject {
-      guard let path = source[Key.path]?.string, let line = source[Key.line]?.int else { throw malformed }
-      finding.location = SourceLocation(path: path, line: line)
+      guard let location = location(reading: source) else { throw malformed }
+      finding.location = location
+    }
+    if let open = entry[Key.open], open.isObject {
+      guard let location = location(reading: open),
+        let reason = open[Key.reason]?.string.flatMap(LeadLine.Reason.init(rawValue:))
+      else { throw malformed }
+      finding.lead = LeadLine(location: location, reason: reason, detail: open[Key.detail]?.string)
     }
     if let polluters = entry[Key.polluters], polluters.isObject {
       guard let read = Self.polluters(polluters, framework: framework) else { throw malformed }

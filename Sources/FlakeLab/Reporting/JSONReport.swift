@@ -79,6 +79,9 @@ package enum JSONReport {
     package static let source = "source"
     package static let path = "path"
     package static let line = "line"
+    package static let place = "place"
+    package static let open = "open"
+    package static let detail = "detail"
     package static let passes = "passes"
     package static let arms = "arms"
     package static let ran = "ran"
@@ -248,11 +251,23 @@ package enum JSONReport {
     ])
   }
 
+  /// `{"path": "/…/UISchedulerTests.swift", "line": 30}`.
+  static func location(_ location: SourceLocation) -> JSONValue {
+    .object([(Key.path, .string(location.path)), (Key.line, .int(location.line))])
+  }
+
+  /// The location ``location(_:)`` wrote; nil for anything else.
+  static func location(reading entry: JSONValue?) -> SourceLocation? {
+    guard let path = entry?[Key.path]?.string, let line = entry?[Key.line]?.int else { return nil }
+    return SourceLocation(path: path, line: line)
+  }
+
   /// Every distinct outcome with its count and frequency, passes first, then most frequent.
   private static func outcomes(_ tally: Tally) -> [JSONValue] {
     tally.histogram.map { outcome, count in
       var members = OutcomeCoding.members(of: outcome)
       if let example = tally.examples[outcome] { members.append((Key.example, .string(example))) }
+      if let place = tally.places[outcome] { members.append((Key.place, location(place))) }
       members += [
         (Key.count, .int(count)),
         (Key.frequency, .double(Double(count) / Double(max(tally.iterations, 1)))),

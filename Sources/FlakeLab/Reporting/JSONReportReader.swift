@@ -53,7 +53,8 @@ extension JSONReport {
       guard let count = entry[Key.count]?.int, count >= 0, count <= 1_000_000_000_000 - tally.iterations,
         let outcome = OutcomeCoding.outcome(entry, framework: framework)
       else { throw .malformed(path: name, .outcome(run: selector)) }
-      tally.record(outcome, count: count, example: entry[Key.example]?.string)
+      tally.record(
+        outcome, count: count, example: entry[Key.example]?.string, place: JSONReport.location(reading: entry[Key.place]))
     }
     // The count a report states must be the count of its outcomes.
     guard run[Key.iterations]?.int == tally.iterations else {

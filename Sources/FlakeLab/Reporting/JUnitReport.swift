@@ -70,7 +70,7 @@ package enum JUnitReport {
     } else if isFailure(run) {
       let problems = run.problems.isEmpty ? ["no iteration passed"] : run.problems.map(ProblemText.describe)
       let outcomes = tally.outcomesByFrequency.prefix(5).map {
-        "\($0.count) × \(OutcomeText.describe($0.outcome))"
+        "\($0.count) × \(OutcomeText.describe($0.outcome))" + (tally.places[$0.outcome].map { " at \($0.path):\($0.line)" } ?? "")
       }
       let body = (problems + ["failure rate \(rate) over \(tally.iterations) iterations"] + outcomes)
         .joined(separator: "\n")

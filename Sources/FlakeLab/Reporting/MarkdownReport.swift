@@ -48,7 +48,8 @@ package enum MarkdownReport {
         lines.append(
           "| " + [
             code(finding.test.id), finding.verdict.rawValue,
-            finding.diagnosis.map { "**\($0.rawValue)**: \(escaped(finding.summary ?? $0.summary))" } ?? "",
+            (finding.diagnosis.map { "**\($0.rawValue)**: \(escaped(finding.summary ?? $0.summary))" } ?? "")
+              + (finding.lead.map { "<br>open " + code($0.text(relativeTo: finding.packagePath)) } ?? ""),
             arms.map(escaped).joined(separator: "<br>"), finding.advice.map(escaped) ?? "",
           ].joined(separator: " | ") + " |")
       }

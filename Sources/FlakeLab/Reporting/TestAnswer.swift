@@ -34,8 +34,9 @@ package enum TestAnswer {
   static func block(_ finding: TestFinding, program: String) -> [String] {
     var lines = [
       "\(finding.verdict.rawValue.uppercased())  \(finding.test.id)"
-        + (finding.diagnosis.map { "  \($0.rawValue): \($0.summary)" } ?? "")
+        + (finding.diagnosis.map { "  \($0.rawValue): \(finding.summary ?? $0.summary)" } ?? "")
     ]
+    if let lead = finding.lead { lines.append("    open: " + lead.text(relativeTo: finding.packagePath)) }
     lines += finding.runs.map { "    " + armLine($0) }
     if let polluters = finding.polluters {
       lines.append("    " + pollutersLine(polluters, alone: finding.runs.filter { $0.test?.layout.isSuitePass == false }))
@@ -80,7 +81,7 @@ package enum TestAnswer {
     return lines
   }
 
-  /// `fails when A runs before it: 3 of 3 passes with it alone failed, 0 of 100 iterations
+  /// `polluter search: failed in 3 of 3 passes with that test and no other, 0 of 100 iterations
   /// alone; found among 12 neighbours in 9 processes`.
   static func pollutersLine(_ polluters: Polluters, alone: [RunResult]) -> String {
     let aloneFailed = alone.reduce(0) { $0 + $1.tally.notPassed }
@@ -90,7 +91,7 @@ package enum TestAnswer {
       ? "with every neighbour, in the screen"
       : polluters.tests.count == 1 ? "with that test and no other"
       : polluters.together ? "with those tests and no other" : "with \(polluters.tests[0].id) and no other"
-    return polluters.when + ": failed in \(Formatting.count(polluters.failed)) of \(count(polluters.passes, "pass")) \(with), "
+    return "polluter search: failed in \(Formatting.count(polluters.failed)) of \(count(polluters.passes, "pass")) \(with), "
       + "\(Formatting.count(aloneFailed)) of \(Formatting.count(aloneRan)) iterations alone; "
       + "searched \(count(polluters.candidates, "neighbour")) in \(count(polluters.processes, "process"))"
   }
@@ -137,14 +138,15 @@ package enum TestAnswer {
     return line
   }
 
-  /// The outcome that did not pass most often, over all the test's runs.
+  /// The outcome that did not pass most often, over all the test's runs, with its line when
+  /// that is not the line the block leads with.
   private static func mostFrequentFailure(_ finding: TestFinding) -> String? {
-    var tally = Tally()
-    for run in finding.runs { tally.merge(run.tally) }
-    guard let (outcome, count) = tally.outcomesByFrequency.first(where: { $0.outcome != .passed && !$0.outcome.isOutsideTheRate })
-    else { return nil }
-    let text = tally.examples[outcome] ?? OutcomeText.describe(outcome)
-    return "\(text) (\(Formatting.count(count))×)"
+    guard let outcome = finding.commonestFailure else { return nil }
+    let count = finding.runs.reduce(0) { $0 + ($1.tally.nonPassing[outcome] ?? 0) }
+    let place = finding.place(of: outcome).flatMap { place in
+      place == finding.lead?.location ? nil : " at \(place.path(relativeTo: finding.packagePath ?? ".")):\(place.line)"
+    }
+    return "\(finding.said(outcome)) (\(Formatting.count(count))×)" + (place ?? "")
   }
 
   private static func count(_ number: Int, _ noun: String) -> String {

@@ -9,6 +9,9 @@ package struct Tally: Equatable, Sendable, OutcomeSink {
   /// For an outcome whose observation was folded into placeholders, the first message as the
   /// test said it, so a report can show one real instance.
   package private(set) var examples: [Outcome: String] = [:]
+  /// For a failure, the line the framework said it was recorded at, the first time it was
+  /// seen: where a report sends a person to look.
+  package private(set) var places: [Outcome: SourceLocation] = [:]
 
   package init() {}
 
@@ -16,12 +19,13 @@ package struct Tally: Equatable, Sendable, OutcomeSink {
     record(outcome, count: 1)
   }
 
-  package mutating func record(_ outcome: Outcome, count: Int, example: String? = nil) {
+  package mutating func record(_ outcome: Outcome, count: Int, example: String? = nil, place: SourceLocation? = nil) {
     if outcome == .passed {
       passed += count
     } else {
       nonPassing[outcome, default: 0] += count
       if let example, examples[outcome] == nil { examples[outcome] = example }
+      if let place, places[outcome] == nil { places[outcome] = place }
     }
   }
 
@@ -30,6 +34,7 @@ package struct Tally: Equatable, Sendable, OutcomeSink {
     passed += other.passed
     for (outcome, count) in other.nonPassing { nonPassing[outcome, default: 0] += count }
     examples.merge(other.examples) { mine, _ in mine }
+    places.merge(other.places) { mine, _ in mine }
   }
 
   package var failed: Int { count { if case .failed = $0 { true } else { false } } }

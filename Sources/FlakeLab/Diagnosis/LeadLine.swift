@@ -1,0 +1,55 @@
+/// The line a person opens first for a test that is not stable, and why that line: every
+/// format leads the test's answer with it, and a pull request's annotation lands on it.
+package struct LeadLine: Sendable, Equatable {
+  package enum Reason: String, Sendable, CaseIterable {
+    /// The call that blocked the queue's thread, in the test or a helper of its package.
+    case blockingFrame = "blocking-frame"
+    /// The test that, run before or beside it, fails it.
+    case polluter
+    /// The assertion that failed most often.
+    case failure
+    /// No line was recorded (a crash, a hang): where the test is declared.
+    case declaration
+  }
+
+  package let location: SourceLocation
+  package let reason: Reason
+  /// What is at the line: the blocking call, the polluter's ID, the failure as the test said it.
+  package let detail: String?
+
+  package init(location: SourceLocation, reason: Reason, detail: String?) {
+    self.location = location
+    self.reason = reason
+    self.detail = detail
+  }
+
+  /// The line for `finding`: the blocking frame of a test that blocks its thread, the first
+  /// polluter found, else the commonest failure's line, else the declaration.
+  static func of(_ finding: TestFinding, locations: [String: SourceLocation]) -> LeadLine? {
+    if finding.diagnosis == .blocksThread, let place = finding.blockedAt,
+      let location = ThreadBlocks.location(of: place, in: finding.packagePath)
+    {
+      return LeadLine(location: location, reason: .blockingFrame, detail: place)
+    }
+    if let polluter = finding.polluters?.tests.first, let location = locations[polluter.id] {
+      return LeadLine(location: location, reason: .polluter, detail: polluter.id)
+    }
+    if let (outcome, location) = finding.commonestFailure.flatMap({ outcome in finding.place(of: outcome).map { (outcome, $0) } }) {
+      return LeadLine(location: location, reason: .failure, detail: finding.said(outcome))
+    }
+    return finding.location.map { LeadLine(location: $0, reason: .declaration, detail: nil) }
+  }
+
+  /// `UISchedulerTests.swift:30: XCTAssertFalse failed`, the path from `directory`.
+  package func text(relativeTo directory: String?) -> String {
+    let path = directory.map { location.path(relativeTo: $0) } ?? location.path
+    let what: String
+    switch reason {
+    case .blockingFrame: what = "blocks the queue's thread" + (detail.map { " (\($0))" } ?? "")
+    case .polluter: what = "the test that fails it" + (detail.map { ": \($0)" } ?? "")
+    case .failure: what = detail ?? "the failure"
+    case .declaration: what = "declared here; no failure was recorded at a line (a crash or a hang)"
+    }
+    return "\(path):\(location.line): \(what)"
+  }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import XCTest
+
+@testable import FlakeLab
+
+/// A failure keeps the line it was recorded at, and belongs to the test whose line it is: an
+/// assertion that lands after its test ended fails that test, never the bystander running then
+/// (combine-schedulers' `testRunsOnMain`, whose background assertion XCTest charged to
+/// `testVoidsThreadHop`). Events written by hand, no process.
+final class FailureLineTests: XCTestCase {
+  private var directory: URL!
+  private var source: String!
+
+  override func setUpWithError() throws {
+    directory = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-lines-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    source = directory.appendingPathComponent("UISchedulerTests.swift").path
+    // Braces in a string, a comment and a multi-line string do not end a body.
+    let text = """
+      final class UISchedulerTests: XCTestCase {
+        func testVoidsThreadHop() {
+          var worked = false
+          UIScheduler.shared.schedule { worked = true }
+          XCTAssert(worked, "{ not a brace")
+        }
+
+        func testRunsOnMain() {
+          let queue = DispatchQueue(label: "queue") // {
+          let text = \"\"\"
+            }
+            \"\"\"
+          queue.async {
+            XCTAssertFalse(worked.value)
+          }
+        }
+      }
+      """
+    try text.write(toFile: source, atomically: true, encoding: .utf8)
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  private var bodies: TestBodies {
+    TestBodies(locations: [
+      "M.UISchedulerTests/testVoidsThreadHop": SourceLocation(path: source, line: 2),
+      "M.UISchedulerTests/testRunsOnMain": SourceLocation(path: source, line: 8),
+    ])
+  }
+
+  func testEachLineBelongsToTheTestWhoseBodyHoldsIt() {
+    let bodies = bodies
+    XCTAssertEqual(bodies.owner(of: SourceLocation(path: source, line: 5)), "M.UISchedulerTests/testVoidsThreadHop")
+    XCTAssertEqual(bodies.owner(of: SourceLocation(path: source, line: 6)), "M.UISchedulerTests/testVoidsThreadHop")
+    XCTAssertNil(bodies.owner(of: SourceLocation(path: source, line: 7)))
+    XCTAssertEqual(bodies.owner(of: SourceLocation(path: source, line: 14)), "M.UISchedulerTests/testRunsOnMain")
+    XCTAssertEqual(bodies.owner(of: SourceLocation(path: source, line: 16)), "M.UISchedulerTests/testRunsOnMain")
+    XCTAssertNil(bodies.owner(of: SourceLocation(path: source, line: 17)))
+    XCTAssertNil(bodies.owner(of: SourceLocation(path: source + ".other", line: 14)))
+  }
+
+  /// XCTest runs `testRunsOnMain` first here; its assertion lands while `testVoidsThreadHop` runs.
+  func testAFailureOnAnEndedTestsLineFailsThatTestNotTheBystander() throws {
+    let owner = "M.UISchedulerTests/testRunsOnMain"
+    let bystander = "M.UISchedulerTests/testVoidsThreadHop"
+    let feed = try SuiteEventFeed(testIDs: [owner, bystander], bodies: bodies)
+    let late = TestEvent.issueRecorded(
+      testID: bystander, message: "XCTAssertFalse failed", isFailure: true, location: SourceLocation(path: source, line: 14))
+    let lines = [
+      TestEvent.runStarted, .testStarted(testID: owner), .testEnded(testID: owner), .testStarted(testID: bystander), late,
+      .testEnded(testID: bystander),
+    ].map(\.line)
+    XCTAssertTrue(SystemCalls.writeAll(Array(lines.joined().utf8), to: feed.descriptor))
+    _ = feed.poll()
+    let finished = feed.drain()
+    XCTAssertEqual(finished.map(\.test), [0, 1])
+    XCTAssertEqual(
+      finished[0].outcome,
+      .failed(observation: "XCTAssertFalse failed (recorded after the test ended while testVoidsThreadHop ran)"))
+    XCTAssertEqual(finished[0].place, SourceLocation(path: source, line: 14))
+    XCTAssertNil(finished[1].outcome, "the bystander passed")
+    XCTAssertEqual(feed.ignoredEvents, 0)
+  }
+
+  /// A failure at a line of no test's body (a helper's, a file of its own) is the running test's.
+  func testAFailureInAHelperIsTheRunningTests() throws {
+    let test = "M.UISchedulerTests/testVoidsThreadHop"
+    let feed = try SuiteEventFeed(testIDs: [test], bodies: bodies)
+    let helper = SourceLocation(path: directory.appendingPathComponent("Asserts.swift").path, line: 3)
+    let lines = [
+      TestEvent.runStarted, .testStarted(testID: test),
+      .issueRecorded(testID: test, message: "timed out", isFailure: true, location: helper), .testEnded(testID: test),
+    ].map(\.line)
+    XCTAssertTrue(SystemCalls.writeAll(Array(lines.joined().utf8), to: feed.descriptor))
+    _ = feed.poll()
+    let finished = feed.drain()
+    XCTAssertEqual(finished.first?.outcome, .failed(observation: "timed out"))
+    XCTAssertEqual(finished.first?.place, helper)
+  }
+
+  /// The line travels in the event as Swift Testing writes it, and is read back.
+  func testAnIssuesLineIsReadBackFromTheEventStream() {
+    let event = TestEvent.issueRecorded(
+      testID: "M.t()/F.swift:1:1", message: "Expectation failed", isFailure: true,
+      location: SourceLocation(path: "/p/F.swift", line: 12))
+    XCTAssertEqual(TestEvent.parse(Array(event.line.utf8).dropLast()), event)
+    let swiftTesting = #"{"kind":"event","version":0,"payload":{"kind":"issueRecorded","testID":"M.t()","#
+      + #""issue":{"isKnown":false,"sourceLocation":{"_filePath":"/p/F.swift","line":7,"column":5}},"#
+      + #""messages":[{"symbol":"fail","text":"Expectation failed"}]}}"#
+    guard case .issueRecorded(_, _, _, let location) = TestEvent.parse(Array(swiftTesting.utf8)) else {
+      return XCTFail("not an issue")
+    }
+    XCTAssertEqual(location, SourceLocation(path: "/p/F.swift", line: 7))
+  }
+
+  /// The blocking frame the harness names becomes a line in the package.
+  func testABlockingFramesPlaceIsALine() {
+    let place = ThreadBlocks.place(call: "dispatch_semaphore_wait", frame: "XCTestCase.fulfillment(of:timeout:) at Tests/Support/Asserts.swift:40")
+    XCTAssertEqual(ThreadBlocks.location(of: place, in: "/pkg"), SourceLocation(path: "/pkg/Tests/Support/Asserts.swift", line: 40))
+    XCTAssertNil(ThreadBlocks.location(of: ThreadBlocks.place(call: "usleep", frame: "T.test()"), in: "/pkg"))
+  }
+
+  /// The line every format leads with is the failure's, kept through JSON and `merge`.
+  func testTheFailuresLineLeadsTheAnswerAndSurvivesJSON() throws {
+    let test = PackageTest(id: "M.UISchedulerTests/testRunsOnMain", framework: .xctest)
+    let place = SourceLocation(path: source, line: 14)
+    var tally = Tally()
+    tally.record(.passed, count: 12)
+    tally.record(.failed(observation: "XCTAssertFalse failed"), count: 8, place: place)
+    var run = RunResult(
+      RunKey(test: test, executor: .global), tally: tally, seconds: 1, iterationsAreIndependent: false)
+    run.test = TestReference(test: test, packagePath: directory.path, layout: .suite)
+    var report = Report(runs: [run])
+    report.tests = TestFinding.findings(
+      of: [test], runs: [run], polluters: [:], locations: [test.id: SourceLocation(path: source, line: 8)],
+      confidence: 0.95)
+    let finding = try XCTUnwrap(report.tests.first)
+    XCTAssertNotEqual(finding.verdict, .stable)
+    XCTAssertEqual(finding.lead, LeadLine(location: place, reason: .failure, detail: "XCTAssertFalse failed"))
+    let text = TestAnswer.render(report, verbose: false)
+    XCTAssertTrue(text.contains("    open: UISchedulerTests.swift:14: XCTAssertFalse failed\n"), text)
+
+    let read = try JSONReport.read(Data(JSONReport.render(report).utf8), name: "r.json")
+    XCTAssertEqual(read.runs.first?.tally.places, tally.places)
+    XCTAssertEqual(read.tests.first?.lead, finding.lead)
+    let annotations = GitHubAnnotations.lines(read, workspace: directory.path)
+    XCTAssertTrue(annotations.contains { $0.hasPrefix("::warning file=UISchedulerTests.swift,line=14,") }, "\(annotations)")
+  }
+}
