@@ -15,7 +15,9 @@ import Synchronization
 // The ratios are medians of per-round ratios. Then the virtual-time figure: 1,000 iterations of
 // the five-second `countdown` under the `seeded` executor, end to end in a worker process. Then
 // whether the lab moves what it measures: the global failure rate through the supervised worker
-// beside a plain loop in an async `main`, with a rank-sum test. Last,
+// beside a plain loop in an async `main`, with a rank-sum test; and the same question of a
+// package's tests: each test's failures in the lab's suite passes beside the binary run as
+// `swift test` runs it (PassFidelity.swift). Last,
 // `flakelab test` on the NumberFacts fixture: a Swift Testing test through the lab against the
 // test binary's own `--repetitions` loop, and XCTest repetitions in one process against one
 // process per iteration. Then suite passes (flakelab test's default layout) against a loop of
@@ -36,6 +38,7 @@ if try await runPlainLoopIfAsked() { exit(0) }
 await iterationCostFigures()
 virtualTimeFigure(worker: worker)
 try faithfulnessFigures(worker: worker)
+try passFidelityFigures(worker: worker)
 let repetitionsRatio = try packageTestFigures(worker: worker)
 let suitePackage = ProcessInfo.processInfo.environment["BENCH_PACKAGE"].flatMap { $0.isEmpty ? nil : $0 }
   ?? "Tests/Fixtures/NumberFacts"

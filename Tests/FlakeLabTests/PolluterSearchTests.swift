@@ -64,6 +64,12 @@ final class PolluterSearchTests: XCTestCase {
       processes: 20)
     XCTAssertEqual(any.when, "fails when any of A, B or C runs beside it (and maybe when others do: the search stopped)")
     XCTAssertTrue(any.advice.contains(".serialized"), any.advice)
+    // Issue 35: any test of another class run first fails combine-schedulers' testRunsOnMain.
+    let first = Polluters(
+      tests: [PackageTest(id: "I.testSchedulesImmediately", framework: .xctest)], isComplete: false, placement: .before,
+      failed: 1, passes: 6, candidates: 21, processes: 128)
+    XCTAssertTrue(first.advice.contains("after other neighbours too"), first.advice)
+    XCTAssertFalse(first.advice.contains("leaves behind state"), first.advice)
     let many = Polluters(
       tests: [], isComplete: true, placement: .before, failed: 20, passes: 20, candidates: 40, processes: 30)
     XCTAssertTrue(many.when.hasPrefix("no single neighbour, nor 3 together, fails it"), many.when)

@@ -23,15 +23,19 @@ package struct LeadLine: Sendable, Equatable {
     self.detail = detail
   }
 
-  /// The line for `finding`: the blocking frame of a test that blocks its thread, the first
-  /// polluter found, else the commonest failure's line, else the declaration.
+  /// The line for `finding`: the blocking frame of a test that blocks its thread, the polluter
+  /// found (when the others do not fail it too), else the commonest failure's line, else the
+  /// declaration.
   static func of(_ finding: TestFinding, locations: [String: SourceLocation]) -> LeadLine? {
     if finding.diagnosis == .blocksThread, let place = finding.blockedAt,
       let location = ThreadBlocks.location(of: place, in: finding.packagePath)
     {
       return LeadLine(location: location, reason: .blockingFrame, detail: place)
     }
-    if let polluter = finding.polluters?.tests.first, let location = locations[polluter.id] {
+    // A polluter found first among many that fail it is no line to open.
+    if let polluters = finding.polluters, polluters.isComplete || polluters.placement == .beside,
+      let polluter = polluters.tests.first, let location = locations[polluter.id]
+    {
       return LeadLine(location: location, reason: .polluter, detail: polluter.id)
     }
     if let (outcome, location) = finding.commonestFailure.flatMap({ outcome in finding.place(of: outcome).map { (outcome, $0) } }) {

@@ -58,6 +58,14 @@ package struct Polluters: Sendable, Equatable {
     }
     let one = tests.count == 1
     let named = Self.names(tests)
+    // Run before it, the neighbours left without them still fail it: they are not the culprit,
+    // only the first found (combine-schedulers' testRunsOnMain fails after a test of any other
+    // class, whichever).
+    guard isComplete || placement == .beside else {
+      return "it fails after \(named) and after other neighbours too (without \(one ? "it" : "them") the rest still fail it), "
+        + "so look for what running any test before it changes that it reads (the main run loop, a shared default, "
+        + "the environment) rather than for a fault in \(one ? "that test" : "those tests")"
+    }
     switch placement {
     case .before:
       return "\(named) leave\(one ? "s" : "") behind state this test reads: make \(one ? "it" : "each") restore what it changes (tearDown, defer) or give this test state of its own; running the tests one at a time keeps the order that fails"

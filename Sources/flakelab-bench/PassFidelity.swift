@@ -1,0 +1,88 @@
+import FlakeLab
+import Foundation
+
+/// Issue 35: whether the lab's suite pass sees what `swift test` sees. Each round runs one lab
+/// pass under global (the harness preloaded, the events read) and the test binary as `swift
+/// test` runs it (`--testing-library xctest`, then `swift-testing`, its console read), one after
+/// the other, so that drift in load hits both alike. For each test that failed on either side:
+/// the two counts and Fisher's exact test of their difference. Packages: BENCH_FIDELITY_PACKAGES
+/// (paths separated by `:`, cloned copies of real packages, say), else FlakeKinds.
+func passFidelityFigures(worker: String) throws {
+  let rounds = Int(ProcessInfo.processInfo.environment["BENCH_FIDELITY_ROUNDS"] ?? "") ?? 20
+  let paths = (ProcessInfo.processInfo.environment["BENCH_FIDELITY_PACKAGES"].flatMap { $0.isEmpty ? nil : $0 }
+    ?? "Tests/Fixtures/FlakeKinds").split(separator: ":").map(String.init)
+  let preload = try TestLaunch.preloadLibrary(besides: worker)
+  for path in paths {
+    var package = try TestPackage.build(at: path)
+    let tests = try package.tests()
+    let arm = TestLaunch.passes(of: tests, in: package, executor: GlobalExecutor(), seed: 0, preload: preload)
+    var lab: [String: Int] = [:]
+    var plain: [String: Int] = [:]
+    for round in 0..<rounds {
+      let results = try PassSupervisor(timeout: .seconds(60)).run(
+        [arm], passes: round..<(round + 1), replicates: 1, seed: UInt64(round), packagePath: path)
+      for result in results where result.tally.notPassed > 0 {
+        if let id = result.test?.test.id { lab[id, default: 0] += 1 }
+      }
+      for id in plainFailures(package: package, tests: tests) { plain[id, default: 0] += 1 }
+    }
+    print("")
+    print("flakelab test's suite pass against the binary run as swift test runs it: \(path), \(tests.count) tests, \(rounds) alternating rounds, global")
+    let failing = Set(lab.keys).union(plain.keys).sorted()
+    if failing.isEmpty { print("  no test failed on either side") }
+    for id in failing {
+      let (a, b) = (lab[id] ?? 0, plain[id] ?? 0)
+      print(
+        String(
+          format: "  %@: lab %d of %d, swift test %d of %d, Fisher's exact p = %.3f%@", id, a, rounds, b, rounds,
+          fisherExact(a, rounds - a, b, rounds - b), fisherExact(a, rounds - a, b, rounds - b) < 0.05 ? " (differ)" : ""))
+    }
+  }
+}
+
+/// The tests whose failures one run of the test binary, as `swift test` runs it, printed: XCTest's
+/// `path:line: error: Module.Class.test : …`, Swift Testing's `✘ Test name() failed`.
+private func plainFailures(package: TestPackage, tests: [PackageTest]) -> Set<String> {
+  var failed = Set<String>()
+  for framework in PackageTest.Framework.allCases where tests.contains(where: { $0.framework == framework }) {
+    let library = framework == .xctest ? "xctest" : "swift-testing"
+    guard
+      let run = try? CapturedProcess.run(
+        package.testBinary, ["--testing-library", library], directory: URL(fileURLWithPath: package.path))
+    else { continue }
+    for line in (run.output + run.errorOutput).split(separator: "\n") {
+      switch framework {
+      case .xctest:
+        guard let error = line.range(of: ": error: "), let colon = line[error.upperBound...].range(of: " : ") else { continue }
+        let name = line[error.upperBound..<colon.lowerBound]
+        guard let dot = name.lastIndex(of: ".") else { continue }
+        failed.insert(name[..<dot] + "/" + name[name.index(after: dot)...])
+      case .swiftTesting:
+        guard let test = line.range(of: "Test "), line.contains(" failed") || line.contains(" recorded an issue") else { continue }
+        let function = line[test.upperBound...].prefix { $0 != " " }
+        for candidate in tests where candidate.framework == .swiftTesting && candidate.id.hasSuffix("/" + function) {
+          failed.insert(candidate.id)
+        }
+      }
+    }
+  }
+  return failed
+}
+
+/// Fisher's exact test, two-sided, of the table [[a, b], [c, d]]: the chance of a table at least
+/// as unlikely as this one, its margins fixed.
+func fisherExact(_ a: Int, _ b: Int, _ c: Int, _ d: Int) -> Double {
+  func logFactorial(_ n: Int) -> Double { lgamma(Double(n) + 1) }
+  let (row1, column1, total) = (a + b, a + c, a + b + c + d)
+  func probability(_ x: Int) -> Double {
+    exp(
+      logFactorial(row1) + logFactorial(total - row1) + logFactorial(column1) + logFactorial(total - column1)
+        - logFactorial(total) - logFactorial(x) - logFactorial(row1 - x) - logFactorial(column1 - x)
+        - logFactorial(total - row1 - column1 + x))
+  }
+  let observed = probability(a)
+  let low = max(0, row1 + column1 - total)
+  let high = min(row1, column1)
+  let p = (low...high).map(probability).filter { $0 <= observed * (1 + 1e-9) }.reduce(0, +)
+  return min(1, p)
+}
