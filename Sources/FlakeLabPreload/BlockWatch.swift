@@ -7,7 +7,7 @@ import Synchronization
 /// run every job on one queue: while the thread sleeps or waits on a semaphore, a group or a
 /// condition, no job can run, and work the test waits for never comes, however short the wait.
 ///
-/// The harness defines the blocking calls (below); each asks whether it is on the queue, runs
+/// The harness defines the blocking calls (below), and a run loop's wait; each asks whether it is on the queue, runs
 /// the real call, and then tells the supervisor (`threadBlocked`) with the
 /// innermost function of the test binary on the stack: the test, or the helper that blocks (a
 /// package's own `fulfillment(of:timeout:)` shim). Told after the wait, so that the events of
@@ -40,6 +40,53 @@ enum BlockWatch {
     tell(call: "\(call)", frame: frame)
     return result
   }
+
+  /// A run loop's wait (`ppoll`) on the queue's thread that lasted `runLoopWait` or more,
+  /// told when a function of the package's own is on the stack: `XCTWaiter.wait(for:)` or
+  /// `RunLoop.run(until:)` called from a test, or a `fulfillment(of:timeout:)` shim that waits
+  /// synchronously. XCTest spins the same run loop around every async test, where the package
+  /// has no frame, and a run loop cycling through jobs waits briefly: neither is told.
+  static func watchingRunLoop<Result>(_ block: () -> Result) -> Result {
+    guard isOn, pthread_getspecific(busyKey) == nil,
+      Thread.isMainThread || DispatchQueue.getSpecific(key: HarnessMainExecutor.mainQueueKey) == true
+    else { return block() }
+    let start = ContinuousClock.now
+    let result = block()
+    guard ContinuousClock.now - start >= runLoopWait else { return result }
+    pthread_setspecific(busyKey, UnsafeRawPointer(bitPattern: 1))
+    defer { pthread_setspecific(busyKey, nil) }
+    if let frame = TestBinaryFrame.innermost(writtenOnly: true) { tell(call: "a run loop's wait", frame: frame) }
+    return result
+  }
+
+  /// A run loop's wait this long is a wait for something, not a pause between jobs.
+  private static let runLoopWait = Duration.milliseconds(20)
+
+  /// A run loop asked to run on the queue's thread found nothing it may run: a job of the queue
+  /// is already running on it, so the queue's own jobs wait for it. `XCTWaiter.wait(for:)` (a
+  /// synchronous `fulfillment(of:timeout:)` shim in async code) then spins until its timeout,
+  /// in no blocking call. The run loop XCTest spins around an async test serves the queue and is
+  /// never idle there. Sampled at most every `spinSample`: the spin calls this millions of times.
+  /// The frame is often unnamed: Swift's unwinder stops at Foundation's `RunLoop.run(mode:before:)`
+  /// (glibc's `backtrace()` gets past it, with no names to read).
+  static func sawIdleRunLoop() {
+    guard isOn, pthread_getspecific(busyKey) == nil,
+      Thread.isMainThread || DispatchQueue.getSpecific(key: HarnessMainExecutor.mainQueueKey) == true
+    else { return }
+    let now = ContinuousClock.now
+    let due = lastSpinSample.withLock { last in
+      guard last.map({ now - $0 >= spinSample }) ?? true else { return false }
+      last = now
+      return true
+    }
+    guard due else { return }
+    pthread_setspecific(busyKey, UnsafeRawPointer(bitPattern: 1))
+    defer { pthread_setspecific(busyKey, nil) }
+    tell(call: ThreadBlocks.idleRunLoop, frame: TestBinaryFrame.innermost(writtenOnly: true))
+  }
+
+  private static let spinSample = Duration.milliseconds(50)
+  private static let lastSpinSample = Mutex<ContinuousClock.Instant?>(nil)
 
   private static func tell(call: String, frame: String?) {
     let place = ThreadBlocks.place(call: call, frame: frame)
@@ -79,6 +126,24 @@ public func watchedClockNanosleep(
 @_cdecl("dispatch_semaphore_wait")
 public func watchedSemaphoreWait(_ semaphore: OpaquePointer?, _ timeout: UInt64) -> Int {
   BlockWatch.watching("DispatchSemaphore.wait") { RealCall.semaphoreWait(semaphore, timeout) }
+}
+
+/// A run loop's wait: `RunLoop` (and `XCTWaiter`, which spins it) waits in `ppoll` on Linux.
+/// Watched only on the queue's thread.
+@_cdecl("ppoll")
+public func watchedPpoll(
+  _ descriptors: UnsafeMutableRawPointer?, _ count: UInt, _ timeout: UnsafeRawPointer?, _ signals: UnsafeRawPointer?
+) -> Int32 {
+  BlockWatch.watchingRunLoop { RealCall.ppoll(descriptors, count, timeout, signals) }
+}
+
+/// Whether a run loop has nothing to run in a mode: asked by `RunLoop.run(mode:before:)` before
+/// it runs, the first sign of a run loop spun inside a job of the queue it would serve.
+@_cdecl("_CFRunLoopFinished")
+public func watchedRunLoopFinished(_ runLoop: OpaquePointer?, _ mode: OpaquePointer?) -> UInt8 {
+  let finished = RealCall.runLoopFinished(runLoop, mode)
+  if finished != 0 { BlockWatch.sawIdleRunLoop() }
+  return finished
 }
 
 @_cdecl("dispatch_group_wait")

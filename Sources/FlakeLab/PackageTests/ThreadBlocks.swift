@@ -30,6 +30,10 @@ package struct ThreadBlocks: Equatable, Sendable {
     return SourceLocation(path: absolute, line: line)
   }
 
+  /// The place the harness names when a run loop on the queue's thread had nothing it could run
+  /// and it could not name the function that spun it.
+  package static let idleRunLoop = "RunLoop.run"
+
   /// `frame` via `call`, as reports name the place.
   package static func place(call: String, frame: String?) -> String {
     frame.map { "\($0), in \(call)" } ?? call

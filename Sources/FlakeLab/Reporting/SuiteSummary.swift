@@ -37,6 +37,9 @@ package struct SuiteSummary: Sendable, Equatable {
     package let executor: ExecutorID
     /// Its own time a pass, on average.
     package let seconds: Double
+    /// Its diagnosis, when it is not stable: why a pass takes it that long (blocks-thread: it
+    /// waits out its timeouts on one queue).
+    package var cause: TestDiagnosis? = nil
   }
 
   package let stable: [String]
@@ -89,7 +92,13 @@ package struct SuiteSummary: Sendable, Equatable {
       let perPass = seconds / Double(run.tally.iterations)
       return perPass >= Self.slow ? Slow(test: test.test.id, executor: run.executor, seconds: perPass) : nil
     }
+    let causes = Dictionary(report.tests.map { ($0.test.id, $0.diagnosis) }, uniquingKeysWith: { first, _ in first })
     slowest = Dictionary(grouping: slow, by: \.test).values.compactMap { $0.max { $0.seconds < $1.seconds } }
+      .map { slow in
+        var slow = slow
+        slow.cause = causes[slow.test] ?? nil
+        return slow
+      }
       .sorted { ($1.seconds, $0.test) < ($0.seconds, $1.test) }
     noFailure = report.unstableTests.isEmpty && report.testsInFlightAtCrashes.isEmpty && !stable.isEmpty
     mostPasses = report.runs.map(\.tally.iterations).max() ?? 0
@@ -134,7 +143,9 @@ package struct SuiteSummary: Sendable, Equatable {
   package func notes(code: (String) -> String) -> [String] {
     var notes: [String] = []
     if !slowest.isEmpty {
-      let named = slowest.prefix(5).map { "\(code($0.test)) \(Formatting.duration(.seconds($0.seconds))) (\($0.executor))" }
+      let named = slowest.prefix(5).map {
+        "\(code($0.test)) \(Formatting.duration(.seconds($0.seconds))) (\($0.executor)\($0.cause.map { "; \($0.rawValue)" } ?? ""))"
+      }
       notes.append(
         "Slowest, a pass on average: " + Formatting.list(named) + (slowest.count > 5 ? " and \(slowest.count - 5) more" : "")
           + " (JSON runs[].testSeconds).")
