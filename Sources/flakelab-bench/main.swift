@@ -35,6 +35,12 @@ import Synchronization
 let worker = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   .appendingPathComponent("flakelab").path
 if try await runPlainLoopIfAsked() { exit(0) }
+// `flakelab-bench fidelity`: only the suite passes beside swift test's runs, on
+// BENCH_FIDELITY_PACKAGES (a package of one's own, say).
+if CommandLine.arguments.dropFirst().first == "fidelity" {
+  try passFidelityFigures(worker: worker)
+  exit(0)
+}
 await iterationCostFigures()
 virtualTimeFigure(worker: worker)
 try faithfulnessFigures(worker: worker)

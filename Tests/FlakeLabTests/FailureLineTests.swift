@@ -117,8 +117,8 @@ final class FailureLineTests: XCTestCase {
   /// The blocking frame the harness names becomes a line in the package.
   func testABlockingFramesPlaceIsALine() {
     let place = ThreadBlocks.place(call: "dispatch_semaphore_wait", frame: "XCTestCase.fulfillment(of:timeout:) at Tests/Support/Asserts.swift:40")
-    XCTAssertEqual(ThreadBlocks.location(of: place, in: "/pkg"), SourceLocation(path: "/pkg/Tests/Support/Asserts.swift", line: 40))
-    XCTAssertNil(ThreadBlocks.location(of: ThreadBlocks.place(call: "usleep", frame: "T.test()"), in: "/pkg"))
+    XCTAssertEqual(ThreadBlocks.location(of: place, from: "/pkg"), SourceLocation(path: "/pkg/Tests/Support/Asserts.swift", line: 40))
+    XCTAssertNil(ThreadBlocks.location(of: ThreadBlocks.place(call: "usleep", frame: "T.test()"), from: "/pkg"))
   }
 
   /// The line every format leads with is the failure's, kept through JSON and `merge`.

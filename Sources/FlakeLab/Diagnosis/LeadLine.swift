@@ -28,7 +28,7 @@ package struct LeadLine: Sendable, Equatable {
   /// declaration.
   static func of(_ finding: TestFinding, locations: [String: SourceLocation]) -> LeadLine? {
     if finding.diagnosis == .blocksThread, let place = finding.blockedAt,
-      let location = ThreadBlocks.location(of: place, in: finding.packagePath)
+      let location = ThreadBlocks.location(of: place)
     {
       return LeadLine(location: location, reason: .blockingFrame, detail: place)
     }

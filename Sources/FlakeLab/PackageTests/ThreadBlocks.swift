@@ -1,3 +1,5 @@
+import Foundation
+
 /// Failing iterations of a test on one queue in which it blocked the queue's thread, as the
 /// harness saw them (``TestEvent/threadBlocked(call:frame:)``), and where it blocked most often.
 package struct ThreadBlocks: Equatable, Sendable {
@@ -18,16 +20,18 @@ package struct ThreadBlocks: Equatable, Sendable {
   }
 
   /// The file and line of a place the harness named (`UploadTests.testUpload() at
-  /// Tests/UploadTests.swift:12, in dispatch_semaphore_wait`), its path from the test process's
-  /// directory, the package's; nil when the harness could name the function only.
-  package static func location(of place: String, in packagePath: String?) -> SourceLocation? {
+  /// Tests/UploadTests.swift:12, in dispatch_semaphore_wait`), its path from `directory`, the
+  /// test process's (the lab's own, where the workers start); nil when the harness could name
+  /// the function only.
+  package static func location(
+    of place: String, from directory: String = FileManager.default.currentDirectoryPath
+  ) -> SourceLocation? {
     guard let at = place.range(of: " at ", options: .backwards) else { return nil }
     let rest = place[at.upperBound...]
     let spot = rest.range(of: ", in ").map { rest[..<$0.lowerBound] } ?? rest
     guard let colon = spot.lastIndex(of: ":"), let line = Int(spot[spot.index(after: colon)...]) else { return nil }
     let path = String(spot[..<colon])
-    let absolute = path.hasPrefix("/") || packagePath == nil ? path : packagePath! + "/" + path
-    return SourceLocation(path: absolute, line: line)
+    return SourceLocation(path: path.hasPrefix("/") ? path : directory + "/" + path, line: line)
   }
 
   /// The place the harness names when a run loop on the queue's thread had nothing it could run
