@@ -6,7 +6,9 @@ import Foundation
 /// test` runs it (`--testing-library xctest`, then `swift-testing`, its console read), one after
 /// the other, so that drift in load hits both alike. For each test that failed on either side:
 /// the two counts and Fisher's exact test of their difference. Packages: BENCH_FIDELITY_PACKAGES
-/// (paths separated by `:`, cloned copies of real packages, say), else FlakeKinds.
+/// (paths separated by `:`, cloned copies of real packages, say), else FlakeKinds;
+/// BENCH_FIDELITY_SUITES (`Module.Class,…`) keeps those suites only, on both sides, as `swift
+/// test --filter` would (Nimble's whole suite takes over two minutes a pass).
 func passFidelityFigures(worker: String) throws {
   let rounds = Int(ProcessInfo.processInfo.environment["BENCH_FIDELITY_ROUNDS"] ?? "") ?? 20
   let paths = (ProcessInfo.processInfo.environment["BENCH_FIDELITY_PACKAGES"].flatMap { $0.isEmpty ? nil : $0 }
@@ -14,7 +16,8 @@ func passFidelityFigures(worker: String) throws {
   let preload = try TestLaunch.preloadLibrary(besides: worker)
   for path in paths {
     var package = try TestPackage.build(at: path)
-    let tests = try package.tests()
+    let suites = (ProcessInfo.processInfo.environment["BENCH_FIDELITY_SUITES"] ?? "").split(separator: ",").map(String.init)
+    let tests = try package.tests().filter { test in suites.isEmpty || suites.contains { test.id.hasPrefix($0 + "/") } }
     let arm = TestLaunch.passes(of: tests, in: package, executor: GlobalExecutor(), seed: 0, preload: preload)
     var lab: [String: Int] = [:]
     var plain: [String: Int] = [:]
@@ -24,7 +27,7 @@ func passFidelityFigures(worker: String) throws {
       for result in results where result.tally.notPassed > 0 {
         if let id = result.test?.test.id { lab[id, default: 0] += 1 }
       }
-      for id in plainFailures(package: package, tests: tests) { plain[id, default: 0] += 1 }
+      for id in plainFailures(package: package, tests: tests, suites: suites) { plain[id, default: 0] += 1 }
     }
     print("")
     print("flakelab test's suite pass against the binary run as swift test runs it: \(path), \(tests.count) tests, \(rounds) alternating rounds, global")
@@ -41,26 +44,35 @@ func passFidelityFigures(worker: String) throws {
 }
 
 /// The tests whose failures one run of the test binary, as `swift test` runs it, printed: XCTest's
-/// `path:line: error: Module.Class.test : …`, Swift Testing's `✘ Test name() failed`.
-private func plainFailures(package: TestPackage, tests: [PackageTest]) -> Set<String> {
+/// `path:line: error: Class.test : …`, Swift Testing's `✘ Test name() failed`, each matched to
+/// the listed IDs that end with it (`Module.Class/test`, `Module.Suite/name()`, `Module.name()`).
+private func plainFailures(package: TestPackage, tests: [PackageTest], suites: [String]) -> Set<String> {
   var failed = Set<String>()
   for framework in PackageTest.Framework.allCases where tests.contains(where: { $0.framework == framework }) {
     let library = framework == .xctest ? "xctest" : "swift-testing"
+    // XCTest takes a comma-separated list of suites; Swift Testing a pattern.
+    let filter =
+      suites.isEmpty ? []
+      : framework == .xctest ? [suites.joined(separator: ",")]
+      : ["--filter", suites.map { NSRegularExpression.escapedPattern(for: $0) + "/" }.joined(separator: "|")]
     guard
       let run = try? CapturedProcess.run(
-        package.testBinary, ["--testing-library", library], directory: URL(fileURLWithPath: package.path))
+        package.testBinary, ["--testing-library", library] + filter, directory: URL(fileURLWithPath: package.path))
     else { continue }
     for line in (run.output + run.errorOutput).split(separator: "\n") {
       switch framework {
       case .xctest:
         guard let error = line.range(of: ": error: "), let colon = line[error.upperBound...].range(of: " : ") else { continue }
         let name = line[error.upperBound..<colon.lowerBound]
-        guard let dot = name.lastIndex(of: ".") else { continue }
-        failed.insert(name[..<dot] + "/" + name[name.index(after: dot)...])
+        for candidate in tests where candidate.framework == .xctest {
+          let dotted = candidate.id.replacingOccurrences(of: "/", with: ".")
+          if dotted == name || dotted.hasSuffix("." + name) { failed.insert(candidate.id) }
+        }
       case .swiftTesting:
         guard let test = line.range(of: "Test "), line.contains(" failed") || line.contains(" recorded an issue") else { continue }
         let function = line[test.upperBound...].prefix { $0 != " " }
-        for candidate in tests where candidate.framework == .swiftTesting && candidate.id.hasSuffix("/" + function) {
+        for candidate in tests
+        where candidate.framework == .swiftTesting && (candidate.id.hasSuffix("/" + function) || candidate.id.hasSuffix("." + function)) {
           failed.insert(candidate.id)
         }
       }

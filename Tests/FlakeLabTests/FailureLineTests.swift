@@ -147,4 +147,38 @@ final class FailureLineTests: XCTestCase {
     let annotations = GitHubAnnotations.lines(read, workspace: directory.path)
     XCTAssertTrue(annotations.contains { $0.hasPrefix("::warning file=UISchedulerTests.swift,line=14,") }, "\(annotations)")
   }
+
+  /// A crash has no recorded issue; the runtime names its line by `#fileID`, found in the
+  /// package's test sources.
+  func testACrashLeadsWithTheLineTheRuntimeNamed() throws {
+    let tests = directory.appendingPathComponent("Tests/M/Deep")
+    try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
+    try "".write(to: tests.appendingPathComponent("Crashes.swift"), atomically: true, encoding: .utf8)
+    let how = "signal 4 (SIGILL): M/Crashes.swift:43: Fatal error: run 100 crashed on purpose"
+    XCTAssertEqual(
+      LeadLine.crashSite(how, in: directory.path),
+      SourceLocation(path: directory.path + "/Tests/M/Deep/Crashes.swift", line: 43))
+    XCTAssertNil(LeadLine.crashSite("signal 4 (SIGILL): Swift/ContiguousArrayBuffer.swift:691: Fatal error: Index out of range", in: directory.path))
+    XCTAssertNil(LeadLine.crashSite("signal 11 (SIGSEGV)", in: directory.path))
+  }
+
+  /// `flakelab ci` keeps each attempt's line: in its JSON (read back), its text, its JUnit
+  /// message, and the annotation lands on the failure's line, not the declaration's.
+  func testCIAttemptsKeepTheirLine() throws {
+    let place = SourceLocation(path: source, line: 14)
+    var test = CITest(
+      test: PackageTest(id: "M.UISchedulerTests/testRunsOnMain", framework: .xctest),
+      attempts: [
+        .init(outcome: .failed(observation: "XCTAssertFalse failed"), seconds: 0.1, place: place),
+        .init(outcome: .passed, seconds: 0.1),
+      ])
+    test.location = SourceLocation(path: source, line: 8)
+    let run = CIRun(packagePath: directory.path, retries: 1, timeout: .seconds(60), failOnFlaky: true, tests: [test])
+    let read = try CIJSONReader.read(try XCTUnwrap(JSONParser.parse(Array(CIJSON.render(run).utf8))))
+    XCTAssertEqual(read.tests.first?.attempts.first?.place, place)
+    XCTAssertTrue(CIText.render(read).contains("seen: XCTAssertFalse failed at \(source!):14"), CIText.render(read))
+    XCTAssertTrue(CIJUnit.render(read).contains("XCTAssertFalse failed at \(source!):14"))
+    let annotations = CIAnnotations.lines(read, workspace: directory.path)
+    XCTAssertTrue(annotations.contains { $0.contains(" file=UISchedulerTests.swift,line=14,") }, "\(annotations)")
+  }
 }

@@ -48,11 +48,11 @@ final class TestDiagnosisTests: XCTestCase {
   private let stable = "FlakeKindsTests.stable()"
 
   func testDiagnosesWhatIsCertainByConstruction() throws {
-    let answer = try test(["--iterations", "6", "--filter", "blocksThread|SharedSettings|stable\\(\\)|Currency"])
+    let answer = try test(["--iterations", "6", "--filter", "blocksThread|SharedSettings|stable\\(\\)|Currency|WaiterShim"])
     XCTAssertEqual(answer.status, 0, answer.stderr)
     // The screen: one run per test and executor, every one of the six passes counted, ran or
     // left out once settled.
-    XCTAssertEqual(answer.report.runs.count, 16)
+    XCTAssertEqual(answer.report.runs.count, 18)
     for run in answer.report.runs {
       XCTAssertEqual(run.test?.layout, .suite)
       XCTAssertEqual(run.tally.iterations + run.notRun, 6, "\(run.key)")
@@ -69,6 +69,22 @@ final class TestDiagnosisTests: XCTestCase {
     XCTAssertEqual(arm(blocking, "suite", "serial")?["stopped"] as? String, "everyIterationFailedSlowly")
     XCTAssertEqual(arm(blocking, "suite", "global")?["notPassed"] as? Int, 0)
     XCTAssertEqual(arm(blocking, "repetitions", "seeded")?["stopped"] as? String, "everyIterationFailed")
+    // Issue 35: its answer leads with the line that blocks, the semaphore's wait in Kinds.swift
+    // (the frame inside `#expect`'s expansion has no line of its own: then the failure's, the same).
+    let open = blocking?["open"] as? [String: Any]
+    XCTAssertTrue(["blocking-frame", "failure"].contains(open?["reason"] as? String ?? ""), "\(open ?? [:])")
+    XCTAssertTrue((open?["path"] as? String)?.hasSuffix("/Tests/FlakeKindsTests/Kinds.swift") ?? false, "\(open ?? [:])")
+    XCTAssertEqual(open?["line"] as? Int, 49)
+    XCTAssertTrue((blocking?["advice"] as? String)?.contains("DispatchSemaphore.wait") ?? false, "\(blocking?["advice"] ?? "")")
+    // A blocking fulfillment(of:timeout:) shim spins XCTWaiter's run loop in no blocking call:
+    // the harness sees the run loop idle on the queue's thread, and the advice names it.
+    let shim = answer.tests["FlakeKindsTests.WaiterShimTests/testWaitsThroughABlockingShim"]
+    XCTAssertEqual(shim?["diagnosis"] as? String, "blocks-thread")
+    let shimRuns = answer.report.tests.first { $0.test.id.hasSuffix("testWaitsThroughABlockingShim") }?.runs ?? []
+    XCTAssertTrue(
+      shimRuns.contains { !$0.ranInParallel && $0.blockedAt == ThreadBlocks.idleRunLoop && $0.blockedIterations > 0 },
+      "\(shimRuns.map { "\($0.executor) \($0.blockedAt ?? "-")" })")
+    XCTAssertTrue((shim?["advice"] as? String)?.contains("a run loop spun inside one of the queue's jobs") ?? false)
     // Reads a setting its neighbour changes while they overlap: fails in every pass under
     // global, where they run side by side, and never alone.
     let reading = answer.tests[reads]
@@ -92,6 +108,10 @@ final class TestDiagnosisTests: XCTestCase {
       let polluters = finding?["polluters"] as? [String: Any]
       XCTAssertEqual(polluters?["tests"] as? [String], [changer], victim)
       XCTAssertEqual(polluters?["placement"] as? String, "before", victim)
+      // Issue 35: the answer leads with the polluter's declaration.
+      let open = finding?["open"] as? [String: Any]
+      XCTAssertEqual(open?["reason"] as? String, "polluter", victim)
+      XCTAssertEqual(open?["detail"] as? String, changer, victim)
       XCTAssertTrue((finding?["advice"] as? String)?.contains("running the tests one at a time keeps the order") ?? false)
     }
     for id in [changer, "FlakeKindsTests.CurrencyTests/testRoundsAnAmount"] {
@@ -278,8 +298,8 @@ final class TestDiagnosisTests: XCTestCase {
   }
 
   /// The markdown answer: one row per test that is not stable, with its diagnosis, its counts
-  /// screen and alone, and what to do; a line for the stable ones. In a GitHub Actions job, each
-  /// such test is also a warning on the line that declares it, relative to the workspace.
+  /// screen and alone, the line to open, and what to do; a line for the stable ones. In a GitHub
+  /// Actions job, each such test is also a warning on the line to open, relative to the workspace.
   func testTheMarkdownAnswerIsOneRowPerTestThatIsNotStableAndAnAnnotationOnItsLine() throws {
     let result = try Flakelab.run(
       [
@@ -287,19 +307,25 @@ final class TestDiagnosisTests: XCTestCase {
         "--executor", "serial", "--filter", "blocksThread|stable\\(\\)", "--format", "markdown",
       ], environment: ["GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": Self.flakeKinds])
     XCTAssertEqual(result.status, 0, result.stderr)
+    // The harness saw the semaphore's wait block the queue's thread (inside `#expect`, whose
+    // expansion has no line: the call alone); the annotation lands on the failing line.
+    let advice =
+      "DispatchSemaphore.wait blocks the queue's thread until async work ends: await that work there instead "
+      + "(XCTest's async fulfillment(of:timeout:), a continuation), in the test or the helper that blocks; never serialize this test"
     XCTAssertEqual(
       result.stderr,
-      "::warning file=Tests/FlakeKindsTests/Kinds.swift,line=46,title=FlakeKindsTests.blocksThread() is flaky::"
+      "::warning file=Tests/FlakeKindsTests/Kinds.swift,line=49,title=FlakeKindsTests.blocksThread() is flaky::"
         + "blocks-thread: blocks a thread waiting for async work: never finishes on one queue. "
         + "Failed: suite serial 3/3, repetitions serial 3/3, repetitions seeded 3/3, fresh serial 3/3. "
-        + "Do: await the work instead of blocking on it (semaphore, group wait); never serialize this test.\n")
+        + "Do: \(advice).\n")
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     XCTAssertEqual(Array(lines.prefix(6)), [
       "### flakelab test: 1 of 2 tests not stable", "",
       "| test | verdict | diagnosis | failed | what to do |", "| --- | --- | --- | --- | --- |",
       "| `FlakeKindsTests.blocksThread()` | flaky | **blocks-thread**: blocks a thread waiting for async work: never finishes on one queue"
+        + "<br>open `Tests/FlakeKindsTests/Kinds.swift:49: Expectation failed: (done.wait(timeout: .now() + 1) → .timedOut) == .success`"
         + " | suite: serial 3/3<br>alone: global 0/6, serial 3/3, seeded 3/3, fresh global 0/3, fresh serial 3/3, stressed global 0/6"
-        + " | await the work instead of blocking on it (semaphore, group wait); never serialize this test |",
+        + " | \(advice) |",
       "",
     ])
     // Its one-second wait makes it the slowest (by how much more, the machine says).
@@ -307,7 +333,7 @@ final class TestDiagnosisTests: XCTestCase {
     XCTAssertTrue(
       rest.hasPrefix("1 test stable over 3 passes under serial. Slowest, a pass on average: `FlakeKindsTests.blocksThread()` 1."),
       rest)
-    XCTAssertTrue(rest.hasSuffix(" s (serial) (JSON runs[].testSeconds)."), rest)
+    XCTAssertTrue(rest.hasSuffix(" s (serial; blocks-thread) (JSON runs[].testSeconds)."), rest)
   }
 
   func testFailOnFlakyFailsTheCommandAndSaysWhichTest() throws {

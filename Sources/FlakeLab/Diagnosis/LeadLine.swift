@@ -1,3 +1,5 @@
+import Foundation
+
 /// The line a person opens first for a test that is not stable, and why that line: every
 /// format leads the test's answer with it, and a pull request's annotation lands on it.
 package struct LeadLine: Sendable, Equatable {
@@ -8,6 +10,8 @@ package struct LeadLine: Sendable, Equatable {
     case polluter
     /// The assertion that failed most often.
     case failure
+    /// The line the Swift runtime named as the process crashed (`File.swift:43: Fatal error`).
+    case crash
     /// No line was recorded (a crash, a hang): where the test is declared.
     case declaration
   }
@@ -24,8 +28,8 @@ package struct LeadLine: Sendable, Equatable {
   }
 
   /// The line for `finding`: the blocking frame of a test that blocks its thread, the polluter
-  /// found (when the others do not fail it too), else the commonest failure's line, else the
-  /// declaration.
+  /// found (when the others do not fail it too), else the commonest failure's line (where the
+  /// runtime said a crash was), else the declaration.
   static func of(_ finding: TestFinding, locations: [String: SourceLocation]) -> LeadLine? {
     if finding.diagnosis == .blocksThread, let place = finding.blockedAt,
       let location = ThreadBlocks.location(of: place)
@@ -41,7 +45,30 @@ package struct LeadLine: Sendable, Equatable {
     if let (outcome, location) = finding.commonestFailure.flatMap({ outcome in finding.place(of: outcome).map { (outcome, $0) } }) {
       return LeadLine(location: location, reason: .failure, detail: finding.said(outcome))
     }
+    if case .crashed(let crash) = finding.commonestFailure, let packagePath = finding.packagePath,
+      let location = crashSite(crash.how, in: packagePath)
+    {
+      return LeadLine(location: location, reason: .crash, detail: crash.how)
+    }
     return finding.location.map { LeadLine(location: $0, reason: .declaration, detail: nil) }
+  }
+
+  /// The line the runtime names in a crash's last lines, `Module/File.swift:43: Fatal error: …`
+  /// (`#fileID`), found among the package's test sources: a file of that name in a folder of the
+  /// module's name. Nil when it names none or a file that is not the package's.
+  static func crashSite(_ how: String, in packagePath: String) -> SourceLocation? {
+    guard let fatal = how.range(of: ": Fatal error") else { return nil }
+    let site = how[..<fatal.lowerBound].split(separator: " ").last ?? ""
+    guard let colon = site.lastIndex(of: ":"), let line = Int(site[site.index(after: colon)...]) else { return nil }
+    let parts = site[..<colon].split(separator: "/")
+    guard parts.count == 2, parts[1].hasSuffix(".swift") else { return nil }
+    let tests = (packagePath as NSString).appendingPathComponent("Tests")
+    guard let files = FileManager.default.enumerator(atPath: tests) else { return nil }
+    let match = files.compactMap { $0 as? String }.sorted().first { file in
+      let components = file.split(separator: "/")
+      return components.last == parts[1] && components.contains(parts[0])
+    }
+    return match.map { SourceLocation(path: (tests as NSString).appendingPathComponent($0), line: line) }
   }
 
   /// `UISchedulerTests.swift:30: XCTAssertFalse failed`, the path from `directory`.
@@ -52,6 +79,7 @@ package struct LeadLine: Sendable, Equatable {
     case .blockingFrame: what = "blocks the queue's thread" + (detail.map { " (\($0))" } ?? "")
     case .polluter: what = "the test that fails it" + (detail.map { ": \($0)" } ?? "")
     case .failure: what = detail ?? "the failure"
+    case .crash: what = "where the process crashed" + (detail.map { " (\($0))" } ?? "")
     case .declaration: what = "declared here; no failure was recorded at a line (a crash or a hang)"
     }
     return "\(path):\(location.line): \(what)"

@@ -26,7 +26,6 @@ package enum GitHubAnnotations {
       }
       var message = finding.diagnosis.map { "\($0.rawValue): \(finding.summary ?? $0.summary)" } ?? finding.verdict.rawValue
       message += ". Failed: " + failures.joined(separator: ", ") + "."
-      if let lead = finding.lead, lead.reason != .declaration { message += " Here: \(lead.text(relativeTo: workspace))." }
       if let advice = finding.advice { message += " Do: \(advice)." }
       return "::warning " + properties.joined(separator: ",") + "::" + data(message)
     }

@@ -48,3 +48,32 @@ final class UploadTests: XCTestCase {
     XCTAssertEqual(group.wait(timeout: .now() + 0.5), .success)
   }
 }
+
+/// A package's own `fulfillment(of:timeout:)` for async tests, as swift-async-algorithms had: it
+/// waits with `XCTWaiter` synchronously, inside the test's task. On one queue its run loop has
+/// nothing it may run (the queue's job is the one waiting) and spins until the timeout.
+extension XCTestCase {
+  func fulfillmentBlocking(of expectations: [XCTestExpectation], timeout: TimeInterval) async {
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+      _ = XCTWaiter().wait(for: expectations, timeout: timeout)
+      continuation.resume()
+    }
+  }
+}
+
+final class WaiterShimTests: XCTestCase {
+  /// Waits for a task's expectation through the blocking shim.
+  func testWaitsThroughABlockingShim() async {
+    let flag = Flag()
+    let done = XCTestExpectation(description: "the task ran")
+    Task {
+      // After the call below has started, as a save that awaits its store would be.
+      await Task.yield()
+      flag.raise()
+      done.fulfill()
+    }
+    await fulfillmentBlocking(of: [done], timeout: 0.5)
+    XCTAssertTrue(flag.isRaised)
+  }
+}
+
