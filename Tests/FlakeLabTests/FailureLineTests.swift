@@ -178,6 +178,7 @@ final class FailureLineTests: XCTestCase {
     XCTAssertEqual(read.tests.first?.attempts.first?.place, place)
     XCTAssertTrue(CIText.render(read).contains("seen: XCTAssertFalse failed at \(source!):14"), CIText.render(read))
     XCTAssertTrue(CIJUnit.render(read).contains("XCTAssertFalse failed at \(source!):14"))
+    XCTAssertTrue(CIMarkdown.render(read).contains("XCTAssertFalse failed<br>at `UISchedulerTests.swift:14`"), CIMarkdown.render(read))
     let annotations = CIAnnotations.lines(read, workspace: directory.path)
     XCTAssertTrue(annotations.contains { $0.contains(" file=UISchedulerTests.swift,line=14,") }, "\(annotations)")
   }

@@ -9,9 +9,10 @@ package enum CIMarkdown {
       lines += ["", "| test | status | what happened | seen |", "| --- | --- | --- | --- |"]
       for test in shown {
         let status = test.quarantine != nil ? "quarantined (\(test.status.rawValue))" : test.status.rawValue
-        let seen = test.seen.map(CIText.said) ?? ""
+        let seen = test.seen.map(CIText.said).map(MarkdownReport.escaped) ?? ""
+        let place = test.seen?.place.map { "<br>at " + MarkdownReport.code("\($0.path(relativeTo: run.packagePath)):\($0.line)") } ?? ""
         lines.append(
-          "| " + [MarkdownReport.code(test.test.id), status, MarkdownReport.escaped(CIText.story(test)), MarkdownReport.escaped(seen)]
+          "| " + [MarkdownReport.code(test.test.id), status, MarkdownReport.escaped(CIText.story(test)), seen + place]
             .joined(separator: " | ") + " |")
       }
       for crash in run.crashes {

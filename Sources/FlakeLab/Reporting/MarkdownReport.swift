@@ -45,13 +45,13 @@ package enum MarkdownReport {
                 + "\(Formatting.count(run.tally.notPassed))/\(Formatting.count(run.tally.ran))"
             }.joined(separator: ", ")
           }
-        lines.append(
-          "| " + [
-            code(finding.test.id), finding.verdict.rawValue,
-            (finding.diagnosis.map { "**\($0.rawValue)**: \(escaped(finding.summary ?? $0.summary))" } ?? "")
-              + (finding.lead.map { "<br>open " + code($0.text(relativeTo: finding.packagePath)) } ?? ""),
-            arms.map(escaped).joined(separator: "<br>"), finding.advice.map(escaped) ?? "",
-          ].joined(separator: " | ") + " |")
+        let diagnosis = finding.diagnosis.map { "**\($0.rawValue)**: \(escaped(finding.summary ?? $0.summary))" } ?? ""
+        let open = finding.lead.map { "<br>open " + code($0.text(relativeTo: finding.packagePath)) } ?? ""
+        let cells: [String] = [
+          code(finding.test.id), finding.verdict.rawValue, diagnosis + open, arms.map(escaped).joined(separator: "<br>"),
+          finding.advice.map(escaped) ?? "",
+        ]
+        lines.append("| " + cells.joined(separator: " | ") + " |")
       }
     }
     if let crash = answer.crash {
