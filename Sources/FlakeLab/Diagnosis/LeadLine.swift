@@ -12,7 +12,8 @@ package struct LeadLine: Sendable, Equatable {
     case failure
     /// The line the Swift runtime named as the process crashed (`File.swift:43: Fatal error`).
     case crash
-    /// No line was recorded (a crash, a hang): where the test is declared.
+    /// No line was recorded (a hang, a crash placed in no file of the package): where the test
+    /// is declared.
     case declaration
   }
 
@@ -80,7 +81,7 @@ package struct LeadLine: Sendable, Equatable {
     case .polluter: what = "the test that fails it" + (detail.map { ": \($0)" } ?? "")
     case .failure: what = detail ?? "the failure"
     case .crash: what = "where the process crashed" + (detail.map { " (\($0))" } ?? "")
-    case .declaration: what = "declared here; no failure was recorded at a line (a crash or a hang)"
+    case .declaration: what = "declared here; no line was recorded (a hang, or a crash the runtime placed in no file of the package)"
     }
     return "\(path):\(location.line): \(what)"
   }
