@@ -41,12 +41,18 @@ docs:
 	  --fallback-display-name FlakeLab --fallback-bundle-identifier org.flakelab.FlakeLab \
 	  --output-path .build/docs --warnings-as-errors
 
-# flakelab on the PATH, with the harness where it looks for it: $(PREFIX)/lib/flakelab.
+# flakelab on the PATH, with the harness where it looks for it: $(PREFIX)/lib/flakelab; and its
+# completions where bash-completion, zsh and fish look for them.
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/flakelab
 	install -m 755 .build/release/flakelab $(DESTDIR)$(PREFIX)/bin/flakelab
 	install -m 755 .build/release/libFlakeLabPreload.so $(DESTDIR)$(PREFIX)/lib/flakelab/libFlakeLabPreload.so
 	install -m 755 .build/release/libFlakeLabSwiftTesting.so $(DESTDIR)$(PREFIX)/lib/flakelab/libFlakeLabSwiftTesting.so
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	$(FLAKELAB) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/flakelab
+	$(FLAKELAB) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_flakelab
+	$(FLAKELAB) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/flakelab.fish
 
 clean:
 	rm -rf .build

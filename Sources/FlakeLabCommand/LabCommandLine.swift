@@ -111,6 +111,16 @@ public enum LabCommandLine {
       }
       return nil
     }
+    if name == CompletionScript.flag {
+      let shells = CompletionScript.Shell.allCases.map(\.rawValue)
+      guard arguments.count == 2, let shell = CompletionScript.Shell(rawValue: arguments[1]) else {
+        throw UsageError(
+          "\(CompletionScript.flag) takes one shell, \(shells.joined(separator: ", ")), not '"
+            + ValueParsers.shown(arguments.dropFirst().joined(separator: " ")) + "'")
+      }
+      print(CompletionScript.script(for: shell, program: Program.name, commands: commands), terminator: "")
+      return nil
+    }
     if name == "--version" {
       guard arguments.count == 1 else {
         throw UsageError("--version takes nothing after it, not '\(ValueParsers.shown(arguments[1]))'")
@@ -145,7 +155,8 @@ public enum LabCommandLine {
       COMMANDS:
       \(visible.map { "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.abstract)" }.joined(separator: "\n"))
 
-      See '\(Program.name) <command> --help' for a command's options, '\(Program.name) --version' for the version.
+      See '\(Program.name) <command> --help' for a command's options, '\(Program.name) --version' for the version,
+      '\(Program.name) \(CompletionScript.flag) bash|zsh|fish' for shell completions.
 
       """
   }
