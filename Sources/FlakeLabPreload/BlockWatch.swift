@@ -7,10 +7,11 @@ import Synchronization
 /// run every job on one queue: while the thread sleeps or waits on a semaphore, a group or a
 /// condition, no job can run, and work the test waits for never comes, however short the wait.
 ///
-/// The harness defines the blocking calls (below), and a run loop's wait; each asks whether it is on the queue, runs
-/// the real call, and then tells the supervisor (`threadBlocked`) with the
-/// innermost function of the test binary on the stack: the test, or the helper that blocks (a
-/// package's own `fulfillment(of:timeout:)` shim). Told after the wait, so that the events of
+/// The harness defines the blocking calls (below); each asks whether it is on the queue, runs
+/// the real call, and then tells the supervisor (`threadBlocked`) with the innermost function
+/// of the test binary on the stack: the test, or the helper that blocks (a package's own
+/// `fulfillment(of:timeout:)` shim). It also sees a run loop with nothing to run on the queue's
+/// thread (``sawIdleRunLoop()``). Told after the wait, so that the events of
 /// the iteration's start are ahead of it in the stream, and at most every 5 ms for one place:
 /// a helper polling with 1 ms sleeps for 300 ms says it sixty times, not three hundred, and an
 /// iteration that blocks still says so once at least.
@@ -41,27 +42,6 @@ enum BlockWatch {
     return result
   }
 
-  /// A run loop's wait (`ppoll`) on the queue's thread that lasted `runLoopWait` or more,
-  /// told when a function of the package's own is on the stack: `XCTWaiter.wait(for:)` or
-  /// `RunLoop.run(until:)` called from a test, or a `fulfillment(of:timeout:)` shim that waits
-  /// synchronously. XCTest spins the same run loop around every async test, where the package
-  /// has no frame, and a run loop cycling through jobs waits briefly: neither is told.
-  static func watchingRunLoop<Result>(_ block: () -> Result) -> Result {
-    guard isOn, pthread_getspecific(busyKey) == nil,
-      Thread.isMainThread || DispatchQueue.getSpecific(key: HarnessMainExecutor.mainQueueKey) == true
-    else { return block() }
-    let start = ContinuousClock.now
-    let result = block()
-    guard ContinuousClock.now - start >= runLoopWait else { return result }
-    pthread_setspecific(busyKey, UnsafeRawPointer(bitPattern: 1))
-    defer { pthread_setspecific(busyKey, nil) }
-    if let frame = TestBinaryFrame.innermost(writtenOnly: true) { tell(call: "a run loop's wait", frame: frame) }
-    return result
-  }
-
-  /// A run loop's wait this long is a wait for something, not a pause between jobs.
-  private static let runLoopWait = Duration.milliseconds(20)
-
   /// A run loop asked to run on the queue's thread found nothing it may run: a job of the queue
   /// is already running on it, so the queue's own jobs wait for it. `XCTWaiter.wait(for:)` (a
   /// synchronous `fulfillment(of:timeout:)` shim in async code) then spins until its timeout,
@@ -82,7 +62,7 @@ enum BlockWatch {
     guard due else { return }
     pthread_setspecific(busyKey, UnsafeRawPointer(bitPattern: 1))
     defer { pthread_setspecific(busyKey, nil) }
-    tell(call: ThreadBlocks.idleRunLoop, frame: TestBinaryFrame.innermost(writtenOnly: true))
+    tell(call: ThreadBlocks.idleRunLoop, frame: TestBinaryFrame.innermost())
   }
 
   private static let spinSample = Duration.milliseconds(50)
@@ -126,15 +106,6 @@ public func watchedClockNanosleep(
 @_cdecl("dispatch_semaphore_wait")
 public func watchedSemaphoreWait(_ semaphore: OpaquePointer?, _ timeout: UInt64) -> Int {
   BlockWatch.watching("DispatchSemaphore.wait") { RealCall.semaphoreWait(semaphore, timeout) }
-}
-
-/// A run loop's wait: `RunLoop` (and `XCTWaiter`, which spins it) waits in `ppoll` on Linux.
-/// Watched only on the queue's thread.
-@_cdecl("ppoll")
-public func watchedPpoll(
-  _ descriptors: UnsafeMutableRawPointer?, _ count: UInt, _ timeout: UnsafeRawPointer?, _ signals: UnsafeRawPointer?
-) -> Int32 {
-  BlockWatch.watchingRunLoop { RealCall.ppoll(descriptors, count, timeout, signals) }
 }
 
 /// Whether a run loop has nothing to run in a mode: asked by `RunLoop.run(mode:before:)` before

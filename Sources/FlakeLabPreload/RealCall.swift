@@ -1,8 +1,8 @@
 import FlakeLab
 import Foundation
 
-/// The C library's and Dispatch's own blocking calls (sleeps, semaphore and group waits, a run
-/// loop's `ppoll`), which the harness's definitions pass on to: each found once, the next
+/// The C library's and Dispatch's own blocking calls (sleeps, semaphore and group waits), and
+/// Foundation's `_CFRunLoopFinished`, which the harness's definitions pass on to: each found once, the next
 /// definition after the harness's.
 enum RealCall {
   private static func next<Function>(_ name: String, as type: Function.Type) -> Function {
@@ -16,14 +16,12 @@ enum RealCall {
     @convention(c) (Int32, Int32, UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32
   typealias DispatchWait = @convention(c) (OpaquePointer?, UInt64) -> Int
   typealias RunLoopFinished = @convention(c) (OpaquePointer?, OpaquePointer?) -> UInt8
-  typealias Ppoll = @convention(c) (UnsafeMutableRawPointer?, UInt, UnsafeRawPointer?, UnsafeRawPointer?) -> Int32
 
   static let usleep = next("usleep", as: Sleep.self)
   static let nanosleep = next("nanosleep", as: Nanosleep.self)
   static let clockNanosleep = next("clock_nanosleep", as: ClockNanosleep.self)
   static let semaphoreWait = next("dispatch_semaphore_wait", as: DispatchWait.self)
   static let groupWait = next("dispatch_group_wait", as: DispatchWait.self)
-  static let ppoll = next("ppoll", as: Ppoll.self)
   /// Foundation's own (CoreFoundation's SPI), found the first time Foundation calls it.
   static let runLoopFinished = next("_CFRunLoopFinished", as: RunLoopFinished.self)
 }

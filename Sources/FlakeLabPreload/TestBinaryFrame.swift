@@ -9,9 +9,7 @@ import Runtime
 /// autoclosure, a macro's expansion (`#expect`), the list of XCTest's tests. A stripped binary
 /// has no lines: the function's name alone.
 enum TestBinaryFrame {
-  /// With `writtenOnly`, nil unless a function with a line of its own is on the stack: a run
-  /// loop XCTest spins around an async test has none of the test's.
-  static func innermost(writtenOnly: Bool = false) -> String? {
+  static func innermost() -> String? {
     guard let program, let backtrace = try? Backtrace.capture(algorithm: .precise, limit: 64),
       let symbolicated = backtrace.symbolicated()
     else { return nil }
@@ -19,7 +17,6 @@ enum TestBinaryFrame {
     if let frame = frames.first(where: { !$0.isSwiftThunk && isWritten($0) }) {
       return frame.name + (frame.sourceLocation.map { " at \(relative($0.path)):\($0.line)" } ?? "")
     }
-    if writtenOnly { return nil }
     // No line of its own (an assertion's autoclosure, called through a thunk): the function
     // that encloses it.
     return frames.lazy.map { enclosing($0.name) }.first { !$0.hasPrefix("$s") && !$0.contains("__allTests__") }
