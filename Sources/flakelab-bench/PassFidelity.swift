@@ -35,10 +35,11 @@ func passFidelityFigures(worker: String) throws {
     if failing.isEmpty { print("  no test failed on either side") }
     for id in failing {
       let (a, b) = (lab[id] ?? 0, plain[id] ?? 0)
+      let p = fisherExact(a, rounds - a, b, rounds - b)
       print(
         String(
-          format: "  %@: lab %d of %d, swift test %d of %d, Fisher's exact p = %.3f%@", id, a, rounds, b, rounds,
-          fisherExact(a, rounds - a, b, rounds - b), fisherExact(a, rounds - a, b, rounds - b) < 0.05 ? " (differ)" : ""))
+          format: "  %@: lab %d of %d, swift test %d of %d, Fisher's exact p = %.3f%@", id, a, rounds, b, rounds, p,
+          p < 0.05 ? " (differ)" : ""))
     }
   }
 }
