@@ -43,6 +43,22 @@ package final class HistoryStore {
     // A test whose failure was a crash of a process that none of the tests in flight caused
     // alone: one of them crashes, which the runs cannot tell.
     "ALTER TABLE results ADD COLUMN beside_crash INTEGER NOT NULL DEFAULT 0;",
+    // The machine as fields, not prose, and the seed that decided a run's random values. Runs
+    // stored before keep what their prose said: a JUnit file's host, a FlakeLab run's cores and
+    // system, the Swift of `Swift 6.3`.
+    """
+    ALTER TABLE runs ADD COLUMN host TEXT;
+    ALTER TABLE runs ADD COLUMN cores INTEGER;
+    ALTER TABLE runs ADD COLUMN os TEXT;
+    ALTER TABLE runs ADD COLUMN swift TEXT;
+    ALTER TABLE runs ADD COLUMN seed TEXT;
+    UPDATE runs SET host = machine WHERE command = 'junit';
+    UPDATE runs SET cores = CAST(machine AS INTEGER), os = substr(machine, instr(machine, ' cores, ') + 8)
+      WHERE command != 'junit' AND machine LIKE '% cores, %';
+    UPDATE runs SET swift = substr(toolchain, 7) WHERE toolchain LIKE 'Swift %';
+    ALTER TABLE runs DROP COLUMN machine;
+    ALTER TABLE runs DROP COLUMN toolchain;
+    """,
   ]
 
   /// What a command does with the history.
@@ -121,7 +137,7 @@ package final class HistoryStore {
 
   /// The schema version of the file, after ``prepare()``.
   package var schemaVersion: Int32 {
-    (try? integer("PRAGMA user_version")) ?? 0
+    (try? integer("PRAGMA user_version", column: "user_version")) ?? 0
   }
 
   /// The file's schema version, after checking it is a FlakeLab history (or, unless `migrated`
@@ -132,10 +148,12 @@ package final class HistoryStore {
     // between the reads and make a new history look like somebody else's database.
     var (application, version, tables) = (0, 0, 0)
     try statement(
-      "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version), "
-        + "(SELECT count(*) FROM sqlite_master)"
+      "SELECT (SELECT application_id FROM pragma_application_id) AS application, "
+        + "(SELECT user_version FROM pragma_user_version) AS version, (SELECT count(*) FROM sqlite_master) AS tables"
     ).rows([]) { (row: Statement.Row) throws(HistoryError) in
-      (application, version, tables) = (row.integer(0), row.integer(1), row.integer(2))
+      (application, version, tables) = (
+        try row.integer("application") ?? 0, try row.integer("version") ?? 0, try row.integer("tables") ?? 0
+      )
     }
     guard application == Int(Self.applicationID) || (application == 0 && tables == 0 && version == 0) else {
       throw .notAHistory(path: path)
@@ -154,8 +172,8 @@ package final class HistoryStore {
     let version = try checkIsHistory(migrated: false)
     var verdict = "ok"
     do {
-      try statement("PRAGMA quick_check(1)").rows([]) { (row: Statement.Row) throws(HistoryError) in
-        verdict = row.text(0) ?? ""
+      try statement("SELECT quick_check FROM pragma_quick_check(1)").rows([]) { (row: Statement.Row) throws(HistoryError) in
+        verdict = try row.text("quick_check") ?? ""
       }
     } catch .corrupt, .notAHistory {
       verdict = "malformed"
@@ -163,7 +181,7 @@ package final class HistoryStore {
     // The quick check reads every page there is; a file cut short (a copy or cache restore that
     // stopped early) can still pass it, but never ends on a whole page.
     var status = stat()
-    let pageSize = Int(try integer("PRAGMA page_size"))
+    let pageSize = Int(try integer("PRAGMA page_size", column: "page_size"))
     let whole = stat(path, &status) != 0 || pageSize <= 0 || Int(status.st_size) % pageSize == 0
     guard verdict == "ok", whole else { throw .corrupt(path: path) }
     // Turning WAL on takes the file's exclusive lock and does not wait for it as other
@@ -173,7 +191,7 @@ package final class HistoryStore {
     for index in version..<Self.migrations.count {
       try transaction { () throws(HistoryError) in
         // Another writer may have migrated meanwhile: the version is read again inside.
-        guard try integer("PRAGMA user_version") == Int32(index) else { return }
+        guard try integer("PRAGMA user_version", column: "user_version") == Int32(index) else { return }
         try execute(Self.migrations[index])
         try execute("PRAGMA application_id = \(Self.applicationID)")
         try execute("PRAGMA user_version = \(index + 1)")
@@ -188,10 +206,12 @@ package final class HistoryStore {
     var added = false
     try transaction { () throws(HistoryError) in
       try statement(
-        "INSERT OR IGNORE INTO runs (source, command, started, commit_id, branch, machine, toolchain) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        "INSERT OR IGNORE INTO runs (source, command, started, commit_id, branch, host, cores, os, swift, seed) "
+          + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
       ).run([
         .text(run.source), .text(run.kind.rawValue), .text(Timestamp.iso8601(run.started)), .text(run.commit),
-        .text(run.branch), .text(run.machine), .text(run.toolchain),
+        .text(run.branch), .text(run.machine.host), .integer(run.machine.cores), .text(run.machine.os),
+        .text(run.machine.swift), .text(run.seed.map { String($0) }),
       ])
       guard sqlite3_changes(database) == 1 else { return }
       added = true
@@ -213,8 +233,8 @@ package final class HistoryStore {
   package func runs(since: Date, branch: String? = nil) throws(HistoryError) -> [RecordedRun] {
     let query = try statement(
       """
-      SELECT runs.id, source, command, started, commit_id, branch, machine, toolchain, test, status, attempts, failures,
-        beside_crash
+      SELECT runs.id AS run, source, command, started, commit_id, branch, host, cores, os, swift, seed, test, status,
+        attempts, failures, beside_crash
       FROM runs LEFT JOIN results ON results.run = runs.id
       WHERE started >= ? AND (? IS NULL OR branch = ?)
       ORDER BY started, runs.id, results.rowid
@@ -222,24 +242,27 @@ package final class HistoryStore {
     var runs: [RecordedRun] = []
     var current: (id: Int, run: RecordedRun)?
     try query.rows([.text(Timestamp.iso8601(since)), .text(branch), .text(branch)]) { (row: Statement.Row) throws(HistoryError) in
-      let id = row.integer(0)
+      guard let id = try row.integer("run") else { throw .corrupt(path: path) }
       if current?.id != id {
         if let done = current?.run { runs.append(done) }
-        guard let kind = RecordedRun.Kind(rawValue: row.text(2) ?? ""), let started = row.text(3).flatMap(Timestamp.date) else {
-          throw .corrupt(path: path)
-        }
+        guard let kind = RecordedRun.Kind(rawValue: try row.text("command") ?? ""),
+          let started = try row.text("started").flatMap(Timestamp.date)
+        else { throw .corrupt(path: path) }
+        let machine = RecordedRun.Machine(
+          host: try row.text("host"), cores: try row.integer("cores"), os: try row.text("os"), swift: try row.text("swift"))
         current = (
           id,
           RecordedRun(
-            source: row.text(1) ?? "", kind: kind, started: started,
-            commit: row.text(4), branch: row.text(5), machine: row.text(6), toolchain: row.text(7),
-            results: [])
+            source: try row.text("source") ?? "", kind: kind, started: started, commit: try row.text("commit_id"),
+            branch: try row.text("branch"), machine: machine, seed: try row.text("seed").flatMap { UInt64($0) }, results: [])
         )
       }
-      guard let test = row.text(8) else { return }
-      guard let status = CITest.Status(rawValue: row.text(9) ?? "") else { throw .corrupt(path: path) }
+      guard let test = try row.text("test") else { return }
+      guard let status = CITest.Status(rawValue: try row.text("status") ?? "") else { throw .corrupt(path: path) }
       current?.run.results.append(
-        .init(test: test, status: status, attempts: row.integer(10), failures: row.integer(11), besideACrash: row.integer(12) != 0))
+        .init(
+          test: test, status: status, attempts: try row.integer("attempts") ?? 0, failures: try row.integer("failures") ?? 0,
+          besideACrash: try row.integer("beside_crash") == 1))
     }
     if let done = current?.run { runs.append(done) }
     return runs
@@ -250,24 +273,35 @@ package final class HistoryStore {
   package func recentStatuses(
     of tests: [String], limit: Int, branch: String? = nil
   ) throws(HistoryError) -> [String: [CITest.Status]] {
+    // The statuses that ran, and the kinds that are CI runs, as `ci`'s own types say: a status
+    // or a kind added there changes this query with them.
+    let ran = CITest.Status.allCases.filter(\.ran)
+    let ciKinds = RecordedRun.Kind.allCases.filter(\.isCI)
     let query = try statement(
       """
       SELECT status FROM results JOIN runs ON runs.id = results.run
-      WHERE test = ? AND command != ? AND status IN ('passed', 'flaky', 'failed') AND beside_crash = 0
-        AND (? IS NULL OR branch = ?)
+      WHERE test = ? AND command IN (\(placeholders(ciKinds.count))) AND status IN (\(placeholders(ran.count)))
+        AND beside_crash = 0 AND (? IS NULL OR branch = ?)
       ORDER BY started DESC, runs.id DESC LIMIT ?
       """)
     var recent: [String: [CITest.Status]] = [:]
     for test in tests {
       var statuses: [CITest.Status] = []
-      try query.rows([.text(test), .text(RecordedRun.Kind.lab.rawValue), .text(branch), .text(branch), .integer(limit)]) {
-        (row: Statement.Row) throws(HistoryError) in
-        guard let status = row.text(0).flatMap(CITest.Status.init) else { throw .corrupt(path: path) }
+      let values: [Statement.Value] =
+        [.text(test)] + ciKinds.map { .text($0.rawValue) } + ran.map { .text($0.rawValue) }
+        + [.text(branch), .text(branch), .integer(limit)]
+      try query.rows(values) { (row: Statement.Row) throws(HistoryError) in
+        guard let status = try row.text("status").flatMap(CITest.Status.init) else { throw .corrupt(path: path) }
         statuses.append(status)
       }
       recent[test] = statuses
     }
     return recent
+  }
+
+  /// `?, ?, ?`: `count` parameters for an `IN` list.
+  private func placeholders(_ count: Int) -> String {
+    Array(repeating: "?", count: count).joined(separator: ", ")
   }
 
   /// Runs `body` again while the file is busy, a few milliseconds apart, until `limit` has passed.
@@ -306,10 +340,13 @@ package final class HistoryStore {
     guard status == SQLITE_OK else { throw error(status, what: sql, message: message.map { String(cString: $0) }) }
   }
 
-  /// The first column of the first row `sql` returns, as an integer (0 when it returns none).
-  package func integer(_ sql: String) throws(HistoryError) -> Int32 {
+  /// The column named `column` of the first row `sql` returns, as an integer (0 when it returns
+  /// none).
+  package func integer(_ sql: String, column: String) throws(HistoryError) -> Int32 {
     var value: Int32?
-    try statement(sql).rows([]) { (row: Statement.Row) throws(HistoryError) in value = value ?? Int32(row.integer(0)) }
+    try statement(sql).rows([]) { (row: Statement.Row) throws(HistoryError) in
+      if value == nil { value = Int32(try row.integer(column) ?? 0) }
+    }
     return value ?? 0
   }
 

@@ -15,6 +15,35 @@ package struct RecordedRun: Sendable, Equatable {
     /// `flakelab test`: a lab's many passes. Its verdicts are evidence on their commit, never a CI
     /// rate (hundreds of passes would outweigh every CI run).
     case lab = "test"
+
+    /// Whether its first attempts are CI runs, which a CI failure rate counts.
+    package var isCI: Bool {
+      switch self {
+      case .ci, .junit: true
+      case .lab: false
+      }
+    }
+  }
+
+  /// What ran it, field by field, as far as its source said: a JUnit file names its host, a
+  /// FlakeLab run its cores, system and Swift.
+  package struct Machine: Sendable, Equatable {
+    package var host: String?
+    package var cores: Int?
+    package var os: String?
+    package var swift: String?
+
+    package init(host: String? = nil, cores: Int? = nil, os: String? = nil, swift: String? = nil) {
+      self.host = host
+      self.cores = cores
+      self.os = os
+      self.swift = swift
+    }
+
+    /// A FlakeLab run's machine.
+    package init(_ machine: MachineInfo) {
+      self.init(cores: machine.cores, os: machine.os, swift: machine.swift)
+    }
   }
 
   package struct Result: Sendable, Equatable {
@@ -41,13 +70,14 @@ package struct RecordedRun: Sendable, Equatable {
   package let started: Date
   package let commit: String?
   package let branch: String?
-  package let machine: String?
-  package let toolchain: String?
+  package let machine: Machine
+  /// The seed that decided the run's random values and hash order, when FlakeLab drew one.
+  package let seed: UInt64?
   package var results: [Result]
 
   package init(
-    source: String, kind: Kind, started: Date, commit: String?, branch: String?, machine: String?,
-    toolchain: String?, results: [Result]
+    source: String, kind: Kind, started: Date, commit: String?, branch: String?, machine: Machine = Machine(),
+    seed: UInt64? = nil, results: [Result]
   ) {
     self.source = source
     self.kind = kind
@@ -56,7 +86,7 @@ package struct RecordedRun: Sendable, Equatable {
     self.commit = commit
     self.branch = branch
     self.machine = machine
-    self.toolchain = toolchain
+    self.seed = seed
     self.results = results
   }
 
@@ -64,7 +94,7 @@ package struct RecordedRun: Sendable, Equatable {
   package init(_ run: CIRun) {
     self.init(
       source: "flakelab-ci:" + run.id, kind: .ci, started: run.started, commit: run.git?.commit, branch: run.git?.branch,
-      machine: Self.machine(run.machine), toolchain: Self.toolchain(run.machine),
+      machine: Machine(run.machine), seed: run.seed,
       results: run.tests.map { test in
         Result(
           test: test.test.id, status: test.status, attempts: test.attempts.count,
@@ -82,8 +112,8 @@ package struct RecordedRun: Sendable, Equatable {
 
   init(_ report: Report, source: String, started: Date, commit: String?, branch: String?) {
     self.init(
-      source: source, kind: .lab, started: started, commit: commit, branch: branch, machine: Self.machine(report.machine),
-      toolchain: Self.toolchain(report.machine),
+      source: source, kind: .lab, started: started, commit: commit, branch: branch, machine: Machine(report.machine),
+      seed: report.seed,
       results: report.tests.map { finding in
         let ran = finding.runs.reduce(0) { $0 + $1.tally.ran }
         let failed = finding.runs.reduce(0) { $0 + $1.tally.notPassed }
@@ -96,14 +126,6 @@ package struct RecordedRun: Sendable, Equatable {
   /// of the report as the lab writes it (compact, a final newline), as histories have kept it.
   package static func source(ofReport document: JSONValue) -> String {
     "report-sha256:" + SHA256.hex(of: Array((document.serialized() + "\n").utf8))
-  }
-
-  static func machine(_ machine: MachineInfo) -> String {
-    "\(machine.cores) cores, \(machine.os)"
-  }
-
-  static func toolchain(_ machine: MachineInfo) -> String {
-    "Swift \(machine.swift)"
   }
 
   /// A lab's verdict as a status: stable passed, flaky flaky, failing failed.

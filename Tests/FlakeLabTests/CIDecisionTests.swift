@@ -8,7 +8,7 @@ final class CIDecisionTests: XCTestCase {
   private func test(_ name: String, _ outcomes: [Outcome], quarantined: Bool = false) -> CITest {
     CITest(
       test: PackageTest(id: "M.\(name)()", framework: .swiftTesting),
-      attempts: outcomes.map { CITest.Attempt(outcome: $0, seconds: 0.01) },
+      attempts: outcomes.enumerated().map { CITest.Attempt(outcome: $1, seconds: 0.01, index: $0) },
       quarantine: quarantined ? .init(test: "M.\(name)()", reason: "known", added: "2026-11-24") : nil)
   }
 
@@ -34,7 +34,7 @@ final class CIDecisionTests: XCTestCase {
   func testTheJobFailsForAFailureNotForAQuarantinedOneAndForFlakyOnlyWhenAsked() {
     let failed = Outcome.failed(observation: "x")
     var run = CIRun(
-      packagePath: ".", retries: 2, timeout: .seconds(60), failOnFlaky: false,
+      packagePath: ".", retries: 2, timeout: .seconds(60), failOnFlaky: false, seed: 7,
       tests: [test("flaky", [failed, .passed]), test("known", [failed, failed, failed], quarantined: true)])
     XCTAssertFalse(run.failsTheJob)
     run.failOnFlaky = true
@@ -57,7 +57,7 @@ final class CIDecisionTests: XCTestCase {
           crashedAlone: false))
     }
     let run = CIRun(
-      packagePath: ".", retries: 2, timeout: .seconds(60), failOnFlaky: false,
+      packagePath: ".", retries: 2, timeout: .seconds(60), failOnFlaky: false, seed: 7,
       tests: [
         test("a", [crash("a"), .passed]), test("b", [crash("b"), .passed]), test("c", [crash("c"), .passed]),
         test("d", [crash("d"), .failed(observation: "its own"), .failed(observation: "its own")]),
@@ -68,11 +68,18 @@ final class CIDecisionTests: XCTestCase {
     XCTAssertTrue(
       text.contains(
         """
-        CRASHED  the pass's process, with 4 tests in flight, none of which crashed alone: one of them crashes only sometimes. Flaky, each passed alone:
+        CRASHED  the test process crashed with 4 tests in flight, none of which crashed alone: \(CrashBesideOthers.meaning). Flaky, each passed alone:
             M.a(), M.b() and M.c()
             seen: signal 4 (SIGILL): Fatal error
+            do: \(CrashBesideOthers.advice)
         """), text)
-    XCTAssertTrue(text.contains("FAILED  M.d()  in flight when the pass crashed, failed in 2 retries alone\n    seen: its own\n"), text)
+    // Each failure with the command that runs it again with its draws: the retry alone, else the pass.
+    XCTAssertTrue(
+      text.contains(
+        "FAILED  M.d()  in flight when the pass crashed, failed in 2 retries alone\n    seen: its own\n"
+          + "    replay: flakelab test --package-path . --layout fresh --filter '^M\\.d\\(\\)$' --executor global --seed 7 --index 1\n"),
+      text)
+    XCTAssertTrue(text.contains("    replay: flakelab ci --package-path . --retries 0 --seed 7\n"), text)
     XCTAssertTrue(text.contains("FLAKY  M.e()  failed in the pass, passed in retry 1 alone"), text)
     XCTAssertFalse(text.contains("FLAKY  M.a()"), text)
 
@@ -81,14 +88,14 @@ final class CIDecisionTests: XCTestCase {
     XCTAssertTrue(markdown.contains("| `M.d()` | failed | in flight when the pass crashed, failed in 2 retries alone | its own |"), markdown)
     XCTAssertTrue(
       markdown.contains(
-        "| `M.a()`, `M.b()`, `M.c()` | flaky beside a crash | the pass's process crashed with 4 tests in flight, none of which "
-          + "crashed alone: one of them crashes only sometimes; each passed alone | signal 4 (SIGILL): Fatal error |"), markdown)
+        "| `M.a()`, `M.b()`, `M.c()` | flaky beside a crash | the test process crashed with 4 tests in flight, none of which "
+          + "crashed alone: \(CrashBesideOthers.meaning) | signal 4 (SIGILL): Fatal error |"), markdown)
     XCTAssertEqual(markdown.components(separatedBy: "\n| `").count - 1, 3, markdown)
     let annotations = CIAnnotations.lines(run, workspace: ".")
     XCTAssertEqual(annotations.map { $0.prefix(while: { $0 != " " }) }, ["::error", "::warning", "::warning"], "\(annotations)")
     XCTAssertEqual(
       annotations.last,
-      "::warning title=crash of the pass's process::the pass's process crashed with 4 tests in flight, none of which crashed "
-        + "alone: one of them crashes only sometimes; each passed alone: M.a(), M.b() and M.c(). Seen: signal 4 (SIGILL): Fatal error")
+      "::warning title=crash of the pass's process::" + CrashBesideOthers(inFlight: names.map { "M.\($0)()" }, how: nil).sentence
+        + " Flaky, each passed alone: M.a(), M.b() and M.c(). Seen: signal 4 (SIGILL): Fatal error")
   }
 }

@@ -135,7 +135,7 @@ final class DailyJobHostileTests: XCTestCase {
       test: PackageTest(id: "M.S/t()", framework: .swiftTesting),
       attempts: [failed, CITest.Attempt(outcome: .passed, seconds: 0.1)])
     let broken = CITest(test: PackageTest(id: "M.S/u()", framework: .swiftTesting), attempts: [failed, failed, failed])
-    let run = CIRun(packagePath: "/p", retries: 2, timeout: .seconds(60), failOnFlaky: false, tests: [test, broken])
+    let run = CIRun(packagePath: "/p", retries: 2, timeout: .seconds(60), failOnFlaky: false, seed: 7, tests: [test, broken])
     let document = try XMLDocument(xmlString: CIJUnit.render(run))
     let messages = try document.nodes(forXPath: "//@message").compactMap { $0.stringValue }
     XCTAssertTrue(messages.contains { $0.hasPrefix("expected \u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}[31m") }, "\(messages)")

@@ -236,10 +236,12 @@ final class DiagnosticianTests: XCTestCase {
     var report = Report(runs: findings.flatMap(\.runs))
     report.tests = findings
     XCTAssertEqual(report.unstableTests.count, 0)
+    let answer = SuiteAnswer(report)
     XCTAssertEqual(
-      TestAnswer.crashBlock(try XCTUnwrap(SuiteAnswer(report).crash)),
+      TestAnswer.crashBlock(try XCTUnwrap(answer.crash), arms: answer.crashArms),
       [
-        "CRASHED  the test process, with 2 tests in flight: the test process crashed while it ran beside other tests, none of which crashed alone",
+        "CRASHED  the test process crashed with 2 tests in flight, none of which crashed alone: one of them crashes only "
+          + "sometimes, and no run alone showed which; it counts against none of them",
         "    suite, global          crashed in 3 of 20 passes",
         "    seen: signal 4 (SIGILL): Fatal error: boom",
         "    in flight: M.a(), M.b()",

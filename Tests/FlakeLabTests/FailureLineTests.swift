@@ -173,7 +173,7 @@ final class FailureLineTests: XCTestCase {
         .init(outcome: .passed, seconds: 0.1),
       ])
     test.location = SourceLocation(path: source, line: 8)
-    let run = CIRun(packagePath: directory.path, retries: 1, timeout: .seconds(60), failOnFlaky: true, tests: [test])
+    let run = CIRun(packagePath: directory.path, retries: 1, timeout: .seconds(60), failOnFlaky: true, seed: 7, tests: [test])
     let read = try CIJSONReader.read(try XCTUnwrap(JSONParser.parse(Array(CIJSON.render(run).utf8))))
     XCTAssertEqual(read.tests.first?.attempts.first?.place, place)
     XCTAssertTrue(CIText.render(read).contains("seen: XCTAssertFalse failed at \(source!):14"), CIText.render(read))

@@ -49,7 +49,7 @@ final class HistoryFormatTests: XCTestCase {
     let run = try JUnitImport.run(
       Array(text.utf8), path: "x.xml", source: "s", modified: Date(), commit: "abc", branch: "main")
     XCTAssertEqual(run.kind, .junit)
-    XCTAssertEqual(run.machine, "ci-7")
+    XCTAssertEqual(run.machine.host, "ci-7")
     XCTAssertEqual(run.started, Timestamp.date("2026-11-20T10:00:00Z"))
     XCTAssertEqual(
       run.results,
@@ -70,7 +70,7 @@ final class HistoryFormatTests: XCTestCase {
   func testACIReportIsImportedUnderItsRunWithItsCrashBystanders() throws {
     let others = [PackageTest(id: "M.b()", framework: .swiftTesting)]
     var run = CIRun(
-      packagePath: ".", retries: 2, timeout: .seconds(60), failOnFlaky: false,
+      packagePath: ".", retries: 2, timeout: .seconds(60), failOnFlaky: false, seed: 7,
       tests: [
         CITest(
           test: PackageTest(id: "M.a()", framework: .swiftTesting),
@@ -104,7 +104,7 @@ final class HistoryFormatTests: XCTestCase {
     }
     let crash = Outcome.crashed(Crash(how: "signal 4", beside: [PackageTest(id: "M.b()", framework: .swiftTesting)], crashedAlone: false))
     let run = CIRun(
-      packagePath: ".", retries: 2, timeout: .seconds(60), failOnFlaky: false,
+      packagePath: ".", retries: 2, timeout: .seconds(60), failOnFlaky: false, seed: 7,
       tests: [
         test("a", [crash, .passed]), test("c", [failed, failed, .passed]), test("d", [failed, failed, failed]),
         test("q", [failed, failed, failed], quarantined: true), test("p", [.passed], quarantined: true),
@@ -125,5 +125,44 @@ final class HistoryFormatTests: XCTestCase {
         .init(test: "M.s()", status: .skipped, attempts: 0, failures: 0),
       ])
     XCTAssertEqual(imported.results.map(\.status), RecordedRun(run).results.map(\.status))
+  }
+
+  /// Issue 36: `ci`'s JSON is read back as the run it was written from, field for field, by the
+  /// reader beside the writer; and the history files that run with ci's own types.
+  func testACIReportReadsBackAsTheRunItWasWrittenFrom() throws {
+    let failed = Outcome.failed(observation: "x")
+    var flaky = CITest(
+      test: PackageTest(id: "M.S/a()", framework: .xctest),
+      attempts: [
+        .init(outcome: failed, example: "XCTAssertEqual failed", seconds: 0.25, place: .init(path: "/p/Tests/A.swift", line: 9)),
+        .init(outcome: failed, seconds: 0.5, index: 1), .init(outcome: .passed, seconds: 0.125, index: 2),
+      ],
+      location: .init(path: "/p/Tests/A.swift", line: 7))
+    flaky.retriesCut = false
+    let quarantined = CITest(
+      test: PackageTest(id: "M.b()", framework: .swiftTesting),
+      attempts: [.init(outcome: .timedOut, seconds: 60), .init(outcome: .timedOut, seconds: 60, index: 1)],
+      quarantine: .init(test: "M.b()", reason: "known", added: "2026-11-24"))
+    let skipped = CITest(test: PackageTest(id: "M.c()", framework: .swiftTesting), attempts: [.init(outcome: .skipped(reason: "off"), seconds: 0)])
+    var run = CIRun(
+      machine: MachineInfo(cores: 2, os: "Ubuntu 24.04", swift: "6.3"), packagePath: "/p", retries: 2, timeout: .seconds(60),
+      failOnFlaky: true, seed: UInt64.max - 1, tests: [flaky, quarantined, skipped])
+    run.started = Date(timeIntervalSince1970: 1_790_000_000)
+    run.git = GitState(commit: "abc", branch: "main")
+    run.selection = ["--filter", "^M\\."]
+    run.program = "my-lab"
+    run.quarantineFile = "/p/.flakelab/quarantine.json"
+    run.staleQuarantine = [.init(entry: .init(test: "M.old()", reason: "gone", added: "2026-11-01"), closest: "M.c()")]
+    run.passSeconds = 1.234
+    run.retrySeconds = 0.5
+    let read = try CIJSONReader.read(try XCTUnwrap(JSONParser.parse(Array(CIJSON.render(run).utf8))))
+    XCTAssertEqual(read, run)
+    XCTAssertEqual(CIJSON.render(read), CIJSON.render(run))
+    let recorded = RecordedRun(read)
+    XCTAssertEqual(recorded.seed, UInt64.max - 1)
+    XCTAssertEqual(recorded.machine, .init(cores: 2, os: "Ubuntu 24.04", swift: "6.3"))
+    XCTAssertEqual(
+      read.replay(of: flaky),
+      "my-lab test --package-path /p --layout fresh --filter '^M\\.S\\/a\\(\\)$' --executor global --seed \(UInt64.max - 1) --index 1")
   }
 }

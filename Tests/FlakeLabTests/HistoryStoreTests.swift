@@ -24,8 +24,8 @@ final class HistoryStoreTests: XCTestCase {
     do {
       let store = try HistoryStore(path: file)
       XCTAssertEqual(store.schemaVersion, Int32(HistoryStore.migrations.count))
-      XCTAssertEqual(try store.integer("PRAGMA application_id"), HistoryStore.applicationID)
-      XCTAssertEqual(try store.integer("SELECT count(*) FROM sqlite_master WHERE name IN ('runs', 'results')"), 2)
+      XCTAssertEqual(try store.integer("PRAGMA application_id", column: "application_id"), HistoryStore.applicationID)
+      XCTAssertEqual(try store.integer("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('runs', 'results')", column: "n"), 2)
       // In WAL, a connection that has written keeps its log beside the file.
       XCTAssertTrue(FileManager.default.fileExists(atPath: file + "-wal"))
     }
@@ -63,7 +63,7 @@ final class HistoryStoreTests: XCTestCase {
   }
 
   /// A history the first schema wrote, made by the sqlite3 shell, opens migrated with its runs
-  /// as they were.
+  /// as they were, and the machine its prose named as fields (issue 36).
   func testAHistoryOfTheFirstSchemaIsMigratedWithItsRunsKept() throws {
     let file = path("v1.sqlite")
     let shell = Process()
@@ -71,7 +71,8 @@ final class HistoryStoreTests: XCTestCase {
     shell.arguments = [
       "sqlite3", file,
       HistoryStore.migrations[0] + "PRAGMA application_id = \(HistoryStore.applicationID); PRAGMA user_version = 1;"
-        + "INSERT INTO runs VALUES (1, 's', 'ci', '2026-11-20T10:00:00Z', 'c', 'main', 'm', 't');"
+        + "INSERT INTO runs VALUES (1, 's', 'ci', '2026-11-20T10:00:00Z', 'c', 'main', '2 cores, Ubuntu 24.04 (x86_64)', 'Swift 6.3');"
+        + "INSERT INTO runs VALUES (2, 'j', 'junit', '2026-11-21T10:00:00Z', 'c', 'main', 'ci-7', NULL);"
         + "INSERT INTO results VALUES (1, 'M.t()', 'flaky', 2, 1);",
     ]
     try shell.run()
@@ -81,8 +82,30 @@ final class HistoryStoreTests: XCTestCase {
     XCTAssertEqual(store.schemaVersion, Int32(HistoryStore.migrations.count))
     XCTAssertGreaterThan(HistoryStore.migrations.count, 1)
     let runs = try store.runs(since: Date(timeIntervalSince1970: 0))
-    XCTAssertEqual(runs.map(\.source), ["s"])
+    XCTAssertEqual(runs.map(\.source), ["s", "j"])
     XCTAssertEqual(runs.first?.results, [.init(test: "M.t()", status: .flaky, attempts: 2, failures: 1, besideACrash: false)])
+    XCTAssertEqual(
+      runs.map(\.machine),
+      [.init(cores: 2, os: "Ubuntu 24.04 (x86_64)", swift: "6.3"), .init(host: "ci-7")])
+  }
+
+  /// A statement given more or fewer values than it has parameters is refused, not run with
+  /// NULL in a parameter's place; a row is read by its columns' names.
+  func testBindsAreCountedAndRowsReadByName() throws {
+    let store = try HistoryStore(path: path("binds.sqlite"))
+    let insert = try store.statement("INSERT INTO runs (source, command, started) VALUES (?, ?, ?)")
+    for values: [Statement.Value] in [[.text("s"), .text("ci")], [.text("s"), .text("ci"), .text("t"), .text("x")]] {
+      XCTAssertThrowsError(try insert.run(values)) { error in
+        guard case .sqlite(_, _, let message)? = error as? HistoryError else { return XCTFail("\(error)") }
+        XCTAssertTrue(message.contains("bound to 3 parameters"), message)
+      }
+    }
+    try insert.run([.text("s"), .text("ci"), .text("2026-11-20T10:00:00Z")])
+    XCTAssertEqual(try store.integer("SELECT count(*) AS n FROM runs", column: "n"), 1)
+    try store.statement("SELECT source, command FROM runs").rows([]) { (row: Statement.Row) throws(HistoryError) in
+      XCTAssertEqual(try row.text("command"), "ci")
+      XCTAssertThrowsError(try row.text("machine"))
+    }
   }
 
   /// A writer that holds the history past another's wait: that one gives up with `locked`, and
@@ -93,11 +116,11 @@ final class HistoryStoreTests: XCTestCase {
     try holder.execute("BEGIN IMMEDIATE")
     let waiting = try HistoryStore(path: file, waiting: .milliseconds(200))
     let run = RecordedRun(
-      source: "s", kind: .junit, started: Date(), commit: nil, branch: nil, machine: nil, toolchain: nil,
+      source: "s", kind: .junit, started: Date(), commit: nil, branch: nil, 
       results: [.init(test: "M.t()", status: .passed, attempts: 1, failures: 0)])
     XCTAssertThrowsError(try waiting.record(run)) { XCTAssertEqual($0 as? HistoryError, .locked(path: file)) }
     try holder.execute("ROLLBACK")
-    XCTAssertEqual(try waiting.integer("SELECT count(*) FROM runs"), 0)
+    XCTAssertEqual(try waiting.integer("SELECT count(*) AS n FROM runs", column: "n"), 0)
     XCTAssertTrue(try waiting.record(run), "once the other is done")
   }
 
@@ -108,11 +131,11 @@ final class HistoryStoreTests: XCTestCase {
     let store = try HistoryStore(path: file)
     func run(_ source: String, tests: Int) -> RecordedRun {
       RecordedRun(
-        source: source, kind: .junit, started: Date(), commit: "c", branch: nil, machine: nil, toolchain: nil,
+        source: source, kind: .junit, started: Date(), commit: "c", branch: nil, 
         results: (0..<tests).map { .init(test: "M.test\($0)()", status: .passed, attempts: 1, failures: 0) })
     }
     XCTAssertTrue(try store.record(run("first", tests: 3)))
-    let pages = try store.integer("PRAGMA page_count")
+    let pages = try store.integer("PRAGMA page_count", column: "page_count")
     try store.execute("PRAGMA max_page_count = \(pages)")
     XCTAssertThrowsError(try store.record(run("second", tests: 2_000))) { XCTAssertEqual($0 as? HistoryError, .full(path: file)) }
     let kept = try store.runs(since: Date(timeIntervalSince1970: 0))
@@ -131,7 +154,7 @@ final class HistoryStoreTests: XCTestCase {
         for index in 0..<100 {
           try store.transaction { () throws(HistoryError) in
             try store.execute(
-              "INSERT INTO runs (source, command, started, machine, toolchain) VALUES ('w\(writer)-\(index)', 'ci', 'now', 'm', 't')")
+              "INSERT INTO runs (source, command, started, host, swift) VALUES ('w\(writer)-\(index)', 'ci', 'now', 'm', 't')")
           }
         }
       } catch {
@@ -139,7 +162,7 @@ final class HistoryStoreTests: XCTestCase {
       }
     }
     XCTAssertEqual(failures.withLock { $0 }, [])
-    XCTAssertEqual(try HistoryStore(path: file).integer("SELECT count(*) FROM runs"), 200)
+    XCTAssertEqual(try HistoryStore(path: file).integer("SELECT count(*) AS n FROM runs", column: "n"), 200)
   }
 }
 
@@ -156,13 +179,13 @@ extension HistoryStoreTests {
           let store = try HistoryStore(path: file)
           try store.transaction { () throws(HistoryError) in
             try store.execute(
-              "INSERT INTO runs (source, command, started, machine, toolchain) VALUES ('w\(writer)', 'ci', 'now', 'm', 't')")
+              "INSERT INTO runs (source, command, started, host, swift) VALUES ('w\(writer)', 'ci', 'now', 'm', 't')")
           }
         } catch {
           failures.withLock { $0.append("round \(round), writer \(writer): \(error)") }
         }
       }
-      XCTAssertEqual(try HistoryStore(path: file).integer("SELECT count(*) FROM runs"), 4, "round \(round)")
+      XCTAssertEqual(try HistoryStore(path: file).integer("SELECT count(*) AS n FROM runs", column: "n"), 4, "round \(round)")
     }
     XCTAssertEqual(failures.withLock { $0 }, [])
   }

@@ -2,7 +2,15 @@ package import Foundation
 
 /// What `flakelab ci` concludes: every test's pass and retries, and what fails the job. Derived
 /// once; text, JUnit, markdown, annotations and JSON render it.
-package struct CIRun: Sendable {
+package struct CIRun: Sendable, Equatable {
+  /// A crash of the pass's process that none of the tests in flight caused alone, with the flaky
+  /// tests it made (each passed alone). Reports show it once, not as a flaky test each.
+  package struct Crash: Sendable, Equatable {
+    package let crash: CrashBesideOthers
+    /// The flaky tests it was charged to, in the run's order.
+    package fileprivate(set) var tests: [CITest]
+  }
+
   /// The run's own ID: a history given the run twice (recorded, then its JSON imported) keeps it
   /// once.
   package var id = UUID().uuidString
@@ -16,6 +24,14 @@ package struct CIRun: Sendable {
   package var retries: Int
   package var timeout: Duration
   package var failOnFlaky: Bool
+  /// The seed that decided every process's random values and hash order (`--seed`). A replay
+  /// with it repeats what it decides; the order of the threads under the global executor stays
+  /// the machine's.
+  package var seed: UInt64
+  /// The `--filter` and `--skip` arguments the run chose its tests with, for the pass's replay.
+  package var selection: [String] = []
+  /// The executable replay commands name (``Report/program``).
+  package var program = "flakelab"
   package var tests: [CITest]
   /// Set when Ctrl-C or SIGTERM cut the run short: the tests hold what finished.
   package var interrupted = false
@@ -29,8 +45,9 @@ package struct CIRun: Sendable {
 
   package init(
     machine: MachineInfo = .current, packagePath: String, retries: Int, timeout: Duration, failOnFlaky: Bool,
-    tests: [CITest]
+    seed: UInt64, tests: [CITest]
   ) {
+    self.seed = seed
     self.machine = machine
     self.packagePath = packagePath
     self.retries = retries
@@ -44,8 +61,28 @@ package struct CIRun: Sendable {
   }
 
   /// The crashes of the pass that none of the tests in flight caused alone, with the flaky tests
-  /// each made (not quarantined ones, which are shown as quarantined).
-  package var crashes: [CICrash] { CICrash.grouping(tests(.flaky)) }
+  /// each made (not quarantined ones, which are shown as quarantined), in the order first seen.
+  package var crashes: [Crash] {
+    var crashes: [(inFlight: Set<PackageTest>, how: String, tests: [CITest])] = []
+    for test in tests(.flaky) where test.isFlakyBesideACrash {
+      guard case .crashed(let crash)? = test.attempts.first?.outcome else { continue }
+      let inFlight = Set(crash.beside + [test.test])
+      if let index = crashes.firstIndex(where: { $0.inFlight == inFlight }) {
+        crashes[index].tests.append(test)
+      } else {
+        crashes.append((inFlight, crash.how, [test]))
+      }
+    }
+    return crashes.map { Crash(crash: CrashBesideOthers(inFlight: $0.inFlight.map(\.id), how: $0.how), tests: $0.tests) }
+  }
+
+  /// The tests every format shows one by one, in this order: those that failed for good, those
+  /// that never started (unless an interrupt kept them from it, which the summary says), the
+  /// flaky ones that failed on their own, and the quarantined ones that did not pass. Flaky tests
+  /// of a crash are shown with their crash (``crashes``).
+  package var shown: [CITest] {
+    tests(.failed) + (interrupted ? [] : tests(.notRun)) + flakyOnTheirOwn + quarantined.filter { $0.status != .passed }
+  }
 
   /// The flaky tests that are not part of a crash: each failed on its own in the pass.
   package var flakyOnTheirOwn: [CITest] { tests(.flaky).filter { !$0.isFlakyBesideACrash } }

@@ -51,10 +51,10 @@ package struct CIRunner {
       [TestLaunch.passes(of: tests, in: package, executor: GlobalExecutor(), seed: seed, preload: preload)],
       passes: 0..<1, replicates: 1, seed: seed, packagePath: package.path)
     let attempts = Dictionary(grouping: screened.compactMap { result in result.test.map { ($0.test, result) } }, by: \.0)
-      .mapValues { $0.flatMap { Self.attempts(of: $0.1) } }
+      .mapValues { $0.flatMap { Self.attempts(of: $0.1, index: 0) } }
     let entries = Dictionary(quarantine.entries.map { ($0.test, $0) }, uniquingKeysWith: { first, _ in first })
     var run = CIRun(
-      packagePath: package.path, retries: retries, timeout: timeout, failOnFlaky: failOnFlaky,
+      packagePath: package.path, retries: retries, timeout: timeout, failOnFlaky: failOnFlaky, seed: seed,
       tests: tests.map { test in
         CITest(
           test: test, attempts: attempts[test] ?? [], location: package.locations[test.id], quarantine: entries[test.id])
@@ -67,12 +67,16 @@ package struct CIRunner {
     return run
   }
 
-  /// Rounds of retries, each of every test still failing, one process at a time.
+  /// Rounds of retries, each of every test still failing, one process at a time. Round `r` runs
+  /// as iteration `r` of the run's seed: each retry draws other random values than the pass and
+  /// the rounds before, as a rerun of `swift test` would, and a replay names the round.
   @MainActor
   private func retry(_ run: inout CIRun, onProgress: @escaping (String, Supervisor.Progress) -> Void) throws {
     var probe: HarnessProbe?
     var again = RetryPlan.next(run.tests, retries: retries)
+    var round = 0
     while !again.isEmpty {
+      round += 1
       // Only a run with something to retry pays for the probe a run alone needs.
       let probed = try probe ?? HarnessProbe.run(binary: package.testBinary, preload: preload, mechanisms: [.untouched])
       probe = probed
@@ -81,8 +85,8 @@ package struct CIRunner {
       let results = try supervisor.run(
         again.map { test in
           var alone = TestLaunch.run(
-            test, of: package, executor: GlobalExecutor(), indices: 0..<1, seed: seed, layout: .fresh, probe: probed,
-            preload: preload)
+            test, of: package, executor: GlobalExecutor(), indices: round..<(round + 1), seed: seed, layout: .fresh,
+            probe: probed, preload: preload)
           alone.replicates = 1
           return alone
         })
@@ -95,20 +99,20 @@ package struct CIRunner {
       }
       for (test, result) in zip(again, results) {
         guard let index = indices[test] else { continue }
-        run.tests[index].attempts += Self.attempts(of: result)
+        run.tests[index].attempts += Self.attempts(of: result, index: round)
       }
       again = RetryPlan.next(run.tests, retries: retries)
     }
   }
 
-  /// The attempts a run of one iteration came to: none when it did not run.
-  static func attempts(of result: RunResult) -> [CITest.Attempt] {
+  /// The attempts a run of iteration `index` came to: none when it did not run.
+  static func attempts(of result: RunResult, index: Int) -> [CITest.Attempt] {
     guard result.tally.iterations > 0 else { return [] }
     let outcome = result.tally.outcomesByFrequency.first?.outcome ?? .passed
     return [
       CITest.Attempt(
         outcome: outcome, example: result.tally.examples[outcome], seconds: result.testSeconds ?? result.seconds,
-        place: result.tally.places[outcome])
+        place: result.tally.places[outcome], index: index)
     ]
   }
 }

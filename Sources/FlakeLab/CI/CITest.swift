@@ -13,6 +13,30 @@ package struct CITest: Sendable, Equatable {
     case skipped
     /// The lab could not run it: its processes ended before it started.
     case notRun
+
+    /// It ran: passed, flaky or failed. Only these say anything of a rate.
+    package var ran: Bool {
+      switch self {
+      case .passed, .flaky, .failed: true
+      case .skipped, .notRun: false
+      }
+    }
+
+    /// Its first attempt failed: flaky or failed.
+    package var failedFirst: Bool {
+      switch self {
+      case .flaky, .failed: true
+      case .passed, .skipped, .notRun: false
+      }
+    }
+
+    /// Some attempt passed: passed or flaky.
+    package var passedOnce: Bool {
+      switch self {
+      case .passed, .flaky: true
+      case .failed, .skipped, .notRun: false
+      }
+    }
   }
 
   /// One run of the test: the suite's pass first, then each retry alone.
@@ -23,12 +47,16 @@ package struct CITest: Sendable, Equatable {
     package let seconds: Double
     /// Where the failure was recorded, when the framework said: the line to open.
     package let place: SourceLocation?
+    /// The iteration index its process ran under: 0 for the pass, the round for a retry. With
+    /// the run's seed it decides the process's random values and hash order (``CIRun/replay(of:)``).
+    package let index: Int
 
-    package init(outcome: Outcome, example: String? = nil, seconds: Double, place: SourceLocation? = nil) {
+    package init(outcome: Outcome, example: String? = nil, seconds: Double, place: SourceLocation? = nil, index: Int = 0) {
       self.outcome = outcome
       self.example = example
       self.seconds = seconds
       self.place = place
+      self.index = index
     }
 
     /// Whether it counts against the test: failed, crashed or timed out.

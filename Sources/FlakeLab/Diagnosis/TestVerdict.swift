@@ -94,8 +94,7 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
         + "fixed values, and compare sets and dictionaries without their order (sorted, or JSONEncoder's .sortedKeys)"
     case .timing:
       "a deadline or a sleep decides it, and a busy machine misses it: inject a clock, or wait for the event rather than a time"
-    case .crashBesideOthers:
-      "the crash's message names the code that crashed; run the tests in flight in smaller groups (--filter) to find the one that brings it on"
+    case .crashBesideOthers: CrashBesideOthers.advice
     case .undetermined:
       "see what was ruled out; more iterations (--iterations, a longer --budget if one cut the run) give the experiments more to go on"
     }

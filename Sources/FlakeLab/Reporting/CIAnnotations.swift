@@ -4,16 +4,15 @@
 /// each crash of the pass none of the tests in flight caused alone, which has no line of its own.
 package enum CIAnnotations {
   package static func lines(_ run: CIRun, workspace: String) -> [String] {
-    let shown = run.tests.filter { $0.status != .passed && $0.status != .skipped }
-      .filter { $0.quarantine != nil || !$0.isFlakyBesideACrash }
     let crashes = run.crashes.map { crash in
       let failsTheJob = crash.tests.contains { $0.failsTheJob(failOnFlaky: run.failOnFlaky) }
       let tests = crash.tests.map(\.test.id).sorted()
       return (failsTheJob ? "::error " : "::warning ") + "title=" + GitHubAnnotations.property("crash of the pass's process")
         + "::" + GitHubAnnotations.data(
-          crash.headline + ": " + Formatting.list(tests) + ". Seen: " + crash.how)
+          crash.crash.sentence + " Flaky, each passed alone: " + Formatting.list(tests) + "."
+            + (crash.crash.how.map { " Seen: " + $0 } ?? ""))
     }
-    let tests = shown.map { test in
+    let tests = run.shown.map { test in
       var properties: [String] = []
       if let location = test.seen?.place ?? test.location {
         properties += [
@@ -22,7 +21,7 @@ package enum CIAnnotations {
       }
       let label = test.quarantine != nil ? "quarantined, \(test.status.rawValue)" : test.status.rawValue
       properties.append("title=" + GitHubAnnotations.property("\(test.test.id) \(label)"))
-      let seen = test.seen.map { ": " + CIText.said($0) } ?? ""
+      let seen = (test.seen.map { ": " + CIText.said($0) } ?? "") + (run.replay(of: test).map { ". Replay: " + $0 } ?? "")
       let command = test.failsTheJob(failOnFlaky: run.failOnFlaky) ? "::error " : "::warning "
       return command + properties.joined(separator: ",") + "::" + GitHubAnnotations.data(CIText.story(test) + seen)
     }

@@ -1,61 +1,84 @@
 package import Foundation
 
 /// `flakelab ci`'s JSON report (``CIJSON``) read back as the ``CIRun`` it was written from, for
-/// `history import`. A report comes from a CI artifact anyone could have edited, so what it says
-/// is checked, not trusted: each test's status must be what its attempts make it (a `passed`
-/// with three failed attempts is refused), a test appears once, the run has an ID, it started no
-/// later than tomorrow, and no later FlakeLab wrote it.
+/// `history import`: every field the writer writes, by the same ``CIJSON/Key``s, so that a run
+/// read back equals the run written. A report comes from a CI artifact anyone could have
+/// edited, so what it says is checked, not trusted: each test's status must be what its
+/// attempts make it (a `passed` with three failed attempts is refused), a test appears once, the
+/// run has an ID, it started no later than tomorrow, and no later FlakeLab wrote it. Fields an
+/// earlier FlakeLab did not write take the value that FlakeLab had (no seed: 0).
 package enum CIJSONReader {
+  private typealias Key = CIJSON.Key
+
   /// What makes a ci report unusable: the part of it that is wrong.
   package struct Malformed: Error, Equatable {
     package let what: String
   }
 
   package static func read(_ document: JSONValue, now: Date = Date()) throws(Malformed) -> CIRun {
-    guard let version = document["flakelab"]?.string else { throw Malformed(what: "the flakelab version that wrote it") }
+    guard let version = document[Key.flakelab]?.string else { throw Malformed(what: "the flakelab version that wrote it") }
     guard !isLater(version, than: Report.labVersion) else {
       throw Malformed(what: "a version this flakelab knows: flakelab \(version) wrote it, and this is \(Report.labVersion)")
     }
-    guard let id = document["id"]?.string, !id.isEmpty else { throw Malformed(what: "its run's id") }
-    guard let started = document["started"]?.string.flatMap(Timestamp.date) else { throw Malformed(what: "when it started") }
+    guard document[Key.command]?.string == CIJSON.command else { throw Malformed(what: "\"command\": \"ci\"") }
+    guard let id = document[Key.id]?.string, !id.isEmpty else { throw Malformed(what: "its run's id") }
+    guard let started = document[Key.started]?.string.flatMap(Timestamp.date) else { throw Malformed(what: "when it started") }
     guard Timestamp.hasCome(started, now: now) else {
       throw Malformed(what: "a date that has come: it says it started \(Timestamp.iso8601(started))")
     }
     var seen = Set<String>()
     var tests: [CITest] = []
-    for entry in document["tests"]?.array ?? [] {
+    for entry in document[Key.tests]?.array ?? [] {
       let test = try self.test(entry)
       guard seen.insert(test.test.id).inserted else { throw Malformed(what: "each test once: \(test.test.id) is there twice") }
       tests.append(test)
     }
     var run = CIRun(
-      machine: document["machine"].map(JSONReport.machine) ?? .current, packagePath: document["packagePath"]?.string ?? "",
-      retries: document["retries"]?.int ?? 0, timeout: .seconds(document["timeoutSeconds"]?.number ?? 0),
-      failOnFlaky: false, tests: tests)
+      machine: document[Key.machine].map(JSONReport.machine) ?? .current,
+      packagePath: document[Key.packagePath]?.string ?? "", retries: document[Key.retries]?.int ?? 0,
+      timeout: .seconds(document[Key.timeoutSeconds]?.number ?? 0), failOnFlaky: document[Key.failOnFlaky]?.bool ?? false,
+      seed: document[Key.seed]?.string.flatMap { UInt64($0) } ?? 0, tests: tests)
     run.id = id
     run.started = started
-    run.interrupted = document["interrupted"]?.bool ?? false
-    run.git = document["commit"]?.string.map { GitState(commit: $0, branch: document["branch"]?.string) }
+    run.selection = document[Key.selection]?.array?.compactMap(\.string) ?? []
+    run.program = document[Key.program]?.string ?? run.program
+    run.interrupted = document[Key.interrupted]?.bool ?? false
+    run.git = document[Key.commit]?.string.map { GitState(commit: $0, branch: document[Key.branch]?.string) }
+    run.quarantineFile = document[Key.quarantineFile]?.string
+    run.staleQuarantine = (document[Key.staleQuarantine]?.array ?? []).compactMap { entry in
+      guard let test = entry[Key.test]?.string else { return nil }
+      return Quarantine.StaleEntry(
+        entry: .init(test: test, reason: entry[Key.reason]?.string ?? "", added: entry[Key.added]?.string ?? ""),
+        closest: entry[Key.closest]?.string)
+    }
+    run.passSeconds = document[Key.passSeconds]?.number ?? 0
+    run.retrySeconds = document[Key.retrySeconds]?.number ?? 0
     return run
   }
 
   private static func test(_ entry: JSONValue) throws(Malformed) -> CITest {
-    guard let id = entry["test"]?.string, !id.isEmpty,
-      let framework = entry["framework"]?.string.flatMap(PackageTest.Framework.init(rawValue:)),
-      let status = entry["status"]?.string.flatMap(CITest.Status.init), let written = entry["attempts"]?.array
+    guard let id = entry[Key.test]?.string, !id.isEmpty,
+      let framework = entry[Key.framework]?.string.flatMap(PackageTest.Framework.init(rawValue:)),
+      let status = entry[Key.status]?.string.flatMap(CITest.Status.init), let written = entry[Key.attempts]?.array
     else { throw Malformed(what: "a test's id, framework, status and attempts") }
     var attempts: [CITest.Attempt] = []
-    for attempt in written {
+    for (position, attempt) in written.enumerated() {
       guard let outcome = OutcomeCoding.outcome(attempt, framework: framework) else {
         throw Malformed(what: "a known outcome for each attempt of \(id)")
       }
       attempts.append(
         .init(
-          outcome: outcome, example: attempt["example"]?.string, seconds: attempt["seconds"]?.number ?? 0,
-          place: JSONReport.location(reading: attempt["place"])))
+          outcome: outcome, example: attempt[Key.example]?.string, seconds: attempt[Key.seconds]?.number ?? 0,
+          place: JSONReport.location(reading: attempt[Key.place]), index: attempt[Key.index]?.int ?? position))
     }
-    var test = CITest(test: PackageTest(id: id, framework: framework), attempts: attempts)
-    test.retriesCut = entry["retriesCut"]?.bool ?? false
+    let quarantine = entry[Key.quarantine].flatMap { value -> Quarantine.Entry? in
+      guard value.isObject else { return nil }
+      return Quarantine.Entry(test: id, reason: value[Key.reason]?.string ?? "", added: value[Key.added]?.string ?? "")
+    }
+    var test = CITest(
+      test: PackageTest(id: id, framework: framework), attempts: attempts,
+      location: JSONReport.location(reading: entry[Key.source]), quarantine: quarantine)
+    test.retriesCut = entry[Key.retriesCut]?.bool ?? false
     guard test.status == status else {
       throw Malformed(what: "a status its attempts agree with: \(id) says \(status.rawValue), its attempts make it \(test.status.rawValue)")
     }

@@ -6,8 +6,23 @@
 /// Each test case's `status` is what the run made of it (`passed`, `flaky`, `failed`, `skipped`,
 /// `notRun`), so a history importing the file keeps a quarantined failure as a failure; a run
 /// of a test in flight when the pass's process crashed, none of them crashing alone, has the
-/// type `crashBesideOthers`.
+/// type `crashBesideOthers`. Each suite's properties hold the run's seed; a test case that failed
+/// has the command that replays it in its `<system-out>`.
 package enum CIJUnit {
+  /// The elements a test case's runs are written as, which the history's JUnit import reads
+  /// back: a failure (an assertion) or an error (a crash, a hang, a test never run), first as the
+  /// test's own, then as a rerun that failed again, or in a test that passed in the end.
+  package enum Element: String, CaseIterable {
+    case failure, error, rerunFailure, rerunError, flakyFailure, flakyError, skipped
+
+    /// The runs of a test that failed for good: the first of them.
+    package static let failed: Set<Element> = [.failure, .error]
+    /// Its later runs that failed again.
+    package static let rerunsFailed: Set<Element> = [.rerunFailure, .rerunError]
+    /// The failed runs of a test that passed in the end.
+    package static let flaky: Set<Element> = [.flakyFailure, .flakyError]
+  }
+
   /// The name of the file's `<testsuites>`, by which an import knows the file is this one.
   package static let name = "flakelab ci"
 
@@ -33,7 +48,11 @@ package enum CIJUnit {
       lines.append(
         "  <testsuite name=\"\(XMLText.escaped(suite.name))\" tests=\"\(suite.tests.count)\" failures=\"\(count(suite.tests, .failure))\" "
           + "errors=\"\(count(suite.tests, .error))\" skipped=\"\(count(suite.tests, .skipped))\" time=\"\(seconds(suite.tests))\">")
-      for test in suite.tests { lines += testcase(test) }
+      lines += [
+        "    <properties>", "      <property name=\"seed\" value=\"\(run.seed)\"/>",
+        "      <property name=\"retries\" value=\"\(run.retries)\"/>", "    </properties>",
+      ]
+      for test in suite.tests { lines += testcase(test, replay: run.replay(of: test)) }
       lines.append("  </testsuite>")
     }
     lines.append("</testsuites>")
@@ -60,7 +79,7 @@ package enum CIJUnit {
     }
   }
 
-  private static func testcase(_ test: CITest) -> [String] {
+  private static func testcase(_ test: CITest, replay: String?) -> [String] {
     let open =
       "    <testcase name=\"\(XMLText.escaped(test.test.function))\" classname=\"\(XMLText.escaped(test.test.suite))\" "
       + "time=\"\(seconds([test]))\" status=\"\(test.status.rawValue)\""
@@ -68,27 +87,28 @@ package enum CIJUnit {
     if let entry = test.quarantine, test.status != .passed {
       let said = test.seen.map { ": " + CIText.said($0) } ?? ""
       children.append(
-        "<skipped message=\"\(XMLText.escaped("quarantined since \(entry.added) (\(entry.reason)); \(test.status.rawValue)\(said)"))\"/>")
+        "<\(Element.skipped) message=\"\(XMLText.escaped("quarantined since \(entry.added) (\(entry.reason)); \(test.status.rawValue)\(said)"))\"/>")
     } else {
       switch test.status {
       case .passed: break
       case .skipped:
-        children.append("<skipped message=\"\(XMLText.escaped(test.attempts.first.map(CIText.said) ?? "skipped"))\"/>")
+        children.append("<\(Element.skipped) message=\"\(XMLText.escaped(test.attempts.first.map(CIText.said) ?? "skipped"))\"/>")
       case .notRun:
-        children.append("<error message=\"the test never started: its processes ended before it\" type=\"notRun\"/>")
+        children.append("<\(Element.error) message=\"the test never started: its processes ended before it\" type=\"notRun\"/>")
       case .flaky:
-        children += test.attempts.filter(\.failed).map { element(isError($0) ? "flakyError" : "flakyFailure", $0) }
+        children += test.attempts.filter(\.failed).map { element(isError($0) ? .flakyError : .flakyFailure, $0) }
       case .failed:
         let failed = test.attempts.filter(\.failed)
-        children += failed.prefix(1).map { element(isError($0) ? "error" : "failure", $0) }
-        children += failed.dropFirst().map { element(isError($0) ? "rerunError" : "rerunFailure", $0) }
+        children += failed.prefix(1).map { element(isError($0) ? .error : .failure, $0) }
+        children += failed.dropFirst().map { element(isError($0) ? .rerunError : .rerunFailure, $0) }
       }
     }
+    if let replay { children.append("<system-out>replay: \(XMLText.escaped(replay))</system-out>") }
     guard !children.isEmpty else { return [open + "/>"] }
     return [open + ">"] + children.map { "      " + $0 } + ["    </testcase>"]
   }
 
-  private static func element(_ name: String, _ attempt: CITest.Attempt) -> String {
+  private static func element(_ name: Element, _ attempt: CITest.Attempt) -> String {
     let type = attempt.outcome.isCrashBesideOthers ? crashBesideOthers : OutcomeCoding.kind(of: attempt.outcome)
     let place = attempt.place.map { " at \($0.path):\($0.line)" } ?? ""
     return "<\(name) message=\"\(XMLText.escaped(CIText.said(attempt) + place))\" type=\"\(type)\"/>"

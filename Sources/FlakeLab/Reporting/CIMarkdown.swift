@@ -3,7 +3,7 @@
 /// text answer's summary and verdict.
 package enum CIMarkdown {
   package static func render(_ run: CIRun) -> String {
-    let shown = run.tests(.failed) + run.tests(.notRun) + run.flakyOnTheirOwn + run.quarantined.filter { $0.status != .passed }
+    let shown = run.shown
     var lines = ["### flakelab ci: " + (run.failsTheJob ? "the job fails" : "the job passes")]
     if !shown.isEmpty || !run.crashes.isEmpty {
       lines += ["", "| test | status | what happened | seen |", "| --- | --- | --- | --- |"]
@@ -17,9 +17,18 @@ package enum CIMarkdown {
       }
       for crash in run.crashes {
         let tests = crash.tests.map(\.test.id).sorted().map(MarkdownReport.code).joined(separator: ", ")
-        let cells = [tests, "flaky beside a crash", MarkdownReport.escaped(crash.headline), MarkdownReport.escaped(crash.how)]
+        let cells = [
+          tests, "flaky beside a crash", MarkdownReport.escaped(crash.crash.headline + ": " + CrashBesideOthers.meaning),
+          MarkdownReport.escaped(crash.crash.how ?? ""),
+        ]
         lines.append("| " + cells.joined(separator: " | ") + " |")
       }
+    }
+    let replays = shown.compactMap { test in run.replay(of: test).map { (test.test.id, $0) } }
+    if !replays.isEmpty {
+      lines += ["", "<details><summary>Replay a failure with its seed (\(run.seed))</summary>", ""]
+      for (test, command) in replays { lines += [MarkdownReport.code(test) + ":", "", "```sh", command, "```", ""] }
+      lines.append("</details>")
     }
     if !run.staleQuarantine.isEmpty { lines += [""] + run.staleQuarantine.map { "- " + MarkdownReport.escaped(CIText.stale($0)) } }
     lines += ["", CIText.summary(run) + " " + CIText.verdict(run)]

@@ -5,16 +5,16 @@ package enum CIText {
   package static func render(_ run: CIRun) -> String {
     let machine = run.machine
     var lines = [
-      "flakelab \(Report.labVersion) · \(machine.cores) cores · \(machine.os) · Swift \(machine.swift)",
+      "flakelab \(Report.labVersion) · \(machine.cores) cores · \(machine.os) · Swift \(machine.swift) · seed \(run.seed)",
       "The suite ran once under global, as swift test runs it; a test that failed, crashed or hung ran again alone, "
         + "in a fresh process, up to \(run.retries) time\(run.retries == 1 ? "" : "s").",
       "",
     ]
-    // Cut short, a test with no run never got its turn: that is the interrupt's, not the test's.
-    let notRun = run.interrupted ? [] : run.tests(.notRun)
-    for test in run.tests(.failed) + notRun + run.flakyOnTheirOwn { lines += block(test) }
-    lines += crashBlocks(run.crashes)
-    for test in run.quarantined where test.status != .passed { lines += block(test) }
+    let crashes = run.crashes
+    // Quarantined tests last, after the crashes that fail or warn the job.
+    for test in run.shown where test.quarantine == nil { lines += block(test, of: run) }
+    lines += crashBlocks(crashes)
+    for test in run.shown where test.quarantine != nil { lines += block(test, of: run) }
     lines += run.staleQuarantine.map { "STALE  " + stale($0) }
     lines.append(summary(run))
     lines.append(verdict(run))
@@ -22,7 +22,7 @@ package enum CIText {
   }
 
   /// `FLAKY  M.S/t()  failed in the pass, passed in retry 1 of 2`, the runs, what it said.
-  static func block(_ test: CITest) -> [String] {
+  static func block(_ test: CITest, of run: CIRun) -> [String] {
     let label = test.quarantine != nil ? "QUARANTINED" : test.retriesCut ? "INTERRUPTED" : test.status.rawValue.uppercased()
     var lines = ["\(label)  \(test.test.id)  \(story(test))"]
     if let entry = test.quarantine {
@@ -32,6 +32,7 @@ package enum CIText {
       lines.append("    seen: " + said(seen) + (seen.place.map { " at \($0.path):\($0.line)" } ?? ""))
     }
     if let location = test.location { lines.append("    declared at: \(location.path):\(location.line)") }
+    if let replay = run.replay(of: test) { lines.append("    replay: " + replay) }
     return lines
   }
 
@@ -47,14 +48,15 @@ package enum CIText {
   }
 
   /// Each crash of the pass's process that none of those in flight caused alone, once.
-  static func crashBlocks(_ crashes: [CICrash]) -> [String] {
-    crashes.flatMap { crash in
-      [
-        "CRASHED  the pass's process, with \(crash.inFlight.count) tests in flight, none of which crashed alone: one of "
-          + "them crashes only sometimes. Flaky, each passed alone:",
+  static func crashBlocks(_ crashes: [CIRun.Crash]) -> [String] {
+    crashes.flatMap { crash -> [String] in
+      var lines = [
+        "CRASHED  \(crash.crash.headline): \(CrashBesideOthers.meaning). Flaky, each passed alone:",
         "    " + Formatting.list(crash.tests.map(\.test.id).sorted()),
-        "    seen: " + crash.how,
       ]
+      if let how = crash.crash.how { lines.append("    seen: " + how) }
+      lines.append("    do: " + CrashBesideOthers.advice)
+      return lines
     }
   }
 

@@ -2,6 +2,11 @@ import Foundation
 
 /// The number formats of the text reports, in one place so every table reads the same.
 package enum Formatting {
+  /// `text` with its first letter in capitals: a clause that starts a sentence.
+  package static func sentenceCase(_ text: String) -> String {
+    text.prefix(1).uppercased() + text.dropFirst()
+  }
+
   /// `lines`, each with its control characters shown as escapes (``printable(_:)``), one a
   /// line: a test name or message from a file can never start a line of its own, forge a
   /// "Gate … passed" line or a workflow command, or move a terminal's cursor.

@@ -11,9 +11,7 @@ package enum GitHubAnnotations {
     let answer = SuiteAnswer(report)
     let crash = answer.crash.map { crash in
       "::warning title=" + property("flakelab: the test process crashed") + "::"
-        + data(
-          "\(crash.tests.count) tests in flight, none of which crashed alone"
-            + (crash.seen.map { ": \($0)" } ?? "") + ". Do: \(TestDiagnosis.crashBesideOthers.advice).")
+        + data(crash.sentence + (crash.how.map { " Seen: \($0)" } ?? ""))
     }
     return (crash.map { [$0] } ?? []) + answer.unstable.map { finding in
       var properties: [String] = []

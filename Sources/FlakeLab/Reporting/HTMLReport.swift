@@ -87,12 +87,12 @@ package enum HTMLReport {
   }
 
   /// The tests in flight when the process crashed, none of which crashed alone: one section.
-  private static func crashSection(_ crash: SuiteAnswer.CrashBesideOthers) -> String {
-    "<section><h2>The test process crashed</h2><p>\(crash.tests.count) tests were in flight; "
-      + "\(escaped(TestDiagnosis.crashBesideOthers.summary)). <em>Do:</em> \(escaped(TestDiagnosis.crashBesideOthers.advice)).</p>"
-      + (crash.seen.map { "<pre>\(escaped($0))</pre>" } ?? "")
-      + "<details><summary>\(crash.tests.count) tests in flight</summary><ul class=\"compact\">"
-      + crash.tests.map { "<li><code>\(escaped($0.id))</code></li>" }.joined() + "</ul></details></section>"
+  private static func crashSection(_ crash: CrashBesideOthers) -> String {
+    "<section><h2>The test process crashed</h2><p>\(escaped(Formatting.sentenceCase(crash.headline))): "
+      + "\(escaped(CrashBesideOthers.meaning)). <em>Do:</em> \(escaped(CrashBesideOthers.advice)).</p>"
+      + (crash.how.map { "<pre>\(escaped($0))</pre>" } ?? "")
+      + "<details><summary>\(crash.inFlight.count) tests in flight</summary><ul class=\"compact\">"
+      + crash.inFlight.map { "<li><code>\(escaped($0))</code></li>" }.joined() + "</ul></details></section>"
   }
 
   private static func runSection(_ run: RunResult) -> String {

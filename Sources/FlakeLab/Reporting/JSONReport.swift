@@ -126,14 +126,7 @@ package enum JSONReport {
   package static func document(_ report: Report) -> JSONValue {
     .object([
       (Key.flakelab, .string(Report.labVersion)),
-      (
-        "machine",
-        .object([
-          (Key.cores, .int(report.machine.cores)),
-          (Key.os, .string(report.machine.os)),
-          (Key.swift, .string(report.machine.swift)),
-        ])
-      ),
+      (Key.machine, machine(report.machine)),
       (Key.interrupted, .bool(report.interrupted)),
       (Key.timeoutSeconds, report.timeout.map { .double($0.seconds) } ?? .null),
       (Key.budgetSeconds, report.budget.map { .double($0.seconds) } ?? .null),
@@ -249,6 +242,11 @@ package enum JSONReport {
           })
       ),
     ])
+  }
+
+  /// `{"cores": 2, "os": "Ubuntu 24.04", "swift": "6.3"}`, read back by ``machine(_:)-(JSONValue)``.
+  package static func machine(_ machine: MachineInfo) -> JSONValue {
+    .object([(Key.cores, .int(machine.cores)), (Key.os, .string(machine.os)), (Key.swift, .string(machine.swift))])
   }
 
   /// `{"path": "/…/UISchedulerTests.swift", "line": 30}`.

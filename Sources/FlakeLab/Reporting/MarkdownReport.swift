@@ -55,13 +55,11 @@ package enum MarkdownReport {
       }
     }
     if let crash = answer.crash {
-      let names = crash.tests.map { code($0.id) }
+      let names = crash.inFlight.map(code)
       lines += [
-        "",
-        "**The test process crashed** with \(crash.tests.count) tests in flight, none of which crashed alone"
-          + (crash.seen.map { ": " + escaped($0) } ?? "") + ". In flight: "
-          + names.prefix(5).joined(separator: ", ") + (names.count > 5 ? " and \(names.count - 5) more" : "") + ". "
-          + escaped(TestDiagnosis.crashBesideOthers.advice) + ".",
+        "", "**" + escaped(Formatting.sentenceCase(crash.headline)) + "**: " + escaped(CrashBesideOthers.meaning) + ". In flight: "
+          + names.prefix(5).joined(separator: ", ") + (names.count > 5 ? " and \(names.count - 5) more" : "") + "."
+          + (crash.how.map { " Seen: " + escaped($0) + "." } ?? "") + " Do: " + escaped(CrashBesideOthers.advice) + ".",
       ]
     }
     lines.append("")

@@ -10,22 +10,17 @@ package struct SuiteAnswer {
     package let sameCause: [TestFinding]
   }
 
-  /// The crash of the test process with several tests in flight, none of which crashed alone:
-  /// the suite's finding, not any one test's.
-  package struct CrashBesideOthers {
-    /// The tests that were in flight, by ID.
-    package let tests: [PackageTest]
-    /// Each arm that saw it: the most passes that crashed with one of the tests in flight, of
-    /// the passes it had.
-    package let arms: [(arm: String, crashed: Int, passes: Int)]
-    /// How the process ended most often.
-    package let seen: String?
-  }
+  /// An arm that saw the crash beside others: the most passes that crashed with one of the tests
+  /// in flight, of the passes it had.
+  package typealias CrashedArm = (arm: String, crashed: Int, passes: Int)
 
   /// The tests not stable, failing first, then flaky, each by ID (``Report/unstableTests``).
   package let unstable: [TestFinding]
   package let causes: [Cause]
+  /// The crash of the test process that none of its tests in flight caused alone: the suite's
+  /// finding, not any one test's; and the arms that saw it.
   package let crash: CrashBesideOthers?
+  package let crashArms: [CrashedArm]
   package let summary: SuiteSummary
   /// Each unstable test's command that replays a failing seeded iteration, where one does.
   package let replays: [(test: PackageTest, command: String)]
@@ -44,7 +39,7 @@ package struct SuiteAnswer {
       shown.formUnion(sameCause.map(\.test) + [finding.test])
     }
     self.causes = causes
-    crash = Self.crash(report.testsInFlightAtCrashes)
+    (crash, crashArms) = Self.crash(report.testsInFlightAtCrashes)
     summary = SuiteSummary(report)
     replays = unstable.compactMap { finding in finding.replay(program: report.program).map { (finding.test, $0) } }
     testCount = report.tests.count
@@ -57,10 +52,10 @@ package struct SuiteAnswer {
       : "\(Formatting.count(unstable.count)) of \(Formatting.count(testCount)) test\(testCount == 1 ? "" : "s") not stable"
   }
 
-  private static func crash(_ findings: [TestFinding]) -> CrashBesideOthers? {
-    guard !findings.isEmpty else { return nil }
+  private static func crash(_ findings: [TestFinding]) -> (CrashBesideOthers?, [CrashedArm]) {
+    guard !findings.isEmpty else { return (nil, []) }
     let runs = findings.flatMap(\.runs)
-    let arms = runs.map(\.armName).uniqued().compactMap { arm -> (arm: String, crashed: Int, passes: Int)? in
+    let arms = runs.map(\.armName).uniqued().compactMap { arm -> CrashedArm? in
       let armRuns = runs.filter { $0.armName == arm }
       let crashed = armRuns.map(\.tally.crashed).max() ?? 0
       return crashed > 0 ? (arm, crashed, armRuns.map(\.tally.ran).max() ?? 0) : nil
@@ -69,6 +64,6 @@ package struct SuiteAnswer {
     for run in runs { tally.merge(run.tally) }
     let seen: String? =
       if case .crashed(let crash)? = tally.outcomesByFrequency.first?.outcome { crash.how } else { nil }
-    return CrashBesideOthers(tests: findings.map(\.test), arms: arms, seen: seen)
+    return (CrashBesideOthers(inFlight: findings.map(\.test.id), how: seen), arms)
   }
 }

@@ -7,7 +7,7 @@ package enum TestAnswer {
     guard !report.tests.isEmpty else { return TextReport.render(report) }
     let answer = SuiteAnswer(report)
     var lines = MachineLine.lines(report) + [""]
-    lines += answer.crash.map(crashBlock) ?? []
+    lines += answer.crash.map { crashBlock($0, arms: answer.crashArms) } ?? []
     // The victims of one polluter share a cause and a remedy: one block says it for them all.
     for cause in answer.causes {
       lines += block(cause.finding, program: report.program)
@@ -98,19 +98,19 @@ package enum TestAnswer {
 
   /// One block for the tests that were in flight when their process crashed and none of which
   /// crashed alone: the crash is theirs together, and listing each as flaky would say nothing.
-  static func crashBlock(_ crash: SuiteAnswer.CrashBesideOthers) -> [String] {
-    var lines = ["CRASHED  the test process, with \(count(crash.tests.count, "test")) in flight: \(TestDiagnosis.crashBesideOthers.summary)"]
-    for arm in crash.arms {
+  static func crashBlock(_ crash: CrashBesideOthers, arms: [SuiteAnswer.CrashedArm]) -> [String] {
+    var lines = ["CRASHED  \(crash.headline): \(CrashBesideOthers.meaning)"]
+    for arm in arms {
       lines.append(
         "    " + arm.arm.padding(toLength: armNameWidth, withPad: " ", startingAt: 0)
           + "crashed in \(Formatting.count(arm.crashed)) of \(Formatting.count(arm.passes)) passes")
     }
-    if let seen = crash.seen { lines.append("    seen: " + seen) }
-    let names = crash.tests.map(\.id)
+    if let seen = crash.how { lines.append("    seen: " + seen) }
+    let names = crash.inFlight
     lines.append(
       "    in flight: " + names.prefix(5).joined(separator: ", ")
         + (names.count > 5 ? " and \(names.count - 5) more (JSON tests[], diagnosis crash-beside-others)" : ""))
-    lines.append("    do: \(TestDiagnosis.crashBesideOthers.advice)")
+    lines.append("    do: \(CrashBesideOthers.advice)")
     return lines
   }
 

@@ -37,6 +37,9 @@ struct CICommand: Command {
     }
     static let quarantine = Option<String>.text(
       "quarantine", "FILE", "The tests whose failures do not fail the job (default: .flakelab/quarantine.json in the package, when it exists)")
+    static let seed = Option<UInt64>.optional(
+      "seed", "S", "Seed of every process's random values and hash order; replays a run's draws",
+      shownDefault: "drawn at random and printed in the report", parse: ValueParsers.seed)
     static let failOnFlaky = Flag("fail-on-flaky", "Exit 1 when a test was flaky too (failed, then passed alone).")
     static let format = Option<ReportFormat>(
       "format", "FORMAT", "Output format: text, json, junit, markdown", default: .text
@@ -48,7 +51,7 @@ struct CICommand: Command {
   static let options = [
     TestCommand.Options.packagePath.spec, TestCommand.Options.filter.spec, TestCommand.Options.skip.spec,
     TestCommand.Options.skipBuild.spec, Options.retries.spec, Options.failOnFlaky.spec, Options.quarantine.spec,
-    HistoryRecording.option.spec,
+    HistoryRecording.option.spec, Options.seed.spec,
     MeasurementOptions.Options.timeout(default: TestCommand.defaultTimeout).spec, Options.format.spec,
     ReportOutput.output.spec, MeasurementOptions.Options.noProgress.spec,
   ]
@@ -65,6 +68,9 @@ struct CICommand: Command {
   let format: ReportFormat
   let outputPath: String?
   let showsProgress: Bool
+  let seed: UInt64
+  /// The `--filter` and `--skip` arguments as given, for the pass's replay command.
+  let selection: [String]
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     guard arguments.positionals.isEmpty else {
@@ -73,6 +79,8 @@ struct CICommand: Command {
     packagePath = try arguments[TestCommand.Options.packagePath]
     filters = try arguments.all(TestCommand.Options.filter)
     skips = try arguments.all(TestCommand.Options.skip)
+    selection = filters.flatMap { ["--filter", $0.pattern] } + skips.flatMap { ["--skip", $0.pattern] }
+    seed = try arguments[Options.seed] ?? UInt64.random(in: 0...UInt64.max)
     skipsBuild = arguments[TestCommand.Options.skipBuild]
     retries = try arguments[Options.retries]
     failsOnFlaky = arguments[Options.failOnFlaky]
@@ -106,12 +114,14 @@ struct CICommand: Command {
     let tests = try TestCommand.selected(all, of: package, filters: filters, skips: skips)
     let runner = CIRunner(
       package: package, preload: preload, timeout: timeout, retries: retries,
-      workerExecutable: MeasurementOptions.executablePath, seed: UInt64.random(in: 0...UInt64.max))
+      workerExecutable: MeasurementOptions.executablePath, seed: seed)
     let progress = showsProgress ? ProgressDisplay() : nil
     var run = try runner.run(tests, quarantine: quarantine, failOnFlaky: failsOnFlaky) { stage, state in
       progress?.show(stage + ": " + ProgressLine.render(state))
     }
     progress?.clear()
+    run.selection = selection
+    run.program = Program.name
     run.quarantineFile = FileManager.default.fileExists(atPath: path) ? path : nil
     run.staleQuarantine = quarantine.stale(among: all, closest: Suggestion.closest)
     run.git = GitState.of(packagePath)

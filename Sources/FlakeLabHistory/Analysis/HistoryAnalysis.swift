@@ -47,8 +47,8 @@ package enum HistoryAnalysis {
       return inFlight.isEmpty ? nil : .init(started: run.started, commit: run.commit, tests: inFlight.sorted())
     }
     return HistoryAnswer(
-      window: window, confidence: confidence, ciRuns: runs.filter { $0.kind != .lab }.count,
-      labRuns: runs.filter { $0.kind == .lab }.count, commits: Set(runs.compactMap(\.commit)).count,
+      window: window, confidence: confidence, ciRuns: runs.filter(\.kind.isCI).count,
+      labRuns: runs.filter { !$0.kind.isCI }.count, commits: Set(runs.compactMap(\.commit)).count,
       tests: failing, crashes: crashes, stoppedFlaking: stopped, quietRuns: quietRuns, readyToLeave: ready, gate: gate)
   }
 
@@ -84,13 +84,4 @@ package enum HistoryAnalysis {
       low: ci.isEmpty ? 0 : interval.low, high: ci.isEmpty ? 1 : interval.high, flips: flips,
       pairs: max(0, ci.count - 1), flakyCommits: flaky, firstFlaked: first, timeline: timeline)
   }
-}
-
-extension CITest.Status {
-  /// It ran: passed, flaky or failed.
-  var ran: Bool { self == .passed || self == .flaky || self == .failed }
-  /// Its first attempt failed: flaky or failed.
-  var failedFirst: Bool { self == .flaky || self == .failed }
-  /// Some attempt passed: passed or flaky.
-  var passedOnce: Bool { self == .passed || self == .flaky }
 }

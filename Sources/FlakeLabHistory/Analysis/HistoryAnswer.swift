@@ -31,7 +31,7 @@ package struct HistoryAnswer: Sendable, Equatable {
     package var besideACrash = false
 
     /// A CI run (`ci`, JUnit) in which the test ran and says something of it.
-    package var isCIRun: Bool { kind != .lab && status.ran && !besideACrash }
+    package var isCIRun: Bool { kind.isCI && status.ran && !besideACrash }
     /// Its first attempt failed, and the failure was its own.
     package var failedFirst: Bool { status.failedFirst && !besideACrash }
   }
@@ -41,8 +41,17 @@ package struct HistoryAnswer: Sendable, Equatable {
   package struct CrashInFlight: Sendable, Equatable {
     package var started: Date
     package var commit: String?
-    /// The tests in flight that passed alone (those that failed alone too failed on their own).
-    package var tests: [String]
+    /// The crash, with the tests in flight that passed alone (those that failed alone too failed
+    /// on their own).
+    package var crash: CrashBesideOthers
+
+    package init(started: Date, commit: String?, tests: [String]) {
+      self.started = started
+      self.commit = commit
+      crash = CrashBesideOthers(inFlight: tests, how: nil)
+    }
+
+    package var tests: [String] { crash.inFlight }
   }
 
   package struct TestHistory: Sendable, Equatable {

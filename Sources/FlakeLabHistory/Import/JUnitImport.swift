@@ -39,7 +39,7 @@ enum JUnitImport {
     }
     return RecordedRun(
       source: source, kind: .junit, started: started, commit: commit, branch: branch,
-      machine: suites.lazy.compactMap { $0.attributes["hostname"] }.first, toolchain: nil, results: results)
+      machine: .init(host: suites.lazy.compactMap { $0.attributes["hostname"] }.first), results: results)
   }
 
   /// The FlakeLab ID of a test case: `classname/name` as XCTest's and a suite's tests are named,
@@ -51,11 +51,11 @@ enum JUnitImport {
 
   private static func result(_ testcase: XMLTree) -> RecordedRun.Result {
     let id = id(classname: testcase.attributes["classname"], name: testcase.attributes["name"] ?? "")
-    let kinds = testcase.children.map(\.name)
-    let failed = kinds.filter { $0 == "failure" || $0 == "error" }.count
-    let reruns = kinds.filter { $0 == "rerunFailure" || $0 == "rerunError" }.count
-    let flaky = kinds.filter { $0 == "flakyFailure" || $0 == "flakyError" }.count
-    if kinds.contains("skipped") || wasNotRun(testcase) { return .init(test: id, status: .skipped, attempts: 0, failures: 0) }
+    let kinds = testcase.children.compactMap { CIJUnit.Element(rawValue: $0.name) }
+    let failed = kinds.filter(CIJUnit.Element.failed.contains).count
+    let reruns = kinds.filter(CIJUnit.Element.rerunsFailed.contains).count
+    let flaky = kinds.filter(CIJUnit.Element.flaky.contains).count
+    if kinds.contains(.skipped) || wasNotRun(testcase) { return .init(test: id, status: .skipped, attempts: 0, failures: 0) }
     if failed > 0 { return .init(test: id, status: .failed, attempts: 1 + reruns, failures: 1 + reruns) }
     if flaky > 0 { return .init(test: id, status: .flaky, attempts: flaky + 1, failures: flaky) }
     return .init(test: id, status: .passed, attempts: 1, failures: 0)
@@ -74,7 +74,7 @@ enum JUnitImport {
   private static func flakeLabResult(_ testcase: XMLTree) -> RecordedRun.Result? {
     guard let status = testcase.attributes["status"].flatMap(CITest.Status.init) else { return nil }
     let id = id(classname: testcase.attributes["classname"], name: testcase.attributes["name"] ?? "")
-    let runs = testcase.children.filter { !["skipped", "system-out", "system-err"].contains($0.name) }
+    let runs = testcase.children.filter { CIJUnit.Element(rawValue: $0.name).map { $0 != .skipped } ?? false }
     let besideACrash = status == .flaky && runs.first?.attributes["type"] == CIJUnit.crashBesideOthers
     switch status {
     case .skipped, .notRun: return .init(test: id, status: status, attempts: 0, failures: 0)

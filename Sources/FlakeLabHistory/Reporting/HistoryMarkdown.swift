@@ -28,7 +28,7 @@ package enum HistoryMarkdown {
       }
     }
     if !answer.crashes.isEmpty {
-      lines += ["", "**Crashed with tests in flight**, none of which crashed alone; they passed alone, and it counts for none of them:", ""]
+      lines += ["", "**Crashed with tests in flight**, none of which crashed alone: " + MarkdownReport.escaped(CrashBesideOthers.meaning) + ".", ""]
       lines += answer.crashes.map { "- " + MarkdownReport.escaped(HistoryText.crashLine($0)) }
     }
     if !answer.stoppedFlaking.isEmpty {

@@ -34,8 +34,8 @@ package enum HistoryText {
     if !answer.crashes.isEmpty {
       lines += [
         "",
-        "The process crashed with these tests in flight, none of which crashed alone; each passed alone, so the crash "
-          + "counts for none of them (\(runs(answer.crashes.count, "run"))):",
+        "Crashed with tests in flight, none of which crashed alone (\(runs(answer.crashes.count, "run"))): "
+          + CrashBesideOthers.meaning + ":",
       ]
       lines += answer.crashes.map(crashLine).map { "  " + $0 }
     }
