@@ -5,10 +5,12 @@ PREFIX ?= /usr/local
 
 .PHONY: build run test check bench docs install clean
 
-# flakelab, and next to it the harness `flakelab test` preloads into a package's test binary
-# and the Swift Testing runner the harness opens.
+# flakelab, and next to it its workers (flakelab without the history's SQLite), the harness
+# `flakelab test` preloads into a package's test binary and the Swift Testing runner the harness
+# opens.
 build:
 	$(SWIFT) build -c release --product flakelab
+	$(SWIFT) build -c release --product flakelab-worker
 	$(SWIFT) build -c release --product FlakeLabPreload
 	$(SWIFT) build -c release --product FlakeLabSwiftTesting
 
@@ -19,6 +21,7 @@ run: build
 
 test:
 	$(SWIFT) build --product flakelab
+	$(SWIFT) build --product flakelab-worker
 	$(SWIFT) build --product FlakeLabPreload
 	$(SWIFT) build --product FlakeLabSwiftTesting
 	$(SWIFT) test
@@ -41,11 +44,13 @@ docs:
 	  --fallback-display-name FlakeLab --fallback-bundle-identifier org.flakelab.FlakeLab \
 	  --output-path .build/docs --warnings-as-errors
 
-# flakelab on the PATH, with the harness where it looks for it: $(PREFIX)/lib/flakelab; and its
+# flakelab on the PATH, with its workers and the harness where it looks for them:
+# $(PREFIX)/lib/flakelab; and its
 # completions where bash-completion, zsh and fish look for them.
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/flakelab
 	install -m 755 .build/release/flakelab $(DESTDIR)$(PREFIX)/bin/flakelab
+	install -m 755 .build/release/flakelab-worker $(DESTDIR)$(PREFIX)/lib/flakelab/flakelab-worker
 	install -m 755 .build/release/libFlakeLabPreload.so $(DESTDIR)$(PREFIX)/lib/flakelab/libFlakeLabPreload.so
 	install -m 755 .build/release/libFlakeLabSwiftTesting.so $(DESTDIR)$(PREFIX)/lib/flakelab/libFlakeLabSwiftTesting.so
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \

@@ -26,9 +26,11 @@ enum CompletionScript {
     "_" + String(program.map { $0.isLetter || $0.isNumber ? $0 : "_" })
   }
 
-  /// A command's options, `--help` last, as parsing knows them.
+  /// A command's options and its subcommands' (each once), `--help` last, as parsing knows them.
   private static func options(_ command: CommandEntry) -> [OptionSpec] {
-    command.options + [Flag("help", "Show this help.").spec]
+    var seen = Set<String>()
+    return (command.options + command.subcommands.flatMap(\.options) + [Flag("help", "Show this help.").spec])
+      .filter { seen.insert($0.name).inserted }
   }
 
   /// Whether the option's value names a file or a directory.
@@ -46,7 +48,7 @@ enum CompletionScript {
   private static func bash(program: String, commands: [CommandEntry]) -> String {
     let cases = commands.map { command in
       let all = options(command)
-      let words = all.map { "--" + $0.name }.joined(separator: " ")
+      let words = (command.subcommands.map(\.name) + all.map { "--" + $0.name }).joined(separator: " ")
       let paths = all.filter(takesPath).map { "--" + $0.name }.joined(separator: " ")
       let values = all.filter { $0.valueName != nil && !takesPath($0) }.map { "--" + $0.name }.joined(separator: " ")
       return "    \(command.name)) options=\"\(words)\"; paths=\"\(paths)\"; values=\"\(values)\" ;;"
@@ -87,7 +89,9 @@ enum CompletionScript {
         let value = option.valueName.map { ":\($0):" + (takesPath(option) ? "_files" : "") } ?? ""
         return "        '\(option.isRepeatable ? "*" : "")--\(option.name)[\(description(option.help))]\(value)'"
       }
-      return "    \(command.name))\n      _arguments \\\n" + specs.joined(separator: " \\\n") + "\n      ;;"
+      let subcommands =
+        command.subcommands.isEmpty ? [] : ["        '1::subcommand:(\(command.subcommands.map(\.name).joined(separator: " ")))'"]
+      return "    \(command.name))\n      _arguments \\\n" + (subcommands + specs).joined(separator: " \\\n") + "\n      ;;"
     }
     return """
       #compdef \(program)
@@ -129,6 +133,11 @@ enum CompletionScript {
     ]
     for command in commands {
       lines.append("complete -c \(program) -n __fish_use_subcommand -a \(command.name) -d '\(description(command.abstract))'")
+      for subcommand in command.subcommands {
+        lines.append(
+          "complete -c \(program) -n '__fish_seen_subcommand_from \(command.name)' -a \(subcommand.name)"
+            + " -d '\(description(subcommand.abstract))'")
+      }
       for option in options(command) {
         let value = option.valueName == nil ? "" : takesPath(option) ? " -r -F" : " -x"
         lines.append(

@@ -1,12 +1,11 @@
-import FlakeLab
-import FlakeLabHistory
+package import FlakeLab
 import Foundation
 
 /// Every error a command can end with, as its one line and exit status: the one place the
 /// library's error values become words.
-enum ErrorText {
+package enum ErrorText {
   /// The line (without the program's name) and the exit status `error` ends a command with.
-  static func render(_ error: any Error) -> (line: String, status: ExitStatus) {
+  package static func render(_ error: any Error) -> (line: String, status: ExitStatus) {
     switch error {
     case let error as UsageError: (error.message, .usage)
     case let error as ScenarioCatalog.LookupError: (describe(error), .usage)
@@ -16,8 +15,7 @@ enum ErrorText {
     case let error as MergeError: (describe(error), .usage)
     case let error as PackageError: (describe(error), .usage)
     case let error as QuarantineError: (describe(error), .usage)
-    case let error as HistoryError: (describe(error), .usage)
-    case let error as ImportError: (describe(error), .usage)
+    case let error as any DescribedError: (error.line, .usage)
     case let error as NotAnOutcomeChannel:
       ("descriptor \(error.descriptor) is not an outcome channel: '\(Program.name) worker' is started by \(Program.name) itself", .usage)
     case let interrupted as LabInterrupted:
@@ -28,38 +26,7 @@ enum ErrorText {
     }
   }
 
-  static func describe(_ error: HistoryError) -> String {
-    switch error {
-    case .cannotOpen(let path, let reason): "cannot open the history \(path): \(reason)"
-    case .notAHistory(let path): "\(path) is not a FlakeLab history (an SQLite file FlakeLab made); it was left as it was"
-    case .corrupt(let path):
-      "the history \(path) is damaged (SQLite's quick check fails, or the file is cut short); it was left as it was, and nothing is written to it: "
-        + "recover what it holds with 'sqlite3 \(path) .recover | sqlite3 recovered.sqlite', or restore it from the CI cache"
-    case .olderSchema(let path, let version):
-      "the history \(path) has schema \(version), from an earlier FlakeLab, and is read-only here: the next write (--record, history import) brings it up to \(HistoryStore.migrations.count)"
-    case .notARegularFile(let path): "the history \(path) is not a regular file (a FIFO, a device or a socket); it was left as it was"
-    case .newerSchema(let path, let version): "the history \(path) has schema \(version), from a later FlakeLab; this one knows up to \(HistoryStore.migrations.count)"
-    case .full(let path): "the history \(path) cannot grow: the disk is full; nothing was written"
-    case .locked(let path): "the history \(path) stayed locked by another writer for \(HistoryStore.busyTimeout); nothing was written"
-    case .sqlite(let path, let what, let message): "the history \(path): \(message) (\(what)); nothing was written"
-    }
-  }
-
-  static func describe(_ error: ImportError) -> String {
-    switch error {
-    case .unreadable(let error): describe(error) + "; nothing was imported"
-    case .unknownFormat(let path): "\(path) is neither JUnit XML nor a FlakeLab JSON report; nothing was imported"
-    case .malformedXML(let path, let line, let reason): "\(path):\(line): not well-formed XML (\(reason)); nothing was imported"
-    case .notJUnit(let path, let root): "\(path) is XML but not JUnit (<\(root)>, not <testsuites> or <testsuite>); nothing was imported"
-    case .malformedCIReport(let path, let what): "\(path) is a flakelab ci report without \(what); nothing was imported"
-    case .unnamedTestCase(let path): "\(path) has a <testcase> without a name, which no test can be filed under; nothing was imported"
-    case .notYet(let path, let started):
-      "\(path) says its run started \(Timestamp.iso8601(started)), which has not come; nothing was imported"
-    case .report(let error): describe(error) + "; nothing was imported"
-    }
-  }
-
-  static func describe(_ error: InputFileError) -> String {
+  package static func describe(_ error: InputFileError) -> String {
     switch error.problem {
     case .missing: "cannot read \(error.path): no such file"
     case .cannotOpen(let code): "cannot read \(error.path): \(String(cString: strerror(code)))"
@@ -70,7 +37,7 @@ enum ErrorText {
     }
   }
 
-  static func describe(_ error: QuarantineError) -> String {
+  package static func describe(_ error: QuarantineError) -> String {
     switch error {
     case .unreadable(let error): "the quarantine file: " + describe(error)
     case .malformed(let path): "\(path) is not a quarantine file: {\"tests\": [{\"test\", \"reason\", \"added\"}]} expected"
@@ -112,7 +79,7 @@ enum ErrorText {
     "a shard is INDEX/COUNT with 0 <= INDEX < COUNT <= \(Formatting.count(Shard.maximumCount)), not \(error.index)/\(error.count)"
   }
 
-  static func describe(_ error: ReportFileError) -> String {
+  package static func describe(_ error: ReportFileError) -> String {
     switch error {
     case .unreadable(let error): describe(error)
     case .emptyPath: "--output takes a file's path, and '' is none"
@@ -203,7 +170,7 @@ enum ErrorText {
 
 extension UsageError {
   /// `body`'s result, or its error in ``ErrorText``'s words, for a command's options.
-  static func mapping<Value, Failure: Error>(
+  package static func mapping<Value, Failure: Error>(
     _ body: () throws(Failure) -> Value
   ) throws(UsageError) -> Value {
     do {

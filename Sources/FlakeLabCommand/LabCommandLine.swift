@@ -26,7 +26,14 @@ public enum LabCommandLine {
   /// - Parameter catalog: the scenarios and executors every command sees.
   /// - Returns: never; the process exits with the command's status.
   public static func main(catalog: ScenarioCatalog) -> Never {
-    Program.$name.withValue(Program.startedAs) { run(catalog) }
+    main(catalog: catalog, extensions: LabExtensions())
+  }
+
+  /// ``main(catalog:)`` with what `extensions` adds: `flakelab`'s history and worker.
+  package static func main(catalog: ScenarioCatalog, extensions: LabExtensions) -> Never {
+    LabExtensions.$current.withValue(extensions) {
+      Program.$name.withValue(Program.startedAs) { run(catalog) }
+    }
   }
 
   private static func run(_ catalog: ScenarioCatalog) -> Never {
@@ -87,10 +94,9 @@ public enum LabCommandLine {
   static func commands(_ catalog: ScenarioCatalog) -> [CommandEntry] {
     [
       ListCommand.entry(catalog), RunCommand.entry(catalog), CompareCommand.entry(catalog),
-      TestCommand.entry(catalog), CICommand.entry(catalog), QuarantineCommand.entry(catalog), HistoryCommand.entry(catalog), CheckCommand.entry(catalog), PlanCommand.entry(catalog),
+      TestCommand.entry(catalog), CICommand.entry(catalog), CheckCommand.entry(catalog), PlanCommand.entry(catalog),
       ReplayCommand.entry(catalog), ExploreCommand.entry(catalog), MergeCommand.entry(catalog),
-      WorkerCommand.entry(catalog),
-    ]
+    ] + LabExtensions.current.commands(catalog) + [WorkerCommand.entry(catalog)]
   }
 
   /// The command to run, or nil when help was printed instead.
@@ -128,18 +134,22 @@ public enum LabCommandLine {
       print(Report.labVersion)
       return nil
     }
-    guard let type = commands.first(where: { $0.name == name }) else {
+    guard var type = commands.first(where: { $0.name == name }) else {
       throw UsageError(
         "unknown command '\(ValueParsers.shown(name))'"
           + Suggestion.didYouMean(name, among: commands.filter { !$0.isHidden }.map(\.name))
           + " (see '\(Program.name) --help')")
     }
-    let rest = Array(arguments.dropFirst())
+    var rest = Array(arguments.dropFirst())
+    while let word = rest.first, let subcommand = type.subcommands.first(where: { $0.name == word }) {
+      type = subcommand
+      rest.removeFirst()
+    }
     if rest.contains("--help") || rest.contains("-h") {
       print(type.helpText, terminator: "")
       return nil
     }
-    let parsed = try ParsedArguments(rest, options: type.options, command: name)
+    let parsed = try ParsedArguments(rest, options: type.options, command: type.name)
     return try type.make(parsed)
   }
 

@@ -1,4 +1,4 @@
-import FlakeLabCommand
+import FlakeLabHistoryCommands
 import Scenarios
 
-LabCommandLine.main(catalog: .standard)
+HistoryLab.main(catalog: .standard, workerExecutable: "flakelab-worker")

@@ -14,7 +14,7 @@ final class HistoryAnalysisTests: XCTestCase {
   ) -> RecordedRun {
     RecordedRun(
       source: "\(kind)-\(day)", kind: kind, started: Date(timeIntervalSince1970: Double(day) * 86_400), commit: commit,
-      branch: "main", 
+      branch: "main",
       results: statuses.sorted { $0.key < $1.key }.map { test, status in
         .init(test: test, status: status, attempts: status == .passed ? 1 : 2, failures: status == .passed ? 0 : 1)
       })

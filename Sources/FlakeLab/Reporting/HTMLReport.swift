@@ -234,7 +234,9 @@ package enum HTMLReport {
     XMLText.escaped(text, inAttribute: false)
   }
 
-  private static let style = """
+  /// The look every FlakeLab page shares (this one's, the history's): colours for light and
+  /// dark, type, code and the page's width.
+  package static let style = """
     :root { color-scheme: light dark; --ink: #1d1d1f; --paper: #ffffff; --muted: #6e6e73; --line: #d2d2d7;
       --rate: #c0392b; --interval: #1d1d1f; --replicate: #2e86c1; --pass: #27ae60; --fail: #c0392b; }
     @media (prefers-color-scheme: dark) { :root { --ink: #f5f5f7; --paper: #1c1c1e; --muted: #a1a1a6; --line: #3a3a3c;

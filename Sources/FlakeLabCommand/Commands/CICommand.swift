@@ -1,5 +1,4 @@
 import FlakeLab
-import FlakeLabHistory
 import Foundation
 
 /// `flakelab ci`: a package's tests as a CI job runs them every day: the suite once, as `swift
@@ -18,6 +17,9 @@ struct CICommand: Command {
     passes or its retries are spent: then it is flaky; failing every time, it failed. A crash or a
     hang is a result; nothing a run starts outlives it.
 
+    A seed (--seed, else drawn and printed) decides every process's random values and hash order;
+    each retry draws its own. Each failure comes with the command that replays it with its draws.
+
     Exit 0 when no test failed for good (--fail-on-flaky: and none was flaky), 1 otherwise, 2 for
     bad input, 130 when interrupted. The tests the quarantine file lists run and are reported, but
     their failures do not fail the job (default .flakelab/quarantine.json in the package, when it
@@ -35,130 +37,83 @@ struct CICommand: Command {
       }
       return value
     }
-    static let quarantine = Option<String>.text(
-      "quarantine", "FILE", "The tests whose failures do not fail the job (default: .flakelab/quarantine.json in the package, when it exists)")
     static let seed = Option<UInt64>.optional(
       "seed", "S", "Seed of every process's random values and hash order; replays a run's draws",
       shownDefault: "drawn at random and printed in the report", parse: ValueParsers.seed)
     static let failOnFlaky = Flag("fail-on-flaky", "Exit 1 when a test was flaky too (failed, then passed alone).")
-    static let format = Option<ReportFormat>(
-      "format", "FORMAT", "Output format: text, json, junit, markdown", default: .text
-    ) { text, option throws(UsageError) in
-      ReportFormat(rawValue: try ValueParsers.choice(text, option: option, among: ["text", "json", "junit", "markdown"]))!
-    }
   }
 
-  static let options = [
-    TestCommand.Options.packagePath.spec, TestCommand.Options.filter.spec, TestCommand.Options.skip.spec,
-    TestCommand.Options.skipBuild.spec, Options.retries.spec, Options.failOnFlaky.spec, Options.quarantine.spec,
-    HistoryRecording.option.spec, Options.seed.spec,
-    MeasurementOptions.Options.timeout(default: TestCommand.defaultTimeout).spec, Options.format.spec,
-    ReportOutput.output.spec, MeasurementOptions.Options.noProgress.spec,
-  ]
+  /// The formats `ci` answers in, each with its renderer.
+  static var renderings: Renderings<CIRun> {
+    Renderings(renderers: [(.text, CIText.render), (.json, CIJSON.render), (.junit, CIJUnit.render), (.markdown, CIMarkdown.render)])
+  }
 
-  let packagePath: String
-  let filters: [NSRegularExpression]
-  let skips: [NSRegularExpression]
-  let skipsBuild: Bool
+  static let options =
+    PackageOptions.selectingTests
+    + [Options.retries.spec, Options.failOnFlaky.spec, QuarantineOption.option.spec, RecordTarget.option.spec]
+    + [Options.seed.spec, MeasurementOptions.Options.timeout(default: TestCommand.defaultTimeout).spec]
+    + [renderings.option.spec, OutputStage.output.spec, ProgressDisplay.noProgress.spec]
+
+  let package: PackageOptions
   let retries: Int
   let failsOnFlaky: Bool
   let quarantinePath: String?
-  let record: HistoryRecording.Target?
+  let record: RecordTarget?
   let timeout: Duration
-  let format: ReportFormat
-  let outputPath: String?
-  let showsProgress: Bool
   let seed: UInt64
-  /// The `--filter` and `--skip` arguments as given, for the pass's replay command.
-  let selection: [String]
+  let output: OutputStage
+  let progress: ProgressDisplay?
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     guard arguments.positionals.isEmpty else {
       throw UsageError("ci takes no positional arguments, not '\(arguments.positionals[0])'; choose tests with --filter")
     }
-    packagePath = try arguments[TestCommand.Options.packagePath]
-    filters = try arguments.all(TestCommand.Options.filter)
-    skips = try arguments.all(TestCommand.Options.skip)
-    selection = filters.flatMap { ["--filter", $0.pattern] } + skips.flatMap { ["--skip", $0.pattern] }
-    seed = try arguments[Options.seed] ?? UInt64.random(in: 0...UInt64.max)
-    skipsBuild = arguments[TestCommand.Options.skipBuild]
+    let environment = ProcessInfo.processInfo.environment
+    package = try PackageOptions(arguments)
     retries = try arguments[Options.retries]
     failsOnFlaky = arguments[Options.failOnFlaky]
-    quarantinePath = try arguments[Options.quarantine]
-    record = try arguments[HistoryRecording.option]
+    quarantinePath = try arguments[QuarantineOption.option]
+    record = try arguments[RecordTarget.option]
     timeout = try arguments[MeasurementOptions.Options.timeout(default: TestCommand.defaultTimeout)]
-    format = try arguments[Options.format]
-    outputPath = try arguments[ReportOutput.output]
-    if let outputPath {
-      if let named = ReportFormat.named(byExtensionOf: outputPath), named != .json {
-        throw UsageError(
-          "--output writes the JSON report, and '\(outputPath)' is named for \(named.rawValue); "
-            + "write that with --format \(named.rawValue) > \(outputPath)")
-      }
-      try UsageError.mapping { () throws(ReportFileError) in try ReportFile.checkWritable(outputPath) }
-    }
-    showsProgress =
-      !arguments[MeasurementOptions.Options.noProgress] && isatty(STDERR_FILENO) == 1
-      && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    seed = try arguments[Options.seed] ?? UInt64.random(in: 0...UInt64.max)
+    output = try OutputStage(arguments, formats: Self.renderings.option, environment: environment)
+    progress = ProgressDisplay.wanted(arguments, environment: environment)
   }
 
   func run() async throws -> ExitStatus {
-    let path = quarantinePath ?? Quarantine.defaultPath(in: packagePath)
-    let quarantine = try UsageError.mapping { () throws(QuarantineError) in
-      try Quarantine.load(path, origin: quarantinePath != nil ? .named : .found, mustExist: quarantinePath != nil)
-    }
-    let history = try HistoryRecording.open(record, packagePath: packagePath)
+    let quarantine = try QuarantineOption.load(quarantinePath, packagePath: package.path)
+    let history = try record.open(packagePath: package.path)
     let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)
-    var package = try TestCommand.build(packagePath, skippingBuild: skipsBuild)
-    let all = try package.tests(preload: preload)
-    let tests = try TestCommand.selected(all, of: package, filters: filters, skips: skips)
+    var built = try package.build()
+    let all = try built.tests(preload: preload)
+    let tests = try package.selected(all, of: built)
     let runner = CIRunner(
-      package: package, preload: preload, timeout: timeout, retries: retries,
-      workerExecutable: MeasurementOptions.executablePath, seed: seed)
-    let progress = showsProgress ? ProgressDisplay() : nil
+      package: built, preload: preload, timeout: timeout, retries: retries,
+      workerExecutable: MeasurementOptions.workerExecutablePath, seed: seed)
     var run = try runner.run(tests, quarantine: quarantine, failOnFlaky: failsOnFlaky) { stage, state in
       progress?.show(stage + ": " + ProgressLine.render(state))
     }
     progress?.clear()
-    run.selection = selection
-    run.program = Program.name
+    let path = quarantinePath ?? Quarantine.defaultPath(in: package.path)
     run.quarantineFile = FileManager.default.fileExists(atPath: path) ? path : nil
     run.staleQuarantine = quarantine.stale(among: all, closest: Suggestion.closest)
-    run.git = GitState.of(packagePath)
-    let status = finish(run)
-    if let history, !run.interrupted { try history.record(RecordedRun(run)) }
+    run.git = GitState.of(package.path)
+    run.selection = package.selection
+    run.program = Program.name
+    let status = output.finish(CommandAnswer(run))
+    if let history, !run.interrupted { try history.record(run) }
     return status
   }
+}
 
-  /// The report on stdout, the annotations and the job summary in a GitHub Actions job, the
-  /// JSON file, then the exit status.
-  private func finish(_ run: CIRun) -> ExitStatus {
-    let text: String =
-      switch format {
-      case .json: CIJSON.render(run)
-      case .junit: CIJUnit.render(run)
-      case .markdown: CIMarkdown.render(run)
-      default: CIText.render(run)
-      }
-    let printed = ReportOutput.print(text)
-    let environment = ProcessInfo.processInfo.environment
-    if environment["GITHUB_ACTIONS"] == "true" {
-      let workspace = environment["GITHUB_WORKSPACE"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.currentDirectoryPath
-      CIAnnotations.lines(run, workspace: workspace).forEach(printError)
-    }
-    if let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
-      do throws(ReportFileError) { try ReportFile.append(CIMarkdown.render(run), to: summary) } catch {
-        printError("\(Program.name): the job summary ($GITHUB_STEP_SUMMARY): \(ErrorText.describe(error))")
-      }
-    }
-    if let outputPath {
-      do throws(ReportFileError) { try ReportFile.write(CIJSON.render(run), to: outputPath) } catch {
-        printError("\(Program.name): \(ErrorText.describe(error))")
-        return .usage
-      }
-    }
-    if run.interrupted { return .interrupted }
-    guard printed else { return .usage }
-    return run.failsTheJob ? .gateNotMet : .success
+extension CommandAnswer {
+  /// A `ci` run as the output stage writes it.
+  init(_ run: CIRun) {
+    self.init(render: { CICommand.renderings.render(run, as: $0) })
+    json = { CIJSON.render(run) }
+    jobSummary = { CIMarkdown.render(run) }
+    annotations = { CIAnnotations.lines(run, workspace: $0) }
+    interrupted = run.interrupted
+    status = run.failsTheJob ? .gateNotMet : .success
   }
 }

@@ -1,8 +1,8 @@
-import FlakeLab
+package import FlakeLab
 
 /// A subcommand of `flakelab` (or of a lab of one's own): its name, help, declared options, and
 /// what it does.
-protocol Command {
+package protocol Command {
   static var name: String { get }
   /// One line for the command list.
   static var abstract: String { get }
@@ -13,6 +13,8 @@ protocol Command {
   static var options: [OptionSpec] { get }
   /// Set for commands the lab runs itself and `flakelab --help` does not list.
   static var isHidden: Bool { get }
+  /// The commands under this one (`history import`), chosen by the word after its name.
+  static func subcommands(_ catalog: ScenarioCatalog) -> [CommandEntry]
 
   /// The command `arguments` ask for, with names looked up in `catalog`.
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError)
@@ -26,15 +28,17 @@ protocol Command {
 }
 
 extension Command {
-  static var isHidden: Bool { false }
+  package static var isHidden: Bool { false }
 
-  var needsDeterministicScheduler: Bool { false }
+  package static func subcommands(_ catalog: ScenarioCatalog) -> [CommandEntry] { [] }
+
+  package var needsDeterministicScheduler: Bool { false }
 
   /// The command as an entry of the command table of a lab with `catalog`.
-  static func entry(_ catalog: ScenarioCatalog) -> CommandEntry {
+  package static func entry(_ catalog: ScenarioCatalog) -> CommandEntry {
     CommandEntry(
       name: name, abstract: abstract, helpText: helpText, options: options, isHidden: isHidden,
-      make: { arguments throws(UsageError) in try Self(arguments, catalog: catalog) })
+      subcommands: subcommands(catalog), make: { arguments throws(UsageError) in try Self(arguments, catalog: catalog) })
   }
 
   /// The `--help` text, laid out as swift-argument-parser does.
@@ -77,11 +81,12 @@ extension Command {
 ///
 /// A table of these, rather than of `any Command.Type`: Swift 6.3 crashes compiling a typed-throws
 /// initializer called through an existential metatype.
-struct CommandEntry {
-  let name: String
-  let abstract: String
-  let helpText: String
-  let options: [OptionSpec]
-  let isHidden: Bool
-  let make: (ParsedArguments) throws(UsageError) -> any Command
+package struct CommandEntry: Sendable {
+  package let name: String
+  package let abstract: String
+  package let helpText: String
+  package let options: [OptionSpec]
+  package let isHidden: Bool
+  package let subcommands: [CommandEntry]
+  package let make: @Sendable (ParsedArguments) throws(UsageError) -> any Command
 }

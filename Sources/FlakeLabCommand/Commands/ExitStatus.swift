@@ -1,5 +1,5 @@
 /// How `flakelab` ends; scripts and CI read these (documented in the README).
-enum ExitStatus: Int32 {
+package enum ExitStatus: Int32 {
   /// Everything ran and every gate held.
   case success = 0
   /// A gate (`--max-failure-rate`, `--min-failure-rate`) was not met.

@@ -37,8 +37,6 @@ struct MeasurementOptions {
     static let confidence = Option(
       "confidence", "C", "Confidence level of every interval and test, e.g. 0.95 or 99%",
       default: FailureRateEstimate.defaultConfidence, parse: ValueParsers.confidence)
-    static let noProgress = Flag(
-      "no-progress", "Never show the progress line (it is shown only when stderr is a terminal).")
   }
 
   /// The options, with `defaultTimeout` in `--timeout`'s help and the command's own
@@ -49,15 +47,15 @@ struct MeasurementOptions {
       Options.replicates.spec, Options.shard.spec, Options.seed.spec,
     ]
     let statistics: [OptionSpec] = [Options.confidence.spec]
-    return run + ReportOutput.specs + statistics + FailureRateGate.specs + [Options.noProgress.spec]
+    return run + [Renderings.reportOption.spec, OutputStage.output.spec] + statistics + FailureRateGate.specs + [ProgressDisplay.noProgress.spec]
   }
 
   let variants: [(Scenario, Variant)]
   let iterations: Int
   /// The library's measurement these options set up (a command may add its own settings).
   var measurement: RateMeasurement
-  let output: ReportOutput
-  let showsProgress: Bool
+  let output: OutputStage
+  let progress: ProgressDisplay?
 
   var shard: Shard? { measurement.shard }
   var seed: UInt64 { measurement.seed }
@@ -87,7 +85,7 @@ struct MeasurementOptions {
     var measurement = RateMeasurement(
       timeout: try arguments[Options.timeout(default: defaultTimeout)],
       seed: try arguments[Options.seed] ?? UInt64.random(in: 0...UInt64.max),
-      workerExecutable: Self.executablePath, program: Program.name)
+      workerExecutable: Self.workerExecutablePath, program: Program.name)
     measurement.jobs = try arguments[Options.jobs]
     measurement.replicates = try arguments[Options.replicates]
     // --shard wins; Bazel's variables are read (and its status file touched) only without it,
@@ -99,14 +97,12 @@ struct MeasurementOptions {
         measurement.shard = try Self.bazelShard(from: environment)
       }
     }
-    output = try ReportOutput(arguments)
+    output = try OutputStage(arguments, formats: Renderings.reportOption, environment: environment)
     measurement.confidence = try arguments[Options.confidence]
     measurement.gates = try FailureRateGate.parse(arguments)
     measurement.baseline = try arguments[FailureRateGate.baseline]
     self.measurement = measurement
-    // A terminal that cannot move the cursor (TERM=dumb) would show every update as a new line.
-    showsProgress =
-      !arguments[Options.noProgress] && isatty(STDERR_FILENO) == 1 && environment["TERM"] != "dumb"
+    progress = ProgressDisplay.wanted(arguments, environment: environment)
   }
 
   /// Bazel's sharding variables, when a test runner sets them.
@@ -125,52 +121,26 @@ struct MeasurementOptions {
   @MainActor
   func measure(
     _ plan: RunPlan, judge: (inout RunResult, RunPlan.Run) -> Void = { _, _ in },
-    text: (Report) -> String
+    text: @escaping (Report) -> String
   ) throws -> ExitStatus {
-    let progress = showsProgress ? ProgressDisplay() : nil
     let report = try measurement.run(plan, judge: judge) { progress?.show(ProgressLine.render($0)) }
     progress?.clear()
-    return output.finish(report, baseline: measurement.baseline, text: text)
-  }
-
-  /// The same for runs already supervised-ready (a package's tests, each alone); with
-  /// `failsOnFlaky`, a flaky or failing test fails the command.
-  @MainActor
-  func measure(
-    _ runs: [SupervisedRun], failsOnFlaky: Bool, text: (Report) -> String, record: (Report) throws -> Void
-  ) throws -> ExitStatus {
-    let progress = showsProgress ? ProgressDisplay() : nil
-    var report = try measurement.run(runs, onProgress: { progress?.show(ProgressLine.render($0)) })
-    progress?.clear()
-    if failsOnFlaky, !report.interrupted { report.judgeStability() }
-    let status = output.finish(report, baseline: measurement.baseline, text: text)
-    if !report.interrupted { try record(report) }
-    return status
-  }
-
-  /// The same for a package's suite passes and their diagnosis (``RateMeasurement/screen``);
-  /// with `failsOnFlaky`, a flaky or failing test fails the command.
-  @MainActor
-  func screen(
-    _ tests: [PackageTest], arms: [PassSupervisor.Arm], passes: Range<Int>, packagePath: String,
-    drillDown: DrillDown?, locations: [String: SourceLocation], failsOnFlaky: Bool, text: (Report) -> String,
-    record: (Report) throws -> Void
-  ) throws -> ExitStatus {
-    let progress = showsProgress ? ProgressDisplay() : nil
-    var report = try measurement.screen(
-      tests, arms: arms, passes: passes, packagePath: packagePath, drillDown: drillDown, locations: locations
-    ) { stage, state in progress?.show(stage + ": " + ProgressLine.render(state)) }
-    progress?.clear()
-    if failsOnFlaky, !report.interrupted { report.judgeStability() }
-    let status = output.finish(report, baseline: measurement.baseline, text: text)
-    // After the report: a history that fails now loses the record, never the report.
-    if !report.interrupted { try record(report) }
-    return status
+    return output.finish(CommandAnswer(report, baseline: measurement.baseline, text: text))
   }
 
   /// This executable, which the supervisor starts again as `flakelab worker`.
   static var executablePath: String {
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? CommandLine.arguments[0]
+  }
+
+  /// The executable the lab's workers run as: the lab's worker executable
+  /// (``LabExtensions/workerExecutable``) when it is beside this one (a build tree) or in
+  /// `../lib/flakelab/` (an install), as the harness is found; else this one.
+  static var workerExecutablePath: String {
+    guard let name = LabExtensions.current.workerExecutable else { return executablePath }
+    let directory = URL(fileURLWithPath: executablePath).deletingLastPathComponent()
+    let places = [directory.appendingPathComponent(name), directory.appendingPathComponent("../lib/flakelab/\(name)")]
+    return places.map(\.standardizedFileURL.path).first(where: FileManager.default.isExecutableFile(atPath:)) ?? executablePath
   }
 }

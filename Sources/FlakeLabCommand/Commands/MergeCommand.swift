@@ -14,10 +14,10 @@ struct MergeCommand: Command {
     --fail-on-flaky judges each package test's verdict on the merged runs of flakelab test.
     """
   static let options =
-    ReportOutput.specs + [MeasurementOptions.Options.confidence.spec] + FailureRateGate.specs + [FailureRateGate.failOnFlaky.spec]
+    [Renderings.reportOption.spec, OutputStage.output.spec] + [MeasurementOptions.Options.confidence.spec] + FailureRateGate.specs + [FailureRateGate.failOnFlaky.spec]
 
   let paths: [String]
-  let output: ReportOutput
+  let output: OutputStage
   let confidence: Double
   let gates: [FailureRateGate]
   let baseline: Report?
@@ -29,7 +29,7 @@ struct MergeCommand: Command {
       throw UsageError("merge needs at least one JSON report")
     }
     paths = arguments.positionals
-    output = try ReportOutput(arguments)
+    output = try OutputStage(arguments, formats: Renderings.reportOption)
     confidence = try arguments[MeasurementOptions.Options.confidence]
     gates = try FailureRateGate.parse(arguments)
     baseline = try arguments[FailureRateGate.baseline]
@@ -52,6 +52,6 @@ struct MergeCommand: Command {
       merged.judgeStability()
     }
     // A report of flakelab test keeps its answer; any other, its table of runs.
-    return output.finish(merged, baseline: baseline) { TestAnswer.render($0, verbose: false) }
+    return output.finish(CommandAnswer(merged, baseline: baseline) { TestAnswer.render($0, verbose: false) })
   }
 }

@@ -5,6 +5,15 @@ import Foundation
 /// error is a terminal. Honours `NO_COLOR` by never using colour at all. The line is cut to the
 /// terminal's width: a line that wrapped could not be rewritten in place.
 final class ProgressDisplay {
+  static let noProgress = Flag(
+    "no-progress", "Never show the progress line (it is shown only when stderr is a terminal).")
+
+  /// A display when the command may show one: standard error is a terminal that can move the
+  /// cursor (TERM=dumb would show every update as a new line), and `--no-progress` was not given.
+  static func wanted(_ arguments: ParsedArguments, environment: [String: String]) -> ProgressDisplay? {
+    !arguments[noProgress] && isatty(STDERR_FILENO) == 1 && environment["TERM"] != "dumb" ? ProgressDisplay() : nil
+  }
+
   private var isShowing = false
   private let width = ProgressDisplay.terminalColumns() ?? 80
 

@@ -1,5 +1,4 @@
 import FlakeLab
-import FlakeLabHistory
 import Foundation
 
 /// `flakelab test`: a SwiftPM package's own XCTest and Swift Testing tests, unmodified: which are
@@ -39,21 +38,11 @@ struct TestCommand: Command {
     """
   /// The options, each declared once: parsing, help and defaults derive from these.
   enum Options {
-    static let packagePath = Option(
-      "package-path", "DIR", "The package whose tests to run", default: ".",
-      shownDefault: "the current directory") { text, _ in text }
-    static let filter = Option<NSRegularExpression>.optional(
-      "filter", "REGEX",
-      "Run only tests whose ID matches REGEX (any of them, when repeated), as swift test --filter matches: Swift Testing's ID ends with its File.swift:line:column",
-      repeatable: true, parse: regex)
-    static let skip = Option<NSRegularExpression>.optional(
-      "skip", "REGEX", "Leave out tests whose ID matches REGEX", repeatable: true, parse: regex)
     static let list = Flag("list", "List the tests with their framework instead of running them.")
     static let executor = ExecutorChoice.one(
       "Run under one executor: "
         + ExecutorCatalog.standard.filter { $0.harnessMechanism != nil }.map(\.name).joined(separator: ", "))
     static let executors = ExecutorChoice.list("Comma-separated executors", defaults: ExecutorCatalog.comparedByDefault)
-    static let skipBuild = Flag("skip-build", "Use the tests an earlier build left instead of building first.")
     static let layout = Option<TestReference.ProcessLayout>(
       "layout", "L",
       "suite: an iteration is one pass over every test in a fresh process, then a diagnosis of the tests that failed; "
@@ -81,10 +70,10 @@ struct TestCommand: Command {
   }
 
   static let options =
-    [Options.packagePath.spec, Options.filter.spec, Options.skip.spec, Options.list.spec]
-    + [Options.executor.spec, Options.executors.spec, Options.layout.spec, Options.skipBuild.spec]
+    PackageOptions.selectingTests + [Options.list.spec]
+    + [Options.executor.spec, Options.executors.spec, Options.layout.spec]
     + [Options.index.spec, Options.budget.spec, Options.verbose.spec, FailureRateGate.failOnFlaky.spec]
-    + [HistoryRecording.option.spec]
+    + [RecordTarget.option.spec]
     + MeasurementOptions.specs(defaultTimeout: defaultTimeout, iterations: Options.iterations)
 
   /// Swift Testing's shortest `.timeLimit`: an iteration that finishes within it is no hang.
@@ -94,9 +83,7 @@ struct TestCommand: Command {
   /// that blocks the one queue's thread) would otherwise run for an hour, telling nothing.
   static let defaultBudget: Duration = .seconds(600)
 
-  let packagePath: String
-  let filters: [NSRegularExpression]
-  let skips: [NSRegularExpression]
+  let packageOptions: PackageOptions
   let isListing: Bool
   /// Each with a harness mechanism: only those can run in a test process.
   let executors: [any IterationExecutor]
@@ -105,9 +92,8 @@ struct TestCommand: Command {
   let layout: TestReference.ProcessLayout
   let isVerbose: Bool
   let failsOnFlaky: Bool
-  let skipsBuild: Bool
   let index: Int?
-  let record: HistoryRecording.Target?
+  let record: RecordTarget?
   let measurement: MeasurementOptions
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
@@ -115,19 +101,16 @@ struct TestCommand: Command {
       throw UsageError(
         "test takes no positional arguments, not '\(arguments.positionals[0])'; choose tests with --filter")
     }
-    packagePath = try arguments[Options.packagePath]
-    filters = try arguments.all(Options.filter)
-    skips = try arguments.all(Options.skip)
+    packageOptions = try PackageOptions(arguments)
     isListing = arguments[Options.list]
     layout = try arguments[Options.layout]
     isVerbose = arguments[Options.verbose]
     failsOnFlaky = arguments[FailureRateGate.failOnFlaky]
-    skipsBuild = arguments[Options.skipBuild]
-    if isListing, ![.text, .json].contains(try arguments[ReportFormat.option]) {
-      throw UsageError("--list prints text or, with --format json, one JSON document; not \(try arguments[ReportFormat.option].rawValue)")
+    if isListing, ![.text, .json].contains(try arguments[Renderings.reportOption]) {
+      throw UsageError("--list prints text or, with --format json, one JSON document; not \(try arguments[Renderings.reportOption].rawValue)")
     }
     index = try arguments[Options.index]
-    record = try arguments[HistoryRecording.option]
+    record = try arguments[RecordTarget.option]
     var measurement = try MeasurementOptions(
       arguments, variants: [], defaultTimeout: Self.defaultTimeout, iterations: Options.iterations)
     measurement.measurement.budget = try arguments[Options.budget]
@@ -154,107 +137,51 @@ struct TestCommand: Command {
   }
 
   func run() async throws -> ExitStatus {
-    let history = isListing ? nil : try HistoryRecording.open(record, packagePath: packagePath)
+    let history = isListing ? nil : try record.open(packagePath: packageOptions.path)
     let started = Date()
     let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)
-    var package = try Self.build(packagePath, skippingBuild: skipsBuild)
-    let tests = try Self.selected(try package.tests(preload: preload), of: package, filters: filters, skips: skips)
+    var package = try packageOptions.build()
+    let tests = try packageOptions.selected(try package.tests(preload: preload), of: package)
     if isListing {
-      print(Self.listing(tests, of: package, as: measurement.output.format), terminator: "")
-      return .success
+      return measurement.output.finish(CommandAnswer(render: { Self.listing(tests, of: package, as: $0) }))
     }
-    let record = { (report: Report) throws -> Void in
-      // A run cut short, or with no test's verdict, is no evidence to keep.
-      guard let history, !report.interrupted else { return }
-      let run = RecordedRun(report, started: started, git: GitState.of(packagePath))
-      guard !run.results.isEmpty else { return }
-      try history.record(run)
+    let runner = TestRunner(
+      package: package, preload: preload, executors: executors, diagnosisExecutors: diagnosisExecutors, layout: layout,
+      index: index, iterations: measurement.iterations, measurement: measurement.measurement)
+    let progress = measurement.progress
+    let result = try runner.run(tests, failsOnFlaky: failsOnFlaky, notify: { printError("\(Program.name): " + Self.describe($0)) }) {
+      stage, state in progress?.show(stage + ": " + ProgressLine.render(state))
     }
-    let screened = layout == .suite && index == nil
-    let probed = executors + (screened ? diagnosisExecutors : [])
-    let probe = try HarnessProbe.run(
-      binary: package.testBinary, preload: preload, mechanisms: probed.compactMap(\.harnessMechanism))
-    let usable = executors.filter { executor in
-      guard probe.supports(executor.harnessMechanism ?? .untouched) else {
-        printError(
-          "\(Program.name): the \(executor.id) executor did not take effect in this toolchain's test process; its runs are left out")
-        return false
-      }
-      return true
+    progress?.clear()
+    let verbose = isVerbose
+    let status = measurement.output.finish(
+      CommandAnswer(result.report, baseline: measurement.measurement.baseline) { report in
+        result.answersByTest ? TestAnswer.render(report, verbose: verbose) : TextReport.render(report)
+      })
+    // After the report: a history that fails now loses the record, never the report. A run cut
+    // short is no evidence to keep.
+    if let history, !result.report.interrupted {
+      try history.record(result.report, started: started, git: GitState.of(packageOptions.path))
     }
-    if tests.contains(where: { $0.framework == .xctest }), !probe.repeatsXCTestInProcess {
-      printError(
-        "\(Program.name): the XCTMain replacement did not take effect; XCTest tests run one process per iteration")
-    } else if tests.contains(where: { $0.framework == .swiftTesting }), !probe.runsSwiftTestingInProcess {
-      printError(
-        "\(Program.name): the in-process Swift Testing runner (libFlakeLabSwiftTesting.so, beside the harness) is missing or does not fit this Swift Testing; "
-          + "its tests run through Swift Testing's own entry point and whole event stream, slower")
-    }
-    let indices = index.map { $0..<($0 + 1) }
-      ?? measurement.shard?.indices(of: measurement.iterations) ?? 0..<measurement.iterations
-    guard layout == .suite, probe.repeatsXCTestInProcess || !tests.contains(where: { $0.framework == .xctest }) else {
-      let runs = tests.flatMap { test in
-        usable.map { executor in
-          TestLaunch.run(
-            test, of: package, executor: executor, indices: indices, seed: measurement.seed,
-            layout: layout, probe: probe, preload: preload)
-        }
-      }
-      return try measurement.measure(runs, failsOnFlaky: failsOnFlaky, text: TextReport.render, record: record)
-    }
-    let drillDown = DrillDown.standard(
-      screenPasses: measurement.iterations, executors: diagnosisExecutors, probe: probe,
-      measurement: measurement.measurement, package: package, preload: preload)
-    let passes = usable.map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: measurement.seed, preload: preload) }
-    // Swift Testing's tests once more one at a time under global, as swift test --no-parallel
-    // and Xcode run them: a race that a busy pool hides in parallel passes shows there.
-    let inTurn = usable.filter { screened && $0.harnessMechanism?.runsTestsInParallel == true }.prefix(1)
-      .filter { _ in tests.contains { $0.framework == .swiftTesting } }
-      .map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: measurement.seed, oneAtATime: true, preload: preload) }
-    return try measurement.screen(
-      tests, arms: passes + inTurn,
-      passes: indices, packagePath: packagePath, drillDown: screened ? drillDown : nil, locations: package.locations,
-      failsOnFlaky: failsOnFlaky, text: { TestAnswer.render($0, verbose: isVerbose) }, record: record)
+    return status
   }
 
-  /// The package at `path`, built unless `skippingBuild`; one that does not build says the
-  /// compiler's errors first, then the one line that says so.
-  static func build(_ path: String, skippingBuild: Bool) throws -> TestPackage {
-    do {
-      return try TestPackage.build(at: path, skippingBuild: skippingBuild)
-    } catch PackageError.doesNotBuild(let path, let status, let compilerLines) {
-      compilerLines.forEach(printError)
-      throw PackageError.doesNotBuild(path: path, status: status, compilerLines: [])
+  /// What the runner met, in words.
+  private static func describe(_ notice: TestRunner.Notice) -> String {
+    switch notice {
+    case .executorHadNoEffect(let executor):
+      "the \(executor) executor did not take effect in this toolchain's test process; its runs are left out"
+    case .xctestRunsAProcessPerIteration:
+      "the XCTMain replacement did not take effect; XCTest tests run one process per iteration"
+    case .swiftTestingRunsThroughItsEntryPoint:
+      "the in-process Swift Testing runner (libFlakeLabSwiftTesting.so, beside the harness) is missing or does not fit "
+        + "this Swift Testing; its tests run through Swift Testing's own entry point and whole event stream, slower"
     }
-  }
-
-  /// The tests `--filter` and `--skip` select among `all`, as swift test --filter matches
-  /// (Swift Testing's ID with its source location) and as the listing shows the ID, so that
-  /// `^…()$` (every replay command's) still names its test.
-  static func selected(
-    _ all: [PackageTest], of package: TestPackage, filters: [NSRegularExpression], skips: [NSRegularExpression]
-  ) throws(UsageError) -> [PackageTest] {
-    let tests = all.filter { test in
-      let ids = [test.id, package.filterID(of: test)]
-      func matches(_ regex: NSRegularExpression) -> Bool {
-        ids.contains { regex.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil }
-      }
-      return (filters.isEmpty || filters.contains(where: matches)) && !skips.contains(where: matches)
-    }
-    guard !tests.isEmpty else {
-      if all.isEmpty { throw UsageError("the package at '\(package.path)' has no tests") }
-      let matched = filters.isEmpty
-        ? "no test is left after --skip"
-        : "no test matches " + filters.map { "'\($0.pattern)'" }.joined(separator: " or ")
-      throw UsageError(
-        "\(matched); \(all.count) test\(all.count == 1 ? "" : "s") exist (see '\(Program.name) test --list')")
-    }
-    return tests
   }
 
   /// `--list`: a line per test, its framework first, or with `--format json` one document,
   /// `{"tests": [{"test", "framework", "filterID", "source"}]}` (`source` as in reports).
-  private static func listing(_ tests: [PackageTest], of package: TestPackage, as format: ReportFormat) -> String {
+  private static func listing(_ tests: [PackageTest], of package: TestPackage, as format: OutputFormat) -> String {
     guard format == .json else {
       let width = tests.map(\.framework.rawValue.count).max() ?? 0
       return tests.map { $0.framework.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.id + "\n" }
@@ -270,10 +197,4 @@ struct TestCommand: Command {
     return JSONValue.object([("tests", .array(listed))]).serialized() + "\n"
   }
 
-  @Sendable private static func regex(_ text: String, option: String) throws(UsageError) -> NSRegularExpression {
-    guard let regex = try? NSRegularExpression(pattern: text) else {
-      throw UsageError("\(option) takes a regular expression, and '\(text)' is not one")
-    }
-    return regex
-  }
 }

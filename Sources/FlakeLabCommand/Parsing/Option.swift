@@ -1,14 +1,14 @@
 /// An option declared once: its spelling and help, its default, and how its text becomes a
 /// value. Parsing, `--help` and the default all derive from the declaration, as
 /// swift-argument-parser's `@Option` does; a command reads it as `arguments[Options.jobs]`.
-struct Option<Value: Sendable>: Sendable {
-  var spec: OptionSpec
-  let defaultValue: Value
+package struct Option<Value: Sendable>: Sendable {
+  package var spec: OptionSpec
+  package let defaultValue: Value
   private let convert: @Sendable (String, String) throws(UsageError) -> Value
 
   /// An option of `name`, shown as `--name VALUE` with `help`, to which help adds
   /// `(default: shownDefault)` when there is one.
-  init(
+  package init(
     _ name: String, _ valueName: String, _ help: String, default defaultValue: Value,
     shownDefault: String?, repeatable: Bool = false,
     parse: @escaping @Sendable (String, String) throws(UsageError) -> Value
@@ -21,14 +21,14 @@ struct Option<Value: Sendable>: Sendable {
   }
 
   /// `text`, the value given as `--name text`.
-  func parse(_ text: String) throws(UsageError) -> Value {
+  package func parse(_ text: String) throws(UsageError) -> Value {
     try convert(text, "--\(spec.name)")
   }
 }
 
 extension Option {
   /// An option whose default is shown as it prints.
-  init(
+  package init(
     _ name: String, _ valueName: String, _ help: String, default defaultValue: Value,
     parse: @escaping @Sendable (String, String) throws(UsageError) -> Value
   ) {
@@ -37,7 +37,7 @@ extension Option {
   }
 
   /// An option with no default: absent, it is nil.
-  static func optional<Wrapped>(
+  package static func optional<Wrapped>(
     _ name: String, _ valueName: String, _ help: String, shownDefault: String? = nil,
     repeatable: Bool = false,
     parse: @escaping @Sendable (String, String) throws(UsageError) -> Wrapped
@@ -48,16 +48,16 @@ extension Option {
   }
 
   /// Text taken as it is; absent, nil.
-  static func text(_ name: String, _ valueName: String, _ help: String) -> Option<String?> {
+  package static func text(_ name: String, _ valueName: String, _ help: String) -> Option<String?> {
     Option<String?>(name, valueName, help, default: nil, shownDefault: nil) { text, _ in text }
   }
 }
 
 /// An option that takes no value: set or not.
-struct Flag: Sendable {
-  let spec: OptionSpec
+package struct Flag: Sendable {
+  package let spec: OptionSpec
 
-  init(_ name: String, _ help: String) {
+  package init(_ name: String, _ help: String) {
     spec = OptionSpec(name: name, valueName: nil, help: help)
   }
 }

@@ -1,18 +1,18 @@
-import FlakeLab
+package import FlakeLab
 
 /// A command's arguments split into positionals, option values and flags, checked against the
 /// options the command declares.
 ///
 /// Accepts `--name value` and `--name=value`; `--` ends the options. An unknown option, a missing
 /// value, or a value given to a flag is a ``UsageError``.
-struct ParsedArguments {
-  private(set) var positionals: [String] = []
+package struct ParsedArguments {
+  package private(set) var positionals: [String] = []
   private var values: [String: [String]] = [:]
   private var flags: Set<String> = []
   /// The names of the options the command declares.
   private let declared: Set<String>
 
-  init(_ arguments: [String], options: [OptionSpec], command: String) throws(UsageError) {
+  package init(_ arguments: [String], options: [OptionSpec], command: String) throws(UsageError) {
     declared = Set(options.map(\.name))
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
@@ -60,7 +60,7 @@ struct ParsedArguments {
   }
 
   /// The option's value, or its default when it was not given.
-  subscript<Value>(_ option: Option<Value>) -> Value {
+  package subscript<Value>(_ option: Option<Value>) -> Value {
     get throws(UsageError) {
       guard let text = values[option.spec.name]?.last else { return option.defaultValue }
       return try option.parse(text)
@@ -68,7 +68,7 @@ struct ParsedArguments {
   }
 
   /// Every value of a repeatable option, in the order given.
-  func all<Value>(_ option: Option<Value?>) throws(UsageError) -> [Value] {
+  package func all<Value>(_ option: Option<Value?>) throws(UsageError) -> [Value] {
     var all: [Value] = []
     for text in values[option.spec.name] ?? [] {
       if let value = try option.parse(text) { all.append(value) }
@@ -77,13 +77,13 @@ struct ParsedArguments {
   }
 
   /// The option's text as given, for messages that quote it.
-  func text<Value>(of option: Option<Value>) -> String? { values[option.spec.name]?.last }
+  package func text<Value>(of option: Option<Value>) -> String? { values[option.spec.name]?.last }
 
   /// Whether the command declares `option`.
-  func declares<Value>(_ option: Option<Value>) -> Bool { declared.contains(option.spec.name) }
+  package func declares<Value>(_ option: Option<Value>) -> Bool { declared.contains(option.spec.name) }
 
   /// The single `scenario.variant` a command such as `replay` takes, with its full selector.
-  func singleVariant(for command: String, in catalog: ScenarioCatalog) throws(UsageError)
+  package func singleVariant(for command: String, in catalog: ScenarioCatalog) throws(UsageError)
     -> (selector: String, variant: Variant)
   {
     guard positionals.count == 1 else {
@@ -96,5 +96,5 @@ struct ParsedArguments {
     return ("\(scenario.name).\(variant.name)", variant)
   }
 
-  subscript(_ flag: Flag) -> Bool { flags.contains(flag.spec.name) }
+  package subscript(_ flag: Flag) -> Bool { flags.contains(flag.spec.name) }
 }

@@ -1,15 +1,15 @@
 /// "Did you mean …?" for names typed on the command line.
-enum Suggestion {
+package enum Suggestion {
   /// `; did you mean 'isLoading'?` when one of `candidates` is a likely typo of `name`, else "".
   /// `prefix` is put before the suggested name (`--` for options).
-  static func didYouMean(
+  package static func didYouMean(
     _ name: String, among candidates: [String], prefix: String = ""
   ) -> String {
     closest(to: name, among: candidates).map { "; did you mean '\(prefix)\($0)'?" } ?? ""
   }
 
   /// The one of `candidates` that `name` is likely a typo of, or nil.
-  static func closest(to name: String, among candidates: [String]) -> String? {
+  package static func closest(to name: String, among candidates: [String]) -> String? {
     let lowered = name.lowercased()
     let scored = candidates.map { ($0, editDistance(lowered, $0.lowercased())) }
     guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, best.0.count / 3) else { return nil }
@@ -17,7 +17,7 @@ enum Suggestion {
   }
 
   /// Levenshtein distance, with adjacent transpositions counted as one edit ("isLoadnig").
-  static func editDistance(_ a: String, _ b: String) -> Int {
+  package static func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a), b = Array(b)
     if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
     var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)

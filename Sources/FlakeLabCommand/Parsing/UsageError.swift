@@ -2,12 +2,12 @@
 ///
 /// The command line prints ``message`` as one line on stderr and exits with status 2. Nothing a
 /// user types should end any other way.
-struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
-  let message: String
+package struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+  package let message: String
 
-  init(_ message: String) {
+  package init(_ message: String) {
     self.message = message
   }
 
-  var description: String { message }
+  package var description: String { message }
 }

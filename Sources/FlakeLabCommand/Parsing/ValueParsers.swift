@@ -1,15 +1,15 @@
-import FlakeLab
+package import FlakeLab
 
 /// Conversions of option values, each failing with a one-line ``UsageError`` that names the
 /// option and says what it accepts.
-enum ValueParsers {
+package enum ValueParsers {
   /// The most iterations a run takes: a trillion is eleven days at a microsecond each, and every
   /// count derived from it (batches, shards, sums of reports) stays far from overflowing.
-  static let maximumCount = 1_000_000_000_000
+  package static let maximumCount = 1_000_000_000_000
 
   /// A whole number from 1 to ``maximumCount``; `10000`, `10_000` and `10,000` all read as ten
   /// thousand.
-  static func positiveCount(_ text: String, option: String) throws(UsageError) -> Int {
+  package static func positiveCount(_ text: String, option: String) throws(UsageError) -> Int {
     let digits = text.filter { $0 != "_" && $0 != "," }
     guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let value = Int(digits), value >= 1,
       value <= maximumCount
@@ -21,18 +21,18 @@ enum ValueParsers {
   }
 
   /// The most worker processes at once: beyond a few per core they only slow a run down.
-  static let maximumJobs = 256
+  package static let maximumJobs = 256
 
   /// `--jobs`: a whole number from 1 to ``maximumJobs``.
-  static func jobs(_ text: String, option: String) throws(UsageError) -> Int {
+  package static func jobs(_ text: String, option: String) throws(UsageError) -> Int {
     try count(text, option: option, atMost: maximumJobs, of: "worker processes")
   }
 
   /// The most replicates a run is measured as: each is a worker process of its own.
-  static let maximumReplicates = 10_000
+  package static let maximumReplicates = 10_000
 
   /// `--replicates R`: 1 to ``maximumReplicates``.
-  static func replicates(_ text: String, option: String) throws(UsageError) -> Int {
+  package static func replicates(_ text: String, option: String) throws(UsageError) -> Int {
     try count(text, option: option, atMost: maximumReplicates, of: "replicates")
   }
 
@@ -48,7 +48,7 @@ enum ValueParsers {
   }
 
   /// `--dispersion D`: 1 (independent iterations) to a million.
-  static func dispersion(_ text: String, option: String) throws(UsageError) -> Double {
+  package static func dispersion(_ text: String, option: String) throws(UsageError) -> Double {
     guard let value = Double(text), value.isFinite, value >= 1, value <= 1_000_000 else {
       throw UsageError("\(option) takes a number from 1 to 1,000,000, not '\(Self.shown(text))'")
     }
@@ -56,13 +56,13 @@ enum ValueParsers {
   }
 
   /// A value as an error message quotes it: on one line, and not endless.
-  static func shown(_ text: String) -> String {
+  package static func shown(_ text: String) -> String {
     let line = text.replacingOccurrences(of: "\n", with: "\\n")
     return line.count > 60 ? line.prefix(60) + "…" : line
   }
 
   /// An iteration index: a whole number from 0 to below ``maximumCount``.
-  static func index(_ text: String, option: String) throws(UsageError) -> Int {
+  package static func index(_ text: String, option: String) throws(UsageError) -> Int {
     guard let value = Int(text), value >= 0, value < maximumCount else {
       throw UsageError(
         "\(option) takes a whole number from 0 to 999,999,999,999, not '\(Self.shown(text))'")
@@ -71,7 +71,7 @@ enum ValueParsers {
   }
 
   /// A failure rate: a fraction from 0 to 1 (`0.01`) or a percentage (`1%`).
-  static func rate(_ text: String, option: String) throws(UsageError) -> Double {
+  package static func rate(_ text: String, option: String) throws(UsageError) -> Double {
     let isPercent = text.hasSuffix("%")
     let number = isPercent ? String(text.dropLast()) : text
     guard let value = Double(number), value.isFinite else {
@@ -86,7 +86,7 @@ enum ValueParsers {
 
   /// A confidence level above 0 and at most 0.999999 (`0.95` or `95%`): closer to 1, the normal
   /// quantile it needs is not a finite double.
-  static func confidence(_ text: String, option: String) throws(UsageError) -> Double {
+  package static func confidence(_ text: String, option: String) throws(UsageError) -> Double {
     let value = try rate(text, option: option)
     guard value > 0, value <= 0.999_999 else {
       throw UsageError(
@@ -96,7 +96,7 @@ enum ValueParsers {
   }
 
   /// A 64-bit seed: decimal, or hexadecimal with `0x`.
-  static func seed(_ text: String, option: String) throws(UsageError) -> UInt64 {
+  package static func seed(_ text: String, option: String) throws(UsageError) -> UInt64 {
     let value = text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
     guard let value else {
       throw UsageError("\(option) takes a whole number from 0 to 2^64-1 (or 0x… hex), not '\(Self.shown(text))'")
@@ -105,7 +105,7 @@ enum ValueParsers {
   }
 
   /// A duration with its unit: `500ms`, `2s`, `1.5s`, `1m`, `1h`.
-  static func duration(_ text: String, option: String) throws(UsageError) -> Duration {
+  package static func duration(_ text: String, option: String) throws(UsageError) -> Duration {
     let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
     for unit in units where text.hasSuffix(unit.suffix) {
       // Plain decimals only, and at least a millisecond: `1e-9s` is no duration anyone means.
@@ -120,7 +120,7 @@ enum ValueParsers {
   }
 
   /// `INDEX/COUNT`, 0-based: `0/4` … `3/4`.
-  static func shard(_ text: String, option: String) throws(UsageError) -> Shard {
+  package static func shard(_ text: String, option: String) throws(UsageError) -> Shard {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
     guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
       throw UsageError("\(option) takes INDEX/COUNT such as 0/4, not '\(Self.shown(text))'")
@@ -129,7 +129,7 @@ enum ValueParsers {
   }
 
   /// One of `choices`, e.g. an output format.
-  static func choice(
+  package static func choice(
     _ text: String, option: String, among choices: [String]
   ) throws(UsageError) -> String {
     guard choices.contains(text) else {

@@ -46,10 +46,12 @@ package enum HistoryAnalysis {
       let inFlight = run.results.filter(\.besideACrash).map(\.test)
       return inFlight.isEmpty ? nil : .init(started: run.started, commit: run.commit, tests: inFlight.sorted())
     }
-    return HistoryAnswer(
+    var answer = HistoryAnswer(
       window: window, confidence: confidence, ciRuns: runs.filter(\.kind.isCI).count,
       labRuns: runs.filter { !$0.kind.isCI }.count, commits: Set(runs.compactMap(\.commit)).count,
       tests: failing, crashes: crashes, stoppedFlaking: stopped, quietRuns: quietRuns, readyToLeave: ready, gate: gate)
+    answer.quarantined = quarantined.keys.sorted()
+    return answer
   }
 
   /// The quarantined tests whose last `quietRuns` CI statuses (newest first) all passed.

@@ -104,6 +104,8 @@ package struct HistoryAnswer: Sendable, Equatable {
   package var quietRuns: Int
   /// Quarantined tests that passed each of their last ``quietRuns`` recorded CI runs.
   package var readyToLeave: [String]
+  /// The tests the quarantine lists, sorted.
+  package var quarantined: [String] = []
   package var gate: GateResult?
 
   /// Whether the job fails: the gate found a test over its bound.

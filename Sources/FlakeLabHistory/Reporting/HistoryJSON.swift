@@ -5,7 +5,7 @@ import Foundation
 /// "window": {"from", "to", "branch"}, "confidence", "ciRuns", "labRuns", "commits", "tests":
 /// [{"test", "flaky", "ciRuns", "ciFailures", "failureRate", "low", "high", "flips", "pairs",
 /// "flipRate", "flakyCommits", "firstFlaked": point | null, "timeline": [point]}], "crashes":
-/// [{"started", "commit", "tests"}], "stoppedFlaking", "quietRuns", "readyToLeave", "gate": {"maxFailureRate", "over",
+/// [{"started", "commit", "tests"}], "stoppedFlaking", "quietRuns", "readyToLeave", "quarantined", "gate": {"maxFailureRate", "over",
 /// "undecided"} | null, "failsTheJob"}`, a point being `{"started", "commit", "kind", "status",
 /// "attempts", "failures", "besideACrash"}`. Fields are only ever added.
 package enum HistoryJSON {
@@ -55,7 +55,8 @@ package enum HistoryJSON {
           })
       ),
       ("stoppedFlaking", .array(answer.stoppedFlaking.map(JSONValue.string))), ("quietRuns", .int(answer.quietRuns)),
-      ("readyToLeave", .array(answer.readyToLeave.map(JSONValue.string))), ("gate", gate),
+      ("readyToLeave", .array(answer.readyToLeave.map(JSONValue.string))),
+      ("quarantined", .array(answer.quarantined.map(JSONValue.string))), ("gate", gate),
       ("failsTheJob", .bool(answer.failsTheJob)),
     ]).serialized() + "\n"
   }

@@ -18,11 +18,13 @@ extension HistoryJSON {
       guard let bound = entry["maxFailureRate"]?.number else { return nil }
       gate = .init(maxFailureRate: bound, over: strings(entry["over"]), undecided: strings(entry["undecided"]))
     }
-    return HistoryAnswer(
+    var answer = HistoryAnswer(
       window: .init(from: from, to: to, branch: window["branch"]?.string), confidence: confidence, ciRuns: ciRuns,
       labRuns: labRuns, commits: commits, tests: tests.compactMap { $0 }, crashes: crashes.compactMap { $0 },
       stoppedFlaking: strings(document["stoppedFlaking"]), quietRuns: quietRuns,
       readyToLeave: strings(document["readyToLeave"]), gate: gate)
+    answer.quarantined = strings(document["quarantined"])
+    return answer
   }
 
   private static func test(_ entry: JSONValue) -> HistoryAnswer.TestHistory? {

@@ -1,4 +1,5 @@
 import FlakeLab
+import FlakeLabCommand
 import FlakeLabHistory
 import Foundation
 
@@ -20,7 +21,7 @@ struct QuarantineCommand: Command {
     """
   static let reason = Option<String>.text("reason", "TEXT", "Why the test is quarantined (add)")
   static let options = [
-    TestCommand.Options.packagePath.spec, CICommand.Options.quarantine.spec, reason.spec, TestCommand.Options.skipBuild.spec,
+    PackageOptions.packagePath.spec, QuarantineOption.option.spec, reason.spec, PackageOptions.skipBuild.spec,
     HistoryCommand.Options.history.spec,
   ]
 
@@ -33,7 +34,7 @@ struct QuarantineCommand: Command {
   /// Whether `--quarantine` named the file, which then may be a pipe and must exist to list.
   let namesFile: Bool
   let reason: String?
-  let skipsBuild: Bool
+  let package: PackageOptions
   let historyPath: String?
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
@@ -42,12 +43,12 @@ struct QuarantineCommand: Command {
     }
     action = Action(rawValue: try ValueParsers.choice(first, option: "quarantine", among: Action.allCases.map(\.rawValue)))!
     ids = Array(arguments.positionals.dropFirst())
-    packagePath = try arguments[TestCommand.Options.packagePath]
-    let named = try arguments[CICommand.Options.quarantine]
+    package = try PackageOptions(arguments)
+    packagePath = package.path
+    let named = try arguments[QuarantineOption.option]
     path = named ?? Quarantine.defaultPath(in: packagePath)
     namesFile = named != nil
     reason = try arguments[Self.reason]
-    skipsBuild = arguments[TestCommand.Options.skipBuild]
     historyPath = try arguments[HistoryCommand.Options.history]
     switch action {
     case .list where !ids.isEmpty: throw UsageError("quarantine list takes no test ID, not '\(ValueParsers.shown(ids[0]))'")
@@ -81,39 +82,35 @@ struct QuarantineCommand: Command {
         for id in ids where !quarantine.remove(id) { throw .notListed(ValueParsers.shown(id), path: path) }
       }
     }
-    print(Self.listing(written), terminator: "")
-    return .success
+    return OutputStage().finish(CommandAnswer(render: { _ in Self.listing(written) }))
   }
 
   /// The entries, each entry that names no test of the package (renamed or removed since) and
   /// each that has passed long enough to leave.
   private func list(_ quarantine: Quarantine) throws -> ExitStatus {
     guard !quarantine.entries.isEmpty else {
-      print("No test is quarantined (\(path)).")
-      return .success
+      return OutputStage().finish(CommandAnswer(render: { _ in "No test is quarantined (\(path)).\n" }))
     }
-    let history = try HistoryRecording.existing(historyPath ?? HistoryRecording.defaultPath(in: packagePath))
+    let history = try HistoryRecorder.existing(historyPath ?? HistoryRecorder.defaultPath(in: packagePath))
     let quiet = HistoryAnalysis.defaultQuietRuns
     let recent = try history?.recentStatuses(of: quarantine.entries.map(\.test), limit: quiet) ?? [:]
-    print(Self.listing(quarantine), terminator: "")
+    var lines: [String] = []
     // The entries stand whatever the package's state; a package that does not build only
     // leaves them unchecked.
     do {
-      for entry in quarantine.stale(among: try packageTests(), closest: Suggestion.closest) { print(CIText.stale(entry)) }
+      lines += quarantine.stale(among: try packageTests(), closest: Suggestion.closest).map(CIText.stale)
     } catch {
-      print("(not checked against the package's tests: \(ErrorText.render(error).line))")
+      lines.append("(not checked against the package's tests: \(ErrorText.render(error).line))")
     }
     for test in HistoryAnalysis.readyToLeave(recent, quietRuns: quiet) {
-      print("\(test): ready to leave, passed each of its last \(quiet) CI runs (flakelab quarantine remove '\(test)')")
+      lines.append("\(test): ready to leave, passed each of its last \(quiet) CI runs (flakelab quarantine remove '\(test)')")
     }
-    return .success
+    return OutputStage().finish(CommandAnswer(render: { _ in Self.listing(quarantine) + Formatting.lines(lines) }))
   }
 
   /// The package's tests, built first unless `--skip-build`.
   private func packageTests() throws -> [PackageTest] {
-    let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)
-    var package = try TestCommand.build(packagePath, skippingBuild: skipsBuild)
-    return try package.tests(preload: preload)
+    try package.tests()
   }
 
   /// A line per entry: the ID, the day it was added, the reason.

@@ -1,0 +1,51 @@
+package import FlakeLab
+package import Foundation
+
+/// `--record [DB]` on `ci` and `test`: the history a run is added to. The history keeps its
+/// runs in SQLite, in a module of its own that `flakelab` adds (``LabExtensions/recorder``), so
+/// that this module, the labs of one's own that link it and their workers never load SQLite.
+package enum RecordTarget: Sendable, Equatable {
+  /// `--record` alone: the package's own history, made if need be.
+  case packageDefault
+  case file(String)
+
+  package static let option: Option<RecordTarget?> = {
+    var option = Option<RecordTarget?>(
+      "record", "DB",
+      "Add the run to this history (alone: .flakelab/history.sqlite in the package; not given: that file, when it exists)",
+      default: nil, shownDefault: nil
+    ) { text, _ in text.isEmpty ? .packageDefault : .file(text) }
+    option.spec.valueMayBeLeftOut = true
+    return option
+  }()
+}
+
+/// Opens the history a run is recorded in: before anything runs, so that a history that cannot
+/// take the run costs nothing measured.
+package protocol RunRecorder: Sendable {
+  /// The history `target` names; without one, the package's own history when it exists; nil
+  /// for none.
+  func open(_ target: RecordTarget?, packagePath: String) throws -> (any RunArchive)?
+}
+
+/// A history open to take a run, written after the report (one that fails then loses the
+/// record, never the report).
+package protocol RunArchive {
+  func record(_ run: CIRun) throws
+  /// A `flakelab test` run, with its start and the checkout it ran in.
+  func record(_ report: Report, started: Date, git: GitState?) throws
+}
+
+extension RecordTarget? {
+  /// The history this target names, opened by the lab's recorder; a lab without one refuses a
+  /// target, and has no history to fall back on.
+  package func open(packagePath: String) throws -> (any RunArchive)? {
+    guard let recorder = LabExtensions.current.recorder else {
+      guard self == nil else {
+        throw UsageError("--record needs a history, which \(Program.name) does not keep (flakelab does)")
+      }
+      return nil
+    }
+    return try recorder.open(self, packagePath: packagePath)
+  }
+}

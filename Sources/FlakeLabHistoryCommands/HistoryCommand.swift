@@ -1,0 +1,105 @@
+import FlakeLab
+import FlakeLabCommand
+import FlakeLabHistory
+import Foundation
+
+/// `flakelab history`: what the history of CI runs says over a window: the tests that passed
+/// and failed on the same commit, each test's CI failure rate with its interval and flip rate,
+/// where it first flaked, what stopped flaking, what may leave the quarantine; with
+/// `--max-failure-rate`, a gate. Its subcommand `history import` adds files.
+struct HistoryCommand: Command {
+  static let name = "history"
+  static let abstract = "What the history of CI runs says: flaky tests, their CI rates and flips; import JUnit and reports."
+  static let usage = "history [--window DAYS] [--branch NAME] [--max-failure-rate R] [--format FORMAT] [--history DB]"
+  static let discussion = """
+    The history (--history, default .flakelab/history.sqlite in the package) holds every run that
+    flakelab ci --record or flakelab test --record added, and every file 'history import' took
+    (see 'flakelab history import --help').
+
+    Over the last --window days (on --branch, when given): the tests that did not pass in some
+    run. Flaky ones passed and failed on the same commit: in one run (failed, then passed a
+    retry) or in two. Each test's CI failure rate counts its CI runs (flakelab ci, JUnit) by their
+    first attempt, with a Wilson interval; its flip rate, how often two runs in a row disagree. A
+    lab run (flakelab test) is evidence on its commit, never a CI rate. A test that flaked and
+    then passed each of its last 20 CI runs has stopped flaking; a quarantined one that did is
+    ready to leave. --max-failure-rate R exits 1 when a test's CI failure rate is shown above R
+    (its interval's low end); tests with too few runs to tell are listed and pass.
+    """
+  enum Options {
+    static let history = Option<String>.text(
+      "history", "DB", "The history to read or add to (default: .flakelab/history.sqlite in the package)")
+    static let window = Option("window", "DAYS", "Days back from now the answer looks at", default: 14) {
+      text, option throws(UsageError) in
+      let digits = text.hasSuffix("d") ? String(text.dropLast()) : text
+      guard let days = Int(digits), days > 0, days <= 36_500 else {
+        throw UsageError("\(option) takes a number of days, like 14 or 14d, not '\(ValueParsers.shown(text))'")
+      }
+      return days
+    }
+    static let branch = Option<String>.text("branch", "NAME", "Only runs on this branch")
+    /// The lab's gates ask a run to prove its rate low; a history cannot prove it for a test with
+    /// a handful of runs, so the job fails only on a rate shown above the bound.
+    static let maxFailureRate = Option<Double>.optional(
+      "max-failure-rate", "R", "Exit 1 when a test's CI failure rate is shown above R (its interval's low end > R)",
+      parse: ValueParsers.rate)
+  }
+
+  /// The formats `history` answers in, each with its renderer; the text and markdown name the
+  /// history they read.
+  static func renderings(path: String) -> Renderings<HistoryAnswer> {
+    Renderings(renderers: [
+      (.text, { HistoryText.render($0, path: path) }), (.json, HistoryJSON.render),
+      (.markdown, { HistoryMarkdown.render($0, path: path) }), (.html, { HistoryHTML.render($0, path: path) }),
+    ])
+  }
+
+  static let options = [
+    PackageOptions.packagePath.spec, Options.history.spec, Options.window.spec, Options.branch.spec,
+    Options.maxFailureRate.spec, QuarantineOption.option.spec, renderings(path: "").option.spec,
+  ]
+
+  static func subcommands(_ catalog: ScenarioCatalog) -> [CommandEntry] { [HistoryImportCommand.entry(catalog)] }
+
+  let path: String
+  let packagePath: String
+  let days: Int
+  let branch: String?
+  let maxFailureRate: Double?
+  let quarantinePath: String?
+  let output: OutputStage
+
+  init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
+    if let first = arguments.positionals.first {
+      throw UsageError(
+        "history takes no positional arguments, not '\(ValueParsers.shown(first))'; to add files: history import FILE...")
+    }
+    packagePath = try arguments[PackageOptions.packagePath]
+    path = try arguments[Options.history] ?? HistoryRecorder.defaultPath(in: packagePath)
+    days = try arguments[Options.window]
+    branch = try HistoryImportCommand.oneLine(arguments[Options.branch], option: "--branch")
+    maxFailureRate = try arguments[Options.maxFailureRate]
+    quarantinePath = try arguments[QuarantineOption.option]
+    output = try OutputStage(arguments, formats: Self.renderings(path: "").option, offersFile: false)
+  }
+
+  func run() async throws -> ExitStatus {
+    guard let store = try HistoryRecorder.existing(path) else {
+      throw UsageError(
+        "no history at \(path): flakelab ci --record, flakelab test --record or flakelab history import make one")
+    }
+    // To the second, as the JSON writes it: the answer reads back equal.
+    let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+    let window = HistoryAnswer.Window(from: now.addingTimeInterval(-Double(days) * 86_400), to: now, branch: branch)
+    let quarantine = try QuarantineOption.load(quarantinePath, packagePath: packagePath)
+    let recent = try store.recentStatuses(
+      of: quarantine.entries.map(\.test), limit: HistoryAnalysis.defaultQuietRuns, branch: branch)
+    let answer = HistoryAnalysis.answer(
+      try store.runs(since: window.from, branch: branch), window: window, quarantined: recent,
+      maxFailureRate: maxFailureRate)
+    let renderings = Self.renderings(path: path)
+    var finished = CommandAnswer(render: { renderings.render(answer, as: $0) })
+    finished.jobSummary = { HistoryMarkdown.render(answer, path: path) }
+    finished.status = answer.failsTheJob ? .gateNotMet : .success
+    return output.finish(finished)
+  }
+}

@@ -1,0 +1,42 @@
+package import FlakeLab
+import FlakeLabCommand
+import FlakeLabHistory
+package import Foundation
+
+/// `--record [DB]` on `ci` and `test`, for `flakelab`: the history a run is added to, opened
+/// before anything runs, written after the report.
+struct HistoryRecorder: RunRecorder {
+  /// Where a package keeps its history unless told otherwise.
+  static func defaultPath(in packagePath: String) -> String {
+    URL(fileURLWithPath: packagePath).appendingPathComponent(".flakelab/history.sqlite").path
+  }
+
+  /// The history `target` names; without one, the package's default history when it exists;
+  /// nil for none.
+  func open(_ target: RecordTarget?, packagePath: String) throws -> (any RunArchive)? {
+    let fallback = Self.defaultPath(in: packagePath)
+    switch target {
+    case .file(let path): return try HistoryStore(path: path)
+    case .packageDefault: return try HistoryStore(path: fallback)
+    case nil: return FileManager.default.fileExists(atPath: fallback) ? try HistoryStore(path: fallback) : nil
+    }
+  }
+
+  /// The history at `path` when there is one, to read: reading makes none, and writes nothing.
+  static func existing(_ path: String) throws(HistoryError) -> HistoryStore? {
+    FileManager.default.fileExists(atPath: path) ? try HistoryStore(path: path, access: .read) : nil
+  }
+}
+
+extension HistoryStore: RunArchive {
+  package func record(_ run: CIRun) throws {
+    try record(RecordedRun(run))
+  }
+
+  /// A lab run with no test's verdict is no evidence to keep.
+  package func record(_ report: Report, started: Date, git: GitState?) throws {
+    let run = RecordedRun(report, started: started, git: git)
+    guard !run.results.isEmpty else { return }
+    try record(run)
+  }
+}
