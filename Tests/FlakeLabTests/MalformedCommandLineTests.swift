@@ -74,6 +74,6 @@ final class MalformedCommandLineTests: XCTestCase {
       XCTAssertTrue(result.stderr.hasPrefix("flakelab: " + message), "\(shown): \(result.stderr)")
     }
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
-    XCTAssertEqual(OwnProcesses.left("flakelab worker"), [])
+    XCTAssertEqual(OwnProcesses.left("flakelab-worker worker"), [])
   }
 }

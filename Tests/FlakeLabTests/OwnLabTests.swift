@@ -38,6 +38,20 @@ final class OwnLabTests: XCTestCase {
     XCTAssertFalse(result.output.contains("isLoading"), result.output)
   }
 
+  /// Issue 36: a lab of one's own links FlakeLabCommand, which keeps no history: it never loads
+  /// SQLite (nor do its workers, which are it), and it says so when asked to record a run.
+  func testALabOfOnesOwnLinksNoSQLiteAndRecordsNothing() throws {
+    var environment = ProcessInfo.processInfo.environment
+    environment["LD_TRACE_LOADED_OBJECTS"] = "1"
+    let loaded = try CapturedProcess.run(Self.executable, ["list"], environment: environment)
+    XCTAssertTrue(loaded.output.contains("libc.so"), loaded.output)
+    XCTAssertFalse(loaded.output.contains("libsqlite3"), loaded.output)
+    let recorded = try ownLab(["ci", "--package-path", Self.package.path, "--record", "h.sqlite"])
+    XCTAssertEqual(recorded.status, 2)
+    XCTAssertEqual(recorded.errorOutput, "own-lab: --record needs a history, which own-lab does not keep (flakelab does)\n")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: "h.sqlite"))
+  }
+
   func testItsOwnExecutorRunsSupervisedWithJobs() throws {
     let detached = try ownLab([
       "run", "counter", "--executor", "detached", "--jobs", "2", "--iterations", "200", "--format", "json",

@@ -199,7 +199,7 @@ final class PackageTestCommandTests: XCTestCase {
 
   func testKillingTheSupervisorKillsItsTestProcesses() throws {
     for (arguments, worker) in [
-      (["run", "toggleRace", "--iterations", "1000000"], "flakelab worker"),
+      (["run", "toggleRace", "--iterations", "1000000"], "flakelab-worker worker"),
       (["test", "--package-path", Self.numberFacts, "--skip-build", "--layout", "repetitions", "--filter", "hangsOnceInFifty",
         "--executor", "serial", "--iterations", "1000000"], "NumberFactsPackageTests.xctest"),
     ] {

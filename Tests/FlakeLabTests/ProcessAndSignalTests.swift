@@ -42,9 +42,14 @@ final class ProcessAndSignalTests: XCTestCase {
     kill(process.processIdentifier, SIGTSTP)
     Thread.sleep(forTimeInterval: 0.5)
     XCTAssertEqual(try state(of: process.processIdentifier), "T")
-    let workers = OwnProcesses.living("flakelab worker")
+    let workers = OwnProcesses.living("flakelab-worker worker")
     XCTAssertFalse(workers.isEmpty)
-    for worker in workers { XCTAssertEqual(try state(of: worker), "T") }
+    for worker in workers {
+      XCTAssertEqual(try state(of: worker), "T")
+      // flakelab's workers are its lab without the history: SQLite is never loaded into one.
+      let maps = try String(contentsOfFile: "/proc/\(worker)/maps", encoding: .utf8)
+      XCTAssertFalse(maps.contains("libsqlite3"), "a worker loaded SQLite")
+    }
     Thread.sleep(forTimeInterval: 1)  // longer than the timeout: a stopped run must not time out
     kill(process.processIdentifier, SIGCONT)
     let data = output.fileHandleForReading.readDataToEndOfFile()
@@ -84,7 +89,7 @@ final class ProcessAndSignalTests: XCTestCase {
       let report = try ReportFile.read(path)
       XCTAssertTrue(report.interrupted)
       for run in report.runs { Self.assertEachReplicateCountsWhatRan(run) }
-      XCTAssertEqual(OwnProcesses.left("flakelab worker"), [])
+      XCTAssertEqual(OwnProcesses.left("flakelab-worker worker"), [])
     }
   }
 

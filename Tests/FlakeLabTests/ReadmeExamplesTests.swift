@@ -1,17 +1,31 @@
 import Foundation
 import XCTest
 
-/// The README's examples are real output: each full example (one that starts with the lab's
-/// machine line) is run again and must have the same shape. Figures differ from run to run and
-/// machine to machine; what must not differ is what a reader relies on: the header lines, the
-/// table's columns, which runs there are, and lines such as the seed, the schedules and replays.
+/// The docs' examples are real output: each full example (one that starts with the lab's machine
+/// line) of the README and of every article of the guide is run again and must have the same
+/// shape. Figures differ from run to run and machine to machine; what must not differ is what a
+/// reader relies on: the header lines, the table's columns, which runs there are, and lines such
+/// as the seed, the schedules and replays. Every link between them leads somewhere.
 final class ReadmeExamplesTests: XCTestCase {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 
+  static let catalog = root.appendingPathComponent("Sources/FlakeLab/FlakeLab.docc")
+
+  /// The README and the guide's articles, by path from the root.
+  static func documents() throws -> [(path: String, text: String)] {
+    let articles = try FileManager.default.contentsOfDirectory(atPath: catalog.path).filter { $0.hasSuffix(".md") }.sorted()
+    return try (["README.md"] + articles.map { "Sources/FlakeLab/FlakeLab.docc/" + $0 }).map { path in
+      (path, try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8))
+    }
+  }
+
   /// Every `$ flakelab …` example of a text block, with the output printed under it.
   private func examples() throws -> [(arguments: [String], output: [String])] {
-    let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    try Self.documents().flatMap { try examples(in: $0.text) }
+  }
+
+  private func examples(in readme: String) throws -> [(arguments: [String], output: [String])] {
     var examples: [(arguments: [String], output: [String])] = []
     var inText = false
     var current: Int?  // the example whose output the block is showing
@@ -78,8 +92,43 @@ final class ReadmeExamplesTests: XCTestCase {
     }
   }
 
+  /// The README is what a newcomer reads in five minutes; the rest is in the guide.
+  func testTheReadmeIsShortAndEveryLinkLeadsSomewhere() throws {
+    let documents = try Self.documents()
+    XCTAssertLessThanOrEqual(documents[0].text.split(separator: "\n", omittingEmptySubsequences: false).count, 400)
+    let link = try NSRegularExpression(pattern: #"\]\(([^)#\s]+)(#[^)]*)?\)"#)
+    let anchors = Set(
+      documents[0].text.split(separator: "\n").filter { $0.hasPrefix("## ") }.map { heading in
+        heading.dropFirst(3).lowercased().filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" }
+          .replacingOccurrences(of: " ", with: "-")
+      })
+    for (path, text) in documents {
+      let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+      for match in link.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+        let target = String(text[Range(match.range(at: 1), in: text)!])
+        guard !target.hasPrefix("http"), !target.hasPrefix("doc:") else { continue }
+        // DocC finds a catalog's images by name.
+        let file = path.hasPrefix("Sources/") && target.hasSuffix(".png") ? "Sources/FlakeLab/FlakeLab.docc/Resources/" + target
+          : directory == "." || directory.isEmpty ? target : directory + "/" + target
+        XCTAssertTrue(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(file).path), "\(path): \(target)")
+      }
+    }
+    // The README's links within itself name its headings.
+    let inner = try NSRegularExpression(pattern: #"\]\(#([^)]+)\)"#)
+    let readme = documents[0].text
+    for match in inner.matches(in: readme, range: NSRange(readme.startIndex..., in: readme)) {
+      XCTAssertTrue(anchors.contains(String(readme[Range(match.range(at: 1), in: readme)!])), "\(match)")
+    }
+    // Each article is in the catalog's topics, so that the built guide lists it.
+    let root = try XCTUnwrap(documents.first { $0.path.hasSuffix("/FlakeLab.md") })
+    for (path, _) in documents where path.hasPrefix("Sources/") && !path.hasSuffix("/FlakeLab.md") {
+      let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+      XCTAssertTrue(root.text.contains("<doc:\(name)>"), name)
+    }
+  }
+
   func testTheJSONExampleHasEveryFieldOfARealReport() throws {
-    let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    let readme = try String(contentsOf: Self.catalog.appendingPathComponent("JSONReport.md"), encoding: .utf8)
     let start = try XCTUnwrap(readme.range(of: "```json\n"))
     let end = try XCTUnwrap(readme.range(of: "\n```", range: start.upperBound..<readme.endIndex))
     let example = try XCTUnwrap(

@@ -51,7 +51,7 @@ struct CICommand: Command {
   static let options =
     PackageOptions.selectingTests
     + [Options.retries.spec, Options.failOnFlaky.spec, QuarantineOption.option.spec, RecordTarget.option.spec]
-    + [Options.seed.spec, MeasurementOptions.Options.timeout(default: TestCommand.defaultTimeout).spec]
+    + [Options.seed.spec, MeasurementOptions.Options.timeout(default: PackageOptions.defaultTimeout).spec]
     + [renderings.option.spec, OutputStage.output.spec, ProgressDisplay.noProgress.spec]
 
   let package: PackageOptions
@@ -74,7 +74,7 @@ struct CICommand: Command {
     failsOnFlaky = arguments[Options.failOnFlaky]
     quarantinePath = try arguments[QuarantineOption.option]
     record = try arguments[RecordTarget.option]
-    timeout = try arguments[MeasurementOptions.Options.timeout(default: TestCommand.defaultTimeout)]
+    timeout = try arguments[MeasurementOptions.Options.timeout(default: PackageOptions.defaultTimeout)]
     seed = try arguments[Options.seed] ?? UInt64.random(in: 0...UInt64.max)
     output = try OutputStage(arguments, formats: Self.renderings.option, environment: environment)
     progress = ProgressDisplay.wanted(arguments, environment: environment)

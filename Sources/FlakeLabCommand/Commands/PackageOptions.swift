@@ -16,6 +16,10 @@ package struct PackageOptions {
     "skip", "REGEX", "Leave out tests whose ID matches REGEX", repeatable: true, parse: regex)
   package static let skipBuild = Flag("skip-build", "Use the tests an earlier build left instead of building first.")
 
+  /// Swift Testing's shortest `.timeLimit`: an iteration of a package's test that finishes within
+  /// it is no hang (`test` and `ci`).
+  static let defaultTimeout: Duration = .seconds(60)
+
   /// The package and the tests in it: `test` and `ci`.
   package static let selectingTests = [packagePath.spec, filter.spec, skip.spec, skipBuild.spec]
 

@@ -74,10 +74,8 @@ struct TestCommand: Command {
     + [Options.executor.spec, Options.executors.spec, Options.layout.spec]
     + [Options.index.spec, Options.budget.spec, Options.verbose.spec, FailureRateGate.failOnFlaky.spec]
     + [RecordTarget.option.spec]
-    + MeasurementOptions.specs(defaultTimeout: defaultTimeout, iterations: Options.iterations)
+    + MeasurementOptions.specs(defaultTimeout: PackageOptions.defaultTimeout, iterations: Options.iterations)
 
-  /// Swift Testing's shortest `.timeLimit`: an iteration that finishes within it is no hang.
-  static let defaultTimeout: Duration = .seconds(60)
 
   /// A run with no `--budget` is bounded too: a suite whose passes take minutes (a test helper
   /// that blocks the one queue's thread) would otherwise run for an hour, telling nothing.
@@ -112,7 +110,7 @@ struct TestCommand: Command {
     index = try arguments[Options.index]
     record = try arguments[RecordTarget.option]
     var measurement = try MeasurementOptions(
-      arguments, variants: [], defaultTimeout: Self.defaultTimeout, iterations: Options.iterations)
+      arguments, variants: [], defaultTimeout: PackageOptions.defaultTimeout, iterations: Options.iterations)
     measurement.measurement.budget = try arguments[Options.budget]
     self.measurement = measurement
     if layout == .suite, measurement.measurement.jobs > 1 {
