@@ -103,13 +103,13 @@ final class ReadmeExamplesTests: XCTestCase {
           .replacingOccurrences(of: " ", with: "-")
       })
     for (path, text) in documents {
-      let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+      let directory = (path as NSString).deletingLastPathComponent
       for match in link.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
         let target = String(text[Range(match.range(at: 1), in: text)!])
         guard !target.hasPrefix("http"), !target.hasPrefix("doc:") else { continue }
         // DocC finds a catalog's images by name.
         let file = path.hasPrefix("Sources/") && target.hasSuffix(".png") ? "Sources/FlakeLab/FlakeLab.docc/Resources/" + target
-          : directory == "." || directory.isEmpty ? target : directory + "/" + target
+          : directory.isEmpty ? target : directory + "/" + target
         XCTAssertTrue(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(file).path), "\(path): \(target)")
       }
     }

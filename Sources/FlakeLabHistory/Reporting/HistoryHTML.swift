@@ -145,6 +145,7 @@ package enum HistoryHTML {
     .scroll { overflow-x: auto; } .overview { border-collapse: collapse; width: 100%; font-size: 0.92em; }
     .overview th, .overview td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
     .overview td:first-child { overflow-wrap: anywhere; } .overview .number { text-align: right; }
+    .overview td:not(:first-child) { white-space: nowrap; }
     .verdict.flaky { border-color: var(--flaky); color: var(--flaky); }
     .timeline { display: flex; flex-wrap: wrap; gap: 2px; margin-top: 8px; }
     .run { display: inline-block; width: 10px; height: 18px; border-radius: 2px; background: var(--skipped); vertical-align: middle; }
