@@ -6,7 +6,7 @@ import Foundation
 /// the tests of `packagePath` that pass, alternating rounds, and again recording each run in a
 /// history (`--record`: git asked for the checkout, one SQLite transaction); returns the median
 /// ratio of the two, the larger.
-func ciOverheadFigure(packagePath: String, worker: String, skip: String) throws -> Double {
+func ciOverheadFigure(packagePath: String, flakelab: String, skip: String) throws -> Double {
   let rounds = 5
   func seconds(_ executable: String, _ arguments: [String]) throws -> Double {
     let process = Process()
@@ -28,9 +28,9 @@ func ciOverheadFigure(packagePath: String, worker: String, skip: String) throws 
   var ratios: [Double] = []
   var recordedRatios: [Double] = []
   for _ in 0..<rounds {
-    let ci = try seconds(worker, ["ci", "--skip-build", "--no-progress", "--skip", skip])
+    let ci = try seconds(flakelab, ["ci", "--skip-build", "--no-progress", "--skip", skip])
     let record = try seconds(
-      worker, ["ci", "--skip-build", "--no-progress", "--skip", skip, "--record", history.appendingPathComponent("h.sqlite").path])
+      flakelab, ["ci", "--skip-build", "--no-progress", "--skip", skip, "--record", history.appendingPathComponent("h.sqlite").path])
     let swiftTest = try seconds("/usr/bin/env", ["swift", "test", "--skip-build", "--skip", skip])
     lab.append(ci)
     recorded.append(record)

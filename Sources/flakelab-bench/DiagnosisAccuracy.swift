@@ -8,14 +8,14 @@ import Foundation
 /// run took. Then the default run of a 20-test package (the corpus's first twenty, its original
 /// one test of each kind), against the target of 150 s. Every figure is this machine's: a race
 /// needs two cores to show, and a deadline's margin is this machine's speed.
-func diagnosisAccuracyFigures(worker: String) throws {
+func diagnosisAccuracyFigures(flakelab: String) throws {
   let packagePath = "Tests/Fixtures/FlakeKinds"
   _ = try TestPackage.build(at: packagePath)
   let labels = try Labels(path: packagePath + "/Labels.tsv")
   var answers: [[String: String]] = []
   var seconds: [Double] = []
   for _ in 0..<2 {
-    let (answer, took) = try defaultRun(of: packagePath, worker: worker)
+    let (answer, took) = try defaultRun(of: packagePath, flakelab: flakelab)
     answers.append(answer)
     seconds.append(took)
   }
@@ -45,15 +45,15 @@ func diagnosisAccuracyFigures(worker: String) throws {
       + "\(totals.changed) tests changed between the runs; "
       + String(format: "runs took %.0f s and %.0f s", seconds[0], seconds[1]))
   let original = "^FlakeKindsTests\\.[a-zA-Z]+\\(\\)$|CurrencyTests|SharedSettingsTests|NumberFactTests|Misbehaving|Stopping|PlanningTraps"
-  let (small, took) = try defaultRun(of: packagePath, worker: worker, filter: original)
+  let (small, took) = try defaultRun(of: packagePath, flakelab: flakelab, filter: original)
   print(String(format: "  a 20-test package (%d tests here, one of each kind): its default run took %.0f s (target ≤ 150 s)", small.count, took))
 }
 
 /// One default run of `flakelab test` on the package: each test's diagnosis (its verdict where it
 /// has none), and the run's time.
-private func defaultRun(of packagePath: String, worker: String, filter: String? = nil) throws -> ([String: String], Double) {
+private func defaultRun(of packagePath: String, flakelab: String, filter: String? = nil) throws -> ([String: String], Double) {
   let process = Process()
-  process.executableURL = URL(fileURLWithPath: worker)
+  process.executableURL = URL(fileURLWithPath: flakelab)
   process.arguments = ["test", "--package-path", packagePath, "--skip-build", "--no-progress", "--format", "json"]
     + (filter.map { ["--filter", $0] } ?? [])
   let output = Pipe()

@@ -10,7 +10,7 @@ import Foundation
 /// The packages are written under `.build/bench-suites` and built once (the first build of
 /// 4,000 tests takes minutes: Swift Testing's macros); a later bench reuses them. Sizes come from
 /// `BENCH_SUITE_SIZES` (`250,1000,4000` unless set; empty skips the figure).
-func largeSuiteFigures(worker: String) throws -> [(size: Int, ratio: Double)] {
+func largeSuiteFigures(flakelab: String) throws -> [(size: Int, ratio: Double)] {
   let sizes = (ProcessInfo.processInfo.environment["BENCH_SUITE_SIZES"] ?? "250,1000,4000")
     .split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
   guard !sizes.isEmpty else { return [] }
@@ -27,9 +27,9 @@ func largeSuiteFigures(worker: String) throws -> [(size: Int, ratio: Double)] {
     }
     var (lab, plain, ratios, listing) = ([Double](), [Double](), [Double](), [Double]())
     for _ in 0..<3 {
-      let ci = try seconds(worker, ["ci", "--skip-build", "--no-progress", "--retries", "0"])
+      let ci = try seconds(flakelab, ["ci", "--skip-build", "--no-progress", "--retries", "0"])
       let swiftTest = try seconds("/usr/bin/env", ["swift", "test", "--skip-build"])
-      listing.append(try seconds(worker, ["test", "--list", "--skip-build"]))
+      listing.append(try seconds(flakelab, ["test", "--list", "--skip-build"]))
       (lab, plain, ratios) = (lab + [ci], plain + [swiftTest], ratios + [ci / swiftTest])
     }
     print(

@@ -32,8 +32,10 @@ import Synchronization
 // Every figure depends on this machine and its load: compare figures from one run, never
 // across machines.
 
-let worker = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+/// `flakelab`, and the worker it runs its scenarios in, `flakelab-worker`, beside it (`make build`).
+let flakelab = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   .appendingPathComponent("flakelab").path
+let worker = URL(fileURLWithPath: flakelab).deletingLastPathComponent().appendingPathComponent("flakelab-worker").path
 if try await runPlainLoopIfAsked() { exit(0) }
 // `flakelab-bench fidelity`: only the suite passes beside swift test's runs, on
 // BENCH_FIDELITY_PACKAGES (a package of one's own, say).
@@ -51,9 +53,9 @@ let suitePackage = ProcessInfo.processInfo.environment["BENCH_PACKAGE"].flatMap 
 let suiteRatio = try suitePassFigures(packagePath: suitePackage, worker: worker)
 let ciRatio = try ciOverheadFigure(
   packagePath: ProcessInfo.processInfo.environment["BENCH_CI_PACKAGE"].flatMap { $0.isEmpty ? nil : $0 } ?? suitePackage,
-  worker: worker, skip: ProcessInfo.processInfo.environment["BENCH_CI_SKIP"] ?? "naive|yield|Naive|Yield")
-let suiteSizes = try largeSuiteFigures(worker: worker)
-try diagnosisAccuracyFigures(worker: worker)
+  flakelab: flakelab, skip: ProcessInfo.processInfo.environment["BENCH_CI_SKIP"] ?? "naive|yield|Naive|Yield")
+let suiteSizes = try largeSuiteFigures(flakelab: flakelab)
+try diagnosisAccuracyFigures(flakelab: flakelab)
 print("")
 print(
   String(
