@@ -50,7 +50,9 @@ enum Flakelab {
     try run(URL(fileURLWithPath: path), arguments, environment: [:], directory: nil).stdout
   }
 
-  private static func run(
+  /// Another program with `arguments`, `environment` added to this process's (less a CI job's
+  /// summary and annotations), in `directory`.
+  static func run(
     _ program: URL, _ arguments: [String], environment: [String: String], directory: URL?
   ) throws -> Result {
     OwnProcesses.adoptOrphans
