@@ -90,10 +90,13 @@ package struct RecordedRun: Sendable, Equatable {
     self.results = results
   }
 
-  /// A `flakelab ci` run, under its own ID, so that its JSON imported later adds nothing.
+  /// The source of a `flakelab ci` run: its own ID, whichever of its files it comes from.
+  package static func source(ofCIRun id: String) -> String { "flakelab-ci:" + id }
+
+  /// A `flakelab ci` run, under its own ID, so that its JSON or JUnit imported later adds nothing.
   package init(_ run: CIRun) {
     self.init(
-      source: "flakelab-ci:" + run.id, kind: .ci, started: run.started, commit: run.git?.commit, branch: run.git?.branch,
+      source: Self.source(ofCIRun: run.id), kind: .ci, started: run.started, commit: run.git?.commit, branch: run.git?.branch,
       machine: Machine(run.machine), seed: run.seed,
       results: run.tests.map { test in
         Result(

@@ -125,6 +125,14 @@ final class HistoryFormatTests: XCTestCase {
         .init(test: "M.s()", status: .skipped, attempts: 0, failures: 0),
       ])
     XCTAssertEqual(imported.results.map(\.status), RecordedRun(run).results.map(\.status))
+    // The file names its run: imported after the run's JSON (or --record), it is the same run.
+    XCTAssertEqual(imported.source, RecordedRun(run).source)
+    XCTAssertEqual(imported.kind, .ci)
+    XCTAssertEqual(imported.started, RecordedRun(run).started)
+    let store = try HistoryStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("h-\(UUID().uuidString).sqlite").path)
+    defer { try? FileManager.default.removeItem(atPath: store.path) }
+    XCTAssertTrue(try store.record(RecordedRun(run)))
+    XCTAssertFalse(try store.record(imported))
   }
 
   /// Issue 36: `ci`'s JSON is read back as the run it was written from, field for field, by the

@@ -48,15 +48,29 @@ package enum CIJUnit {
       lines.append(
         "  <testsuite name=\"\(XMLText.escaped(suite.name))\" tests=\"\(suite.tests.count)\" failures=\"\(count(suite.tests, .failure))\" "
           + "errors=\"\(count(suite.tests, .error))\" skipped=\"\(count(suite.tests, .skipped))\" time=\"\(seconds(suite.tests))\">")
-      lines += [
-        "    <properties>", "      <property name=\"seed\" value=\"\(run.seed)\"/>",
-        "      <property name=\"retries\" value=\"\(run.retries)\"/>", "    </properties>",
-      ]
+      lines += ["    <properties>"] + properties(run).map { "      <property name=\"\($0.name)\" value=\"\(XMLText.escaped($0.value))\"/>" }
+        + ["    </properties>"]
       for test in suite.tests { lines += testcase(test, replay: run.replay(of: test)) }
       lines.append("  </testsuite>")
     }
     lines.append("</testsuites>")
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The run's own properties, on each suite: its seed and retries, and what files it in a
+  /// history (its ID, start, commit and branch), so that its JUnit imported is the run its JSON or
+  /// `--record` stored, never a second one.
+  package enum Property {
+    package static let run = "run"
+    package static let started = "started"
+    package static let commit = "commit"
+    package static let branch = "branch"
+  }
+
+  private static func properties(_ run: CIRun) -> [(name: String, value: String)] {
+    [("seed", String(run.seed)), ("retries", String(run.retries)), (Property.run, run.id),
+     (Property.started, Timestamp.iso8601(run.started))]
+      + (run.git.map { [(Property.commit, $0.commit)] + ($0.branch.map { [(Property.branch, $0)] } ?? []) } ?? [])
   }
 
   private enum Kind { case passed, failure, error, skipped }

@@ -37,6 +37,19 @@ enum JUnitImport {
         results.append(result)
       }
     }
+    // `flakelab ci`'s own file names its run: filed as that run, where and when it ran.
+    let property = { (name: String) in
+      suites.lazy.flatMap { $0.descendants(named: "property") }.first { $0.attributes["name"] == name }?.attributes["value"]
+    }
+    if ownStatus, let id = property(CIJUnit.Property.run), !id.isEmpty {
+      let ran = property(CIJUnit.Property.started).flatMap(Timestamp.date) ?? started
+      guard Timestamp.hasCome(ran) else { throw .notYet(path: path, started: ran) }
+      let ranOn = property(CIJUnit.Property.commit)
+      return RecordedRun(
+        source: RecordedRun.source(ofCIRun: id), kind: .ci, started: ran, commit: ranOn ?? commit,
+        branch: ranOn != nil ? property(CIJUnit.Property.branch) : branch,
+        machine: .init(host: suites.lazy.compactMap { $0.attributes["hostname"] }.first), results: results)
+    }
     return RecordedRun(
       source: source, kind: .junit, started: started, commit: commit, branch: branch,
       machine: .init(host: suites.lazy.compactMap { $0.attributes["hostname"] }.first), results: results)
