@@ -128,7 +128,8 @@ struct MeasurementOptions {
     return output.finish(CommandAnswer(report, baseline: measurement.baseline, text: text))
   }
 
-  /// This executable, which the supervisor starts again as `flakelab worker`.
+  /// This executable: the harness and the worker executable are found beside it, and `replay` and
+  /// `explore` run again as its child.
   static var executablePath: String {
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? CommandLine.arguments[0]
