@@ -20,6 +20,10 @@ package struct CrashBesideOthers: Sendable, Equatable {
       + "none of which crashed alone"
   }
 
+  /// What it is to one of the tests in flight: its diagnosis's summary.
+  package static let ofOneTest =
+    "the test process crashed while it ran beside other tests, none of which crashed alone"
+
   /// What it means for the tests in flight.
   package static let meaning =
     "one of them crashes only sometimes, and no run alone showed which; it counts against none of them"

@@ -66,7 +66,7 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
     case .needsParallelism: "a race between threads: fails under global, never on one queue"
     case .randomness: "the random seed decides it: the same seeds fail it again, others pass"
     case .timing: "fails far more often when busy threads compete for the cores: real time decides it"
-    case .crashBesideOthers: "the test process crashed while it ran beside other tests, none of which crashed alone"
+    case .crashBesideOthers: CrashBesideOthers.ofOneTest
     case .undetermined: "no experiment here showed why"
     }
   }
