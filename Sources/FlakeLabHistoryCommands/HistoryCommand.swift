@@ -53,9 +53,12 @@ struct HistoryCommand: Command {
     ])
   }
 
+  /// `--format`, from the renderers (which the path only words).
+  static let format = renderings(path: "").option
+
   static let options = [
     PackageOptions.packagePath.spec, Options.history.spec, Options.window.spec, Options.branch.spec,
-    Options.maxFailureRate.spec, QuarantineOption.option.spec, renderings(path: "").option.spec,
+    Options.maxFailureRate.spec, QuarantineOption.option.spec, format.spec,
   ]
 
   static func subcommands(_ catalog: ScenarioCatalog) -> [CommandEntry] { [HistoryImportCommand.entry(catalog)] }
@@ -79,7 +82,7 @@ struct HistoryCommand: Command {
     branch = try HistoryImportCommand.oneLine(arguments[Options.branch], option: "--branch")
     maxFailureRate = try arguments[Options.maxFailureRate]
     quarantinePath = try arguments[QuarantineOption.option]
-    output = try OutputStage(arguments, formats: Self.renderings(path: "").option, offersFile: false)
+    output = try OutputStage(arguments, formats: Self.format, offersFile: false)
   }
 
   func run() async throws -> ExitStatus {

@@ -29,7 +29,6 @@ struct QuarantineCommand: Command {
 
   let action: Action
   let ids: [String]
-  let packagePath: String
   let path: String
   /// Whether `--quarantine` named the file, which then may be a pipe and must exist to list.
   let namesFile: Bool
@@ -44,9 +43,8 @@ struct QuarantineCommand: Command {
     action = Action(rawValue: try ValueParsers.choice(first, option: "quarantine", among: Action.allCases.map(\.rawValue)))!
     ids = Array(arguments.positionals.dropFirst())
     package = try PackageOptions(arguments)
-    packagePath = package.path
     let named = try arguments[QuarantineOption.option]
-    path = named ?? Quarantine.defaultPath(in: packagePath)
+    path = named ?? Quarantine.defaultPath(in: package.path)
     namesFile = named != nil
     reason = try arguments[Self.reason]
     historyPath = try arguments[HistoryCommand.Options.history]
@@ -68,10 +66,10 @@ struct QuarantineCommand: Command {
       })
     case .add:
       // Listing the tests takes a while: done before the file is locked, not while others wait.
-      let known = Set(try packageTests().map(\.id))
+      let known = Set(try package.tests().map(\.id))
       for id in ids where !known.contains(id) {
         throw UsageError(
-          "no test of the package at '\(packagePath)' is '\(ValueParsers.shown(id))'"
+          "no test of the package at '\(package.path)' is '\(ValueParsers.shown(id))'"
             + Suggestion.didYouMean(id, among: Array(known)) + " (see '\(Program.name) test --list')")
       }
       written = try Quarantine.update(path, origin: origin, mustExist: false) { quarantine throws(QuarantineError) in
@@ -91,14 +89,14 @@ struct QuarantineCommand: Command {
     guard !quarantine.entries.isEmpty else {
       return OutputStage().finish(CommandAnswer(render: { _ in "No test is quarantined (\(path)).\n" }))
     }
-    let history = try HistoryRecorder.existing(historyPath ?? HistoryRecorder.defaultPath(in: packagePath))
+    let history = try HistoryRecorder.existing(historyPath ?? HistoryRecorder.defaultPath(in: package.path))
     let quiet = HistoryAnalysis.defaultQuietRuns
     let recent = try history?.recentStatuses(of: quarantine.entries.map(\.test), limit: quiet) ?? [:]
     var lines: [String] = []
     // The entries stand whatever the package's state; a package that does not build only
     // leaves them unchecked.
     do {
-      lines += quarantine.stale(among: try packageTests(), closest: Suggestion.closest).map(CIText.stale)
+      lines += quarantine.stale(among: try package.tests(), closest: Suggestion.closest).map(CIText.stale)
     } catch {
       lines.append("(not checked against the package's tests: \(ErrorText.render(error).line))")
     }
@@ -106,11 +104,6 @@ struct QuarantineCommand: Command {
       lines.append("\(test): ready to leave, passed each of its last \(quiet) CI runs (flakelab quarantine remove '\(test)')")
     }
     return OutputStage().finish(CommandAnswer(render: { _ in Self.listing(quarantine) + Formatting.lines(lines) }))
-  }
-
-  /// The package's tests, built first unless `--skip-build`.
-  private func packageTests() throws -> [PackageTest] {
-    try package.tests()
   }
 
   /// A line per entry: the ID, the day it was added, the reason.

@@ -104,7 +104,7 @@ final class CIRecipeTests: XCTestCase {
     // The Jenkinsfile: its junit step reads the file the ci step writes.
     let recipes = try String(contentsOf: Self.root.appendingPathComponent("Sources/FlakeLab/FlakeLab.docc/CIRecipes.md"), encoding: .utf8)
     let start = try XCTUnwrap(recipes.range(of: "```groovy\n"))
-    let jenkinsfile = String(recipes[start.upperBound...].prefix { _ in true }.components(separatedBy: "\n```")[0])
+    let jenkinsfile = recipes[start.upperBound...].components(separatedBy: "\n```")[0]
     XCTAssertTrue(jenkinsfile.contains("flakelab ci --format junit --output flakelab-ci.json > flakelab-ci.xml"), jenkinsfile)
     XCTAssertTrue(jenkinsfile.contains("junit 'flakelab-ci.xml'"), jenkinsfile)
     XCTAssertEqual(jenkinsfile.filter { $0 == "{" }.count, jenkinsfile.filter { $0 == "}" }.count)
@@ -185,7 +185,7 @@ final class CIRecipeTests: XCTestCase {
     for step in action["runs"]?["steps"]?.items ?? [] {
       guard let script = step["run"]?.string else { continue }
       let output = workspace.appendingPathComponent("output-\(outputs.count)")
-      FileManager.default.createFile(atPath: output.path, contents: nil)
+      XCTAssertTrue(FileManager.default.createFile(atPath: output.path, contents: nil))
       var environment = [
         "GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": workspace.path, "GITHUB_STEP_SUMMARY": summary.path,
         "GITHUB_OUTPUT": output.path, "GITHUB_ACTION_PATH": Self.action.path, "RUNNER_TEMP": runner.path,

@@ -78,7 +78,7 @@ package struct OutputStage {
   /// Writes `text` to standard output whole, or says on stderr why it could not. Through the C
   /// library, a write that failed early in a large answer could leave nothing for the last
   /// flush to fail on.
-  package static func print(_ text: String) -> Bool {
+  private static func print(_ text: String) -> Bool {
     guard SystemCalls.writeAll(text.utf8, to: STDOUT_FILENO) else {
       printError("\(Program.name): could not write the report to standard output: \(String(cString: strerror(errno)))")
       return false

@@ -124,7 +124,7 @@ private struct Reader {
         skipBlank()
         guard index < lines.count, lines[index].indent > indent else { items.append(.scalar("")); continue }
         items.append(try block(at: lines[index].indent))
-      } else if Self.isMappingEntry(rest) {
+      } else if Self.entry(rest) != nil {
         // `- key: value`: a mapping whose first line shares the dash's.
         lines[index] = Line(number: line.number, indent: childIndent, content: rest, raw: line.raw)
         items.append(try mapping(at: childIndent))
@@ -239,10 +239,6 @@ private struct Reader {
       return (String(text[..<range.lowerBound]), String(text[range.upperBound...].drop { $0 == " " }))
     }
     return text.hasSuffix(":") ? (String(text.dropLast()), "") : nil
-  }
-
-  static func isMappingEntry(_ text: String) -> Bool {
-    entry(text) != nil
   }
 
   /// A plain scalar's rules: no `: ` or ` #` inside, no indicator first; in a flow collection,
