@@ -43,10 +43,8 @@ final class FailureLineTests: XCTestCase {
   }
 
   private var bodies: TestBodies {
-    TestBodies(locations: [
-      "M.UISchedulerTests/testVoidsThreadHop": SourceLocation(path: source, line: 2),
-      "M.UISchedulerTests/testRunsOnMain": SourceLocation(path: source, line: 8),
-    ])
+    let tests = ["M.UISchedulerTests/testVoidsThreadHop", "M.UISchedulerTests/testRunsOnMain"]
+    return TestBodies(XCTestDeclaration.find(tests, under: directory.path), listed: tests)
   }
 
   func testEachLineBelongsToTheTestWhoseBodyHoldsIt() {
@@ -181,5 +179,32 @@ final class FailureLineTests: XCTestCase {
     XCTAssertTrue(CIMarkdown.render(read).contains("XCTAssertFalse failed<br>at `UISchedulerTests.swift:14`"), CIMarkdown.render(read))
     let annotations = CIAnnotations.lines(read, workspace: directory.path)
     XCTAssertTrue(annotations.contains { $0.contains(" file=UISchedulerTests.swift,line=14,") }, "\(annotations)")
+  }
+}
+
+/// A failure whose line is a test's that has not run in this process stays with the test that
+/// was running: re-charged, it would be dropped, and a failing test would pass.
+final class UnrunOwnerTests: XCTestCase {
+  func testAFailureOnTheLineOfATestNotRunHereStaysWithTheRunningTest() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-unrun-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let source = directory.appendingPathComponent("T.swift").path
+    try "class T: XCTestCase {\n  func testA() {\n    XCTFail()\n  }\n  func testB() {}\n}\n"
+      .write(toFile: source, atomically: true, encoding: .utf8)
+    let tests = ["M.T/testA", "M.T/testB"]
+    let bodies = TestBodies(XCTestDeclaration.find(tests, under: directory.path), listed: tests)
+    // Only testB is in this pass; a line of testA's body is recorded while it runs.
+    let feed = try SuiteEventFeed(testIDs: tests, bodies: bodies)
+    let lines = [
+      TestEvent.runStarted, .testStarted(testID: "M.T/testB"),
+      .issueRecorded(testID: "M.T/testB", message: "failed", isFailure: true, location: SourceLocation(path: source, line: 3)),
+      .testEnded(testID: "M.T/testB"),
+    ].map(\.line)
+    XCTAssertTrue(SystemCalls.writeAll(Array(lines.joined().utf8), to: feed.descriptor))
+    _ = feed.poll()
+    let finished = feed.drain()
+    XCTAssertEqual(finished.map(\.test), [1])
+    XCTAssertEqual(finished.first?.outcome, .failed(observation: "failed"))
   }
 }

@@ -130,7 +130,9 @@ final class SuiteEventFeed: OutcomeFeed {
     case .issueRecorded(let id, let message, true, let location):
       // An issue outside any test's task names no test: it is the test's only when one is in flight.
       let test = id.flatMap(position(of:)) ?? (inFlight.count == 1 ? inFlight.keys.first : nil)
-      if let location, let owner = bodies.owner(of: location).flatMap({ positions[$0] }), owner != test {
+      if let location, let owner = bodies.owner(of: location).flatMap({ positions[$0] }), owner != test,
+        issues[owner] != nil || finishedAt[owner] != nil
+      {
         charge(owner, with: message, at: location, during: test)
         return
       }
@@ -176,17 +178,16 @@ final class SuiteEventFeed: OutcomeFeed {
 
   /// A failure recorded on `owner`'s line while `bystander` (or no test) ran: `owner`'s, never
   /// the bystander's. Still in flight, it fails with it; already passed in this process, it
-  /// failed after all, recorded after it ended. Not run here (yet), it is no test's.
+  /// failed after all, recorded after it ended; already failed, it adds nothing. An owner that
+  /// has not run here is no owner: the failure stays with the test that was running, as
+  /// `swift test` charges it, so that no failure is ever dropped.
   private func charge(_ owner: Int, with message: String, at place: SourceLocation, during bystander: Int?) {
     if issues[owner] != nil {
       issues[owner]?.append(message)
       places[owner] = places[owner] ?? place
       return
     }
-    guard let index = finishedAt[owner], finished[index].outcome == nil else {
-      if finishedAt[owner] == nil { ignoredEvents += 1 }
-      return
-    }
+    guard let index = finishedAt[owner], finished[index].outcome == nil else { return }
     let during = bystander.map { " while \(Self.name(testIDs[$0])) ran" } ?? ""
     let said = FailureText.normalize(message)
     finished[index].outcome = .failed(observation: "\(said) (recorded after the test ended\(during))")

@@ -157,9 +157,9 @@ package struct TestPackage: Sendable {
         filterIDs.merge(parsed.mapValues(\.filterID)) { $1 }
         swiftTestingTests = Set(listed.map(\.id))
       case .xctest:
-        let found = SourceLocation.xctest(listed.map(\.id), under: path + "/Tests")
-        locations.merge(found) { $1 }
-        bodies = TestBodies(locations: found)
+        let found = XCTestDeclaration.find(listed.map(\.id), under: path + "/Tests")
+        locations.merge(found.mapValues(\.location)) { $1 }
+        bodies = TestBodies(found, listed: listed.map(\.id))
       }
     }
     return tests

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Where an XCTest test is declared, read from the package's sources: Linux's XCTest never says.
+///
+/// A test `Module.Class/testName` is the method `testName` declared directly in the body of
+/// `class Class` or of an extension of it (``SwiftSourceOutline``): a method of the same name in
+/// another class of the same file, in a comment or in a string is another thing.
+struct XCTestDeclaration: Equatable {
+  /// Its `func`'s line.
+  let location: SourceLocation
+  /// The lines from its `func` to the `}` that closes its body.
+  let body: ClosedRange<Int>
+  /// Whether the body may decide whose a failure is: its file was read without doubt and the
+  /// test is declared there once.
+  let isCertain: Bool
+
+  /// The declarations of `tests` found in the Swift files under `directory`. Each file is read
+  /// and outlined once, so that a suite of hundreds of tests in dozens of files costs one pass
+  /// over its sources, on every `flakelab ci`.
+  static func find(_ tests: [String], under directory: String) -> [String: XCTestDeclaration] {
+    let directory = URL(fileURLWithPath: directory).standardizedFileURL.path
+    guard !tests.isEmpty, let files = FileManager.default.enumerator(atPath: directory) else { return [:] }
+    var methods: [String: [(path: String, method: SwiftSourceOutline.Method, doubt: String?)]] = [:]
+    for file in files.compactMap({ $0 as? String }).filter({ $0.hasSuffix(".swift") && !$0.hasPrefix(".build") }).sorted() {
+      let path = (directory as NSString).appendingPathComponent(file)
+      guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+      let outline = SwiftSourceOutline(text)
+      for method in outline.methods {
+        methods["\(method.type)/\(method.name)", default: []].append((path, method, outline.doubt))
+      }
+    }
+    var found: [String: XCTestDeclaration] = [:]
+    for test in tests {
+      guard let slash = test.lastIndex(of: "/") else { continue }
+      let className = test[..<slash].split(separator: ".").last ?? ""
+      guard let candidates = methods["\(className)/\(function(of: test))"], let first = candidates.first else { continue }
+      found[test] = XCTestDeclaration(
+        location: SourceLocation(path: first.path, line: first.method.line), body: first.method.body,
+        isCertain: candidates.count == 1 && first.doubt == nil)
+    }
+    return found
+  }
+
+  /// `testName` of `Module.Class/testName`.
+  static func function(of test: String) -> Substring {
+    test.lastIndex(of: "/").map { test[test.index(after: $0)...] } ?? Substring(test)
+  }
+}
