@@ -22,6 +22,17 @@ struct HistoryRecorder: RunRecorder {
     }
   }
 
+  func files(of target: RecordTarget?, packagePath: String) -> [String] {
+    let fallback = Self.defaultPath(in: packagePath)
+    let path: String? =
+      switch target {
+      case .file(let path): path
+      case .packageDefault: fallback
+      case nil: FileManager.default.fileExists(atPath: fallback) ? fallback : nil
+      }
+    return path.map { path in [path] + ["-wal", "-shm", "-journal"].map { path + $0 } } ?? []
+  }
+
   /// The history at `path` when there is one, to read: reading makes none, and writes nothing.
   static func existing(_ path: String) throws(HistoryError) -> HistoryStore? {
     FileManager.default.fileExists(atPath: path) ? try HistoryStore(path: path, access: .read) : nil

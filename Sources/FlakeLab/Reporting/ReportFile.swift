@@ -44,6 +44,19 @@ package enum ReportFile {
     unlink(probe)
   }
 
+  /// Whether `path` and `other` name one file, or would once it is written: the same inode
+  /// where both exist, else the same absolute path once links and `..` are resolved.
+  package static func sameFile(_ path: String, _ other: String) -> Bool {
+    let (first, second) = (destination(of: path), destination(of: other))
+    var (a, b) = (stat(), stat())
+    if stat(first, &a) == 0, stat(second, &b) == 0 { return a.st_dev == b.st_dev && a.st_ino == b.st_ino }
+    func absolute(_ path: String) -> String {
+      let url = URL(fileURLWithPath: path).standardizedFileURL
+      return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent).path
+    }
+    return absolute(first) == absolute(second)
+  }
+
   /// Where a report for `path` goes: through symbolic links (even to a file not there yet) to
   /// their target, which is replaced; the link stays.
   static func destination(of path: String) -> String {

@@ -81,6 +81,8 @@ struct CICommand: Command {
   }
 
   func run() async throws -> ExitStatus {
+    let quarantineFile = quarantinePath ?? Quarantine.defaultPath(in: package.path)
+    try output.refuseOverwriting([quarantineFile] + record.files(packagePath: package.path))
     let quarantine = try QuarantineOption.load(quarantinePath, packagePath: package.path)
     let history = try record.open(packagePath: package.path)
     let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)
@@ -94,8 +96,7 @@ struct CICommand: Command {
       progress?.show(stage + ": " + ProgressLine.render(state))
     }
     progress?.clear()
-    let path = quarantinePath ?? Quarantine.defaultPath(in: package.path)
-    run.quarantineFile = FileManager.default.fileExists(atPath: path) ? path : nil
+    run.quarantineFile = FileManager.default.fileExists(atPath: quarantineFile) ? quarantineFile : nil
     run.staleQuarantine = quarantine.stale(among: all, closest: Suggestion.closest)
     run.git = GitState.of(package.path)
     run.selection = package.selection

@@ -30,6 +30,7 @@ struct MergeCommand: Command {
     }
     paths = arguments.positionals
     output = try OutputStage(arguments, formats: Renderings.reportOption)
+    try output.refuseOverwriting(paths)
     confidence = try arguments[MeasurementOptions.Options.confidence]
     gates = try FailureRateGate.parse(arguments)
     baseline = try arguments[FailureRateGate.baseline]

@@ -26,6 +26,9 @@ package protocol RunRecorder: Sendable {
   /// The history `target` names; without one, the package's own history when it exists; nil
   /// for none.
   func open(_ target: RecordTarget?, packagePath: String) throws -> (any RunArchive)?
+  /// The files the history `open` would open is kept in (the database and SQLite's journals
+  /// beside it), which no report may be written over; none when there is no history.
+  func files(of target: RecordTarget?, packagePath: String) -> [String]
 }
 
 /// A history open to take a run, written after the report (one that fails then loses the
@@ -47,5 +50,10 @@ extension RecordTarget? {
       return nil
     }
     return try recorder.open(self, packagePath: packagePath)
+  }
+
+  /// The files of the history this target names, to keep `--output` off them.
+  package func files(packagePath: String) -> [String] {
+    LabExtensions.current.recorder?.files(of: self, packagePath: packagePath) ?? []
   }
 }

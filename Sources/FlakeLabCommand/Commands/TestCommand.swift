@@ -135,6 +135,7 @@ struct TestCommand: Command {
   }
 
   func run() async throws -> ExitStatus {
+    if !isListing { try measurement.output.refuseOverwriting(record.files(packagePath: packageOptions.path)) }
     let history = isListing ? nil : try record.open(packagePath: packageOptions.path)
     let started = Date()
     let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)

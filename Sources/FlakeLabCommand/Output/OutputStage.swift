@@ -35,6 +35,17 @@ package struct OutputStage {
     if let outputPath {
       try UsageError.mapping { () throws(ReportFileError) in try ReportFile.checkWritable(outputPath) }
     }
+    if let baseline = arguments.text(of: FailureRateGate.baseline) { try refuseOverwriting([baseline]) }
+  }
+
+  /// Refuses an `--output` that names one of `files` the command reads or writes (a history, a
+  /// quarantine, a report it merges), before anything runs: written over, the history would lose
+  /// every run, and a report read as a quarantine would excuse every test.
+  package func refuseOverwriting(_ files: [String?]) throws(UsageError) {
+    guard let outputPath else { return }
+    for case let file? in files where ReportFile.sameFile(outputPath, file) {
+      throw UsageError("--output '\(outputPath)' is '\(file)', which this command reads; write the report elsewhere")
+    }
   }
 
   /// A stage with no options of its own: text to standard output, no file.
