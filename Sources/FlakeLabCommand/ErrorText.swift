@@ -41,6 +41,8 @@ package enum ErrorText {
     switch error {
     case .unreadable(let error): "the quarantine file: " + describe(error)
     case .malformed(let path): "\(path) is not a quarantine file: {\"tests\": [{\"test\", \"reason\", \"added\"}]} expected"
+    case .notAQuarantine(let path):
+      "\(path) is not a quarantine file (it does not say \"flakelab\": \"quarantine\"); write one with 'flakelab quarantine add'"
     case .unwritable(let error): "the quarantine file: " + describe(error) + "; it was left as it was"
     case .danglingLink(let path, let target): "\(path) is a symbolic link to \(target), which does not exist; it was left as it was"
     case .notListed(let id, let path): "'\(id)' is not in \(path)"

@@ -388,4 +388,52 @@ final class DailyJobHostileTests: XCTestCase {
     XCTAssertEqual(imported.status, 0, imported.stderr)
     XCTAssertEqual(try sqlite("SELECT commit_id FROM runs"), [head])
   }
+  /// `--output` never replaces a file the command reads or writes: the history (every earlier
+  /// run lost), the quarantine (a report read as one excuses every test), a baseline, a report
+  /// being merged. Refused before anything runs, each file as it was.
+  func testAnOutputThatIsAFileTheCommandUsesIsRefusedAndNothingIsTouched() throws {
+    let report = path("report.json")
+    try #"{"flakelab": "report"}"#.write(toFile: report, atomically: true, encoding: .utf8)
+    let history = path("history.sqlite")
+    try "not yet a history".write(toFile: history, atomically: true, encoding: .utf8)
+    try FileManager.default.createSymbolicLink(atPath: path("link.json"), withDestinationPath: report)
+    let package = state.appendingPathComponent("package")
+    try FileManager.default.createDirectory(at: package.appendingPathComponent(".flakelab"), withIntermediateDirectories: true)
+    let cases: [[String]] = [
+      ["ci", "--package-path", package.path, "--record", history, "--output", history],
+      ["ci", "--package-path", package.path, "--record", history, "--output", history + "-wal"],
+      ["ci", "--package-path", package.path, "--output", package.path + "/.flakelab/../.flakelab/quarantine.json"],
+      ["ci", "--package-path", package.path, "--quarantine", report, "--output", path("link.json")],
+      ["test", "--package-path", package.path, "--record", history, "--output", history],
+      ["merge", report, "--output", path("link.json")],
+      ["run", "isLoading", "--iterations", "10", "--baseline", report, "--output", report],
+    ]
+    for arguments in cases {
+      expectRefusal(try Flakelab.run(arguments), saying: "which this command reads")
+    }
+    XCTAssertEqual(try String(contentsOfFile: history, encoding: .utf8), "not yet a history")
+    XCTAssertEqual(try String(contentsOfFile: report, encoding: .utf8), #"{"flakelab": "report"}"#)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: package.path + "/.flakelab"), [])
+  }
+
+  /// A JSON document that lists tests for another reason is no quarantine: a `ci` report read as
+  /// one would excuse every test it lists.
+  func testAReportIsNotAQuarantine() throws {
+    let ciReport = #"{"flakelab": "ci", "seed": "1", "tests": [{"test": "M.a()", "status": "failed"}]}"#
+    let unmarked = #"{"tests": [{"test": "M.a()", "status": "failed"}]}"#
+    for text in [ciReport, unmarked] {
+      XCTAssertThrowsError(try Quarantine.read(Array(text.utf8), name: "q")) {
+        XCTAssertEqual($0 as? QuarantineError, .notAQuarantine(path: "q"))
+      }
+    }
+    // One written before files said what they are is still read; one written now says it.
+    let older = #"{"tests": [{"test": "M.a()", "reason": "r", "added": "2026-11-01"}]}"#
+    XCTAssertEqual(try Quarantine.read(Array(older.utf8), name: "q").entries.map(\.test), ["M.a()"])
+    let written = Quarantine([.init(test: "M.a()", reason: "r", added: "d")]).text
+    XCTAssertTrue(written.hasPrefix(#"{"flakelab": "quarantine", "tests": ["#), written)
+    XCTAssertEqual(try Quarantine.read(Array(written.utf8), name: "q").entries.map(\.test), ["M.a()"])
+    try ciReport.write(toFile: path("report.json"), atomically: true, encoding: .utf8)
+    let ci = try Flakelab.run(["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--quarantine", path("report.json")])
+    expectRefusal(ci, saying: "is not a quarantine file")
+  }
 }

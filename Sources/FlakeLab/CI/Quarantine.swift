@@ -65,24 +65,37 @@ package struct Quarantine: Sendable, Equatable {
     return entries.count < count
   }
 
-  /// `{"tests": [` then one entry a line, `]}`.
+  /// What a quarantine file says it is (`"flakelab": "quarantine"`): a JSON document that lists
+  /// tests for another reason (a `ci` report) must never excuse them.
+  package static let kind = "quarantine"
+
+  /// `{"flakelab": "quarantine", "tests": [` then one entry a line, `]}`.
   package var text: String {
     let lines = entries.map { entry in
       "  " + JSONValue.object([
         ("test", .string(entry.test)), ("reason", .string(entry.reason)), ("added", .string(entry.added)),
       ]).serialized()
     }
-    return "{\"tests\": [\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "" : "\n") + "]}\n"
+    return "{\"flakelab\": \"\(Self.kind)\", \"tests\": [\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "" : "\n")
+      + "]}\n"
   }
 
-  /// The quarantine `data` holds; `name` says which file in errors.
+  private static let entryKeys: Set<String> = ["test", "reason", "added"]
+
+  /// The quarantine `data` holds; `name` says which file in errors. A file says it is one; a file
+  /// written before it did is taken only when it holds nothing but entries of a quarantine's keys.
   package static func read(_ data: some Collection<UInt8>, name: String) throws(QuarantineError) -> Quarantine {
-    guard let document = JSONParser.parse(data), let tests = document["tests"]?.array else {
-      throw .malformed(path: name)
-    }
+    guard let document = JSONParser.parse(data), case .object(let members) = document,
+      let tests = document["tests"]?.array
+    else { throw .malformed(path: name) }
+    let said = document["flakelab"]
+    guard said == .string(kind) || (said == nil && members.count == 1) else { throw .notAQuarantine(path: name) }
     var entries: [Entry] = []
     for item in tests {
-      guard let test = item["test"]?.string, !test.isEmpty else { throw .malformed(path: name) }
+      guard case .object(let keys) = item, let test = item["test"]?.string, !test.isEmpty else {
+        throw .malformed(path: name)
+      }
+      if said == nil, !keys.allSatisfy({ entryKeys.contains($0.0) }) { throw .notAQuarantine(path: name) }
       entries.append(Entry(test: test, reason: item["reason"]?.string ?? "", added: item["added"]?.string ?? ""))
     }
     return Quarantine(entries)
@@ -147,6 +160,8 @@ package struct Quarantine: Sendable, Equatable {
 package enum QuarantineError: Error, Equatable {
   case unreadable(InputFileError)
   case malformed(path: String)
+  /// JSON of another kind: a report lists tests too.
+  case notAQuarantine(path: String)
   case unwritable(ReportFileError)
   /// A symbolic link to nothing: writing through it would make a file wherever it points.
   case danglingLink(path: String, target: String)
