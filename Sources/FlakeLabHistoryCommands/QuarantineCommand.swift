@@ -101,7 +101,7 @@ struct QuarantineCommand: Command {
       lines.append("(not checked against the package's tests: \(ErrorText.render(error).line))")
     }
     for test in HistoryAnalysis.readyToLeave(recent, quietRuns: quiet) {
-      lines.append("\(test): ready to leave, passed each of its last \(quiet) CI runs (flakelab quarantine remove '\(test)')")
+      lines.append("\(test): ready to leave, passed each of its last \(quiet) CI runs (flakelab quarantine remove \(ScheduleText.shellQuoted(test)))")
     }
     return OutputStage().finish(CommandAnswer(render: { _ in Self.listing(quarantine) + Formatting.lines(lines) }))
   }

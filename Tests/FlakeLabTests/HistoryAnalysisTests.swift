@@ -115,4 +115,36 @@ final class HistoryAnalysisTests: XCTestCase {
     XCTAssertEqual(HistoryJSON.read(Array(HistoryJSON.render(answer).utf8)), answer)
     XCTAssertNil(HistoryJSON.read(Array("{\"command\": \"ci\"}".utf8)))
   }
+  /// A test's name is data wherever it is printed: the hint to leave the quarantine pastes as
+  /// one argument, a bidirectional control shows as its escape, a backtick cannot end a code
+  /// span, a line break cannot split a name on the page.
+  func testAHostileNameIsQuotedEscapedAndFencedInEveryRendering() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-names-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let pwned = directory.appendingPathComponent("PWNED").path
+    let hostile = "x'; touch \(pwned); echo '"
+    let answer = HistoryAnalysis.answer(
+      [], window: window, quarantined: [hostile: [.passed, .passed]], quietRuns: 2)
+    let text = HistoryText.render(answer, path: "h.sqlite")
+    let hint = try XCTUnwrap(text.split(separator: "\n").first { $0.contains("quarantine remove") })
+    let pasted = String(hint[hint.range(of: "(flakelab ")!.upperBound...].dropLast())
+      .replacingOccurrences(of: "quarantine remove", with: "printf %s")
+    let shell = try CapturedProcess.run("/bin/sh", ["-c", pasted])
+    XCTAssertEqual(shell.output, hostile, "one argument, as the name is")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: pwned))
+
+    let reversed = HistoryAnalysis.answer([], window: window, quarantined: ["T.a\u{202E}cba()": [.passed]], quietRuns: 1)
+    XCTAssertTrue(HistoryText.render(reversed, path: "h").contains("T.a\\u{202E}cba()"))
+    XCTAssertFalse(HistoryText.render(reversed, path: "h").unicodeScalars.contains("\u{202E}"))
+    XCTAssertEqual(Formatting.printable("a\u{2066}b\u{200F}"), "a\\u{2066}b\\u{200F}")
+
+    let backtick = HistoryAnalysis.answer([], window: window, quarantined: ["T.`a` | b()": [.passed]], quietRuns: 1)
+    XCTAssertTrue(HistoryMarkdown.render(backtick, path: "h").contains("`` T.`a` \\| b() ``"))
+
+    let broken = HistoryAnalysis.answer([run(1, "a", ["T.two\nlines()": .flaky])], window: window)
+    let page = HistoryHTML.render(broken, path: "h")
+    XCTAssertTrue(page.contains("T.two\\nlines()"))
+    XCTAssertFalse(page.contains("T.two\nlines()"))
+  }
 }

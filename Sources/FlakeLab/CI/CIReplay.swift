@@ -18,7 +18,7 @@ extension CIRun {
     let filter = "^" + NSRegularExpression.escapedPattern(for: test.test.id) + "$"
     return [
       program, "test", "--package-path", package, "--layout", "fresh", "--filter", ScheduleText.shellQuoted(filter),
-      "--executor", "global", "--seed", String(seed), "--index", String(failure.index),
+      "--executor", ExecutorID.global.name, "--seed", String(seed), "--index", String(failure.index),
     ].joined(separator: " ")
   }
 }

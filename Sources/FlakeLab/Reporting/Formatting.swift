@@ -15,10 +15,12 @@ package enum Formatting {
   }
 
   /// `text` with each control character (C0 but `keeping`, DEL, C1, the line and paragraph
-  /// separators) as an escape a reader sees: `\n`, `\t`, `\u{1B}`.
+  /// separators, and the bidirectional controls, which can show a name in another order than
+  /// it has) as an escape a reader sees: `\n`, `\t`, `\u{1B}`, `\u{202E}`.
   package static func printable(_ text: String, keeping kept: Set<Unicode.Scalar> = []) -> String {
     func isControl(_ scalar: Unicode.Scalar) -> Bool {
       scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+        || isBidirectionalControl(scalar)
     }
     guard text.unicodeScalars.contains(where: { isControl($0) && !kept.contains($0) }) else { return text }
     var shown = ""
@@ -32,6 +34,13 @@ package enum Formatting {
       }
     }
     return shown
+  }
+
+  /// The marks and embeddings that reorder text (U+061C, U+200E, U+200F, U+202A–U+202E,
+  /// U+2066–U+2069): a test named with U+202E shows its tail reversed.
+  package static func isBidirectionalControl(_ scalar: Unicode.Scalar) -> Bool {
+    [0x061C, 0x200E, 0x200F].contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+      || (0x2066...0x2069).contains(scalar.value)
   }
 
   /// `12,345`: counts with thousands separators.

@@ -231,7 +231,7 @@ package enum HTMLReport {
 
   /// Text in the page (which is XML as well as HTML), line breaks kept.
   static func escaped(_ text: String) -> String {
-    XMLText.escaped(text, inAttribute: false)
+    XMLText.escaped(Formatting.printable(text, keeping: ["\n", "\t"]), inAttribute: false)
   }
 
   /// The look every FlakeLab page shares (this one's, the history's): colours for light and

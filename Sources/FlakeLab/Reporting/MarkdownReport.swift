@@ -96,13 +96,14 @@ package enum MarkdownReport {
 
   /// Text in a table cell: a pipe would end the cell, and `<` would start a tag.
   package static func escaped(_ text: String) -> String {
-    text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|")
-      .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: "\n", with: " ")
+    Formatting.printable(
+      text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|")
+        .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: "\n", with: " "))
   }
 
   /// An ID as code, its pipes escaped (GitHub ends a cell at a pipe even inside code); an ID
   /// with a backtick (a raw identifier) between double backticks and spaces.
-  static func code(_ text: String) -> String {
+  package static func code(_ text: String) -> String {
     code(text, inTable: true)
   }
 
@@ -114,7 +115,8 @@ package enum MarkdownReport {
   /// Fenced by one backtick more than the longest run of them inside, and padded with spaces
   /// when it holds any, as CommonMark reads a code span.
   private static func code(_ text: String, inTable: Bool) -> String {
-    let inner = (inTable ? text.replacingOccurrences(of: "|", with: "\\|") : text).replacingOccurrences(of: "\n", with: " ")
+    let inner = Formatting.printable(
+      (inTable ? text.replacingOccurrences(of: "|", with: "\\|") : text).replacingOccurrences(of: "\n", with: " "))
     var longest = 0
     var run = 0
     for character in inner {

@@ -133,7 +133,9 @@ package enum HistoryHTML {
       + "aria-label=\"\(XMLText.escaped(said))\"></span>"
   }
 
-  private static func text(_ value: String) -> String { XMLText.escaped(value, inAttribute: false) }
+  /// Names and messages as a reader sees them: a line break or a bidirectional control shown as
+  /// its escape, never breaking a name in two or reversing its tail.
+  private static func text(_ value: String) -> String { XMLText.escaped(Formatting.printable(value), inAttribute: false) }
 
   private static func code(_ value: String) -> String { "<code>\(text(value))</code>" }
 

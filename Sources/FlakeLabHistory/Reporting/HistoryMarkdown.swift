@@ -23,7 +23,7 @@ package enum HistoryMarkdown {
           test.ciRuns == 0
           ? "—" : "\(Formatting.percent(test.rate)) (\(Formatting.percent(test.low))–\(Formatting.percent(test.high)))"
         lines.append(
-          "| `\(MarkdownReport.escaped(test.test))` | \(test.isFlaky ? "yes, on \(test.flakyCommits.count) commit\(test.flakyCommits.count == 1 ? "" : "s")" : "no") "
+          "| \(MarkdownReport.code(test.test)) | \(test.isFlaky ? "yes, on \(test.flakyCommits.count) commit\(test.flakyCommits.count == 1 ? "" : "s")" : "no") "
             + "| \(test.ciFailures) of \(test.ciRuns) | \(rate) | \(test.flips) of \(test.pairs) | \(first) |")
       }
     }
@@ -33,11 +33,11 @@ package enum HistoryMarkdown {
     }
     if !answer.stoppedFlaking.isEmpty {
       lines += ["", "**Stopped flaking** (each of their last \(answer.quietRuns) CI runs passed): "
-        + answer.stoppedFlaking.map { "`\(MarkdownReport.escaped($0))`" }.joined(separator: ", ")]
+        + answer.stoppedFlaking.map(MarkdownReport.code).joined(separator: ", ")]
     }
     if !answer.readyToLeave.isEmpty {
       lines += ["", "**Ready to leave the quarantine** (each of their last \(answer.quietRuns) recorded CI runs passed): "
-        + answer.readyToLeave.map { "`\(MarkdownReport.escaped($0))`" }.joined(separator: ", ")]
+        + answer.readyToLeave.map(MarkdownReport.code).joined(separator: ", ")]
     }
     if let gate = answer.gate {
       lines += HistoryText.gateLines(gate, answer: answer).flatMap { ["", MarkdownReport.escaped($0)] }

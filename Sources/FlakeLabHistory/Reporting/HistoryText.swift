@@ -45,7 +45,7 @@ package enum HistoryText {
     }
     if !answer.readyToLeave.isEmpty {
       lines += ["", "Ready to leave the quarantine: passed each of their last \(answer.quietRuns) recorded CI runs:"]
-      lines += answer.readyToLeave.map { "  \($0)    (flakelab quarantine remove '\($0)')" }
+      lines += answer.readyToLeave.map { "  \($0)    (flakelab quarantine remove \(ScheduleText.shellQuoted($0)))" }
     }
     if let gate = answer.gate {
       let gateLines = gateLines(gate, answer: answer)
