@@ -53,10 +53,17 @@ public enum LabCommandLine {
     let arguments = Array(CommandLine.arguments.dropFirst())
     let command: any Command
     do {
-      guard let parsed = try parse(arguments, commands: commands(catalog)) else {
+      switch try parse(arguments, commands: commands(catalog)) {
+      case .run(let parsed):
+        command = parsed
+      case .show(let text):
+        // Help, the version or a completion script that could not be written is no success:
+        // `make install` would install an empty completion.
+        guard SystemCalls.writeAll(text.utf8, to: STDOUT_FILENO) else {
+          fail("could not write to standard output: \(String(cString: strerror(errno)))", status: .usage)
+        }
         exit(ExitStatus.success.rawValue)
       }
-      command = parsed
     } catch {
       fail(error.message, status: .usage)
     }
@@ -76,11 +83,7 @@ public enum LabCommandLine {
         let status = try await command.run()
         // An interrupt a watcher saw after its last look still ends the command as one.
         if InterruptSignal.isRaised { exit(ExitStatus.interrupted.rawValue) }
-        // Output that could not be written is not a success (`> /dev/full`, a closed pipe).
-        if fflush(nil) != 0 {
-          fail("could not write to standard output: \(String(cString: strerror(errno)))", status: .usage)
-        }
-        exit(status.rawValue)
+        exitUnlessStandardOutputFailed(status)
       } catch {
         let (line, status) = ErrorText.render(error)
         fail(line, status: status)
@@ -88,6 +91,15 @@ public enum LabCommandLine {
     }
     if DeterministicScheduler.isInstalled { DeterministicScheduler.runMainLoop() }
     dispatchMain()
+  }
+
+  /// Exits with `status`, or with 2 and the reason when what is still buffered for standard
+  /// output cannot be written (`> /dev/full`, a closed pipe).
+  private static func exitUnlessStandardOutputFailed(_ status: ExitStatus) -> Never {
+    if fflush(nil) != 0 {
+      fail("could not write to standard output: \(String(cString: strerror(errno)))", status: .usage)
+    }
+    exit(status.rawValue)
   }
 
   /// The commands of a lab with `catalog`, in the order help lists them.
@@ -99,10 +111,14 @@ public enum LabCommandLine {
     ] + LabExtensions.current.commands(catalog) + [WorkerCommand.entry(catalog)]
   }
 
-  /// The command to run, or nil when help was printed instead.
-  static func parse(_ arguments: [String], commands: [CommandEntry]) throws(UsageError)
-    -> (any Command)?
-  {
+  /// What a command line asks for: a command to run, or text to show (help, the version, a
+  /// completion script).
+  enum Request {
+    case run(any Command)
+    case show(String)
+  }
+
+  static func parse(_ arguments: [String], commands: [CommandEntry]) throws(UsageError) -> Request {
     guard let name = arguments.first, !["-h", "--help", "help"].contains(name) else {
       if arguments.count > 1 {
         guard let topic = commands.first(where: { $0.name == arguments[1] }), arguments.count == 2 else {
@@ -111,11 +127,9 @@ public enum LabCommandLine {
               + Suggestion.didYouMean(arguments[1], among: commands.filter { !$0.isHidden }.map(\.name))
               + " (see '\(Program.name) --help')")
         }
-        print(topic.helpText, terminator: "")
-      } else {
-        print(overview(commands), terminator: "")
+        return .show(topic.helpText)
       }
-      return nil
+      return .show(overview(commands))
     }
     if name == CompletionScript.flag {
       let shells = CompletionScript.Shell.allCases.map(\.rawValue)
@@ -124,15 +138,13 @@ public enum LabCommandLine {
           "\(CompletionScript.flag) takes one shell, \(shells.joined(separator: ", ")), not '"
             + ValueParsers.shown(arguments.dropFirst().joined(separator: " ")) + "'")
       }
-      print(CompletionScript.script(for: shell, program: Program.name, commands: commands), terminator: "")
-      return nil
+      return .show(CompletionScript.script(for: shell, program: Program.name, commands: commands))
     }
     if name == "--version" {
       guard arguments.count == 1 else {
         throw UsageError("--version takes nothing after it, not '\(ValueParsers.shown(arguments[1]))'")
       }
-      print(Report.labVersion)
-      return nil
+      return .show(Report.labVersion + "\n")
     }
     guard var type = commands.first(where: { $0.name == name }) else {
       throw UsageError(
@@ -145,12 +157,9 @@ public enum LabCommandLine {
       type = subcommand
       rest.removeFirst()
     }
-    if rest.contains("--help") || rest.contains("-h") {
-      print(type.helpText, terminator: "")
-      return nil
-    }
+    if rest.contains("--help") || rest.contains("-h") { return .show(type.helpText) }
     let parsed = try ParsedArguments(rest, options: type.options, command: type.name)
-    return try type.make(parsed)
+    return .run(try type.make(parsed))
   }
 
   static func overview(_ commands: [CommandEntry]) -> String {

@@ -436,4 +436,13 @@ final class DailyJobHostileTests: XCTestCase {
     let ci = try Flakelab.run(["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--quarantine", path("report.json")])
     expectRefusal(ci, saying: "is not a quarantine file")
   }
+  /// Help, the version and a completion script that cannot be written are no success: `make
+  /// install` would install an empty completion.
+  func testHelpVersionAndCompletionsThatCannotBeWrittenExitTwo() throws {
+    for words in ["--help", "help ci", "ci --help", "history import --help", "--version", "--generate-completion-script zsh"] {
+      let result = try Flakelab.shell("FLAKELAB \(words) > /dev/full")
+      XCTAssertEqual(result.status, 2, words)
+      XCTAssertTrue(result.stderr.contains("could not write to standard output"), result.stderr)
+    }
+  }
 }
