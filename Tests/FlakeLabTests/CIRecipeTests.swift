@@ -226,6 +226,42 @@ final class CIRecipeTests: XCTestCase {
     XCTAssertTrue(FileManager.default.fileExists(atPath: package.appendingPathComponent(".flakelab/history.sqlite").path))
   }
 
+  /// The run step hands flakelab every line of `arguments`, and fails when `output-directory`
+  /// cannot be made rather than writing the reports to `/`. A stand-in flakelab says what it
+  /// was given; no package runs.
+  func testTheRunStepTakesEveryLineOfItsArgumentsAndFailsWhereItCannotWrite() throws {
+    let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("action-run-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: workspace, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: workspace) }
+    let stand = workspace.appendingPathComponent("flakelab")
+    try "#!/bin/bash\nprintf '%s\\n' \"$@\" > \"$SAID\"\n".write(to: stand, atomically: true, encoding: .utf8)
+    XCTAssertEqual(chmod(stand.path, 0o755), 0)
+    try "".write(to: workspace.appendingPathComponent("a-file"), atomically: true, encoding: .utf8)
+    func run(directory: String, arguments: String) throws -> (status: Int32, said: [String], stdout: String) {
+      let said = workspace.appendingPathComponent("said")
+      try? FileManager.default.removeItem(at: said)
+      let output = workspace.appendingPathComponent("output")
+      try "".write(to: output, atomically: true, encoding: .utf8)
+      let result = try Flakelab.run(
+        URL(fileURLWithPath: "/bin/bash"), [Self.action.appendingPathComponent("run.sh").path],
+        environment: [
+          "FLAKELAB": stand.path, "SAID": said.path, "GITHUB_OUTPUT": output.path, "INPUT_PACKAGE_PATH": ".",
+          "INPUT_RETRIES": "2", "INPUT_FAIL_ON_FLAKY": "false", "INPUT_QUARANTINE": "", "INPUT_HISTORY": "",
+          "INPUT_FORMATS": "junit,json", "INPUT_OUTPUT_DIRECTORY": directory, "INPUT_ARGUMENTS": arguments,
+        ], directory: workspace)
+      let words = (try? String(contentsOf: said, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+      return (result.status, words, result.stdout)
+    }
+    let lines = try run(directory: "-reports", arguments: "--filter A\n  --timeout 2m\n--fail-on-flaky\n")
+    XCTAssertEqual(lines.status, 0)
+    XCTAssertEqual(Array(lines.said.prefix(11)), ["ci", "--package-path", ".", "--retries", "2", "--no-progress", "--filter", "A", "--timeout", "2m", "--fail-on-flaky"])
+    XCTAssertTrue(lines.said.contains(workspace.appendingPathComponent("-reports/flakelab-ci.json").resolvingSymlinksInPath().path), "\(lines.said)")
+    let blocked = try run(directory: "a-file", arguments: "")
+    XCTAssertEqual(blocked.status, 2)
+    XCTAssertTrue(blocked.stdout.contains("::error title=FlakeLab::the output-directory input, 'a-file'"), blocked.stdout)
+    XCTAssertEqual(blocked.said, [], "flakelab never ran")
+  }
+
   /// `${{ … }}` as the runner expands it, for the expressions the action's `run` steps use: an
   /// input, `github.action_path`, `runner.temp`, an earlier step's output. Any other is an error,
   /// so the action keeps to what this test can check.
