@@ -341,7 +341,7 @@ final class DailyJobHostileTests: XCTestCase {
     process.executableURL = Flakelab.executable
     process.arguments = [
       "ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "hangs", "--timeout", "3s",
-      "--retries", "5",
+      "--retries", "5", "--output", path("ci.json"),
     ]
     process.environment = ProcessInfo.processInfo.environment.merging(["CIJOB_STATE": state.path]) { $1 }
     process.standardOutput = output
@@ -355,6 +355,11 @@ final class DailyJobHostileTests: XCTestCase {
     XCTAssertTrue(said.contains("INTERRUPTED  CIJobTests.hangs()  hung in the pass"), said)
     XCTAssertTrue(said.contains("until the interrupt cut it short"), said)
     XCTAssertFalse(said.contains("FAILED"), said)
+    // The summary and the JSON say it as the block does: never failed.
+    XCTAssertTrue(said.contains("\n0 tests passed, 1 interrupted in their retries.\n"), said)
+    let run = try CIJSONReader.read(try XCTUnwrap(JSONParser.parse(try XCTUnwrap(FileManager.default.contents(atPath: path("ci.json"))))))
+    XCTAssertEqual(run.tests.map(\.status), [.interrupted])
+    XCTAssertFalse(run.failsTheJob)
   }
 
   func testAQuarantineListsATestOnceAndNeverWritesThroughALinkToNothing() throws {

@@ -81,7 +81,8 @@ package struct CIRun: Sendable, Equatable {
   /// flaky ones that failed on their own, and the quarantined ones that did not pass. Flaky tests
   /// of a crash are shown with their crash (``crashes``).
   package var shown: [CITest] {
-    tests(.failed) + (interrupted ? [] : tests(.notRun)) + flakyOnTheirOwn + quarantined.filter { $0.status != .passed }
+    tests(.failed) + tests(.interrupted) + (interrupted ? [] : tests(.notRun)) + flakyOnTheirOwn
+      + quarantined.filter { $0.status != .passed }
   }
 
   /// The flaky tests that are not part of a crash: each failed on its own in the pass.

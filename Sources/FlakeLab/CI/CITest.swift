@@ -13,19 +13,22 @@ package struct CITest: Sendable, Equatable {
     case skipped
     /// The lab could not run it: its processes ended before it started.
     case notRun
+    /// Failed in the pass; Ctrl-C or SIGTERM cut its retries before one passed: neither flaky
+    /// nor failed, since the retries that would have told were never run.
+    case interrupted
 
     /// It ran: passed, flaky or failed. Only these say anything of a rate.
     package var ran: Bool {
       switch self {
       case .passed, .flaky, .failed: true
-      case .skipped, .notRun: false
+      case .skipped, .notRun, .interrupted: false
       }
     }
 
     /// Its first attempt failed: flaky or failed.
     package var failedFirst: Bool {
       switch self {
-      case .flaky, .failed: true
+      case .flaky, .failed, .interrupted: true
       case .passed, .skipped, .notRun: false
       }
     }
@@ -34,7 +37,7 @@ package struct CITest: Sendable, Equatable {
     package var passedOnce: Bool {
       switch self {
       case .passed, .flaky: true
-      case .failed, .skipped, .notRun: false
+      case .failed, .skipped, .notRun, .interrupted: false
       }
     }
   }
@@ -84,7 +87,8 @@ package struct CITest: Sendable, Equatable {
     guard let first = attempts.first else { return .notRun }
     if case .skipped = first.outcome { return .skipped }
     guard first.failed else { return first.outcome == .executorChanged ? .notRun : .passed }
-    return attempts.dropFirst().contains { $0.outcome == .passed } ? .flaky : .failed
+    if attempts.dropFirst().contains(where: { $0.outcome == .passed }) { return .flaky }
+    return retriesCut ? .interrupted : .failed
   }
 
   /// The failure that says most of the test: its own, before a crash of the pass's process that

@@ -80,7 +80,7 @@ package enum CIJUnit {
     if test.quarantine != nil, test.status != .passed { return .skipped }
     switch test.status {
     case .passed, .flaky: return .passed
-    case .skipped: return .skipped
+    case .skipped, .interrupted: return .skipped
     case .notRun: return .error
     case .failed: return test.attempts.first.map(isError) ?? false ? .error : .failure
     }
@@ -109,6 +109,10 @@ package enum CIJUnit {
         children.append("<\(Element.skipped) message=\"\(XMLText.escaped(test.attempts.first.map(CIText.said) ?? "skipped"))\"/>")
       case .notRun:
         children.append("<\(Element.error) message=\"the test never started: its processes ended before it\" type=\"notRun\"/>")
+      case .interrupted:
+        let said = test.seen.map { ": " + CIText.said($0) } ?? ""
+        children.append(
+          "<\(Element.skipped) message=\"\(XMLText.escaped("failed in the pass, then the interrupt cut its retries short\(said)"))\"/>")
       case .flaky:
         children += test.attempts.filter(\.failed).map { element(isError($0) ? .flakyError : .flakyFailure, $0) }
       case .failed:

@@ -23,7 +23,7 @@ package enum CIText {
 
   /// `FLAKY  M.S/t()  failed in the pass, passed in retry 1 of 2`, the runs, what it said.
   static func block(_ test: CITest, of run: CIRun) -> [String] {
-    let label = test.quarantine != nil ? "QUARANTINED" : test.retriesCut ? "INTERRUPTED" : test.status.rawValue.uppercased()
+    let label = test.quarantine != nil ? "QUARANTINED" : test.status.rawValue.uppercased()
     var lines = ["\(label)  \(test.test.id)  \(story(test))"]
     if let entry = test.quarantine {
       lines.append("    quarantined since \(entry.added): \(entry.reason.isEmpty ? "no reason given" : entry.reason); its failures do not fail the job")
@@ -87,8 +87,13 @@ package enum CIText {
   static func summary(_ run: CIRun) -> String {
     let passed = run.tests(.passed).count
     var parts = ["\(Formatting.count(passed)) test\(passed == 1 ? "" : "s") passed"]
-    for status in [CITest.Status.skipped, .flaky, .failed, .notRun] where !run.tests(status).isEmpty {
-      let name = status != .notRun ? status.rawValue : run.interrupted ? "not run before the interrupt" : "never started"
+    for status in [CITest.Status.skipped, .flaky, .failed, .interrupted, .notRun] where !run.tests(status).isEmpty {
+      let name =
+        switch status {
+        case .notRun: run.interrupted ? "not run before the interrupt" : "never started"
+        case .interrupted: "interrupted in their retries"
+        default: status.rawValue
+        }
       parts.append("\(Formatting.count(run.tests(status).count)) \(name)")
     }
     let quarantined = run.quarantined

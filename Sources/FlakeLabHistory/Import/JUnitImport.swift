@@ -91,6 +91,7 @@ enum JUnitImport {
     let besideACrash = status == .flaky && runs.first?.attributes["type"] == CIJUnit.crashBesideOthers
     switch status {
     case .skipped, .notRun: return .init(test: id, status: status, attempts: 0, failures: 0)
+    case .interrupted: return .init(test: id, status: status, attempts: 1, failures: 1)
     case .passed: return .init(test: id, status: status, attempts: 1, failures: 0)
     case .flaky:
       let failures = max(runs.count, 1)
