@@ -85,7 +85,7 @@ final class PackageTestCommandTests: XCTestCase {
         [test], repetitions: 2, inParallel: false, channel: configuration.channel,
         eventStreamVersion: package.eventStreamVersion),
       environment: TestLaunch.environment(configuration, preload: preload), channel: channel.writeEnd,
-      as: configuration.channel)
+      as: configuration.channel, inherited: [try configuration.testListFile()])
     close(channel.writeEnd)
     defer { close(spawned.output) }
     var status: Int32 = 0

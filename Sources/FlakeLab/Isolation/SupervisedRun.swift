@@ -62,6 +62,8 @@ struct WorkerLaunch {
   let environment: [String: String]
   let feed: any OutcomeFeed
   var channelDescriptor = ProcessSpawner.channelDescriptor
+  /// Files the process inherits beside its channel (a test process's list of tests).
+  var inherited: [InheritedFile] = []
 }
 
 extension SupervisedRun {

@@ -31,7 +31,8 @@ final class WorkerProcess {
     feed = launch.feed
     let spawned = try ProcessSpawner.spawn(
       executable: launch.executable, arguments: launch.arguments,
-      environment: launch.environment, channel: feed.descriptor, as: launch.channelDescriptor)
+      environment: launch.environment, channel: feed.descriptor, as: launch.channelDescriptor,
+      inherited: launch.inherited)
     feed.releaseWorkerEnd()
     pid = spawned.pid
     output = spawned.output

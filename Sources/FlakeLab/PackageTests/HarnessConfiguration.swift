@@ -1,7 +1,9 @@
 import Foundation
 
 /// What the supervisor tells the harness it preloads into a user's test process, through the
-/// environment: which tests, how many repetitions, under which of the harness's mechanisms.
+/// environment: how many repetitions, under which of the harness's mechanisms; and which tests,
+/// through a file the process inherits (``testListFile()``), since a suite's IDs outgrow what
+/// one environment string holds.
 ///
 /// Both sides read and write it here, so the supervisor and the preloaded library
 /// (`libFlakeLabPreload.so`) cannot disagree.
@@ -27,6 +29,8 @@ package struct HarnessConfiguration: Equatable, Sendable {
   /// (``randomChannel()``) and named only here, so a test that closes or writes to a
   /// descriptor of its own (3, say) never reaches it. The harness takes it over at start.
   package var channel: Int32
+  /// The descriptor the test process reads its tests' IDs from, drawn as the channel is.
+  package var testList: Int32
 
   package init(
     mechanism: HarnessMechanism, tests: [PackageTest], firstIndex: Int = 0, repetitions: Int = 1,
@@ -41,6 +45,15 @@ package struct HarnessConfiguration: Equatable, Sendable {
     self.isProbe = isProbe
     self.noiseThreads = noiseThreads
     self.channel = channel
+    var list = Self.randomChannel()
+    while list == channel { list = Self.randomChannel() }
+    testList = list
+  }
+
+  /// The tests' IDs, a line each (an ID never holds a newline), in the file the process finds at
+  /// ``testList``.
+  package func testListFile() throws -> InheritedFile {
+    try InheritedFile(Array(testIDs.joined(separator: "\n").utf8), as: testList)
   }
 
   /// A descriptor number far above what a process opens by itself, under the limit of open
@@ -57,8 +70,7 @@ package struct HarnessConfiguration: Equatable, Sendable {
   package var environment: [String: String] {
     [
       Self.prefix + "MECHANISM": mechanism.rawValue,
-      // A test ID never holds a newline.
-      Self.prefix + "TESTS": testIDs.joined(separator: "\n"),
+      Self.prefix + "TEST_LIST": String(testList),
       Self.prefix + "FRAMEWORK": framework.rawValue,
       Self.prefix + "FIRST_INDEX": String(firstIndex),
       Self.prefix + "REPETITIONS": String(repetitions),
@@ -69,11 +81,13 @@ package struct HarnessConfiguration: Equatable, Sendable {
     ]
   }
 
-  /// The configuration in `environment`, or nil in a process the lab did not start.
-  package init?(environment: [String: String]) {
+  /// The configuration in `environment`, with the tests read (and the descriptor closed) by
+  /// `readTests`; nil in a process the lab did not start.
+  package init?(environment: [String: String], readTests: (Int32) -> [UInt8]? = InheritedFile.readAll) {
     func value(_ name: String) -> String? { environment[Self.prefix + name] }
     guard let mechanism = value("MECHANISM").flatMap(HarnessMechanism.init(rawValue:)),
-      let ids = value("TESTS"), let framework = value("FRAMEWORK").flatMap(PackageTest.Framework.init),
+      let list = value("TEST_LIST").flatMap({ Int32($0) }), let bytes = readTests(list),
+      let framework = value("FRAMEWORK").flatMap(PackageTest.Framework.init),
       let firstIndex = value("FIRST_INDEX").flatMap({ Int($0) }),
       let repetitions = value("REPETITIONS").flatMap({ Int($0) }),
       let seed = value("SEED").flatMap({ UInt64($0) }),
@@ -81,15 +95,18 @@ package struct HarnessConfiguration: Equatable, Sendable {
     else { return nil }
     self.init(
       mechanism: mechanism,
-      tests: ids.split(separator: "\n").map { PackageTest(id: String($0), framework: framework) },
+      tests: String(decoding: bytes, as: UTF8.self).split(separator: "\n").map {
+        PackageTest(id: String($0), framework: framework)
+      },
       firstIndex: firstIndex,
       repetitions: repetitions, seed: seed, isProbe: value("PROBE") == "1",
       noiseThreads: value("NOISE").flatMap { Int($0) } ?? 0, channel: channel)
+    testList = list
   }
 
   /// The names of every variable, to remove from the environment of the test's own children.
   package static var variableNames: [String] {
-    ["MECHANISM", "TESTS", "FRAMEWORK", "FIRST_INDEX", "REPETITIONS", "SEED", "PROBE", "NOISE", "CHANNEL"].map {
+    ["MECHANISM", "TEST_LIST", "FRAMEWORK", "FIRST_INDEX", "REPETITIONS", "SEED", "PROBE", "NOISE", "CHANNEL"].map {
       prefix + $0
     }
   }

@@ -64,7 +64,7 @@ package struct HarnessProbe: Sendable {
       let spawned = try ProcessSpawner.spawn(
         executable: binary, arguments: ["--testing-library", "xctest", "FlakeLabProbe/probe"],
         environment: TestLaunch.environment(configuration, preload: preload),
-        channel: feed.writeEnd, as: configuration.channel)
+        channel: feed.writeEnd, as: configuration.channel, inherited: [try configuration.testListFile()])
       feed.closeWriteEnd()
       defer { close(spawned.output) }
       guard try waitForExit(spawned.pid, within: Supervisor.startLimit) else {

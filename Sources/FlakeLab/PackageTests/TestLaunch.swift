@@ -40,7 +40,7 @@ package enum TestLaunch {
           [test], repetitions: batch.count, inParallel: false, channel: configuration.channel,
           eventStreamVersion: package.eventStreamVersion),
         environment: environment(configuration, preload: preload), feed: feed,
-        channelDescriptor: configuration.channel)
+        channelDescriptor: configuration.channel, inherited: [try configuration.testListFile()])
     }
   }
 
@@ -69,7 +69,7 @@ package enum TestLaunch {
           tests, of: package.swiftTestingTests, repetitions: 1, inParallel: mechanism.runsTestsInParallel && !oneAtATime,
           channel: configuration.channel, eventStreamVersion: package.eventStreamVersion),
         environment: environment(configuration, preload: preload), feed: feed,
-        channelDescriptor: configuration.channel)
+        channelDescriptor: configuration.channel, inherited: [try configuration.testListFile()])
       return (launch, feed)
     }
   }
@@ -105,16 +105,41 @@ package enum TestLaunch {
   /// to run or `--skip` of those not to, whichever names fewer. Swift Testing matches every
   /// test against every alternative, so naming 3,000 tests to run 3,000 cost a pass more than
   /// the tests did.
+  ///
+  /// Linux limits each argument to 128 KiB: the IDs are split among as many `--filter` (or
+  /// `--skip`) options as it takes, which Swift Testing reads as one choice (any filter runs a
+  /// test, any skip leaves it out).
   static func selection(_ tests: [PackageTest], of all: Set<String>) -> [String] {
     let chosen = Set(tests.map(\.id))
     let rest = all.subtracting(chosen)
-    // Anchored: an ID must not match a longer one (`yield()` and `yieldTwice()`).
-    func pattern(_ ids: some Collection<String>) -> String {
-      "^(" + ids.sorted().map { NSRegularExpression.escapedPattern(for: $0) }.joined(separator: "|") + ")(/|$)"
-    }
-    guard chosen.isSubset(of: all) else { return ["--filter", pattern(chosen)] }
+    guard chosen.isSubset(of: all) else { return options("--filter", chosen) }
     if rest.isEmpty { return [] }
-    return rest.count < chosen.count ? ["--skip", pattern(rest)] : ["--filter", pattern(chosen)]
+    return rest.count < chosen.count ? options("--skip", rest) : options("--filter", chosen)
+  }
+
+  /// The longest pattern one option carries: well under the kernel's 128 KiB a string.
+  static let patternLimit = 96 * 1024
+
+  /// `option` with anchored patterns that together match exactly `ids`: an ID must not match a
+  /// longer one (`yield()` and `yieldTwice()`).
+  private static func options(_ option: String, _ ids: Set<String>) -> [String] {
+    var options: [String] = []
+    var group: [String] = []
+    var length = 0
+    func flush() {
+      guard !group.isEmpty else { return }
+      options += [option, "^(" + group.joined(separator: "|") + ")(/|$)"]
+      group = []
+      length = 0
+    }
+    for id in ids.sorted() {
+      let escaped = NSRegularExpression.escapedPattern(for: id)
+      if length + escaped.utf8.count + 1 > patternLimit { flush() }
+      group.append(escaped)
+      length += escaped.utf8.count + 1
+    }
+    flush()
+    return options
   }
 
   /// The worker environment with the harness preloaded and configured; with no configuration

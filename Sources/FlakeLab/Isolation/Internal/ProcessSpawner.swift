@@ -20,9 +20,10 @@ enum ProcessSpawner {
   /// Where a scenario worker finds its outcome channel.
   static let channelDescriptor: Int32 = 3
 
+  /// - Parameter inherited: files the process finds at their numbers.
   static func spawn(
     executable: String, arguments: [String], environment: [String: String], channel: Int32,
-    as channelDescriptor: Int32 = channelDescriptor
+    as channelDescriptor: Int32 = channelDescriptor, inherited: [InheritedFile] = []
   ) throws -> Spawned {
     let pipe = try PipeEnds()
     defer { close(pipe.writeEnd) }
@@ -33,6 +34,7 @@ enum ProcessSpawner {
         posix_spawn_file_actions_adddup2(&actions, pipe.writeEnd, 1)
         posix_spawn_file_actions_adddup2(&actions, pipe.writeEnd, 2)
         posix_spawn_file_actions_adddup2(&actions, channel, channelDescriptor)
+        for file in inherited { posix_spawn_file_actions_adddup2(&actions, file.descriptor, file.number) }
       }
     } catch {
       close(pipe.readEnd)

@@ -27,16 +27,7 @@ final class SharedRegion: @unchecked Sendable {
   }
 
   private static func anonymousFile() throws -> Int32 {
-    if let descriptor = SystemCalls.memoryFile(named: "flakelab-channel") { return descriptor }
-    for directory in [NSTemporaryDirectory(), "/tmp"] {
-      var template = Array("\(directory)/flakelab-XXXXXX".utf8CString)
-      let descriptor = mkstemp(&template)
-      guard descriptor >= 0 else { continue }
-      unlink(template)
-      _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-      return descriptor
-    }
-    throw SystemError("creating a shared-memory file (memfd_create, or mkstemp in $TMPDIR and /tmp)")
+    try SystemCalls.anonymousFile(named: "flakelab-channel")
   }
 
   /// The region behind a descriptor someone else owns, such as the one a worker inherits. The

@@ -55,6 +55,22 @@ package enum SystemCalls {
     return descriptor >= 0 ? descriptor : nil
   }
 
+  /// A close-on-exec file no name reaches: in memory where the kernel has `memfd_create`, else
+  /// in `$TMPDIR` or `/tmp`, unlinked as soon as it is open. Nothing is left behind, whatever
+  /// ends the process.
+  static func anonymousFile(named name: String) throws -> Int32 {
+    if let descriptor = memoryFile(named: name) { return descriptor }
+    for directory in [NSTemporaryDirectory(), "/tmp"] {
+      var template = Array("\(directory)/\(name)-XXXXXX".utf8CString)
+      let descriptor = mkstemp(&template)
+      guard descriptor >= 0 else { continue }
+      unlink(template)
+      _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+      return descriptor
+    }
+    throw SystemError("creating an anonymous file (memfd_create, or mkstemp in $TMPDIR and /tmp)")
+  }
+
   /// Makes a spawned process start in `path` (`posix_spawn_file_actions_addchdir_np`, glibc
   /// 2.29 and later).
   static func addChangeDirectory(_ actions: inout posix_spawn_file_actions_t, _ path: String) throws {
