@@ -18,6 +18,9 @@ package enum HistoryError: Error, Equatable {
   case full(path: String)
   /// Another writer held it past the wait (`busy_timeout`).
   case locked(path: String)
+  /// The `-wal` beside it holds another history's pages (left by a writer killed before a cache
+  /// restore replaced the history): applied, it would show that history's runs as this one's.
+  case foreignLog(path: String)
   /// SQLite said no: the statement, and its message.
   case sqlite(path: String, what: String, message: String)
 }

@@ -59,6 +59,8 @@ package final class HistoryStore {
     ALTER TABLE runs DROP COLUMN machine;
     ALTER TABLE runs DROP COLUMN toolchain;
     """,
+    // Which history this is: a `-wal` whose pages say another is not this one's.
+    "CREATE TABLE identity (id TEXT NOT NULL); INSERT INTO identity (id) VALUES (lower(hex(randomblob(16))));",
   ]
 
   /// What a command does with the history.
@@ -72,6 +74,8 @@ package final class HistoryStore {
 
   package let path: String
   let database: OpaquePointer
+  /// A private copy read in the history's place (``readableCopy(of:)``), removed when done.
+  private let copy: URL?
 
   /// Opens the history at `path`; to write, creates it (and brings its schema up to date) when
   /// it is new or empty, and a writer waits up to `waiting` for another.
@@ -87,7 +91,8 @@ package final class HistoryStore {
       let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
       try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
-    database = try Self.open(path, access: access)
+    if existed { try Self.refuseForeignLog(beside: path) }
+    (database, copy) = try Self.open(path, access: access)
     sqlite3_busy_timeout(database, Int32((waiting / .milliseconds(1)).rounded()))
     do {
       switch access {
@@ -96,43 +101,111 @@ package final class HistoryStore {
       }
     } catch {
       sqlite3_close(database)
+      if let copy { try? FileManager.default.removeItem(at: copy) }
       // A history this call would have made, and could not, leaves nothing behind.
       if !existed { for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) } }
       throw error
     }
   }
 
-  /// A connection to `path`. Read-only, and where SQLite cannot even make WAL's shared-memory
-  /// file beside it (a read-only directory or mount), as an immutable file.
-  private static func open(_ path: String, access: Access) throws(HistoryError) -> OpaquePointer {
-    func connect(_ name: String, _ flags: Int32) -> (OpaquePointer?, String?) {
-      var handle: OpaquePointer?
-      guard sqlite3_open_v2(name, &handle, flags | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let handle else {
-        let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-        sqlite3_close(handle)
-        return (nil, reason)
-      }
-      return (handle, nil)
-    }
+  /// A connection to `path`, with the copy it reads instead, if any. Read-only where SQLite
+  /// cannot even make WAL's shared-memory file beside it (a read-only directory or mount): as an
+  /// immutable file, or, when runs are still in its `-wal`, which an immutable file never reads,
+  /// from a private copy of both.
+  private static func open(_ path: String, access: Access) throws(HistoryError) -> (OpaquePointer, URL?) {
     if access == .write {
       let (handle, reason) = connect(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
       guard let handle else { throw .cannotOpen(path: path, reason: reason ?? "") }
-      return handle
+      return (handle, nil)
     }
     let (handle, reason) = connect(path, SQLITE_OPEN_READONLY)
-    if let handle, sqlite3_exec(handle, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK { return handle }
+    if let handle, sqlite3_exec(handle, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK { return (handle, nil) }
     sqlite3_close(handle)
+    if hasLog(beside: path) {
+      let copy = try readableCopy(of: path)
+      let (copied, _) = connect(copy.appendingPathComponent("history.sqlite").path, SQLITE_OPEN_READONLY)
+      guard let copied else {
+        try? FileManager.default.removeItem(at: copy)
+        throw .cannotOpen(path: path, reason: reason ?? "")
+      }
+      return (copied, copy)
+    }
+    let (immutable, _) = connect(immutableURI(path), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
+    guard let immutable else { throw .cannotOpen(path: path, reason: reason ?? "") }
+    return (immutable, nil)
+  }
+
+  private static func connect(_ name: String, _ flags: Int32) -> (OpaquePointer?, String?) {
+    var handle: OpaquePointer?
+    guard sqlite3_open_v2(name, &handle, flags | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let handle else {
+      let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      sqlite3_close(handle)
+      return (nil, reason)
+    }
+    return (handle, nil)
+  }
+
+  /// The main file alone, as SQLite reads a file nothing else changes: no `-wal`, no locks.
+  private static func immutableURI(_ path: String) -> String {
     var uri = URLComponents()
     uri.scheme = "file"
     uri.path = URL(fileURLWithPath: path).path
     uri.queryItems = [URLQueryItem(name: "immutable", value: "1")]
-    let (immutable, _) = connect(uri.string ?? path, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
-    guard let immutable else { throw .cannotOpen(path: path, reason: reason ?? "") }
-    return immutable
+    return uri.string ?? path
+  }
+
+  /// Whether a `-wal` with pages in it lies beside `path` (more than its 32-byte header).
+  private static func hasLog(beside path: String) -> Bool {
+    var status = stat()
+    return stat(path + "-wal", &status) == 0 && status.st_size > 32
+  }
+
+  /// The history and its `-wal`, copied into a directory of the lab's own where SQLite can make
+  /// the shared-memory file it needs to read the log.
+  private static func readableCopy(of path: String) throws(HistoryError) -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-history-\(UUID().uuidString)")
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      for suffix in ["", "-wal"] {
+        try FileManager.default.copyItem(
+          at: URL(fileURLWithPath: path + suffix), to: directory.appendingPathComponent("history.sqlite" + suffix))
+      }
+    } catch {
+      try? FileManager.default.removeItem(at: directory)
+      throw .cannotOpen(path: path, reason: "its last runs are in \(path)-wal, and no copy could be made to read them")
+    }
+    return directory
+  }
+
+  /// Refuses a `-wal` beside `path` that holds another history's pages: the identity the main
+  /// file says differs from the one its pages say. Read-only, before any connection could apply
+  /// the log, let alone checkpoint it into the history.
+  private static func refuseForeignLog(beside path: String) throws(HistoryError) {
+    guard hasLog(beside: path), let own = identity(at: immutableURI(path), flags: SQLITE_OPEN_URI) else { return }
+    var logged = identity(at: path)
+    if logged == nil, let copy = try? readableCopy(of: path) {
+      logged = identity(at: copy.appendingPathComponent("history.sqlite").path)
+      try? FileManager.default.removeItem(at: copy)
+    }
+    if let logged, logged != own { throw .foreignLog(path: path) }
+  }
+
+  /// The history's identity as a read-only connection to `name` sees it; nil before the history
+  /// had one (an earlier schema) or where it cannot be read.
+  private static func identity(at name: String, flags: Int32 = 0) -> String? {
+    let (handle, _) = connect(name, SQLITE_OPEN_READONLY | flags)
+    guard let handle else { return nil }
+    defer { sqlite3_close(handle) }
+    var statement: OpaquePointer?
+    guard sqlite3_prepare_v2(handle, "SELECT id FROM identity", -1, &statement, nil) == SQLITE_OK else { return nil }
+    defer { sqlite3_finalize(statement) }
+    guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else { return nil }
+    return String(cString: text)
   }
 
   deinit {
     sqlite3_close(database)
+    if let copy { try? FileManager.default.removeItem(at: copy) }
   }
 
   /// The schema version of the file, after ``prepare()``.

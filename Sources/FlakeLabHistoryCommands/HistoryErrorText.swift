@@ -18,6 +18,9 @@ extension HistoryError: DescribedError {
     case .newerSchema(let path, let version): "the history \(path) has schema \(version), from a later FlakeLab; this one knows up to \(HistoryStore.migrations.count)"
     case .full(let path): "the history \(path) cannot grow: the disk is full; nothing was written"
     case .locked(let path): "the history \(path) stayed locked by another writer for \(HistoryStore.busyTimeout); nothing was written"
+    case .foreignLog(let path):
+      "the history \(path) has beside it a \(path)-wal of another history (a writer killed before the history was replaced?); "
+        + "nothing was read or written: move the -wal aside to use the history as it is"
     case .sqlite(let path, let what, let message): "the history \(path): \(message) (\(what)); nothing was written"
     }
   }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 
+@testable import FlakeLab
 @testable import FlakeLabHistory
 
 /// The history's file: FlakeLab's own, its schema brought up to date, WAL, and writers that wait
@@ -167,6 +168,62 @@ final class HistoryStoreTests: XCTestCase {
 }
 
 extension HistoryStoreTests {
+  private func run(_ source: String) -> RecordedRun {
+    RecordedRun(
+      source: source, kind: .junit, started: Date(), commit: "c", branch: nil,
+      results: [.init(test: "M.t()", status: .passed, attempts: 1, failures: 0)])
+  }
+
+  /// A `-wal` left beside a history by a killed writer, after a cache restore replaced the
+  /// history with another: refused before anything applies it, the history as it was.
+  func testAWriteAheadLogOfAnotherHistoryIsRefusedAndNeverApplied() throws {
+    let history = path("h.sqlite")
+    do {
+      let store = try HistoryStore(path: history)
+      try store.record(run("ours"))
+    }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: history + "-wal"), "closed, its log was checkpointed")
+    let before = try Data(contentsOf: URL(fileURLWithPath: history))
+    let other = path("other.sqlite")
+    let writer = try HistoryStore(path: other)
+    try writer.record(run("theirs"))
+    // The other writer is still open, its pages in its log: that log is left beside ours.
+    try FileManager.default.copyItem(atPath: other + "-wal", toPath: history + "-wal")
+    for access in [HistoryStore.Access.read, .write] {
+      XCTAssertThrowsError(try HistoryStore(path: history, access: access)) {
+        XCTAssertEqual($0 as? HistoryError, .foreignLog(path: history))
+      }
+    }
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: history)), before, "left as it was")
+    try FileManager.default.removeItem(atPath: history + "-wal")
+    XCTAssertEqual(try HistoryStore(path: history, access: .read).runs(since: .distantPast).map(\.source), ["ours"])
+  }
+
+  /// A history whose last runs are still in its `-wal`, in a directory where SQLite cannot make
+  /// the shared-memory file: every run is read, none missed, and nothing is written beside it.
+  func testTheRunsStillInTheLogOfAReadOnlyHistoryAreRead() throws {
+    let history = path("h.sqlite")
+    do {
+      let store = try HistoryStore(path: history)
+      for source in ["1", "2", "3", "4"] { try store.record(run(source)) }
+    }
+    let writer = try HistoryStore(path: history)
+    try writer.record(run("5"))
+    let shelf = directory.appendingPathComponent("shelf")
+    try FileManager.default.createDirectory(at: shelf, withIntermediateDirectories: true)
+    for suffix in ["", "-wal"] {
+      try FileManager.default.copyItem(atPath: history + suffix, toPath: shelf.appendingPathComponent("h.sqlite" + suffix).path)
+    }
+    let mount = directory.appendingPathComponent("readonly")
+    try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
+    let mounted = try CapturedProcess.run("mount", ["--bind", "-o", "ro", shelf.path, mount.path])
+    try XCTSkipIf(mounted.status != 0, "no read-only bind mount here: \(mounted.errorOutput)")
+    defer { _ = try? CapturedProcess.run("umount", [mount.path]) }
+    let read = try HistoryStore(path: mount.appendingPathComponent("h.sqlite").path, access: .read)
+    XCTAssertEqual(try read.runs(since: .distantPast).map(\.source), ["1", "2", "3", "4", "5"])
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shelf.path).sorted(), ["h.sqlite", "h.sqlite-wal"])
+  }
+
   /// Writers that open the same new history at once (two CI jobs on a fresh cache): each gets a
   /// history, none mistakes the other's first migration for somebody else's database or fails
   /// to turn WAL on while the other does. Fifty new files, four writers each.
