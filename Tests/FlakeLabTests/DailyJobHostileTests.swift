@@ -450,4 +450,24 @@ final class DailyJobHostileTests: XCTestCase {
       XCTAssertTrue(result.stderr.contains("could not write to standard output"), result.stderr)
     }
   }
+  /// The lab's builds of one package take turns: SwiftPM's build database fails a second build
+  /// that meets the first ("unable to load build file"), which read as a package that does not
+  /// build when ten `quarantine add`s rebuilt it at once.
+  func testBuildsOfOnePackageTakeTurns() throws {
+    let package = state.path
+    let first = try BuildLock(package: package)
+    let second = Locked<BuildLock?>(nil)
+    let thread = Thread {
+      let lock = try? BuildLock(package: package)
+      second.withLock { $0 = lock }
+    }
+    thread.start()
+    Thread.sleep(forTimeInterval: 0.3)
+    XCTAssertNil(second.withLock { $0 }, "the second waits while the first builds")
+    first.release()
+    let deadline = Date().addingTimeInterval(10)
+    while second.withLock({ $0 }) == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    XCTAssertNotNil(second.withLock { $0 }, "and builds once the first is done")
+    second.withLock { $0?.release() }
+  }
 }

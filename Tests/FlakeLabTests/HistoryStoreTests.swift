@@ -247,15 +247,3 @@ extension HistoryStoreTests {
     XCTAssertEqual(failures.withLock { $0 }, [])
   }
 }
-
-/// A value guarded by a lock, for the writers' failures.
-private final class Locked<Value>: @unchecked Sendable {
-  private var value: Value
-  private let lock = NSLock()
-  init(_ value: Value) { self.value = value }
-  func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return body(&value)
-  }
-}

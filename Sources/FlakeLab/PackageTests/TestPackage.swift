@@ -53,6 +53,11 @@ package struct TestPackage: Sendable {
     defer { try? FileManager.default.removeItem(at: scratch) }
     var environment = ProcessInfo.processInfo.environment
     environment["TMPDIR"] = scratch.path
+    // Two builds of one package at once (ten `quarantine add`s, a lab beside a ci job) collide
+    // in SwiftPM's build database, and one fails as if the package did not build: the lab's
+    // builds of a package take turns, on a lock of its directory.
+    let lock = try BuildLock(package: path)
+    defer { lock.release() }
     func swift(_ arguments: [String]) throws -> CapturedProcess {
       do {
         return try CapturedProcess.run("swift", arguments + ["--package-path", path], environment: environment)
