@@ -280,6 +280,9 @@ final class DailyJobHostileTests: XCTestCase {
       (tampered(#""started": "20"#, #""started": "29"#), "a date that has come"),
       (tampered(attempt, #"{"outcome": "failed", "observation": "x", "seconds": 1}"#), "says passed, its attempts make it failed"),
       (tampered("CIJobTests.concatenates()", "CIJobTests.adds()"), "each test once: CIJobTests.adds() is there twice"),
+      (tampered(#""started": "20"#, #""started": "1970-01-01T00:00:00Z", "was": "20"#), "it says it started 1970-01-01T00:00:00Z"),
+      (tampered(#""seed": ""#, #""seed": "no seed", "was": ""#), "a seed of 0 to 2^64 − 1"),
+      (tampered(#""index": 0"#, #""index": -3"#), "at indices of 0 or more, not -3"),
     ]
     for (index, (report, message)) in cases.enumerated() {
       expectRefusal(try importing("ci-\(index).json", report), saying: message)

@@ -5,8 +5,9 @@ package import Foundation
 /// read back equals the run written. A report comes from a CI artifact anyone could have
 /// edited, so what it says is checked, not trusted: each test's status must be what its
 /// attempts make it (a `passed` with three failed attempts is refused), a test appears once, the
-/// run has an ID, it started no later than tomorrow, and no later FlakeLab wrote it. Fields an
-/// earlier FlakeLab did not write take the value that FlakeLab had (no seed: 0).
+/// run has an ID, it started in 2026 or later and no later than tomorrow, its seed is a 64-bit
+/// number, no attempt's index is negative, and no later FlakeLab wrote it. Fields an earlier
+/// FlakeLab did not write take the value that FlakeLab had (no seed: 0).
 package enum CIJSONReader {
   private typealias Key = CIJSON.Key
 
@@ -26,6 +27,16 @@ package enum CIJSONReader {
     guard Timestamp.hasCome(started, now: now) else {
       throw Malformed(what: "a date that has come: it says it started \(Timestamp.iso8601(started))")
     }
+    guard started >= Self.earliest else {
+      throw Malformed(what: "a date since flakelab ci wrote reports (2026): it says it started \(Timestamp.iso8601(started))")
+    }
+    let seed: UInt64
+    switch document[Key.seed] {
+    case nil: seed = 0
+    case let value?:
+      guard let parsed = value.string.flatMap({ UInt64($0) }) else { throw Malformed(what: "a seed of 0 to 2^64 − 1, as a string") }
+      seed = parsed
+    }
     var seen = Set<String>()
     var tests: [CITest] = []
     for entry in document[Key.tests]?.array ?? [] {
@@ -37,7 +48,7 @@ package enum CIJSONReader {
       machine: document[Key.machine].map(JSONReport.machine) ?? .current,
       packagePath: document[Key.packagePath]?.string ?? "", retries: document[Key.retries]?.int ?? 0,
       timeout: .seconds(document[Key.timeoutSeconds]?.number ?? 0), failOnFlaky: document[Key.failOnFlaky]?.bool ?? false,
-      seed: document[Key.seed]?.string.flatMap { UInt64($0) } ?? 0, tests: tests)
+      seed: seed, tests: tests)
     run.id = id
     run.started = started
     run.selection = document[Key.selection]?.array?.compactMap(\.string) ?? []
@@ -66,10 +77,12 @@ package enum CIJSONReader {
       guard let outcome = OutcomeCoding.outcome(attempt, framework: framework) else {
         throw Malformed(what: "a known outcome for each attempt of \(id)")
       }
+      let index = attempt[Key.index]?.int ?? position
+      guard index >= 0 else { throw Malformed(what: "attempts of \(id) at indices of 0 or more, not \(index)") }
       attempts.append(
         .init(
           outcome: outcome, example: attempt[Key.example]?.string, seconds: attempt[Key.seconds]?.number ?? 0,
-          place: JSONReport.location(reading: attempt[Key.place]), index: attempt[Key.index]?.int ?? position))
+          place: JSONReport.location(reading: attempt[Key.place]), index: index))
     }
     let quarantine = entry[Key.quarantine].flatMap { value -> Quarantine.Entry? in
       guard value.isObject else { return nil }
@@ -84,6 +97,10 @@ package enum CIJSONReader {
     }
     return test
   }
+
+  /// No ci report was written before 2026, when `flakelab ci` first wrote one: a run dated
+  /// 1970 (a clock at zero, a forged file) would stand as the oldest run of every window.
+  static let earliest = Timestamp.date("2026-01-01T00:00:00Z")!
 
   /// Whether version `a` (`1.2.3`) is later than `b`.
   static func isLater(_ a: String, than b: String) -> Bool {
