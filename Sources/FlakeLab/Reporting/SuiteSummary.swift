@@ -31,6 +31,14 @@ package struct SuiteSummary: Sendable, Equatable {
     package let iterations: Int
   }
 
+  /// Passes of the screen under one executor, where half of `--budget` ended them: the screen
+  /// starts no pass that would end after half of it, to leave the diagnosis the rest.
+  package struct ScreenCut: Sendable, Equatable {
+    package let executor: ExecutorID
+    package let ran: Int
+    package let planned: Int
+  }
+
   /// A test that took a second or more a pass under an executor, the slowest first.
   package struct Slow: Sendable, Equatable {
     package let test: String
@@ -48,6 +56,9 @@ package struct SuiteSummary: Sendable, Equatable {
   package let neverStarted: [String]
   package let unmeasured: [TestUnder]
   package let cut: [Cut]
+  package let screenCut: [ScreenCut]
+  /// `--budget`, where it ended the screen's passes.
+  package let budget: Duration?
   /// Tests that left an executor's later passes after their first ones waited in vain.
   package let settled: [TestUnder]
   package let slowest: [Slow]
@@ -78,7 +89,18 @@ package struct SuiteSummary: Sendable, Equatable {
           why: run.tally.executorChanged > 0 ? .executorChanged : .stopped(run.stop))
       }
     }
-    let allRuns = report.runs + report.tests.flatMap(\.runs).filter { $0.test?.layout != .suite }
+    let isScreen = report.runs.contains { $0.test?.layout == .suite }
+    // A pass is a process of each framework's tests: an executor's passes are its runs' fewest.
+    let screenRuns = (isScreen ? report.runs : []).filter { $0.stop == .budgetSpent && $0.notRun > 0 }
+    screenCut = screenRuns.map(\.executor).uniqued().map { executor in
+      let runs = screenRuns.filter { $0.executor == executor }
+      return ScreenCut(
+        executor: executor, ran: runs.map(\.tally.iterations).min() ?? 0,
+        planned: runs.map { $0.tally.iterations + $0.notRun }.max() ?? 0)
+    }
+    budget = screenCut.isEmpty ? nil : report.budget
+    let allRuns =
+      report.runs.filter { !isScreen || $0.stop != .budgetSpent } + report.tests.flatMap(\.runs).filter { $0.test?.layout != .suite }
     cut = [RunStop.budgetSpent, .interrupted].compactMap { stop in
       let runs = allRuns.filter { $0.stop == stop && $0.notRun > 0 }
       return runs.isEmpty ? nil : Cut(stop: stop, runs: runs.count, iterations: runs.reduce(0) { $0 + $1.notRun })
@@ -155,6 +177,13 @@ package struct SuiteSummary: Sendable, Equatable {
         "\(Self.count(group.value.count, "test")) left the later passes under \(group.key) once settled (each of its first "
           + "\(RunSettling.limit) timed out or failed after waiting \(Formatting.duration(PassSupervisor.slowFailure)) or more): "
           + Self.names(group.value.map(\.test), code) + ".")
+    }
+    if !screenCut.isEmpty {
+      let half = budget.map { " (\(Formatting.duration($0 / 2)) of \(Formatting.duration($0)))" } ?? ""
+      let passes = screenCut.map { "\($0.ran) of \($0.planned) passes under \($0.executor)" }
+      notes.append(
+        "The screen stops at half of --budget\(half), to leave the diagnosis the rest: it ran "
+          + Formatting.list(passes) + ". Raise --budget, or lower --iterations, for every pass.")
     }
     notes += cut.map { cut in
       (cut.stop == .budgetSpent ? "The --budget cut " : "The interrupt cut ")

@@ -191,7 +191,8 @@ enum MachineLine {
       lines.append("An iteration still running after \(timeout) was timed out (--timeout).")
     }
     if let budget = context.budgetSpent {
-      lines.append("The run was bounded by --budget \(budget): it was spent, and the runs it cut short say so.")
+      let halves = context.layout == .suite ? " (the screen by its first half, the diagnosis by the rest)" : ""
+      lines.append("The run was bounded by --budget \(budget)\(halves); the runs it cut short say so.")
     }
     if let layout = context.layout {
       let text: String? =
