@@ -7,11 +7,12 @@ import Synchronization
 /// run every job on one queue: while the thread sleeps or waits on a semaphore, a group or a
 /// condition, no job can run, and work the test waits for never comes, however short the wait.
 ///
-/// The harness defines the blocking calls (below); each asks whether it is on the queue, runs
-/// the real call, and then tells the supervisor (`threadBlocked`) with the innermost function
-/// of the test binary on the stack: the test, or the helper that blocks (a package's own
-/// `fulfillment(of:timeout:)` shim). It also sees a run loop with nothing to run on the queue's
-/// thread (``sawIdleRunLoop()``). Told after the wait, so that the events of
+/// The harness defines the blocking calls (below); each asks whether it is on the queue,
+/// captures the stack's return addresses (about a microsecond: nothing is named here, see
+/// `TestBinaryFrame`), runs the real call, and then tells the supervisor (`threadBlocked`),
+/// which names the innermost function of the test binary: the test, or the helper that blocks
+/// (a package's own `fulfillment(of:timeout:)` shim). It also sees a run loop with nothing to
+/// run on the queue's thread (``sawIdleRunLoop()``). Told after the wait, so that the events of
 /// the iteration's start are ahead of it in the stream, and at most every 5 ms for one place:
 /// a helper polling with 1 ms sleeps for 300 ms says it sixty times, not three hundred, and an
 /// iteration that blocks still says so once at least.
@@ -20,11 +21,12 @@ enum BlockWatch {
   nonisolated(unsafe) private static var isOn = false
   /// Set on a thread inside the watch, so that what the watch calls never watches itself.
   nonisolated(unsafe) private static var busyKey = pthread_key_t()
-  private static let lastTold = Mutex<(place: String, at: ContinuousClock.Instant)?>(nil)
+  private static let lastTold = Mutex<(place: Int, at: ContinuousClock.Instant)?>(nil)
 
   static func start() {
     _ = HarnessMainExecutor.mainQueueKey
     guard pthread_key_create(&busyKey, nil) == 0 else { return }
+    TestBinaryFrame.start()
     isOn = true
   }
 
@@ -36,9 +38,9 @@ enum BlockWatch {
     guard Thread.isMainThread || DispatchQueue.getSpecific(key: HarnessMainExecutor.mainQueueKey) == true else {
       return block()
     }
-    let frame = TestBinaryFrame.innermost()
+    let stack = isDue(call: "\(call)", place: TestBinaryFrame.key()) ? TestBinaryFrame.stack() : nil
     let result = block()
-    tell(call: "\(call)", frame: frame)
+    if let stack { EventOutput.write(.threadBlocked(call: "\(call)", frame: nil, stack: stack)) }
     return result
   }
 
@@ -62,22 +64,26 @@ enum BlockWatch {
     guard due else { return }
     pthread_setspecific(busyKey, UnsafeRawPointer(bitPattern: 1))
     defer { pthread_setspecific(busyKey, nil) }
-    tell(call: ThreadBlocks.idleRunLoop, frame: TestBinaryFrame.innermost())
+    EventOutput.write(.threadBlocked(call: ThreadBlocks.idleRunLoop, frame: nil, stack: TestBinaryFrame.stack()))
   }
 
   private static let spinSample = Duration.milliseconds(50)
   private static let lastSpinSample = Mutex<ContinuousClock.Instant?>(nil)
 
-  private static func tell(call: String, frame: String?) {
-    let place = ThreadBlocks.place(call: call, frame: frame)
+  /// Whether a block at `place` via `call` is to be told: a place not told in the last 5 ms.
+  private static func isDue(call: String, place: Int) -> Bool {
+    var hasher = Hasher()
+    hasher.combine(call)
+    hasher.combine(place)
+    let key = hasher.finalize()
     let now = ContinuousClock.now
-    let due = lastTold.withLock { last in
-      guard last == nil || last!.place != place || now - last!.at >= .milliseconds(5) else { return false }
-      last = (place, now)
+    return lastTold.withLock { last in
+      guard last == nil || last!.place != key || now - last!.at >= .milliseconds(5) else { return false }
+      last = (key, now)
       return true
     }
-    if due { EventOutput.write(.threadBlocked(call: call, frame: frame)) }
   }
+
 }
 
 // The blocking calls, each passed on to the real one. Public: a release build exports a

@@ -26,9 +26,13 @@ package enum TestEvent: Equatable, Sendable {
   /// global-enqueue hook) in the iteration under way.
   case executorChanged
   /// On one queue, from the harness: the test blocked the queue's thread in `call` (`usleep`,
-  /// `dispatch_semaphore_wait`…), called from `frame`, the innermost function of the test
-  /// binary, when the harness could name it. No job can run on the queue while it waits.
-  case threadBlocked(call: String, frame: String?)
+  /// `dispatch_semaphore_wait`…). No job can run on the queue while it waits. Where: `stack`,
+  /// the return addresses the harness captured (an encoded `Runtime.Backtrace`), which the
+  /// supervisor names (``StackSymbols``) outside the test's time; or `frame`, named already.
+  case threadBlocked(call: String, frame: String?, stack: String? = nil)
+  /// From the harness, once, before any test: the images its stacks' addresses lie in (an
+  /// encoded `Runtime.ImageMap`) and the test binary's file name among them.
+  case stackImages(map: String, program: String)
   /// From the harness, once the process ran every test it was given: how many of the events it
   /// counts (``isCounted``) it wrote. Fewer read than written means the lab lost some.
   case runEnded(eventsWritten: Int)
@@ -38,7 +42,7 @@ package enum TestEvent: Equatable, Sendable {
   package var isCounted: Bool {
     switch self {
     case .runStarted, .testStarted, .issueRecorded, .testEnded, .testSkipped: true
-    case .probe, .scheduleUncontrolled, .executorChanged, .threadBlocked, .runEnded: false
+    case .probe, .scheduleUncontrolled, .executorChanged, .threadBlocked, .stackImages, .runEnded: false
     }
   }
 
@@ -60,7 +64,13 @@ package enum TestEvent: Equatable, Sendable {
       switch payload["finding"]?.string {
       case "scheduleUncontrolled": return .scheduleUncontrolled
       case "executorChanged": return .executorChanged
-      case "threadBlocked": return payload["call"]?.string.map { .threadBlocked(call: $0, frame: payload["frame"]?.string) }
+      case "threadBlocked":
+        return payload["call"]?.string.map {
+          .threadBlocked(call: $0, frame: payload["frame"]?.string, stack: payload["stack"]?.string)
+        }
+      case "stackImages":
+        guard let map = payload["map"]?.string, let program = payload["program"]?.string else { return nil }
+        return .stackImages(map: map, program: program)
       case "runEnded": return payload["eventsWritten"]?.int.map { .runEnded(eventsWritten: $0) }
       default: return nil
       }
@@ -128,9 +138,12 @@ package enum TestEvent: Equatable, Sendable {
       object = Self.finding([("finding", .string("scheduleUncontrolled"))])
     case .executorChanged:
       object = Self.finding([("finding", .string("executorChanged"))])
-    case .threadBlocked(let call, let frame):
+    case .threadBlocked(let call, let frame, let stack):
       object = Self.finding(
-        [("finding", .string("threadBlocked")), ("call", .string(call))] + (frame.map { [("frame", JSONValue.string($0))] } ?? []))
+        [("finding", .string("threadBlocked")), ("call", .string(call))] + (frame.map { [("frame", JSONValue.string($0))] } ?? [])
+          + (stack.map { [("stack", JSONValue.string($0))] } ?? []))
+    case .stackImages(let map, let program):
+      object = Self.finding([("finding", .string("stackImages")), ("map", .string(map)), ("program", .string(program))])
     case .runEnded(let written):
       object = Self.finding([("finding", .string("runEnded")), ("eventsWritten", .int(written))])
     }

@@ -25,6 +25,8 @@ final class TestEventFeed: OutcomeFeed {
   private(set) var blocks = ThreadBlocks()
   /// Where the iteration under way blocked its queue's thread, if it did.
   private var blockedAt: String?
+  /// Names the stacks the harness captured where the test blocked, once it said its images.
+  private var symbols: StackSymbols?
   /// Event lines of the test that fit no iteration: an end without a start, or past the
   /// iterations asked. Not the lab's to count; a test writing into the channel, say.
   private(set) var ignoredEvents = 0
@@ -58,8 +60,10 @@ final class TestEventFeed: OutcomeFeed {
       scheduleIsUncontrolled = true
     case .executorChanged where issues != nil:
       executorChanged = true
-    case .threadBlocked(let call, let frame) where issues != nil:
-      blockedAt = blockedAt ?? ThreadBlocks.place(call: call, frame: frame)
+    case .stackImages(let map, let program):
+      symbols = StackSymbols(imageMap: map, program: program)
+    case .threadBlocked(let call, let frame, let stack) where issues != nil:
+      blockedAt = blockedAt ?? ThreadBlocks.place(call: call, frame: frame ?? stack.flatMap { symbols?.frame(of: $0) })
     case .testStarted(let id) where TestEvent.testID(id, belongsTo: testID):
       workerIsReady = true
       issues = []
