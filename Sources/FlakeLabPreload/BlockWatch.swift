@@ -87,10 +87,9 @@ enum BlockWatch {
 }
 
 // The blocking calls, each passed on to the real one. Public: a release build exports a
-// `@_cdecl` function only if it is. Not glibc's `pthread_cond_wait` and `sem_wait`: they have
-// versions of their own, and the one `dlsym` finds need not be the one the caller linked (an
-// old condition variable's wait on a new one's memory would lose wake-ups in every process the
-// lab runs, under every executor). `NSCondition` waits and POSIX semaphores are not seen.
+// `@_cdecl` function only if it is. A condition variable's wait goes to the version programs
+// link today (GLIBC_2.3.2; `RealCall`): glibc keeps the 2002 one beside it, whose wait on a
+// condition variable of today would lose wake-ups, and `dlsym` may find either.
 
 @_cdecl("usleep")
 public func watchedUsleep(_ microseconds: UInt32) -> Int32 {
@@ -126,4 +125,37 @@ public func watchedRunLoopFinished(_ runLoop: OpaquePointer?, _ mode: OpaquePoin
 @_cdecl("dispatch_group_wait")
 public func watchedGroupWait(_ group: OpaquePointer?, _ timeout: UInt64) -> Int {
   BlockWatch.watching("DispatchGroup.wait") { RealCall.groupWait(group, timeout) }
+}
+
+@_cdecl("pthread_cond_wait")
+public func watchedConditionWait(_ condition: OpaquePointer?, _ mutex: OpaquePointer?) -> Int32 {
+  BlockWatch.watching("pthread_cond_wait") { RealCall.conditionWait(condition, mutex) }
+}
+
+/// `NSCondition.wait(until:)` waits here.
+@_cdecl("pthread_cond_timedwait")
+public func watchedConditionTimedWait(_ condition: OpaquePointer?, _ mutex: OpaquePointer?, _ deadline: UnsafeRawPointer?) -> Int32 {
+  BlockWatch.watching("pthread_cond_timedwait") { RealCall.conditionTimedWait(condition, mutex, deadline) }
+}
+
+@_cdecl("pthread_cond_clockwait")
+public func watchedConditionClockWait(
+  _ condition: OpaquePointer?, _ mutex: OpaquePointer?, _ clock: Int32, _ deadline: UnsafeRawPointer?
+) -> Int32 {
+  BlockWatch.watching("pthread_cond_clockwait") { RealCall.conditionClockWait(condition, mutex, clock, deadline) }
+}
+
+@_cdecl("sem_wait")
+public func watchedPOSIXSemaphoreWait(_ semaphore: OpaquePointer?) -> Int32 {
+  BlockWatch.watching("sem_wait") { RealCall.posixSemaphoreWait(semaphore) }
+}
+
+@_cdecl("sem_timedwait")
+public func watchedPOSIXSemaphoreTimedWait(_ semaphore: OpaquePointer?, _ deadline: UnsafeRawPointer?) -> Int32 {
+  BlockWatch.watching("sem_timedwait") { RealCall.posixSemaphoreTimedWait(semaphore, deadline) }
+}
+
+@_cdecl("sem_clockwait")
+public func watchedPOSIXSemaphoreClockWait(_ semaphore: OpaquePointer?, _ clock: Int32, _ deadline: UnsafeRawPointer?) -> Int32 {
+  BlockWatch.watching("sem_clockwait") { RealCall.posixSemaphoreClockWait(semaphore, clock, deadline) }
 }

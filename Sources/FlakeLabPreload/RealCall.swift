@@ -1,13 +1,15 @@
 import FlakeLab
 import Foundation
 
-/// The C library's and Dispatch's own blocking calls (sleeps, semaphore and group waits), and
-/// Foundation's `_CFRunLoopFinished`, which the harness's definitions pass on to: each found once, the next
-/// definition after the harness's.
+/// The C library's and Dispatch's own blocking calls (sleeps, condition variable and semaphore
+/// waits, Dispatch's semaphore and group waits), and Foundation's `_CFRunLoopFinished`, which
+/// the harness's definitions pass on to: each found once, the next definition after the
+/// harness's; of the version programs link today where glibc keeps an older one beside it.
 enum RealCall {
-  private static func next<Function>(_ name: String, as type: Function.Type) -> Function {
-    guard let function = SystemCalls.symbol(name, as: type, next: true) else { fatalError("no \(name) to call") }
-    return function
+  private static func next<Function>(_ name: String, version: String? = nil, as type: Function.Type) -> Function {
+    let found = version.flatMap { SystemCalls.symbol(name, version: $0, as: type) } ?? SystemCalls.symbol(name, as: type, next: true)
+    guard let found else { fatalError("no \(name) to call") }
+    return found
   }
 
   typealias Sleep = @convention(c) (UInt32) -> Int32
@@ -17,7 +19,20 @@ enum RealCall {
   typealias DispatchWait = @convention(c) (OpaquePointer?, UInt64) -> Int
   typealias RunLoopFinished = @convention(c) (OpaquePointer?, OpaquePointer?) -> UInt8
 
+  typealias ConditionWait = @convention(c) (OpaquePointer?, OpaquePointer?) -> Int32
+  typealias ConditionTimedWait = @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeRawPointer?) -> Int32
+  typealias ConditionClockWait = @convention(c) (OpaquePointer?, OpaquePointer?, Int32, UnsafeRawPointer?) -> Int32
+  typealias SemaphoreWait = @convention(c) (OpaquePointer?) -> Int32
+  typealias SemaphoreTimedWait = @convention(c) (OpaquePointer?, UnsafeRawPointer?) -> Int32
+  typealias SemaphoreClockWait = @convention(c) (OpaquePointer?, Int32, UnsafeRawPointer?) -> Int32
+
   static let usleep = next("usleep", as: Sleep.self)
+  static let conditionWait = next("pthread_cond_wait", version: "GLIBC_2.3.2", as: ConditionWait.self)
+  static let conditionTimedWait = next("pthread_cond_timedwait", version: "GLIBC_2.3.2", as: ConditionTimedWait.self)
+  static let conditionClockWait = next("pthread_cond_clockwait", version: "GLIBC_2.30", as: ConditionClockWait.self)
+  static let posixSemaphoreWait = next("sem_wait", as: SemaphoreWait.self)
+  static let posixSemaphoreTimedWait = next("sem_timedwait", as: SemaphoreTimedWait.self)
+  static let posixSemaphoreClockWait = next("sem_clockwait", version: "GLIBC_2.30", as: SemaphoreClockWait.self)
   static let nanosleep = next("nanosleep", as: Nanosleep.self)
   static let clockNanosleep = next("clock_nanosleep", as: ClockNanosleep.self)
   static let semaphoreWait = next("dispatch_semaphore_wait", as: DispatchWait.self)

@@ -107,6 +107,17 @@ package enum SystemCalls {
     dlsym(UnsafeMutableRawPointer(bitPattern: next ? -1 : 0), name)
   }
 
+  /// The function `name` of `version` after the library this code is linked into: glibc keeps
+  /// an old `pthread_cond_wait` (GLIBC_2.2.5) beside the one programs link today (GLIBC_2.3.2),
+  /// and `dlsym` may find either.
+  package static func symbol<Function>(_ name: String, version: String, as type: Function.Type) -> Function? {
+    typealias VersionedLookup = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>, UnsafePointer<CChar>) -> UnsafeMutableRawPointer?
+    guard let lookup = symbol("dlvsym", as: VersionedLookup.self),
+      let address = lookup(UnsafeMutableRawPointer(bitPattern: -1), name, version)
+    else { return nil }
+    return unsafeBitCast(address, to: type)
+  }
+
   /// The function `name`, as `type`.
   package static func symbol<Function>(
     _ name: String, as type: Function.Type, next: Bool = false
