@@ -26,6 +26,9 @@ protocol OutcomeFeed: AnyObject {
   var ignoredEvents: Int { get }
   /// Failing iterations in which the test blocked its one queue's thread, and where it blocked.
   var blocks: ThreadBlocks { get }
+  /// Iterations the worker ran before those counted (``TestEventFeed``'s warm-up): progress, for
+  /// the timeout, though no outcome of the run.
+  var warmUpsFinished: Int { get }
 }
 
 extension OutcomeFeed {
@@ -33,6 +36,7 @@ extension OutcomeFeed {
   var scheduleIsUncontrolled: Bool { false }
   var ignoredEvents: Int { 0 }
   var blocks: ThreadBlocks { ThreadBlocks() }
+  var warmUpsFinished: Int { 0 }
   func releaseWorkerEnd() {}
   func workerEnded(status: Int32, output: String) {}
 }

@@ -23,6 +23,8 @@ final class WorkerProcess {
   private(set) var readyAt: ContinuousClock.Instant?
   /// Failure records drained so far.
   private(set) var failures = 0
+  /// Warm-up iterations seen finished, each progress for the timeout.
+  private var warmUpsSeen = 0
   /// Set when the supervisor killed the worker for going past the timeout.
   var wasTimedOut = false
 
@@ -67,7 +69,8 @@ final class WorkerProcess {
       readyAt = lastProgress
     }
     // Progress is progress, whether it came as passes or as failure records.
-    if completed > before { lastProgress = .now }
+    if completed > before || feed.warmUpsFinished > warmUpsSeen { lastProgress = .now }
+    warmUpsSeen = feed.warmUpsFinished
     readOutput()
   }
 

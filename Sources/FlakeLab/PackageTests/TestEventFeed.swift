@@ -13,6 +13,11 @@ final class TestEventFeed: OutcomeFeed {
   private let firstIndex: Int
   /// Iterations the process was asked for: an iteration past them is not the lab's to count.
   private let iterations: Int
+  /// Iterations the process runs first, not counted: a warm repetition follows an earlier run of
+  /// the test in its process, and a process's first run is a first run (a cache filled lazily
+  /// fails it, and would be counted warm once a process).
+  private let warmUps: Int
+  private(set) var warmUpsFinished = 0
   private var completed = 0
   private(set) var workerIsReady = false
   /// The issues of the iteration under way, as the test said them; nil between iterations.
@@ -31,13 +36,14 @@ final class TestEventFeed: OutcomeFeed {
   /// iterations asked. Not the lab's to count; a test writing into the channel, say.
   private(set) var ignoredEvents = 0
 
-  /// A new pipe for the test `testID` of a process whose first iteration is `firstIndex` and
-  /// that runs `iterations` of them.
-  init(testID: String, firstIndex: Int, iterations: Int) throws {
+  /// A new pipe for the test `testID` of a process whose first counted iteration is
+  /// `firstIndex` and that runs `iterations` of them, after `warmUps` that are not counted.
+  init(testID: String, firstIndex: Int, iterations: Int, warmUps: Int = 0) throws {
     pipe = try EventPipe()
     self.testID = testID
     self.firstIndex = firstIndex
     self.iterations = iterations
+    self.warmUps = warmUps
   }
 
   func releaseWorkerEnd() {
@@ -93,6 +99,10 @@ final class TestEventFeed: OutcomeFeed {
         self.place = nil
       }
       issues = nil
+      if warmUpsFinished < warmUps {
+        warmUpsFinished += 1
+        return
+      }
       guard completed < iterations else {
         ignoredEvents += 1
         return

@@ -27,17 +27,20 @@ package enum TestLaunch {
       RunKey(test: test, executor: executor.id), executor: executor, indices: indices,
       seed: seed, test: reference, iterationsPerWorker: onePerProcess ? 1 : nil
     ) { batch in
+      // Warm means warm: each counted repetition follows a run of the test in its process. The
+      // run before the first, at the index before it, is not counted.
+      let warmUps = !onePerProcess ? 1 : 0
       let configuration = HarnessConfiguration(
-        mechanism: mechanism, tests: [test], firstIndex: batch.lowerBound, repetitions: batch.count,
+        mechanism: mechanism, tests: [test], firstIndex: batch.lowerBound - warmUps, repetitions: batch.count + warmUps,
         seed: seed, noiseThreads: layout == .stressed ? CPUNoiseLevel.threads : 0)
       let feed: any OutcomeFeed =
         steered
-        ? try TestEventFeed(testID: test.id, firstIndex: batch.lowerBound, iterations: batch.count)
+        ? try TestEventFeed(testID: test.id, firstIndex: batch.lowerBound, iterations: batch.count, warmUps: warmUps)
         : try ExitStatusFeed(index: batch.lowerBound)
       return WorkerLaunch(
         executable: package.testBinary,
         arguments: arguments(
-          [test], repetitions: batch.count, inParallel: false, channel: configuration.channel,
+          [test], repetitions: batch.count + warmUps, inParallel: false, channel: configuration.channel,
           eventStreamVersion: package.eventStreamVersion),
         environment: environment(configuration, preload: preload), feed: feed,
         channelDescriptor: configuration.channel, inherited: [try configuration.testListFile()])
