@@ -17,7 +17,8 @@ import Synchronization
 // whether the lab moves what it measures: the global failure rate through the supervised worker
 // beside a plain loop in an async `main`, with a rank-sum test; and the same question of a
 // package's tests: each test's failures in the lab's suite passes beside the binary run as
-// `swift test` runs it (PassFidelity.swift). Last,
+// `swift test` runs it (PassFidelity.swift); and what each call the harness watches on one
+// queue costs a test, beside the same call in the binary run plainly (InterposerCost.swift). Last,
 // `flakelab test` on the NumberFacts fixture: a Swift Testing test through the lab against the
 // test binary's own `--repetitions` loop, and XCTest repetitions in one process against one
 // process per iteration. Then suite passes (flakelab test's default layout) against a loop of
@@ -43,10 +44,16 @@ if CommandLine.arguments.dropFirst().first == "fidelity" {
   try passFidelityFigures(worker: worker)
   exit(0)
 }
+// `flakelab-bench interposers`: only what each watched call costs a test (InterposerCost.swift).
+if CommandLine.arguments.dropFirst().first == "interposers" {
+  try interposerCostFigures(flakelab: flakelab)
+  exit(0)
+}
 await iterationCostFigures()
 virtualTimeFigure(worker: worker)
 try faithfulnessFigures(worker: worker)
 try passFidelityFigures(worker: worker)
+try interposerCostFigures(flakelab: flakelab)
 let repetitionsRatio = try packageTestFigures(worker: worker)
 let suitePackage = ProcessInfo.processInfo.environment["BENCH_PACKAGE"].flatMap { $0.isEmpty ? nil : $0 }
   ?? "Tests/Fixtures/NumberFacts"

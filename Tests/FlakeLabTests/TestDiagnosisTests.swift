@@ -77,14 +77,20 @@ final class TestDiagnosisTests: XCTestCase {
     XCTAssertEqual(open?["line"] as? Int, 49)
     XCTAssertTrue((blocking?["advice"] as? String)?.contains("DispatchSemaphore.wait") ?? false, "\(blocking?["advice"] ?? "")")
     // A blocking fulfillment(of:timeout:) shim spins XCTWaiter's run loop in no blocking call:
-    // the harness sees the run loop idle on the queue's thread, and the advice names it.
+    // the harness sees the run loop idle on the queue's thread, and the lab names the shim's
+    // line, which the answer opens at and the advice names (issue 44: the frame to open).
     let shim = answer.tests["FlakeKindsTests.WaiterShimTests/testWaitsThroughABlockingShim"]
     XCTAssertEqual(shim?["diagnosis"] as? String, "blocks-thread")
     let shimRuns = answer.report.tests.first { $0.test.id.hasSuffix("testWaitsThroughABlockingShim") }?.runs ?? []
+    let shimLine = "fulfillmentBlocking(of:timeout:) at Tests/Fixtures/FlakeKinds/Tests/FlakeKindsTests/Corpus/BlockedThreads.swift:58, in RunLoop.run"
     XCTAssertTrue(
-      shimRuns.contains { !$0.ranInParallel && $0.blockedAt == ThreadBlocks.idleRunLoop && $0.blockedIterations > 0 },
+      shimRuns.contains { !$0.ranInParallel && ($0.blockedAt ?? "").hasSuffix(shimLine) && $0.blockedIterations > 0 },
       "\(shimRuns.map { "\($0.executor) \($0.blockedAt ?? "-")" })")
-    XCTAssertTrue((shim?["advice"] as? String)?.contains("a run loop spun inside one of the queue's jobs") ?? false)
+    let shimOpen = shim?["open"] as? [String: Any]
+    XCTAssertTrue((shimOpen?["path"] as? String)?.hasSuffix("/Corpus/BlockedThreads.swift") ?? false, "\(shimOpen ?? [:])")
+    XCTAssertEqual(shimOpen?["line"] as? Int, 58)
+    let shimAdvice = shim?["advice"] as? String ?? ""
+    XCTAssertTrue(shimAdvice.contains("a run loop spun inside one of the queue's jobs at closure #1 in XCTestCase.fulfillmentBlocking"), shimAdvice)
     // Reads a setting its neighbour changes while they overlap: fails in every pass under
     // global, where they run side by side, and never alone.
     let reading = answer.tests[reads]

@@ -43,6 +43,34 @@ final class TestEventTests: XCTestCase {
       records.first?.outcome, .failed(observation: "Expectation failed: <M: 0x…> after … seconds at File.swift"))
   }
 
+  /// Warm means warm: a warm process's first run, which a cache filled lazily fails, is not
+  /// counted; the counted iterations keep their indices; the warm-up is progress all the same.
+  func testAWarmUpRunIsNotCountedAndTheIterationsKeepTheirIndices() throws {
+    let feed = try TestEventFeed(testID: id, firstIndex: 10, iterations: 2, warmUps: 1)
+    let failed = TestEvent.issueRecorded(testID: id, message: "first run", isFailure: true).line
+    let lines = [
+      TestEvent.runStarted.line, TestEvent.testStarted(testID: id).line, failed, TestEvent.testEnded(testID: id).line,
+      TestEvent.testStarted(testID: id).line, TestEvent.testEnded(testID: id).line,
+      TestEvent.testStarted(testID: id).line, failed, TestEvent.testEnded(testID: id).line,
+    ]
+    let bytes = Array(lines.joined().utf8)
+    XCTAssertEqual(write(feed.descriptor, bytes, bytes.count), bytes.count)
+    let (completed, records) = feed.poll()
+    XCTAssertEqual(feed.warmUpsFinished, 1)
+    XCTAssertEqual(completed, 2)
+    XCTAssertEqual(records.map(\.index), [11], "the warm-up's failure is not among them")
+  }
+
+  /// The stack the harness captured is named by the lab; a stack it cannot read names no frame.
+  func testAThreadBlockedEventCarriesItsStackBackAndForth() throws {
+    let event = TestEvent.threadBlocked(call: "usleep", frame: nil, stack: #"{"architecture":"x86_64","backtrace":"Ag=="}"#)
+    XCTAssertEqual(TestEvent.parse(Array(event.line.utf8).dropLast()), event)
+    let images = TestEvent.stackImages(map: "{}", program: "M.xctest")
+    XCTAssertEqual(TestEvent.parse(Array(images.line.utf8).dropLast()), images)
+    XCTAssertFalse(images.isCounted)
+    XCTAssertNil(StackSymbols(imageMap: "not a map", program: "M.xctest").frame(of: "not a stack"))
+  }
+
   /// Issue 34: a failing iteration in which the harness saw the queue's thread block counts as
   /// blocked, at its place; a passing one that blocked, or a block between iterations, does not.
   func testAFailingIterationThatBlockedTheQueueIsCountedWithItsPlace() throws {

@@ -47,11 +47,14 @@ package struct TestFinding: Sendable {
   package var advice: String? {
     if diagnosis == .interference, let polluters { return polluters.advice }
     if diagnosis == .blocksThread, let blockedAt {
-      // A run loop spun inside a job of the queue: the harness sees the spin, not always who spun it.
+      // A run loop spun inside a job of the queue: the harness sees the spin, and names who spun
+      // it where the stack says.
       let what =
-        blockedAt == ThreadBlocks.idleRunLoop
-        ? "a run loop spun inside one of the queue's jobs (XCTWaiter.wait or RunLoop.run called synchronously from async "
-          + "code, as a package's own fulfillment(of:timeout:) shim does)"
+        ThreadBlocks.isIdleRunLoop(blockedAt)
+        ? "a run loop spun inside one of the queue's jobs"
+          + (ThreadBlocks.frame(of: blockedAt).map { " at \($0)" } ?? "")
+          + " (XCTWaiter.wait or RunLoop.run called synchronously from async code, as a package's own "
+          + "fulfillment(of:timeout:) shim does)"
         : blockedAt
       return "\(what) blocks the queue's thread until async work ends: await that work there instead "
         + "(XCTest's async fulfillment(of:timeout:), a continuation), in the test or the helper that blocks; never serialize this test"

@@ -38,6 +38,16 @@ package struct ThreadBlocks: Equatable, Sendable {
   /// and it could not name the function that spun it.
   package static let idleRunLoop = "RunLoop.run"
 
+  /// Whether `place` is a run loop that had nothing to run on the queue's thread.
+  package static func isIdleRunLoop(_ place: String) -> Bool {
+    place == idleRunLoop || place.hasSuffix(", in " + idleRunLoop)
+  }
+
+  /// The frame of a place (`frame, in call`), where the harness could name one.
+  package static func frame(of place: String) -> String? {
+    place.range(of: ", in ", options: .backwards).map { String(place[..<$0.lowerBound]) }
+  }
+
   /// `frame` via `call`, as reports name the place.
   package static func place(call: String, frame: String?) -> String {
     frame.map { "\($0), in \(call)" } ?? call

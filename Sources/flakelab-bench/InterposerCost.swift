@@ -1,0 +1,71 @@
+import Foundation
+
+/// What each call the harness watches costs a test on one queue, where the watch is on, and
+/// under global, where it is not: the WatchedCalls fixture times each call returning at once,
+/// in its test binary run plainly and in the lab's worker processes, alternating rounds. The
+/// figure is the lab's median nanoseconds a call less the plain binary's (goal ≤ 5 µs on one
+/// queue). The fixture is built here; a build that fails skips the figure, said.
+func interposerCostFigures(flakelab: String) throws {
+  let package = "Tests/Fixtures/WatchedCalls"
+  let build = Process()
+  build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  build.arguments = ["swift", "build", "--build-tests", "--package-path", package]
+  build.standardOutput = FileHandle.nullDevice
+  build.standardError = FileHandle.nullDevice
+  try build.run()
+  build.waitUntilExit()
+  print("")
+  guard build.terminationStatus == 0 else {
+    print("Interposer cost: \(package) did not build; no figure")
+    return
+  }
+  let binary = "\(package)/.build/debug/WatchedCallsPackageTests.xctest"
+  let test = "WatchedCallsTests.WatchedCallsTests/testEachWatchedCallReturningAtOnce"
+  func run(_ executable: String, _ arguments: [String]) throws -> [String: [Double]] {
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("watched-\(UUID().uuidString)").path
+    FileManager.default.createFile(atPath: out, contents: nil)
+    defer { unlink(out) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(["WATCHED_CALLS_OUT": out]) { $1 }
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    var figures: [String: [Double]] = [:]
+    for line in (try String(contentsOfFile: out, encoding: .utf8)).split(separator: "\n") {
+      let words = line.split(separator: " ")
+      guard words.count == 2, let nanoseconds = Double(words[1]) else { continue }
+      figures[String(words[0]), default: []].append(nanoseconds)
+    }
+    return figures
+  }
+  let arms = ["plain", "global", "serial"]
+  var figures: [String: [String: [Double]]] = [:]
+  for _ in 0..<3 {
+    for arm in arms {
+      let got =
+        arm == "plain"
+        ? try run(binary, [test])
+        : try run(
+          flakelab,
+          ["test", "--package-path", package, "--skip-build", "--no-progress", "--layout", "repetitions", "--executor", arm,
+           "--iterations", "2"])
+      for (call, values) in got { figures[arm, default: [:]][call, default: []] += values }
+    }
+  }
+  print("Interposer cost: each watched call returning at once, in the WatchedCalls fixture, median of 3 alternating rounds")
+  print("  call                     plain     lab global (watch off)   lab serial (watch on)")
+  for call in (figures["plain"] ?? [:]).keys.sorted() {
+    let plain = median(figures["plain"]?[call] ?? [])
+    func extra(_ arm: String) -> String {
+      guard let values = figures[arm]?[call], !values.isEmpty else { return "–" }
+      return String(format: "%+.2f µs", (median(values) - plain) / 1000)
+    }
+    print(
+      call.padding(toLength: 24, withPad: " ", startingAt: 0) + String(format: " %6.2f µs", plain / 1000)
+        + "   " + extra("global").padding(toLength: 22, withPad: " ", startingAt: 0) + "   " + extra("serial")
+        + " (goal ≤ 5 µs)")
+  }
+}
