@@ -18,6 +18,23 @@ final class DiagnosticianTests: XCTestCase {
     return result
   }
 
+  /// Issue 44: the second seed goes on while its contrast is undecided and can still decide: the
+  /// toggle race's 1 of 40 under global against 0 on one queue decides nothing yet; 6 of 160
+  /// against 0 of 160 shows the race again; a failure on one queue, or none under global, has
+  /// answered. Its stages are an arm's iterations, then as many again, then twice as many.
+  func testTheSecondSeedGoesOnWhileItsContrastIsUndecided() {
+    let thin = [run(.global, .repetitions, failed: 1, of: 40), run(.fifo, .repetitions, failed: 0, of: 40)]
+    XCTAssertTrue(SecondSeed.isUndecided(.needsParallelism, in: thin, confidence: 0.95))
+    let shown = [run(.global, .repetitions, failed: 6, of: 160), run(.fifo, .repetitions, failed: 0, of: 160)]
+    XCTAssertEqual(SecondSeed.showsAgain(.needsParallelism, in: shown, confidence: 0.95), true)
+    XCTAssertFalse(SecondSeed.isUndecided(.needsParallelism, in: shown, confidence: 0.95))
+    let failedOnOneQueue = [run(.global, .repetitions, failed: 3, of: 40), run(.fifo, .repetitions, failed: 1, of: 40)]
+    XCTAssertFalse(SecondSeed.isUndecided(.needsParallelism, in: failedOnOneQueue, confidence: 0.95))
+    let neverFailed = [run(.global, .repetitions, failed: 0, of: 40), run(.fifo, .repetitions, failed: 0, of: 40)]
+    XCTAssertFalse(SecondSeed.isUndecided(.needsParallelism, in: neverFailed, confidence: 0.95))
+    XCTAssertEqual(SecondSeed.stages.map { $0.indices(of: 40) }, [0..<40, 40..<80, 80..<160])
+  }
+
   /// A drill-down cut short (three iterations an arm): a test that failed in half the suite
   /// passes under global and never alone in six global iterations is no interference (a global
   /// rate moves between processes, and six alone are fewer than the twelve passes); nor is it

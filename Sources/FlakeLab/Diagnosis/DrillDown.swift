@@ -209,25 +209,51 @@ package struct DrillDown {
   }
 
   /// The second seed's arms (``SecondSeed``) for each of `tests` whose first runs show a cause
-  /// that a contrast of rates showed: the arms of that contrast, again, with another seed.
+  /// that a contrast of rates showed: the arms of that contrast, again, with another seed, in
+  /// stages: an arm's iterations, then as many again, then twice as many, while its contrast is
+  /// undecided (``SecondSeed/isUndecided(_:in:confidence:)``). A global rate moves from run to
+  /// run: a race that failed 9 of 40 on the first seed may fail 1 of 40 on the second, which
+  /// decides nothing, where 160 iterations decide.
   private func secondSeed(of tests: [PackageTest], results: [RunResult], supervisor: Supervisor) throws -> [RunResult] {
     let seed = SecondSeed.seed(after: measurement.seed)
-    let launches = tests.flatMap { test -> [SupervisedRun] in
+    let asked = tests.compactMap { test -> (test: PackageTest, cause: TestDiagnosis, arms: [Arm])? in
       let runs = results.filter { $0.test?.test == test }.map { Report.estimated($0, at: measurement.confidence) }
       guard let cause = Diagnostician.judge(runs, confidence: measurement.confidence).1,
         let wanted = SecondSeed.arms(for: cause)
-      else { return [] }
-      return wanted.compactMap { order, layout in
-        guard let arm = arms.first(where: { $0.executor.harnessMechanism?.jobOrder == order && $0.layout == layout })
-        else { return nil }
-        var run = TestLaunch.run(
-          test, of: package, executor: arm.executor, indices: 0..<arm.iterations, seed: seed, layout: layout,
-          probe: probe, preload: preload, isConfirmation: true)
-        run.replicates = measurement.replicates(independent: arm.executor.iterationsAreIndependent)
-        return run
+      else { return nil }
+      let chosen = wanted.compactMap { order, layout in
+        arms.first { $0.executor.harnessMechanism?.jobOrder == order && $0.layout == layout }
+      }
+      return chosen.isEmpty ? nil : (test, cause, chosen)
+    }
+    var found: [[RunResult]] = asked.map { _ in [] }
+    for stage in SecondSeed.stages.indices {
+      let open = asked.indices.filter { index in
+        stage == 0
+          || SecondSeed.isUndecided(
+            asked[index].cause, in: found[index].map { Report.estimated($0, at: measurement.confidence) },
+            confidence: measurement.confidence)
+      }
+      // A later stage is more evidence, never a start the budget cuts: it starts only in time.
+      let inTime = supervisor.options.deadline.map { ContinuousClock.now < $0 } ?? true
+      guard !open.isEmpty, !supervisor.wasInterrupted, stage == 0 || inTime else { break }
+      let launches = open.flatMap { index in
+        asked[index].arms.map { arm in
+          var run = TestLaunch.run(
+            asked[index].test, of: package, executor: arm.executor, indices: SecondSeed.stages[stage].indices(of: arm.iterations),
+            seed: seed, layout: arm.layout, probe: probe, preload: preload, isConfirmation: true)
+          run.replicates = measurement.replicates(independent: arm.executor.iterationsAreIndependent)
+          return run
+        }
+      }
+      var ran = try supervisor.run(launches)[...]
+      for index in open {
+        let more = ran.prefix(asked[index].arms.count)
+        ran = ran.dropFirst(asked[index].arms.count)
+        found[index] = found[index].isEmpty ? Array(more) : zip(found[index], more).map { var run = $0; run.add($1); return run }
       }
     }
-    return try supervisor.run(launches)
+    return found.flatMap { $0 }
   }
 
   /// Whether `seeds` (fresh processes on one queue) ran whole, and listed failing seeds and
