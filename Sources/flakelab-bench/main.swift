@@ -44,10 +44,17 @@ if CommandLine.arguments.dropFirst().first == "fidelity" {
   try passFidelityFigures(worker: worker)
   exit(0)
 }
-// `flakelab-bench interposers`: only what each watched call costs a test (InterposerCost.swift).
-if CommandLine.arguments.dropFirst().first == "interposers" {
+// `flakelab-bench interposers`: only what each watched call costs a test (InterposerCost.swift);
+// `flakelab-bench accuracy`: only the diagnosis's answers on FlakeKinds (DiagnosisAccuracy.swift).
+switch CommandLine.arguments.dropFirst().first {
+case "interposers":
   try interposerCostFigures(flakelab: flakelab)
   exit(0)
+case "accuracy":
+  try diagnosisAccuracyFigures(flakelab: flakelab)
+  exit(0)
+default:
+  break
 }
 await iterationCostFigures()
 virtualTimeFigure(worker: worker)

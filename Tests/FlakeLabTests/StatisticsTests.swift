@@ -155,4 +155,16 @@ final class StatisticsTests: XCTestCase {
     XCTAssertTrue(junit.contains("skipped=\"1\""), junit)
     XCTAssertFalse(junit.contains("<failure"), junit)
   }
+
+  /// Issue 44: what a stable answer can miss. n passes catch a rate p with 95% probability when
+  /// 1 − (1 − p)^n ≥ 0.95: 13.91% in 20 passes, 20.6% in 13 (swift-async-algorithms' hang that
+  /// `swift test --no-parallel` met once in 15 runs passed 13 passes unseen).
+  func testTheRateAStableAnswerWouldCatch() {
+    XCTAssertEqual(SuiteSummary.detectableRate(passes: 20), 0.1391, accuracy: 0.0001)
+    XCTAssertEqual(SuiteSummary.detectableRate(passes: 13), 0.2058, accuracy: 0.0001)
+    for passes in [1, 5, 20, 100] {
+      let rate = SuiteSummary.detectableRate(passes: passes)
+      XCTAssertEqual(1 - pow(1 - rate, Double(passes)), 0.95, accuracy: 1e-9)
+    }
+  }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `flakelab test` says of its tests besides the blocks of those that are not stable: the
 /// stable ones and how many passes under each executor their verdict rests on, those skipped or
 /// never started, those never measured under an executor (and why), and what was cut short.
@@ -64,8 +66,6 @@ package struct SuiteSummary: Sendable, Equatable {
   package let slowest: [Slow]
   /// No test failed: the rule of three then says what the passes can and cannot exclude.
   package let noFailure: Bool
-  /// The most passes any test had under any executor of the screen.
-  package let mostPasses: Int
 
   package init(_ report: Report) {
     let stableFindings = report.tests.filter { $0.verdict == .stable }
@@ -123,7 +123,6 @@ package struct SuiteSummary: Sendable, Equatable {
       }
       .sorted { ($1.seconds, $0.test) < ($0.seconds, $1.test) }
     noFailure = report.unstableTests.isEmpty && report.testsInFlightAtCrashes.isEmpty && !stable.isEmpty
-    mostPasses = report.runs.map(\.tally.iterations).max() ?? 0
   }
 
   /// A headline and the tests it names: the stable, the skipped, the never started, and each
@@ -189,13 +188,32 @@ package struct SuiteSummary: Sendable, Equatable {
       (cut.stop == .budgetSpent ? "The --budget cut " : "The interrupt cut ")
         + "\(Self.count(cut.runs, "run")) short: \(Self.count(cut.iterations, "iteration")) not run."
     }
-    if noFailure {
-      // The rule of three: no failure in n passes bounds the rate below about 3/n at 95%.
+    if let caught = detectableText {
       notes.append(
-        "No test failed; a test failing in fewer than about 3 passes in \(Formatting.count(mostPasses)) could still have "
-          + "passed them all: raise --iterations.")
+        (noFailure ? "No test failed. " : "") + "A stable answer is as strong as its passes: with 95% probability they "
+          + "catch a test that fails in \(caught); a rarer failure can pass them all: raise --iterations to catch it.")
     }
     return notes
+  }
+
+  /// The share of passes a failing test must fail in for `passes` of them to show a failure with
+  /// 95% probability: 1 − 0.05^(1/n) (13.9% in 20 passes, 20.6% in 13).
+  package static func detectableRate(passes: Int) -> Double {
+    passes > 0 ? 1 - pow(0.05, 1 / Double(passes)) : 1
+  }
+
+  /// `13.93% of passes or more under global (20 passes) and serial (20 passes)`: under each
+  /// executor, from the fewest passes a stable verdict rests on there.
+  private var detectableText: String? {
+    guard !stableOver.isEmpty else { return nil }
+    let parts = stableOver.map { passes in
+      (
+        rate: Formatting.percent(Self.detectableRate(passes: passes.fewest)),
+        under: "\(passes.executor) (\(Formatting.count(passes.fewest)) pass\(passes.fewest == 1 ? "" : "es"))"
+      )
+    }
+    if Set(parts.map(\.rate)).count == 1 { return "\(parts[0].rate) of passes or more under " + Formatting.list(parts.map(\.under)) }
+    return Formatting.list(parts.map { "\($0.rate) of passes or more under \($0.under)" })
   }
 
   /// The summary in sentences, each test ID as `code` renders it.
