@@ -21,11 +21,15 @@ enum BlockWatch {
   nonisolated(unsafe) private static var isOn = false
   /// Set on a thread inside the watch, so that what the watch calls never watches itself.
   nonisolated(unsafe) private static var busyKey = pthread_key_t()
+  /// The process's main thread, where the harness starts: told apart without Foundation, which a
+  /// condition variable's wait deep in a library must not call into.
+  nonisolated(unsafe) private static var mainThread = pthread_self()
   private static let lastTold = Mutex<(place: Int, at: ContinuousClock.Instant)?>(nil)
 
   static func start() {
     _ = HarnessMainExecutor.mainQueueKey
     guard pthread_key_create(&busyKey, nil) == 0 else { return }
+    mainThread = pthread_self()
     TestBinaryFrame.start()
     isOn = true
   }
@@ -35,12 +39,11 @@ enum BlockWatch {
     guard isOn, pthread_getspecific(busyKey) == nil else { return block() }
     pthread_setspecific(busyKey, UnsafeRawPointer(bitPattern: 1))
     defer { pthread_setspecific(busyKey, nil) }
-    guard Thread.isMainThread || DispatchQueue.getSpecific(key: HarnessMainExecutor.mainQueueKey) == true else {
-      return block()
-    }
-    let stack = isDue(call: "\(call)", place: TestBinaryFrame.key()) ? TestBinaryFrame.stack() : nil
+    guard isOnQueueThread else { return block() }
+    let name = "\(call)"
+    let stack = isDue(call: name, place: TestBinaryFrame.key()) ? TestBinaryFrame.stack() : nil
     let result = block()
-    if let stack { EventOutput.write(.threadBlocked(call: "\(call)", frame: nil, stack: stack)) }
+    if let stack { EventOutput.write(.threadBlocked(call: name, frame: nil, stack: stack)) }
     return result
   }
 
@@ -52,9 +55,7 @@ enum BlockWatch {
   /// The frame is often unnamed: Swift's unwinder stops at Foundation's `RunLoop.run(mode:before:)`
   /// (glibc's `backtrace()` gets past it, with no names to read).
   static func sawIdleRunLoop() {
-    guard isOn, pthread_getspecific(busyKey) == nil,
-      Thread.isMainThread || DispatchQueue.getSpecific(key: HarnessMainExecutor.mainQueueKey) == true
-    else { return }
+    guard isOn, pthread_getspecific(busyKey) == nil, isOnQueueThread else { return }
     let now = ContinuousClock.now
     let due = lastSpinSample.withLock { last in
       guard last.map({ now - $0 >= spinSample }) ?? true else { return false }
@@ -70,6 +71,12 @@ enum BlockWatch {
   private static let spinSample = Duration.milliseconds(50)
   private static let lastSpinSample = Mutex<ContinuousClock.Instant?>(nil)
 
+  /// Whether the calling thread runs the queue's jobs: the main thread, or one the main queue
+  /// lent a job to.
+  private static var isOnQueueThread: Bool {
+    pthread_equal(pthread_self(), mainThread) != 0 || DispatchQueue.getSpecific(key: HarnessMainExecutor.mainQueueKey) == true
+  }
+
   /// Whether a block at `place` via `call` is to be told: a place not told in the last 5 ms.
   private static func isDue(call: String, place: Int) -> Bool {
     var hasher = Hasher()
@@ -83,7 +90,6 @@ enum BlockWatch {
       return true
     }
   }
-
 }
 
 // The blocking calls, each passed on to the real one. Public: a release build exports a
@@ -134,7 +140,9 @@ public func watchedConditionWait(_ condition: OpaquePointer?, _ mutex: OpaquePoi
 
 /// `NSCondition.wait(until:)` waits here.
 @_cdecl("pthread_cond_timedwait")
-public func watchedConditionTimedWait(_ condition: OpaquePointer?, _ mutex: OpaquePointer?, _ deadline: UnsafeRawPointer?) -> Int32 {
+public func watchedConditionTimedWait(
+  _ condition: OpaquePointer?, _ mutex: OpaquePointer?, _ deadline: UnsafeRawPointer?
+) -> Int32 {
   BlockWatch.watching("pthread_cond_timedwait") { RealCall.conditionTimedWait(condition, mutex, deadline) }
 }
 
@@ -156,6 +164,8 @@ public func watchedPOSIXSemaphoreTimedWait(_ semaphore: OpaquePointer?, _ deadli
 }
 
 @_cdecl("sem_clockwait")
-public func watchedPOSIXSemaphoreClockWait(_ semaphore: OpaquePointer?, _ clock: Int32, _ deadline: UnsafeRawPointer?) -> Int32 {
+public func watchedPOSIXSemaphoreClockWait(
+  _ semaphore: OpaquePointer?, _ clock: Int32, _ deadline: UnsafeRawPointer?
+) -> Int32 {
   BlockWatch.watching("sem_clockwait") { RealCall.posixSemaphoreClockWait(semaphore, clock, deadline) }
 }

@@ -240,8 +240,9 @@ package struct DrillDown {
       let launches = open.flatMap { index in
         asked[index].arms.map { arm in
           var run = TestLaunch.run(
-            asked[index].test, of: package, executor: arm.executor, indices: SecondSeed.stages[stage].indices(of: arm.iterations),
-            seed: seed, layout: arm.layout, probe: probe, preload: preload, isConfirmation: true)
+            asked[index].test, of: package, executor: arm.executor,
+            indices: SecondSeed.stages[stage].indices(of: arm.iterations), seed: seed, layout: arm.layout, probe: probe,
+            preload: preload, isConfirmation: true)
           run.replicates = measurement.replicates(independent: arm.executor.iterationsAreIndependent)
           return run
         }
@@ -250,7 +251,14 @@ package struct DrillDown {
       for index in open {
         let more = ran.prefix(asked[index].arms.count)
         ran = ran.dropFirst(asked[index].arms.count)
-        found[index] = found[index].isEmpty ? Array(more) : zip(found[index], more).map { var run = $0; run.add($1); return run }
+        found[index] =
+          found[index].isEmpty
+          ? Array(more)
+          : zip(found[index], more).map { earlier, later in
+            var run = earlier
+            run.add(later)
+            return run
+          }
       }
     }
     return found.flatMap { $0 }

@@ -177,7 +177,8 @@ struct SwiftTokens {
       }
       if byte == UInt8(ascii: "\"") {
         let quotes = multiline ? 3 : 1
-        if (0..<quotes).allSatisfy({ peek($0) == UInt8(ascii: "\"") }), hashesFollow(at: index + quotes, count: hashes) {
+        let closes = (0..<quotes).allSatisfy { peek($0) == UInt8(ascii: "\"") }
+        if closes, hashesFollow(at: index + quotes, count: hashes) {
           index += quotes + hashes
           emit(.literal, line: startLine)
           return
@@ -260,7 +261,9 @@ struct SwiftTokens {
       return
     }
     let body = bytes[(index + 1)..<end]
-    if body.contains(where: { Self.confusing.contains($0) }) { doubt("a `/` may begin a regex holding a bracket or quote") }
+    if body.contains(where: { Self.confusing.contains($0) }) {
+      doubt("a `/` may begin a regex holding a bracket or quote")
+    }
     index = end + 1
     emit(.literal)
   }

@@ -21,7 +21,8 @@ struct XCTestDeclaration: Equatable {
     let directory = URL(fileURLWithPath: directory).standardizedFileURL.path
     guard !tests.isEmpty, let files = FileManager.default.enumerator(atPath: directory) else { return [:] }
     var methods: [String: [(path: String, method: SwiftSourceOutline.Method, doubt: String?)]] = [:]
-    for file in files.compactMap({ $0 as? String }).filter({ $0.hasSuffix(".swift") && !$0.hasPrefix(".build") }).sorted() {
+    let swiftFiles = files.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") && !$0.hasPrefix(".build") }
+    for file in swiftFiles.sorted() {
       let path = (directory as NSString).appendingPathComponent(file)
       guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
       let outline = SwiftSourceOutline(text)
@@ -33,7 +34,8 @@ struct XCTestDeclaration: Equatable {
     for test in tests {
       guard let slash = test.lastIndex(of: "/") else { continue }
       let className = test[..<slash].split(separator: ".").last ?? ""
-      guard let candidates = methods["\(className)/\(function(of: test))"], let first = candidates.first else { continue }
+      guard let candidates = methods["\(className)/\(function(of: test))"], let first = candidates.first
+      else { continue }
       found[test] = XCTestDeclaration(
         location: SourceLocation(path: first.path, line: first.method.line), body: first.method.body,
         isCertain: candidates.count == 1 && first.doubt == nil)

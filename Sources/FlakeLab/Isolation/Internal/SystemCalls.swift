@@ -111,7 +111,8 @@ package enum SystemCalls {
   /// an old `pthread_cond_wait` (GLIBC_2.2.5) beside the one programs link today (GLIBC_2.3.2),
   /// and `dlsym` may find either.
   package static func symbol<Function>(_ name: String, version: String, as type: Function.Type) -> Function? {
-    typealias VersionedLookup = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>, UnsafePointer<CChar>) -> UnsafeMutableRawPointer?
+    typealias VersionedLookup =
+      @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>, UnsafePointer<CChar>) -> UnsafeMutableRawPointer?
     guard let lookup = symbol("dlvsym", as: VersionedLookup.self),
       let address = lookup(UnsafeMutableRawPointer(bitPattern: -1), name, version)
     else { return nil }
