@@ -74,7 +74,8 @@ enum BlockWatch {
   /// Whether the calling thread runs the queue's jobs: the main thread, or one the main queue
   /// lent a job to.
   private static var isOnQueueThread: Bool {
-    pthread_equal(pthread_self(), mainThread) != 0 || DispatchQueue.getSpecific(key: HarnessMainExecutor.mainQueueKey) == true
+    pthread_equal(pthread_self(), mainThread) != 0
+      || DispatchQueue.getSpecific(key: HarnessMainExecutor.mainQueueKey) == true
   }
 
   /// Whether a block at `place` via `call` is to be told: a place not told in the last 5 ms.

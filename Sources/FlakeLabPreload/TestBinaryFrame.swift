@@ -14,11 +14,13 @@ enum TestBinaryFrame {
   /// (glibc loads `libgcc_s` for its first `backtrace()`).
   static func start() {
     _ = key()
-    guard let encoded = try? JSONEncoder().encode(ImageMap.capture()),
+    let images = ImageMap.capture()
+    architecture = (try? Backtrace.capture(algorithm: .fast, limit: 1, images: images))?.architecture
+    guard let encoded = try? JSONEncoder().encode(images),
       let program = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
     else { return }
-    EventOutput.write(
-      .stackImages(map: String(decoding: encoded, as: UTF8.self), program: URL(fileURLWithPath: program).lastPathComponent))
+    let name = URL(fileURLWithPath: program).lastPathComponent
+    EventOutput.write(.stackImages(map: String(decoding: encoded, as: UTF8.self), program: name))
   }
 
   /// A key that is the same for the same call site, to tell a place told a moment ago without
@@ -31,8 +33,9 @@ enum TestBinaryFrame {
 
   /// The calling thread's stack, encoded as a `Runtime.Backtrace` is (`Codable`: its compact
   /// format, version 0, 64-bit words, an absolute return address a frame), without images,
-  /// which the supervisor has.
+  /// which the supervisor has; nil before `start()` found the machine's architecture.
   static func stack() -> String? {
+    guard let architecture else { return nil }
     var compact: [UInt8] = [0x02]
     returnAddresses(depth: stackDepth) { addresses in
       for address in addresses {
@@ -42,8 +45,11 @@ enum TestBinaryFrame {
     }
     compact.append(0x00)
     guard compact.count > 2 else { return nil }
-    return #"{"architecture":"x86_64","backtrace":""# + Data(compact).base64EncodedString() + #""}"#
+    return #"{"architecture":""# + architecture + #"","backtrace":""# + Data(compact).base64EncodedString() + #""}"#
   }
+
+  /// The machine's, as the Runtime module names it in a backtrace it captured (`x86_64`).
+  nonisolated(unsafe) private static var architecture: String?
 
   /// Deep enough to reach past the harness and the library a test calls (`Thread.sleep`,
   /// `DispatchSemaphore.wait`) into the test.

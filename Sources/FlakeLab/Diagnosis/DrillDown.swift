@@ -131,25 +131,10 @@ package struct DrillDown {
     // often as on one queue), and its arms run whole.
     let passedAlone = Set(all.filter { results[$0].tally.passed > 0 }.map { plans[$0].test })
     let open = all.filter { index in
-      let tally = results[index].tally
-      var evidence = RunSettling.Evidence(tally)
-      // The test's own time (its processes once ready, without the start-up a loaded machine
-      // stretches), over its iterations, says a wait.
-      let seconds = results[index].testSeconds ?? results[index].seconds
-      let waitedEachTime = seconds >= Double(tally.ran) * PassSupervisor.slowFailure.seconds
-      // Each failure with the queue's thread blocked is blocks-thread's answer, as a long wait
-      // is, in FIFO order. Seeded orders run on: a test that blocks fails in every order, one
-      // whose order decides it (an actor's check, a sleep, then its act) passes in some.
-      let blockedEachTime = tally.ran > 0 && results[index].blockedIterations == tally.ran
-        && plans[index].arm.executor.harnessMechanism?.jobOrder != .seeded
       let test = plans[index].test
-      evidence.failureSettles =
-        waitedEachTime || blockedEachTime || (failingEverywhere.contains(test) && !passedAlone.contains(test))
-      let settled = results[index].stop != nil || RunSettling.stop(evidence) == .everyIterationFailed
-      if settled {
-        results[index].stop = results[index].stop ?? .everyIterationFailed
-        results[index].notRun = plans[index].arm.iterations - tally.iterations
-      }
+      let settled = Self.settle(
+        &results[index], arm: plans[index].arm,
+        failsEverywhere: failingEverywhere.contains(test) && !passedAlone.contains(test))
       return !settled && plans[index].arm.iterations > settle
     }
     let rest = try supervisor.run(
@@ -173,6 +158,30 @@ package struct DrillDown {
       measurement: measurement, package: package, preload: preload, deadline: deadline, onProgress: onProgress)
     let (polluters, interrupted) = try search.run(victims(of: tests, in: suite, results: screen + results))
     return Findings(results: results, polluters: polluters, interrupted: interrupted)
+  }
+
+  /// Whether an arm's first iterations settle it, marked so in `result` when they do: all
+  /// failed, each by a wait or a block of the queue's thread, or in a test that failed every
+  /// pass of the screen and has not passed alone (`failsEverywhere`); or the run stopped.
+  private static func settle(_ result: inout RunResult, arm: Arm, failsEverywhere: Bool) -> Bool {
+    let tally = result.tally
+    var evidence = RunSettling.Evidence(tally)
+    // The test's own time (its processes once ready, without the start-up a loaded machine
+    // stretches), over its iterations, says a wait.
+    let seconds = result.testSeconds ?? result.seconds
+    let waitedEachTime = seconds >= Double(tally.ran) * PassSupervisor.slowFailure.seconds
+    // Each failure with the queue's thread blocked is blocks-thread's answer, as a long wait
+    // is, in FIFO order. Seeded orders run on: a test that blocks fails in every order, one
+    // whose order decides it (an actor's check, a sleep, then its act) passes in some.
+    let blockedEachTime = tally.ran > 0 && result.blockedIterations == tally.ran
+      && arm.executor.harnessMechanism?.jobOrder != .seeded
+    evidence.failureSettles = waitedEachTime || blockedEachTime || failsEverywhere
+    let settled = result.stop != nil || RunSettling.stop(evidence) == .everyIterationFailed
+    if settled {
+      result.stop = result.stop ?? .everyIterationFailed
+      result.notRun = arm.iterations - tally.iterations
+    }
+    return settled
   }
 
   /// The randomness replays: for each of `tests` that may depend on randomness, its fresh

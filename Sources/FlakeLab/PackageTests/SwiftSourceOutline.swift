@@ -18,99 +18,12 @@ struct SwiftSourceOutline {
   private(set) var methods: [Method] = []
   private(set) var doubt: String?
 
-  private enum Scope {
-    case type(String)
-    case method(name: String, line: Int, opened: Int)
-    case other
-  }
-
-  /// A declaration whose body the next `{` at its level opens.
-  private enum Pending {
-    case type(String)
-    case method(name: String, line: Int)
-  }
-
   init(_ text: String) {
     let lexed = SwiftTokens(text)
-    doubt = lexed.doubt
-    var scopes: [Scope] = []
-    var parentheses = 0
-    var pending: (declaration: Pending, scopes: Int, parentheses: Int)?
-    /// The brace depth at each open `#if`.
-    var conditions: [Int] = []
-    let tokens = lexed.tokens
-    var position = 0
-
-    func note(_ reason: String, line: Int) {
-      if doubt == nil { doubt = "line \(line): \(reason)" }
-    }
-    func word(at offset: Int) -> String? {
-      guard offset < tokens.count, case .word(let word) = tokens[offset].kind else { return nil }
-      return word
-    }
-
-    while position < tokens.count {
-      let token = tokens[position]
-      defer { position += 1 }
-      switch token.kind {
-      case .word(let keyword) where Self.typeKeywords.contains(keyword):
-        // `class func`, `class var`: a modifier, not a class.
-        guard let name = word(at: position + 1), !Self.declarationKeywords.contains(name) else { continue }
-        var last = name
-        var next = position + 2
-        if keyword == "extension" {
-          while next + 1 < tokens.count, tokens[next].kind == .symbol(UInt8(ascii: ".")), let part = word(at: next + 1) {
-            last = part
-            next += 2
-          }
-        }
-        pending = (.type(last), scopes.count, parentheses)
-        position = next - 1
-      case .word("func"):
-        guard position + 1 < tokens.count else { continue }
-        let name = word(at: position + 1) ?? ""
-        pending = (.method(name: name, line: token.line), scopes.count, parentheses)
-      case .word(let keyword) where Self.declarationKeywords.contains(keyword):
-        if let open = pending, open.scopes == scopes.count, open.parentheses == parentheses { pending = nil }
-      case .open(UInt8(ascii: "{")):
-        if let open = pending, open.scopes == scopes.count, open.parentheses == parentheses {
-          switch open.declaration {
-          case .type(let name): scopes.append(.type(name))
-          case .method(let name, let line): scopes.append(.method(name: name, line: line, opened: token.line))
-          }
-          pending = nil
-        } else {
-          scopes.append(.other)
-        }
-      case .close(UInt8(ascii: "}")):
-        guard let scope = scopes.popLast() else {
-          note("a `}` closes nothing", line: token.line)
-          continue
-        }
-        if case .method(let name, let line, _) = scope, case .type(let type) = scopes.last, !name.isEmpty {
-          methods.append(Method(type: type, name: name, line: line, body: line...token.line))
-        }
-        if let open = pending, open.scopes > scopes.count { pending = nil }
-      case .open(UInt8(ascii: "(")):
-        parentheses += 1
-      case .close(UInt8(ascii: ")")):
-        parentheses -= 1
-      case .directive("if"):
-        conditions.append(scopes.count)
-      case .directive("elseif"), .directive("else"), .directive("endif"):
-        guard let depth = conditions.last else {
-          note("a `#\(token.kind)` with no `#if`", line: token.line)
-          continue
-        }
-        if depth != scopes.count { note("a `#if` branch does not close what it opens", line: token.line) }
-        if token.kind == .directive("endif") { conditions.removeLast() }
-      default:
-        break
-      }
-    }
-    if !scopes.isEmpty { note("\(scopes.count) `{` never closed", line: tokens.last?.line ?? 1) }
-    if !conditions.isEmpty { note("a `#if` never ended", line: tokens.last?.line ?? 1) }
-    if parentheses != 0 { note("parentheses do not balance", line: tokens.last?.line ?? 1) }
+    var scan = Scan(tokens: lexed.tokens)
+    scan.run()
+    methods = scan.methods
+    doubt = lexed.doubt ?? scan.doubt
   }
 
   private static let typeKeywords: Set<String> = ["class", "struct", "enum", "actor", "extension", "protocol"]
@@ -119,4 +32,115 @@ struct SwiftSourceOutline {
     "func", "var", "let", "init", "deinit", "subscript", "case", "typealias", "associatedtype", "class", "struct",
     "enum", "actor", "extension", "protocol", "static", "final", "override", "import",
   ]
+
+  /// The walk over the tokens: the scopes open, the declaration whose body the next `{` opens,
+  /// the `#if`s open.
+  private struct Scan {
+    enum Scope {
+      case type(String)
+      case method(name: String, line: Int)
+      case other
+    }
+
+    /// A declaration whose body the next `{` at its level opens.
+    enum Declaration {
+      case type(String)
+      case method(name: String, line: Int)
+    }
+
+    let tokens: [SwiftTokens.Token]
+    var position = 0
+    var scopes: [Scope] = []
+    var parentheses = 0
+    var pending: (declaration: Declaration, scopes: Int, parentheses: Int)?
+    /// The brace depth at each open `#if`.
+    var conditions: [Int] = []
+    var methods: [Method] = []
+    var doubt: String?
+
+    init(tokens: [SwiftTokens.Token]) {
+      self.tokens = tokens
+    }
+
+    mutating func run() {
+      while position < tokens.count {
+        let token = tokens[position]
+        switch token.kind {
+        case .word(let keyword) where SwiftSourceOutline.typeKeywords.contains(keyword):
+          declareType(keyword)
+        case .word("func"):
+          if position + 1 < tokens.count {
+            pending = (.method(name: word(at: position + 1) ?? "", line: token.line), scopes.count, parentheses)
+          }
+        case .word(let keyword) where SwiftSourceOutline.declarationKeywords.contains(keyword):
+          if isPendingHere { pending = nil }
+        case .open(UInt8(ascii: "{")): open()
+        case .close(UInt8(ascii: "}")): close(at: token.line)
+        case .open(UInt8(ascii: "(")): parentheses += 1
+        case .close(UInt8(ascii: ")")): parentheses -= 1
+        case .directive(let name): directive(name, at: token.line)
+        default: break
+        }
+        position += 1
+      }
+      let last = tokens.last?.line ?? 1
+      if !scopes.isEmpty { note("\(scopes.count) `{` never closed", line: last) }
+      if !conditions.isEmpty { note("a `#if` never ended", line: last) }
+      if parentheses != 0 { note("parentheses do not balance", line: last) }
+    }
+
+    private var isPendingHere: Bool {
+      pending.map { $0.scopes == scopes.count && $0.parentheses == parentheses } ?? false
+    }
+
+    private func word(at offset: Int) -> String? {
+      guard offset < tokens.count, case .word(let word) = tokens[offset].kind else { return nil }
+      return word
+    }
+
+    private mutating func note(_ reason: String, line: Int) {
+      if doubt == nil { doubt = "line \(line): \(reason)" }
+    }
+
+    /// `class Name`, `extension M.Name`: the name, and the position past it. `class func` and
+    /// `class var` are a modifier, not a class.
+    private mutating func declareType(_ keyword: String) {
+      guard let name = word(at: position + 1), !SwiftSourceOutline.declarationKeywords.contains(name) else { return }
+      var last = name
+      var next = position + 2
+      if keyword == "extension" {
+        while next + 1 < tokens.count, tokens[next].kind == .symbol(UInt8(ascii: ".")), let part = word(at: next + 1) {
+          last = part
+          next += 2
+        }
+      }
+      pending = (.type(last), scopes.count, parentheses)
+      position = next - 1
+    }
+
+    private mutating func open() {
+      guard isPendingHere, let declaration = pending?.declaration else { return scopes.append(.other) }
+      switch declaration {
+      case .type(let name): scopes.append(.type(name))
+      case .method(let name, let declared): scopes.append(.method(name: name, line: declared))
+      }
+      pending = nil
+    }
+
+    private mutating func close(at line: Int) {
+      guard let scope = scopes.popLast() else { return note("a `}` closes nothing", line: line) }
+      if case .method(let name, let declared) = scope, case .type(let type) = scopes.last, !name.isEmpty {
+        methods.append(Method(type: type, name: name, line: declared, body: declared...line))
+      }
+      if let open = pending, open.scopes > scopes.count { pending = nil }
+    }
+
+    /// `#if` remembers the depth; each later branch and the `#endif` must be back at it.
+    private mutating func directive(_ name: String, at line: Int) {
+      guard name != "if" else { return conditions.append(scopes.count) }
+      guard let depth = conditions.last else { return note("a `#\(name)` with no `#if`", line: line) }
+      if depth != scopes.count { note("a `#if` branch does not close what it opens", line: line) }
+      if name == "endif" { conditions.removeLast() }
+    }
+  }
 }

@@ -82,43 +82,44 @@ final class TestEventFeed: OutcomeFeed {
       ignoredEvents += 1
     case .testEnded(let id) where TestEvent.testID(id, belongsTo: testID):
       let failure = Self.failure(issues ?? [])
-      finishIteration(failure.map { .failed(observation: $0.observation) }, example: failure?.example)
+      finishIteration(failure.map { .failed(observation: $0.observation) }, example: failure?.example, into: &records)
     case .testSkipped(let id, let message) where TestEvent.testID(id, belongsTo: testID):
-      finishIteration(.skipped(reason: FailureText.normalize(message)))
+      finishIteration(.skipped(reason: FailureText.normalize(message)), into: &records)
     default:
       break
     }
+  }
 
-    /// Counts the iteration under way (nil outcome: it passed). An end the process was never
-    /// asked for, or one without a start, is not counted: never an iteration twice.
-    func finishIteration(_ outcome: Outcome?, example: String? = nil) {
-      let place = self.place
-      defer {
-        executorChanged = false
-        blockedAt = nil
-        self.place = nil
-      }
-      issues = nil
-      if warmUpsFinished < warmUps {
-        warmUpsFinished += 1
-        return
-      }
-      guard completed < iterations else {
-        ignoredEvents += 1
-        return
-      }
-      let index = firstIndex + completed
-      completed += 1
-      if executorChanged {
-        // Not a figure under the run's executor, whatever the test came to.
-        records.append(ChannelRecord(index: index, outcome: .executorChanged, fingerprint: 0))
-      } else if let outcome {
-        records.append(
-          ChannelRecord(index: index, outcome: outcome, fingerprint: 0, example: example, place: place))
-        if let blockedAt, !outcome.isOutsideTheRate {
-          blocks.failingIterations += 1
-          blocks.places[blockedAt, default: 0] += 1
-        }
+  /// Counts the iteration under way (nil outcome: it passed). An end the process was never
+  /// asked for, or one without a start, is not counted: never an iteration twice; nor is a
+  /// warm-up.
+  private func finishIteration(_ outcome: Outcome?, example: String? = nil, into records: inout [ChannelRecord]) {
+    let place = self.place
+    defer {
+      executorChanged = false
+      blockedAt = nil
+      self.place = nil
+    }
+    issues = nil
+    if warmUpsFinished < warmUps {
+      warmUpsFinished += 1
+      return
+    }
+    guard completed < iterations else {
+      ignoredEvents += 1
+      return
+    }
+    let index = firstIndex + completed
+    completed += 1
+    if executorChanged {
+      // Not a figure under the run's executor, whatever the test came to.
+      records.append(ChannelRecord(index: index, outcome: .executorChanged, fingerprint: 0))
+    } else if let outcome {
+      records.append(
+        ChannelRecord(index: index, outcome: outcome, fingerprint: 0, example: example, place: place))
+      if let blockedAt, !outcome.isOutsideTheRate {
+        blocks.failingIterations += 1
+        blocks.places[blockedAt, default: 0] += 1
       }
     }
   }
