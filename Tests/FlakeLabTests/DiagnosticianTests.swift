@@ -332,6 +332,29 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .blocksThread)
   }
 
+  /// Issue 44: a wait the harness cannot see (a spin on a flag for work that needs the queue)
+  /// shows in the time each failure took: on one queue at least 98 ms, under global 1.6 ms an
+  /// iteration. Failing every time there is then a blocked thread, not the queue's order; one
+  /// failure as fast as global's iterations is the order's again (a stall of the machine can
+  /// lengthen some failures, not every one).
+  func testFailuresEachFarSlowerOnOneQueueAreAWaitTheHarnessCannotSee() {
+    var serial = run(.serial, .repetitions, failed: 40, of: 40)
+    serial.iterationTimes = IterationTimes(iterations: 40, seconds: 4.1, fastestFailure: 0.098)
+    var global = run(.global, .repetitions, failed: 0, of: 40)
+    global.iterationTimes = IterationTimes(iterations: 40, seconds: 0.064)
+    var runs = [
+      run(.global, .suite, failed: 0, of: 20), run(.serial, .suite, failed: 20, of: 20), global, serial,
+      run(.seeded, .repetitions, failed: 40, of: 40),
+    ]
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .blocksThread)
+    XCTAssertEqual(Diagnostician.unseenWait(runs)?.oneQueue, 0.098)
+    let finding = TestFinding(test: test, runs: runs, confidence: 0.95)
+    XCTAssertTrue(finding.advice?.hasPrefix("each failure on one queue took at least 98.0 ms, against 1.6 ms") == true)
+    runs[3].iterationTimes = IterationTimes(iterations: 40, seconds: 4.1, fastestFailure: 0.001)
+    XCTAssertNil(Diagnostician.unseenWait(runs))
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .serialDeterministic)
+  }
+
   /// The randomness experiment: `count` fresh processes on one queue listing their failing
   /// iterations (`failing`), and the replay of `replayed` of them, a process each, in which
   /// `failedAgain` failed.

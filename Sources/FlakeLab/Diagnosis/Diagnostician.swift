@@ -175,7 +175,9 @@ package enum Diagnostician {
   private static func oneQueueOrder(_ runs: [RunResult], global: Counts, confidence: Double) -> TestDiagnosis? {
     let plain = runs.filter { ![.stressed, .replay].contains($0.test?.layout) }
     let oneQueue = Counts(plain.filter { !$0.ranInParallel })
-    let waitedOnOneQueue = plain.contains { !$0.ranInParallel && waited($0) }
+    // A wait the harness does not see (a spin on a flag, a lock, a wait in C code) shows in the
+    // time each failure took: far longer on one queue than an iteration under global.
+    let waitedOnOneQueue = plain.contains { !$0.ranInParallel && waited($0) } || unseenWait(runs) != nil
     let blockedOnOneQueue = plain.contains { !$0.ranInParallel && $0.blockedIterations > 0 }
     if waitedOnOneQueue || blockedOnOneQueue, oneQueue.alwaysFails, oneQueue.failMoreThan(global, confidence: confidence) {
       return .blocksThread
@@ -192,6 +194,30 @@ package enum Diagnostician {
     }
     return nil
   }
+
+  /// The seconds the fastest failure of the warm repetitions on one queue took, where every
+  /// iteration failed, and a mean iteration under global, when even that fastest failure took
+  /// ``unseenWaitRatio`` times global's mean and ``unseenWaitFloor`` or more, with no blocking
+  /// call seen: each failure waited for something that never came while it held the queue's
+  /// thread. A queue's order of jobs fails a test about as fast as global passes it.
+  package static func unseenWait(_ runs: [RunResult]) -> (oneQueue: Double, global: Double)? {
+    let warm = runs.filter { $0.test?.layout == .repetitions }
+    func times(_ include: (RunResult) -> Bool) -> IterationTimes {
+      warm.filter(include).reduce(into: IterationTimes()) { $0.add($1.iterationTimes) }
+    }
+    let oneQueue = times { !$0.ranInParallel }
+    guard Counts(warm.filter { !$0.ranInParallel }).alwaysFails, let fastest = oneQueue.fastestFailure,
+      let global = times(\.ranInParallel).mean, fastest >= unseenWaitFloor, fastest >= unseenWaitRatio * global,
+      !runs.contains(where: { !$0.ranInParallel && $0.blockedIterations > 0 })
+    else { return nil }
+    return (fastest, global)
+  }
+
+  /// How many times longer than under global a failure on one queue must take to be a wait.
+  static let unseenWaitRatio = 10.0
+  /// The least a failure on one queue must take to be a wait: below it, a loaded machine's
+  /// pauses and the harness's own costs can make the ratio.
+  static let unseenWaitFloor = 0.02
 
   /// First runs alone (fresh processes) fail significantly more than warm repetitions alone,
   /// like with like (under global, or on one queue): suite passes are first runs too, but with

@@ -59,6 +59,12 @@ package struct TestFinding: Sendable {
       return "\(what) blocks the queue's thread until async work ends: await that work there instead "
         + "(XCTest's async fulfillment(of:timeout:), a continuation), in the test or the helper that blocks; never serialize this test"
     }
+    if diagnosis == .blocksThread, let wait = Diagnostician.unseenWait(runs) {
+      return "each failure on one queue took at least \(Formatting.seconds(wait.oneQueue)), against "
+        + "\(Formatting.seconds(wait.global)) for an iteration under global: a wait the harness cannot see (a spin on a "
+        + "flag, a lock, a wait in C code) holds the queue's thread until async work ends: await that work instead; "
+        + "never serialize this test"
+    }
     return diagnosis?.advice
   }
 

@@ -23,6 +23,7 @@ struct BatchMachine {
     /// Event lines the run's workers' feeds could not place, and ignored.
     var ignoredEvents = 0
     var blocks = ThreadBlocks()
+    var times = IterationTimes()
 
     /// Why the run's first iterations settle it, if they do: a run alone settles on timeouts
     /// only (each iteration that turned the executor off still says so, and a failure is a rate).
@@ -45,6 +46,7 @@ struct BatchMachine {
     var moreLastLines: String
     var ignoredEvents: Int
     var blocks = ThreadBlocks()
+    var times = IterationTimes()
     var lifetime: Duration
     /// From ready to exit; zero for a worker that never got ready.
     var iterationTime: Duration
@@ -110,6 +112,7 @@ struct BatchMachine {
     runs[run].iterationTime += end.iterationTime
     runs[run].ignoredEvents += end.ignoredEvents
     runs[run].blocks.add(end.blocks)
+    runs[run].times.add(end.times)
     let stopped = batch.indices.lowerBound + end.completed
     var rest: Range<Int>?
     if stopped < batch.indices.upperBound {

@@ -26,6 +26,8 @@ protocol OutcomeFeed: AnyObject {
   var ignoredEvents: Int { get }
   /// Failing iterations in which the test blocked its one queue's thread, and where it blocked.
   var blocks: ThreadBlocks { get }
+  /// How long the counted iterations of a test alone took.
+  var times: IterationTimes { get }
   /// Iterations the worker ran before those counted (``TestEventFeed``'s warm-up): progress, for
   /// the timeout, though no outcome of the run.
   var warmUpsFinished: Int { get }
@@ -36,6 +38,7 @@ extension OutcomeFeed {
   var scheduleIsUncontrolled: Bool { false }
   var ignoredEvents: Int { 0 }
   var blocks: ThreadBlocks { ThreadBlocks() }
+  var times: IterationTimes { IterationTimes() }
   var warmUpsFinished: Int { 0 }
   func releaseWorkerEnd() {}
   func workerEnded(status: Int32, output: String) {}

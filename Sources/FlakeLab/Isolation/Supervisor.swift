@@ -154,6 +154,7 @@ package final class Supervisor {
       result.ignoredEvents = state.ignoredEvents
       result.blockedIterations = state.blocks.failingIterations
       result.blockedAt = state.blocks.commonest
+      result.iterationTimes = state.times
       return result
     }
   }
@@ -197,7 +198,7 @@ package final class Supervisor {
     BatchMachine.WorkerEnd(
       status: status, isReady: worker.isReady, wasTimedOut: worker.wasTimedOut, completed: worker.completed,
       lastLines: worker.lastOutputLines(), moreLastLines: worker.lastOutputLines(4), ignoredEvents: worker.feed.ignoredEvents,
-      blocks: worker.feed.blocks, lifetime: now - worker.startedAt, iterationTime: worker.readyAt.map { now - $0 } ?? .zero)
+      blocks: worker.feed.blocks, times: worker.feed.times, lifetime: now - worker.startedAt, iterationTime: worker.readyAt.map { now - $0 } ?? .zero)
   }
 
   private func progress(

@@ -28,6 +28,9 @@ final class TestEventFeed: OutcomeFeed {
   private var executorChanged = false
   private(set) var scheduleIsUncontrolled = false
   private(set) var blocks = ThreadBlocks()
+  private(set) var times = IterationTimes()
+  /// When the supervisor read the start of the iteration under way.
+  private var startedAt: ContinuousClock.Instant?
   /// Where the iteration under way blocked its queue's thread, if it did.
   private var blockedAt: String?
   /// Names the stacks the harness captured where the test blocked, once it said its images.
@@ -74,6 +77,7 @@ final class TestEventFeed: OutcomeFeed {
       workerIsReady = true
       issues = []
       place = nil
+      startedAt = .now
     case .issueRecorded(let id, let message, true, let location)
     where issues != nil && id.map { TestEvent.testID($0, belongsTo: testID) } ?? true:
       issues?.append(message)
@@ -99,6 +103,7 @@ final class TestEventFeed: OutcomeFeed {
       executorChanged = false
       blockedAt = nil
       self.place = nil
+      startedAt = nil
     }
     issues = nil
     if warmUpsFinished < warmUps {
@@ -111,16 +116,17 @@ final class TestEventFeed: OutcomeFeed {
     }
     let index = firstIndex + completed
     completed += 1
-    if executorChanged {
+    guard !executorChanged else {
       // Not a figure under the run's executor, whatever the test came to.
       records.append(ChannelRecord(index: index, outcome: .executorChanged, fingerprint: 0))
-    } else if let outcome {
-      records.append(
-        ChannelRecord(index: index, outcome: outcome, fingerprint: 0, example: example, place: place))
-      if let blockedAt, !outcome.isOutsideTheRate {
-        blocks.failingIterations += 1
-        blocks.places[blockedAt, default: 0] += 1
-      }
+      return
+    }
+    if let startedAt { times.record(.now - startedAt, failed: outcome.map { !$0.isOutsideTheRate } ?? false) }
+    guard let outcome else { return }
+    records.append(ChannelRecord(index: index, outcome: outcome, fingerprint: 0, example: example, place: place))
+    if let blockedAt, !outcome.isOutsideTheRate {
+      blocks.failingIterations += 1
+      blocks.places[blockedAt, default: 0] += 1
     }
   }
 

@@ -41,6 +41,8 @@ package enum JSONReport {
     package static let unconfirmed = "unconfirmed"
     package static let blockedAt = "blockedAt"
     package static let testSeconds = "testSeconds"
+    package static let iterationTimes = "iterationTimes"
+    package static let fastestFailureSeconds = "fastestFailureSeconds"
     package static let failureRate = "failureRate"
     package static let confidence = "confidence"
     package static let level = "level"
@@ -164,6 +166,7 @@ package enum JSONReport {
       (Key.blockedIterations, .int(result.blockedIterations)),
       (Key.blockedAt, result.blockedAt.map { .string($0) } ?? .null),
       (Key.testSeconds, result.testSeconds.map { .double($0) } ?? .null),
+      (Key.iterationTimes, iterationTimes(result.iterationTimes)),
       // A run that only skipped has no rate: null, never a 0% no iteration measured.
       (Key.failureRate, estimate.hasRate ? .double(tally.failureRate) : .null),
       (
@@ -209,6 +212,15 @@ package enum JSONReport {
         (Key.failedBeside, .array(beside.map { .object([(Key.test, .string($0.key.id)), (Key.passes, .int($0.value))]) })))
     }
     return members
+  }
+
+  /// A test alone's iteration times; null for a run that timed none (a scenario, a suite pass).
+  private static func iterationTimes(_ times: IterationTimes) -> JSONValue {
+    guard times.iterations > 0 else { return .null }
+    return .object([
+      (Key.iterations, .int(times.iterations)), (Key.seconds, .double(times.seconds)),
+      (Key.fastestFailureSeconds, times.fastestFailure.map { .double($0) } ?? .null),
+    ])
   }
 
   private static func replicateDocument(_ counts: ReplicateCounts) -> JSONValue {

@@ -92,6 +92,12 @@ extension JSONReport {
     result.blockedIterations = max(0, run[Key.blockedIterations]?.int ?? 0)
     result.blockedAt = run[Key.blockedAt]?.string
     result.testSeconds = run[Key.testSeconds]?.number.flatMap { $0 >= 0 ? $0 : nil }
+    if let times = run[Key.iterationTimes], let iterations = times[Key.iterations]?.int, iterations > 0,
+      let seconds = times[Key.seconds]?.number, seconds >= 0
+    {
+      let fastest = times[Key.fastestFailureSeconds]?.number.flatMap { $0 >= 0 ? $0 : nil }
+      result.iterationTimes = IterationTimes(iterations: iterations, seconds: seconds, fastestFailure: fastest)
+    }
     if let id = run[Key.test]?.string {
       (result.test, result.failedBeside) = try test(id, of: run, name: name)
     }

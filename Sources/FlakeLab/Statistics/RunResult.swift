@@ -46,6 +46,8 @@ package struct RunResult: Sendable {
   package var blockedIterations = 0
   /// Where it blocked the most often: the innermost frame of the test binary, and the call.
   package var blockedAt: String?
+  /// A package's test alone: how long its counted iterations took, each apart.
+  package var iterationTimes = IterationTimes()
 
   package init(
     _ key: RunKey, tally: Tally, seconds: Double, iterationsAreIndependent: Bool,
@@ -83,6 +85,7 @@ package struct RunResult: Sendable {
     failedBeside.merge(other.failedBeside, uniquingKeysWith: +)
     blockedIterations += other.blockedIterations
     blockedAt = blockedAt ?? other.blockedAt
+    iterationTimes.add(other.iterationTimes)
     replicates += other.replicates
     seconds += other.seconds
     if let schedule = other.schedule { self.schedule?.merge(schedule) }
