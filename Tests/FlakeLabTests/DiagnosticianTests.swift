@@ -32,7 +32,12 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertFalse(SecondSeed.isUndecided(.needsParallelism, in: failedOnOneQueue, confidence: 0.95))
     let neverFailed = [run(.global, .repetitions, failed: 0, of: 40), run(.fifo, .repetitions, failed: 0, of: 40)]
     XCTAssertFalse(SecondSeed.isUndecided(.needsParallelism, in: neverFailed, confidence: 0.95))
-    XCTAssertEqual(SecondSeed.stages.map { $0.indices(of: 40) }, [0..<40, 40..<80, 80..<160])
+    // Sized from the first seed's rates: 9 of 40 against none needs 32 a side for 90% power,
+    // then as many again, then twice as many, within four times the arm's 40.
+    let first = [run(.global, .repetitions, failed: 9, of: 40), run(.fifo, .repetitions, failed: 0, of: 40)]
+    XCTAssertEqual(SecondSeed.stageEnds(for: .needsParallelism, firstSeed: first, iterations: 40, confidence: 0.95), [32, 64, 128])
+    let clear = [run(.global, .repetitions, failed: 30, of: 40), run(.fifo, .repetitions, failed: 0, of: 40)]
+    XCTAssertEqual(SecondSeed.stageEnds(for: .needsParallelism, firstSeed: clear, iterations: 40, confidence: 0.95), [10, 20, 40])
   }
 
   /// A drill-down cut short (three iterations an arm): a test that failed in half the suite
@@ -125,8 +130,8 @@ final class DiagnosticianTests: XCTestCase {
       run(.serial, .fresh, failed: 0, of: 20),
     ]
     XCTAssertEqual(Diagnostician.judge(first, confidence: 0.95).1, .needsParallelism)
-    XCTAssertEqual(SecondSeed.arms(for: .needsParallelism)?.map(\.layout), [.repetitions, .repetitions])
-    XCTAssertNil(SecondSeed.arms(for: .serialDeterministic))
+    XCTAssertEqual(CauseContrast.arms(for: .needsParallelism)?.map(\.layout), [.repetitions, .repetitions])
+    XCTAssertNil(CauseContrast.arms(for: .serialDeterministic))
     func second(_ globalFailed: Int) -> [RunResult] {
       [run(.global, .repetitions, failed: globalFailed, of: 40), run(.serial, .repetitions, failed: 0, of: 40)].map {
         var run = $0

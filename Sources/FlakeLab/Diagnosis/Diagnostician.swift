@@ -44,6 +44,7 @@ package enum Diagnostician {
     }
 
     var fails: Bool { failed > 0 }
+    var rate: Double { ran > 0 ? Double(failed) / Double(ran) : 0 }
     var passes: Bool { failed < ran }
     var neverFails: Bool { ran > 0 && failed == 0 }
     var alwaysFails: Bool { ran > 0 && failed == ran }
@@ -236,6 +237,22 @@ package enum Diagnostician {
     return moreOnFirstRuns && (Counts(warm).neverFails || firstRunsFailOnOneQueue)
   }
 
+  /// The causes whose contrasts the runs left undecided (an `undetermined` test's, after the
+  /// drill-down ran them on as far as its share allowed): the side that should fail more did,
+  /// not significantly, its baseline never failing where the cause asks it. On the first seed at
+  /// its share of the report's error; the cause the second seed did not show again, at the
+  /// report's. More iterations may decide them.
+  package static func undecided(_ runs: [RunResult], confidence: Double) -> [TestDiagnosis] {
+    let first = runs.filter { $0.test?.isConfirmation != true }
+    let second = runs.filter { $0.test?.isConfirmation == true }
+    let unconfirmed = unconfirmed(runs, confidence: confidence)
+    return CauseContrast.causes.filter { cause in
+      cause == unconfirmed
+        ? CauseContrast.isUndecided(cause, in: second, confidence: confidence, contrasts: 1)
+        : CauseContrast.isUndecided(cause, in: first, confidence: confidence, contrasts: contrasts)
+    }
+  }
+
   /// The causes whose experiments ran on `runs` (an `undetermined` test's): each arm it needs
   /// measured something, and the cause was not shown, so that the answer says what is no
   /// longer a suspect. Causes whose experiment did not run are not among them.
@@ -258,7 +275,11 @@ package enum Diagnostician {
     ]
     // Shown by its own experiment but not the answer (a cause tried before it won, or a second
     // seed was not asked for it): not ruled out.
-    return experiments.filter { $0.1 && $0.0 != unconfirmed && !shows($0.0, in: runs, confidence: confidence) }.map(\.0)
+    // Undecided is not ruled out either: more iterations may show it.
+    let undecided = undecided(runs, confidence: confidence)
+    return experiments.filter {
+      $0.1 && $0.0 != unconfirmed && !undecided.contains($0.0) && !shows($0.0, in: runs, confidence: confidence)
+    }.map(\.0)
   }
 
   /// Whether the test is worth the randomness replays (``DrillDown``): it failed alone, and

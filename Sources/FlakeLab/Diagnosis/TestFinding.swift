@@ -10,6 +10,8 @@ package struct TestFinding: Sendable {
   package var randomDraw: Diagnostician.RandomDraw?
   /// For an `undetermined` diagnosis, the causes whose experiments ran and did not show them.
   package var ruledOut: [TestDiagnosis] = []
+  /// For an `undetermined` diagnosis, the causes whose contrasts more iterations may decide.
+  package var undecided: [TestDiagnosis] = []
   /// For an `undetermined` diagnosis, the cause the first seed showed and the second did not.
   package var unconfirmed: TestDiagnosis?
   /// The tests whose presence fails it, for an `interference` the search could tell.
@@ -26,6 +28,7 @@ package struct TestFinding: Sendable {
     randomDraw = diagnosis == .randomness ? Diagnostician.randomDraw(runs, confidence: confidence) : nil
     ruledOut = diagnosis == .undetermined ? Diagnostician.ruledOut(runs, confidence: confidence) : []
     unconfirmed = diagnosis == .undetermined ? Diagnostician.unconfirmed(runs, confidence: confidence) : nil
+    undecided = diagnosis == .undetermined ? Diagnostician.undecided(runs, confidence: confidence) : []
   }
 
   package init(test: PackageTest, verdict: TestVerdict, diagnosis: TestDiagnosis?, runs: [RunResult]) {

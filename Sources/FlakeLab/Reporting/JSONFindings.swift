@@ -18,6 +18,7 @@ extension JSONReport {
       (Key.randomDraw, finding.randomDraw.map { .string($0.rawValue) } ?? .null),
       (Key.ruledOut, .array(finding.ruledOut.map { .string($0.rawValue) })),
       (Key.unconfirmed, finding.unconfirmed.map { .string($0.rawValue) } ?? .null),
+      (Key.undecided, .array(finding.undecided.map { .string($0.rawValue) })),
       (Key.source, finding.location.map(location) ?? .null),
       (Key.open, finding.lead.map(lead) ?? .null),
       (Key.neighbours, .array(neighbours)),
@@ -102,6 +103,10 @@ extension JSONReport {
     for cause in entry[Key.ruledOut]?.array ?? [] {
       guard let known = cause.string.flatMap(TestDiagnosis.init(reading:)) else { throw malformed }
       finding.ruledOut.append(known)
+    }
+    for cause in entry[Key.undecided]?.array ?? [] {
+      guard let known = cause.string.flatMap(TestDiagnosis.init(reading:)) else { throw malformed }
+      finding.undecided.append(known)
     }
     if let cause = entry[Key.unconfirmed]?.string {
       guard let known = TestDiagnosis(reading: cause) else { throw malformed }

@@ -39,6 +39,7 @@ package enum JSONReport {
     package static let ruledOut = "ruledOut"
     package static let secondSeed = "secondSeed"
     package static let unconfirmed = "unconfirmed"
+    package static let undecided = "undecided"
     package static let blockedAt = "blockedAt"
     package static let testSeconds = "testSeconds"
     package static let iterationTimes = "iterationTimes"

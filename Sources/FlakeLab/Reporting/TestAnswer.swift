@@ -64,6 +64,12 @@ package enum TestAnswer {
     if let cause = finding.unconfirmed {
       lines.append("    the first seed's runs showed \(cause.rawValue); the second seed's did not show it again")
     }
+    if finding.diagnosis == .undetermined, !finding.undecided.isEmpty {
+      lines.append(
+        "    undecided: " + finding.undecided.map(\.rawValue).joined(separator: ", ")
+          + " (its arms failed more, not yet significantly, after as many iterations as its share allowed: "
+          + "raise --iterations to decide)")
+    }
     if finding.diagnosis == .undetermined, !finding.ruledOut.isEmpty {
       lines.append(
         "    tried, and did not show their cause: " + finding.ruledOut.map(\.rawValue).joined(separator: ", ")

@@ -94,6 +94,13 @@ package struct RunResult: Sendable {
       confidence: estimate.confidence)
   }
 
+  /// This run with `other` added.
+  package func adding(_ other: RunResult) -> RunResult {
+    var sum = self
+    sum.add(other)
+    return sum
+  }
+
   package var scenario: String { key.scenario }
   package var variant: String { key.variant }
   package var executor: ExecutorID { key.executor }

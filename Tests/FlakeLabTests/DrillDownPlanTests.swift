@@ -1,0 +1,113 @@
+import XCTest
+
+@testable import FlakeLab
+
+/// The drill-down's decisions, fed made-up results and no process: what settles an arm, which
+/// undecided contrasts run on, how far the second seed goes, what an interrupt or the deadline
+/// leaves.
+final class DrillDownPlanTests: XCTestCase {
+  private let race = PackageTest(id: "M.race()", framework: .swiftTesting)
+  private let blocks = PackageTest(id: "M.blocks()", framework: .swiftTesting)
+  private let measurement = RateMeasurement(timeout: .seconds(60), seed: 7, workerExecutable: "/bin/false", program: "flakelab")
+
+  /// The standard arms after a screen of 20 passes.
+  private var arms: [DrillDown.Arm] {
+    let executor = { (id: ExecutorID) in ExecutorCatalog.standard.first { $0.id == id }! }
+    return [ExecutorID.global, .serial, .seeded].map { DrillDown.Arm(executor: executor($0), layout: .repetitions, iterations: 40) }
+      + [ExecutorID.global, .serial].map { DrillDown.Arm(executor: executor($0), layout: .fresh, iterations: 20) }
+      + [DrillDown.Arm(executor: executor(.global), layout: .stressed, iterations: 40)]
+  }
+
+  /// What `launch` came to: `failed` of its iterations failed, the queue's thread blocked in each
+  /// where `blocked`.
+  private func result(_ launch: DrillDownPlan.Launch, failed: Int, blocked: Bool = false) -> RunResult {
+    let ran = launch.indices.count
+    var tally = Tally()
+    tally.record(.passed, count: ran - failed)
+    tally.record(.failed(observation: "x"), count: failed)
+    var run = RunResult(
+      RunKey(test: launch.test, executor: launch.arm.executor.id), tally: tally, seconds: 0.01 * Double(ran),
+      iterationsAreIndependent: launch.arm.executor.iterationsAreIndependent)
+    run.test = TestReference(test: launch.test, packagePath: ".", layout: launch.layout, isConfirmation: launch.isSecondSeed)
+    run.blockedIterations = blocked ? failed : 0
+    return run
+  }
+
+  private func suite(_ test: PackageTest, _ executor: ExecutorID, failed: Int) -> RunResult {
+    var tally = Tally()
+    tally.record(.passed, count: 20 - failed)
+    tally.record(.failed(observation: "x"), count: failed)
+    var run = RunResult(RunKey(test: test, executor: executor), tally: tally, seconds: 1, iterationsAreIndependent: false)
+    run.test = TestReference(test: test, packagePath: ".", layout: .suite)
+    return run
+  }
+
+  private func launches(_ action: DrillDownPlan.Action?) -> [DrillDownPlan.Launch] {
+    guard case .launch(let launches) = action else { return [] }
+    return launches
+  }
+
+  /// Each arm's first three iterations; an arm of one queue whose three failures each blocked the
+  /// queue's thread is settled there (seeded orders run on), the others run the rest.
+  func testArmsThatBlockTheQueueSettleAfterTheirFirstIterations() {
+    var plan = DrillDownPlan(
+      arms: arms, tests: [blocks], screen: [suite(blocks, .global, failed: 0), suite(blocks, .serial, failed: 20)],
+      measurement: measurement)
+    let first = launches(plan.start())
+    XCTAssertEqual(first.map(\.indices), Array(repeating: 0..<3, count: 6))
+    let runs = first.map { launch in
+      launch.arm.order == .parallel ? result(launch, failed: 0) : result(launch, failed: 3, blocked: true)
+    }
+    let rest = launches(plan.ran(runs, interrupted: false, inTime: true))
+    XCTAssertEqual(rest.map(\.arm.executor.id), [.global, .seeded, .global, .global])
+    XCTAssertEqual(rest.map(\.indices), [3..<40, 3..<40, 3..<20, 3..<40])
+    XCTAssertEqual(plan.results.filter { $0.stop == .everyIterationFailed }.map(\.executor), [.serial, .serial])
+  }
+
+  /// Issue 44: a race the arms leave undecided (2 of 60 alone under global, none of 160 on one
+  /// queue) runs its contrast's arms as many iterations again; once it shows, the second seed
+  /// asks it again, sized from the first seed's rates, the arms of that contrast only.
+  func testAnUndecidedContrastRunsOnThenTheSecondSeedIsSizedFromItsRates() throws {
+    var plan = DrillDownPlan(
+      arms: arms, tests: [race], screen: [suite(race, .global, failed: 1), suite(race, .serial, failed: 0)],
+      measurement: measurement)
+    // Under global alone, 2 of the first 40 warm repetitions fail, none on one queue.
+    let failed = { (launch: DrillDownPlan.Launch, count: Int) in
+      launch.arm.order == .parallel && launch.arm.layout == .repetitions ? count : 0
+    }
+    var action = plan.ran(launches(plan.start()).map { result($0, failed: 0) }, interrupted: false, inTime: true)
+    action = plan.ran(launches(action).map { result($0, failed: failed($0, 2)) }, interrupted: false, inTime: true)
+    let more = launches(action)
+    XCTAssertEqual(Set(more.map { "\($0.arm.executor.id.name) \($0.arm.layout)" }), ["global repetitions", "serial repetitions"])
+    XCTAssertEqual(Set(more.map(\.indices)), [40..<80])
+    action = plan.ran(
+      more.map { result($0, failed: failed($0, 8)) }, interrupted: false, inTime: true)
+    let second = launches(action)
+    XCTAssertTrue(second.allSatisfy(\.isSecondSeed))
+    XCTAssertEqual(second.map(\.arm.executor.id), [.global, .serial])
+    let size = try XCTUnwrap(second.first?.indices.upperBound)
+    XCTAssertEqual(second.first?.indices.lowerBound, 0)
+    XCTAssertTrue((SecondSeed.fewest..<(SecondSeed.cap * 40)).contains(size), "\(size)")
+    // 1 of the size under global decides nothing: the next stage runs as many again, within
+    // four times the arm's iterations.
+    action = plan.ran(second.map { result($0, failed: $0.arm.order == .parallel ? 1 : 0) }, interrupted: false, inTime: true)
+    let next = try XCTUnwrap(launches(action).first?.indices)
+    XCTAssertEqual(next, size..<min(2 * size, SecondSeed.cap * 40))
+    // Past the deadline, no later stage starts: the polluter search's turn, with no victim.
+    action = plan.ran(launches(action).map { result($0, failed: 0) }, interrupted: false, inTime: false)
+    guard case .searchPolluters(let victims) = action else { return XCTFail("\(String(describing: action))") }
+    XCTAssertTrue(victims.isEmpty)
+    XCTAssertEqual(plan.results.filter { $0.test?.isConfirmation == true }.map(\.tally.ran), [next.upperBound, next.upperBound])
+  }
+
+  /// Ctrl-C during the first iterations ends the plan: each arm keeps what ran and says the rest
+  /// was cut.
+  func testAnInterruptEndsThePlanWithTheRestCut() {
+    var plan = DrillDownPlan(arms: arms, tests: [race], measurement: measurement)
+    let runs = launches(plan.start()).map { result($0, failed: 0) }
+    XCTAssertNil(plan.ran(runs, interrupted: true, inTime: true))
+    XCTAssertTrue(plan.interrupted)
+    XCTAssertEqual(plan.results.map(\.stop), Array(repeating: .interrupted, count: 6))
+    XCTAssertEqual(plan.results.map(\.notRun), [37, 37, 37, 17, 17, 37])
+  }
+}
