@@ -12,7 +12,8 @@ import Synchronization
 // - worker: the lab's worker loop exactly as a worker process runs it, the executor entered per
 //   iteration and each outcome published on a shared-memory outcome channel;
 // - supervised: `Supervisor.run`, end to end, including starting the worker process.
-// The ratios are medians of per-round ratios. Then the virtual-time figure: 1,000 iterations of
+// The ratios are medians of per-round ratios. Then `flakelab run` end to end against the loop a
+// user would write, each in a process of its own (ScenarioSpeed.swift). Then the virtual-time figure: 1,000 iterations of
 // the five-second `countdown` under the `seeded` executor, end to end in a worker process. Then
 // whether the lab moves what it measures: the global failure rate through the supervised worker
 // beside a plain loop in an async `main`, with a rank-sum test; and the same question of a
@@ -38,6 +39,7 @@ let flakelab = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathCo
   .appendingPathComponent("flakelab").path
 let worker = URL(fileURLWithPath: flakelab).deletingLastPathComponent().appendingPathComponent("flakelab-worker").path
 if try await runPlainLoopIfAsked() { exit(0) }
+if try await runPeerLoopIfAsked() { exit(0) }
 // `flakelab-bench fidelity`: only the suite passes beside swift test's runs, on
 // BENCH_FIDELITY_PACKAGES (a package of one's own, say).
 if CommandLine.arguments.dropFirst().first == "fidelity" {
@@ -45,7 +47,8 @@ if CommandLine.arguments.dropFirst().first == "fidelity" {
   exit(0)
 }
 // `flakelab-bench interposers`: only what each watched call costs a test (InterposerCost.swift);
-// `flakelab-bench accuracy`: only the diagnosis's answers on FlakeKinds (DiagnosisAccuracy.swift).
+// `flakelab-bench accuracy`: only the diagnosis's answers on FlakeKinds (DiagnosisAccuracy.swift);
+// `flakelab-bench scenarios`: only `flakelab run` against the peer's loop (ScenarioSpeed.swift).
 switch CommandLine.arguments.dropFirst().first {
 case "interposers":
   try interposerCostFigures(flakelab: flakelab)
@@ -53,10 +56,14 @@ case "interposers":
 case "accuracy":
   try diagnosisAccuracyFigures(flakelab: flakelab)
   exit(0)
+case "scenarios":
+  try scenarioSpeedFigures(flakelab: flakelab)
+  exit(0)
 default:
   break
 }
 await iterationCostFigures()
+let scenarioRatio = try scenarioSpeedFigures(flakelab: flakelab)
 virtualTimeFigure(worker: worker)
 try faithfulnessFigures(worker: worker)
 try passFidelityFigures(worker: worker)
@@ -75,6 +82,6 @@ print(
   String(
     format: "flakelab test speed: suite passes %.2f× the time of a swift test loop (target ≤ 1.0) · "
       + "Swift Testing repetitions %.2f× the binary's own --repetitions rate (target ≥ 1.0×) · "
-      + "flakelab ci %.2f× swift test (target ≤ 1.10×)",
-    suiteRatio, repetitionsRatio, ciRatio)
+      + "flakelab ci %.2f× swift test (target ≤ 1.10×) · flakelab run under global %.2f× the peer's loop (target ≤ 1.15×)",
+    suiteRatio, repetitionsRatio, ciRatio, scenarioRatio)
     + suiteSizes.map { String(format: " · at %d tests %.2f×", $0.size, $0.ratio) }.joined())

@@ -51,7 +51,7 @@ public final class Iteration: Sendable {
   }
 
   /// Passed when no check failed; otherwise every observation, in the order made.
-  var outcome: Outcome {
+  package var outcome: Outcome {
     failures.withLock { $0.isEmpty ? .passed : .failed(observation: $0.joined(separator: "; ")) }
   }
 }

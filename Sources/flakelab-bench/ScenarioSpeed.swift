@@ -1,0 +1,67 @@
+import FlakeLab
+import Foundation
+import Scenarios
+
+/// Issue 45: the scenario lab end to end against the loop a user would write, as
+/// swift-concurrency-extras' tests do: `flakelab run SELECTOR --iterations N` (its listing, its
+/// ten replicate processes under global, its report) against `flakelab-bench peer SELECTOR N`,
+/// one process running the same body N times from a loop on the main actor, as the README's
+/// `@MainActor` test method does, under `withSerialExecutor` for serial. Whole processes, in alternating
+/// rounds; the ratios are medians of the rounds' ratios. Returns global's.
+@discardableResult
+func scenarioSpeedFigures(flakelab: String) throws -> Double {
+  let rounds = 7
+  let selector = "isLoading.endpointYield"
+  let iterations = 50_000
+  print("")
+  print("flakelab run \(selector) --iterations \(iterations) against the peer's loop in a process, median of \(rounds) alternating rounds")
+  var globalRatio = 0.0
+  for executor in [ExecutorID.global, .serial] {
+    func seconds(_ executable: String, _ arguments: [String]) throws -> Double {
+      let start = clock.now
+      let result = try CapturedProcess.run(executable, arguments)
+      guard result.status == 0 else { throw BenchFailure("\(executable) \(arguments.joined(separator: " ")) exited \(result.status)") }
+      return start.duration(to: clock.now).seconds
+    }
+    var (lab, peer, ratios) = ([Double](), [Double](), [Double]())
+    for _ in 0..<rounds {
+      let l = try seconds(
+        flakelab, ["run", selector, "--executor", executor.name, "--iterations", String(iterations), "--no-progress"])
+      let p = try seconds(CommandLine.arguments[0], ["peer", selector, String(iterations), executor.name])
+      (lab, peer, ratios) = (lab + [l], peer + [p], ratios + [l / p])
+    }
+    print(
+      String(
+        format: "  %-7@ flakelab run %.2f s, the peer's loop %.2f s: %.2f× (target ≤ 1.15×)", executor.name, median(lab),
+        median(peer), median(ratios)))
+    if executor == .global { globalRatio = median(ratios) }
+  }
+  return globalRatio
+}
+
+/// `flakelab-bench peer SELECTOR N EXECUTOR`: the peer's loop (``scenarioSpeedFigures(flakelab:)``);
+/// prints the failures.
+func runPeerLoopIfAsked() async throws -> Bool {
+  let arguments = CommandLine.arguments
+  guard arguments.count == 5, arguments[1] == "peer", let iterations = Int(arguments[3]) else { return false }
+  let (_, variant) = try ScenarioCatalog.standard.resolve(arguments[2])[0]
+  let failures =
+    arguments[4] == ExecutorID.serial.name
+    ? await withSerialExecutor { await peerLoop(variant.body, iterations: iterations) }
+    : await peerLoop(variant.body, iterations: iterations)
+  print(failures)
+  return true
+}
+
+/// The body `iterations` times from a loop on the main actor, as the worker's and an `@MainActor`
+/// XCTest method's (swift-concurrency-extras' README) run; the failures.
+@MainActor
+private func peerLoop(_ body: Variant.Body, iterations: Int) async -> Int {
+  var failures = 0
+  for index in 0..<iterations {
+    let iteration = Iteration(index: index)
+    await iteration.perform(body)
+    if iteration.outcome != .passed { failures += 1 }
+  }
+  return failures
+}
