@@ -48,7 +48,8 @@ if CommandLine.arguments.dropFirst().first == "fidelity" {
 }
 // `flakelab-bench interposers`: only what each watched call costs a test (InterposerCost.swift);
 // `flakelab-bench accuracy`: only the diagnosis's answers on FlakeKinds (DiagnosisAccuracy.swift);
-// `flakelab-bench scenarios`: only `flakelab run` against the peer's loop (ScenarioSpeed.swift).
+// `flakelab-bench scenarios`: only `flakelab run` against the peer's loop (ScenarioSpeed.swift);
+// `flakelab-bench suites`: only flakelab ci on generated suites (LargeSuites.swift).
 switch CommandLine.arguments.dropFirst().first {
 case "interposers":
   try interposerCostFigures(flakelab: flakelab)
@@ -58,6 +59,9 @@ case "accuracy":
   exit(0)
 case "scenarios":
   try scenarioSpeedFigures(flakelab: flakelab)
+  exit(0)
+case "suites":
+  _ = try largeSuiteFigures(flakelab: flakelab)
   exit(0)
 default:
   break

@@ -135,7 +135,7 @@ package enum JSONReport {
       (Key.budgetSeconds, report.budget.map { .double($0.seconds) } ?? .null),
       (Key.seed, report.seed.map { .string(String($0)) } ?? .null),
       (
-        "shard",
+        Key.shard,
         report.shard.map { .object([(Key.index, .int($0.index)), (Key.count, .int($0.count))]) }
           ?? .null
       ),
@@ -171,7 +171,7 @@ package enum JSONReport {
       // A run that only skipped has no rate: null, never a 0% no iteration measured.
       (Key.failureRate, estimate.hasRate ? .double(tally.failureRate) : .null),
       (
-        "confidence",
+        Key.confidence,
         .object([
           (Key.level, .double(estimate.confidence)),
           (Key.low, estimate.hasRate ? .double(estimate.low) : .null),
@@ -237,7 +237,7 @@ package enum JSONReport {
       (Key.fingerprint, .string(ScheduleText.hex(schedule.fingerprint))),
       (Key.controlled, .bool(schedule.isControlled)),
       (
-        "failingIterations",
+        Key.failingIterations,
         .array(
           schedule.failingIterations.map { failing in
             .object([
@@ -247,7 +247,7 @@ package enum JSONReport {
               (Key.observation, .string(OutcomeCoding.observation(of: failing.outcome) ?? "")),
             ] + OutcomeCoding.members(of: failing.outcome).filter { $0.0 == Key.crash } + [
               (
-                "replay",
+                Key.replay,
                 schedule.isControlled
                   ? .string(ScheduleText.replayCommand(result, failing, program: program)) : .null
               ),
