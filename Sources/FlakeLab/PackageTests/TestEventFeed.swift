@@ -1,9 +1,10 @@
 import Foundation
 
 /// The supervisor's end of a test process's event stream: a pipe the process writes JSON lines
-/// into (its descriptor 3), turned into iterations and failure records.
+/// into (on the descriptor ``HarnessConfiguration/channel`` draws), turned into iterations and
+/// failure records.
 ///
-/// Swift Testing writes the stream itself (`--event-stream-output-path /dev/fd/3`); for XCTest
+/// Swift Testing writes the stream itself (`--event-stream-output-path /dev/fd/N`); for XCTest
 /// the preloaded harness writes the same events. What the process wrote before it died is still
 /// in the pipe, so a crash costs one iteration and never the results before it.
 final class TestEventFeed: OutcomeFeed {
