@@ -46,9 +46,6 @@ final class WorkerProcess {
     close(output)
   }
 
-  /// The first iteration this worker has not finished: the one running now, if any.
-  var currentIndex: Int { indices.lowerBound + completed }
-
   /// Reads what the worker published since the last poll into `tally` and `schedule` (records
   /// only; passes are counted once the worker has ended, from `completed`).
   func poll(into tally: inout Tally, schedule: inout RunSchedule?) {
