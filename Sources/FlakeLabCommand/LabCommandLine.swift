@@ -1,9 +1,11 @@
 public import FlakeLab
 import Foundation
 
-/// Every command of `flakelab` (`list`, `run`, `compare`, `check`, `plan`, `replay`, `explore`,
-/// `merge`, `test`), over the scenarios and executors of a catalog: `flakelab` is this with
-/// the standard catalog, and a lab of one's own is this with its own.
+/// Every command of `flakelab` (`list`, `run`, `compare`, `test`, `ci`, `check`, `plan`,
+/// `replay`, `explore`, `merge`), over the scenarios and executors of a catalog: `flakelab` is
+/// this with the standard catalog and the history's commands (`history`, `quarantine`, `ci
+/// --record`, which link SQLite: ``LabExtensions``), and a lab of one's own is this with its own
+/// catalog.
 ///
 /// Runs are supervised: workers are this same executable started again with a hidden `worker`
 /// command, which ``main(catalog:)`` recognizes first, so a lab's own executable needs nothing
