@@ -1,7 +1,8 @@
 package import Foundation
 
-/// What `flakelab ci` concludes: every test's pass and retries, and what fails the job. Derived
-/// once; text, JUnit, markdown, annotations and JSON render it.
+/// What `flakelab ci` concludes: every test's pass and retries, and what fails the job; what
+/// follows from them (the verdicts, the job's status) is computed from them where asked. Text,
+/// JUnit, markdown, annotations and JSON render it.
 package struct CIRun: Sendable, Equatable {
   /// A crash of the pass's process that none of the tests in flight caused alone, with the flaky
   /// tests it made (each passed alone). Reports show it once, not as a flaky test each.
