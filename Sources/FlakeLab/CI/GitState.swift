@@ -10,19 +10,20 @@ package struct GitState: Sendable, Equatable {
     self.branch = branch
   }
 
-  /// The state of the checkout holding `path`; nil when git is missing or it is none.
+  /// The state of the checkout holding `path`; nil when git is missing or it is none. One git
+  /// process: `rev-parse HEAD --abbrev-ref HEAD` prints the commit, then the branch (`HEAD` when
+  /// detached).
   package static func of(_ path: String) -> GitState? {
-    func git(_ arguments: [String]) -> String? {
-      guard let result = try? CapturedProcess.run("git", ["-C", path] + arguments), result.status == 0 else { return nil }
-      let text = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
-      return text.isEmpty ? nil : text
-    }
-    guard let commit = git(["rev-parse", "HEAD"]) else { return nil }
+    guard let result = try? CapturedProcess.run("git", ["-C", path, "rev-parse", "HEAD", "--abbrev-ref", "HEAD"]),
+      result.status == 0
+    else { return nil }
+    let lines = result.output.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+    guard let commit = lines.first, !commit.isEmpty else { return nil }
     // A CI checkout is often a detached HEAD; GitHub Actions names the branch (a pull request's
     // head, else the pushed branch) in its environment.
     let environment = ProcessInfo.processInfo.environment
     let named = [environment["GITHUB_HEAD_REF"], environment["GITHUB_REF_NAME"]].compactMap { $0 }.first { !$0.isEmpty }
-    let branch = git(["rev-parse", "--abbrev-ref", "HEAD"]).flatMap { $0 == "HEAD" ? nil : $0 } ?? named
+    let branch = lines.dropFirst().first.flatMap { $0.isEmpty || $0 == "HEAD" ? nil : $0 } ?? named
     return GitState(commit: commit, branch: branch)
   }
 }

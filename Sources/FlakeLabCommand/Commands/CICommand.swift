@@ -86,6 +86,9 @@ struct CICommand: Command {
     let quarantine = try QuarantineOption.load(quarantinePath, packagePath: package.path)
     let history = try record.open(packagePath: package.path)
     let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)
+    // The checkout's commit, asked while the package builds and lists, not after the run.
+    let path = package.path
+    async let git = GitState.of(path)
     var built = try package.build()
     let all = try built.tests(preload: preload)
     let tests = try package.selected(all, of: built)
@@ -98,7 +101,7 @@ struct CICommand: Command {
     progress?.clear()
     run.quarantineFile = FileManager.default.fileExists(atPath: quarantineFile) ? quarantineFile : nil
     run.staleQuarantine = quarantine.stale(among: all, closest: Suggestion.closest)
-    run.git = GitState.of(package.path)
+    run.git = await git
     run.selection = package.selection
     run.program = Program.name
     let status = output.finish(CommandAnswer(run))
