@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A user's SwiftPM package, built for testing: where its test binary is and which tests it has.
 ///
@@ -144,19 +145,23 @@ package struct TestPackage: Sendable {
     let records = FileManager.default.temporaryDirectory
       .appendingPathComponent("flakelab-listing-\(getpid())-\(UUID().uuidString).jsonl").path
     defer { unlink(records) }
-    for framework in PackageTest.Framework.allCases {
-      let stream = framework == .swiftTesting ? records : nil
-      var listing = try list(
-        framework, eventStreamVersion: stream.map { _ in eventStreamVersion }, to: stream, preload: preload)
-      if framework == .swiftTesting, ![0, Self.noTestsOfFramework].contains(listing.status) {
-        // An older Swift Testing refuses a version it does not know: version 0 it knows.
-        eventStreamVersion = "0"
-        listing = try list(framework, eventStreamVersion: eventStreamVersion, to: stream, preload: preload)
-      }
+    // The two listings are two processes of the binary: side by side, the listing costs the
+    // slower of them, not both.
+    let frameworks = PackageTest.Framework.allCases
+    let package = self
+    let listings = Mutex<[PackageTest.Framework: Result<(CapturedProcess, version: String), any Error>]>([:])
+    DispatchQueue.concurrentPerform(iterations: frameworks.count) { index in
+      let framework = frameworks[index]
+      let listed = Result { try package.listing(framework, records: records, preload: preload) }
+      listings.withLock { $0[framework] = listed }
+    }
+    for framework in frameworks {
+      let (listing, version) = try listings.withLock { $0[framework]! }.get()
       let listed = try Self.tests(of: framework, in: listing, binary: testBinary)
       tests += listed
       switch framework {
       case .swiftTesting:
+        eventStreamVersion = version
         let parsed = ListingRecord.parse(FileManager.default.contents(atPath: records) ?? Data(), tests: listed.map(\.id))
         locations.merge(parsed.compactMapValues(\.location)) { $1 }
         filterIDs.merge(parsed.mapValues(\.filterID)) { $1 }
@@ -168,6 +173,20 @@ package struct TestPackage: Sendable {
       }
     }
     return tests
+  }
+
+  /// The listing of `framework`'s tests, and the event stream version it was asked with: Swift
+  /// Testing's records go to `records`, asked with the newest version first.
+  private func listing(
+    _ framework: PackageTest.Framework, records: String, preload: String?
+  ) throws -> (CapturedProcess, version: String) {
+    guard framework == .swiftTesting else {
+      return (try list(framework, eventStreamVersion: nil, to: nil, preload: preload), eventStreamVersion)
+    }
+    let listing = try list(framework, eventStreamVersion: eventStreamVersion, to: records, preload: preload)
+    guard ![0, Self.noTestsOfFramework].contains(listing.status) else { return (listing, eventStreamVersion) }
+    // An older Swift Testing refuses a version it does not know: version 0 it knows.
+    return (try list(framework, eventStreamVersion: "0", to: records, preload: preload), "0")
   }
 
   /// The ID `swift test --filter REGEX` matches REGEX against: Swift Testing's full ID (with the
