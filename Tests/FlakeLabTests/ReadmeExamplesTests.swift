@@ -2,8 +2,8 @@ import Foundation
 import XCTest
 
 /// The docs' examples are real output: each full example (one that starts with the lab's machine
-/// line) of the README and of every article of the guide is run again and must have the same
-/// shape. Figures differ from run to run and machine to machine; what must not differ is what a
+/// line) of the README and of every article of the guide is run again, at a reduced size, and
+/// must have the same shape. Figures differ from run to run and machine to machine; what must not differ is what a
 /// reader relies on: the header lines, the table's columns, which runs there are, and lines such
 /// as the seed, the schedules and replays. Every link between them leads somewhere.
 final class ReadmeExamplesTests: XCTestCase {
@@ -79,6 +79,18 @@ final class ReadmeExamplesTests: XCTestCase {
     }
   }
 
+  /// `arguments` with fewer iterations: the shape of a run's output does not hang on its size,
+  /// and the docs' sizes (a thousand iterations of a package's tests) would cost the suite a
+  /// minute. At most 2,000 iterations of a scenario, 200 of a check's, 40 of a package's test.
+  static func reduced(_ arguments: [String]) -> [String] {
+    let most = ["run": 2_000, "check": 200, "test": 40][arguments.first ?? ""] ?? Int.max
+    var reduced = arguments
+    for index in reduced.indices.dropLast() where reduced[index] == "--iterations" {
+      if let iterations = Int(reduced[index + 1]) { reduced[index + 1] = String(min(iterations, most)) }
+    }
+    return reduced
+  }
+
   func testEveryFullExampleHasTheShapeOfARealRun() throws {
     let examples = try examples()
     XCTAssertGreaterThanOrEqual(examples.count, 8)
@@ -86,7 +98,7 @@ final class ReadmeExamplesTests: XCTestCase {
     XCTAssertEqual(try PackageTestCommandTests.listing.get().status, 0)
     XCTAssertEqual(try RealPackageTruthTests.awkwardListing.get().status, 0)
     for (arguments, output) in examples {
-      let result = try Flakelab.run(arguments + ["--no-progress"], directory: Self.root)
+      let result = try Flakelab.run(Self.reduced(arguments) + ["--no-progress"], directory: Self.root)
       let shown = "flakelab " + arguments.joined(separator: " ")
       XCTAssertEqual(shape(result.stdout.split(separator: "\n").map(String.init)), shape(output), shown)
     }
