@@ -15,19 +15,8 @@ final class HTMLReportTests: XCTestCase {
     return result.stdout
   }
 
-  private func answerPage(savedTo report: String? = nil) throws -> String {
-    _ = try TestDiagnosisTests.listing.get()
-    return try page(
-      [
-        "test", "--package-path", TestDiagnosisTests.flakeKinds, "--skip-build", "--iterations", "3",
-        "--executor", "serial", "--filter", "blocksThread|stable\\(\\)",
-      ] + (report.map { ["--output", $0] } ?? []))
-  }
-
   func testATestRunIsAnAnswerWithItsEvidence() throws {
-    let saved = FileManager.default.temporaryDirectory.appendingPathComponent("answer-\(getpid()).json").path
-    defer { try? FileManager.default.removeItem(atPath: saved) }
-    let page = try answerPage(savedTo: saved)
+    let (page, saved) = try BlockingAnswer.run.get()
     assertSelfContained(page)
     // The saved report keeps the answer: merge renders the same page from it.
     let merged = try Flakelab.run(["merge", saved, "--format", "html"])
@@ -85,6 +74,6 @@ final class HTMLReportTests: XCTestCase {
   }
 
   func testABrowserShowsThePageWithNoErrorAndNoRequest() throws {
-    try HeadlessBrowser.assertShows(try answerPage())
+    try HeadlessBrowser.assertShows(try BlockingAnswer.run.get().page)
   }
 }

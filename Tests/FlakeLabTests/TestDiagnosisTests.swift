@@ -312,12 +312,11 @@ final class TestDiagnosisTests: XCTestCase {
   /// The markdown answer: one row per test that is not stable, with its diagnosis, its counts
   /// screen and alone, the line to open, and what to do; a line for the stable ones. In a GitHub
   /// Actions job, each such test is also a warning on the line to open, relative to the workspace.
+  /// Rendered by `merge` from the saved report of the run the page's checks share.
   func testTheMarkdownAnswerIsOneRowPerTestThatIsNotStableAndAnAnnotationOnItsLine() throws {
     let result = try Flakelab.run(
-      [
-        "test", "--package-path", Self.flakeKinds, "--skip-build", "--no-progress", "--iterations", "3",
-        "--executor", "serial", "--filter", "blocksThread|stable\\(\\)", "--format", "markdown",
-      ], environment: ["GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": Self.flakeKinds])
+      ["merge", try BlockingAnswer.run.get().report, "--format", "markdown"],
+      environment: ["GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": Self.flakeKinds])
     XCTAssertEqual(result.status, 0, result.stderr)
     // The harness saw the semaphore's wait block the queue's thread (inside `#expect`, whose
     // expansion has no line: the call alone); the annotation lands on the failing line.
@@ -353,10 +352,7 @@ final class TestDiagnosisTests: XCTestCase {
   }
 
   func testFailOnFlakyFailsTheCommandAndSaysWhichTest() throws {
-    let result = try Flakelab.run([
-      "test", "--package-path", Self.flakeKinds, "--skip-build", "--no-progress", "--iterations", "3",
-      "--executor", "serial", "--filter", "blocksThread|stable\\(\\)", "--fail-on-flaky",
-    ])
+    let result = try Flakelab.run(["merge", try BlockingAnswer.run.get().report, "--fail-on-flaky"])
     XCTAssertEqual(result.status, 1, result.stderr)
     XCTAssertTrue(result.stderr.contains("not met: \(blocks) is flaky (blocks-thread"), result.stderr)
     XCTAssertTrue(result.stdout.contains("FLAKY  \(blocks)  blocks-thread"), result.stdout)

@@ -1,0 +1,24 @@
+import Foundation
+
+/// One real `flakelab test` of two FlakeKinds tests (`blocksThread()`, whose one-second waits
+/// fail it on one queue, and `stable()`), three passes under serial: its page, and its JSON
+/// report saved beside it, from which `merge` renders the other answers. Run once per test run,
+/// for the checks of its renderers, where each ran it again (15 s apiece).
+enum BlockingAnswer {
+  static let run = Result { () throws -> (page: String, report: String) in
+    let listing = try TestDiagnosisTests.listing.get()
+    guard listing.status == 0 else { throw Failure(description: listing.stderr) }
+    let report = FileManager.default.temporaryDirectory.appendingPathComponent("blocking-answer-\(getpid()).json").path
+    let result = try Flakelab.run([
+      "test", "--package-path", TestDiagnosisTests.flakeKinds, "--skip-build", "--iterations", "3",
+      "--executor", "serial", "--filter", "blocksThread|stable\\(\\)", "--format", "html", "--no-progress",
+      "--output", report,
+    ])
+    guard result.status == 0 else { throw Failure(description: result.stderr) }
+    return (result.stdout, report)
+  }
+
+  struct Failure: Error, CustomStringConvertible {
+    let description: String
+  }
+}
