@@ -1,5 +1,10 @@
 # FlakeLab: `make run` shows the lab at work, `make test` passes the tests.
 SWIFT ?= swift
+
+# FlakeLab runs on Linux only today: the harness interposes glibc's calls and reads /proc.
+ifneq ($(shell uname -s),Linux)
+$(error FlakeLab runs on Linux only today, not on $(shell uname -s): see the README's Set up)
+endif
 FLAKELAB = .build/release/flakelab
 PREFIX ?= /usr/local
 

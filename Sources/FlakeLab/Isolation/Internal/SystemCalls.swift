@@ -1,5 +1,9 @@
 package import Foundation
 
+#if !os(Linux)
+  #error("FlakeLab runs on Linux only today: its harness interposes glibc's calls and reads /proc")
+#endif
+
 /// The system calls the lab makes beyond what Glibc's Swift module imports and the one loop that
 /// writes a buffer whole, in one place (a whole file is read by ``InputFile``) (as swift-nio's
 /// `System.swift` keeps its own).
