@@ -73,6 +73,36 @@ final class SavedAnswerTests: XCTestCase {
     ]
   }
 
+  /// Issue 47: with more than one test not stable, the text answer leads with what a maintainer
+  /// triages from: how many, by verdict and by cause, then each cause, the most harmful first,
+  /// with what to do in a phrase and a line per test with the line to open; the blocks follow.
+  func testTheTextAnswerLeadsWithTheTestsNotStableByCause() throws {
+    var report = derivedReport()
+    let draws = [
+      run(random, .suite, .global, passed: 15, [(.failed(observation: "drew 6"), 5)]),
+      run(random, .suite, .serial, passed: 16, [(.failed(observation: "drew 6"), 4)]),
+    ]
+    report.tests += TestFinding.findings(
+      of: [random], runs: draws, polluters: [:],
+      locations: [random.id: SourceLocation(path: "/tmp/pkg/Tests/M/Random.swift", line: 7)], confidence: 0.95)
+    let lines = TestAnswer.render(report, verbose: false).split(separator: "\n", omittingEmptySubsequences: false)
+      .map(String.init)
+    let start = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("2 of 6 tests") }, "\(lines)")
+    XCTAssertEqual(Array(lines[start..<min(lines.count, start + 8)]), [
+      "2 of 6 tests not stable: 2 flaky; by cause, the most harmful first: crash-beside-others (the suite's, no test's), "
+        + "interference 1, undetermined 1.",
+      "  crash-beside-others: the test process crashed with 2 tests in flight, none of which crashed alone; "
+        + "find the test in flight that brings on the crash",
+      "  interference (1): isolate the state it shares with its neighbours",
+      "    M.Shared/readsDefault()  open Tests/M/Shared.swift:12",
+      "  undetermined (1): more iterations",
+      "    M.Random/draw()  open Tests/M/Random.swift:7",
+      "",
+      "CRASHED  the test process crashed with 2 tests in flight, none of which crashed alone: one of them crashes only "
+        + "sometimes, and no run alone showed which; it counts against none of them",
+    ])
+  }
+
   func testEveryFieldOfEveryFindingReadsBack() throws {
     var report = derivedReport()
     // A randomness finding, set by hand: the reader reads what was written, not a diagnosis again.

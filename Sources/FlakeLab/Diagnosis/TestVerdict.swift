@@ -71,6 +71,32 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
     }
   }
 
+  /// The causes from the one that costs a team most to leave as it is to the least: a test that
+  /// fails every time, a race in the code, the suite's crash, a blocked thread, shared state;
+  /// then what makes the test alone flaky (first runs, the seed, time, the order of jobs); what
+  /// no experiment showed last. The answer's summary groups its tests in this order.
+  package static let byHarm: [TestDiagnosis] = [
+    .alwaysFails, .needsParallelism, .crashBesideOthers, .blocksThread, .interference, .firstRun, .randomness, .timing,
+    .fifoDependent, .serialDeterministic, .undetermined,
+  ]
+
+  /// What to do, in a phrase: the summary's (``advice`` says it whole).
+  package var remedy: String {
+    switch self {
+    case .alwaysFails: "fix the test or the code: it is broken"
+    case .blocksThread: "await the work instead of blocking on it"
+    case .serialDeterministic: "give the work a suspension point and run the test on the serial executor, or fix check-await-act"
+    case .interference: "isolate the state it shares with its neighbours"
+    case .firstRun: "make the first run deterministic"
+    case .fifoDependent: "await the state, not the order of jobs"
+    case .needsParallelism: "fix the race in the code; never serialize the test"
+    case .randomness: "inject the random values, or compare without order"
+    case .timing: "inject a clock, or wait for the event"
+    case .crashBesideOthers: "find the test in flight that brings on the crash"
+    case .undetermined: "more iterations"
+    }
+  }
+
   /// What to do about it, in general: a finding names the culprit where it can
   /// (``TestFinding/advice``).
   package var advice: String {

@@ -27,6 +27,15 @@ package struct SuiteAnswer {
   /// How many tests the answer is of.
   package let testCount: Int
 
+  /// The tests not stable, grouped by diagnosis, the most harmful first
+  /// (``TestDiagnosis/byHarm``): what a maintainer triages from.
+  package var byCause: [(diagnosis: TestDiagnosis, findings: [TestFinding])] {
+    TestDiagnosis.byHarm.compactMap { diagnosis in
+      let findings = unstable.filter { ($0.diagnosis ?? .undetermined) == diagnosis }
+      return findings.isEmpty ? nil : (diagnosis, findings)
+    }
+  }
+
   package init(_ report: Report) {
     unstable = report.unstableTests
     var shown = Set<PackageTest>()

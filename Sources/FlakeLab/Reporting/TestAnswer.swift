@@ -6,7 +6,7 @@ package enum TestAnswer {
   package static func render(_ report: Report, verbose: Bool) -> String {
     guard !report.tests.isEmpty else { return TextReport.render(report) }
     let answer = SuiteAnswer(report)
-    var lines = MachineLine.lines(report) + [""]
+    var lines = MachineLine.lines(report) + [""] + summary(answer)
     lines += answer.crash.map { crashBlock($0, arms: answer.crashArms) } ?? []
     // The victims of one polluter share a cause and a remedy: one block says it for them all.
     for cause in answer.causes {
@@ -28,6 +28,39 @@ package enum TestAnswer {
         + TextReport.tableLines(all).joined(separator: "\n") + "\n"
     }
     return text
+  }
+
+  /// The first screen, where more than one test is not stable: how many, by verdict and by
+  /// cause, then each cause with what to do in a phrase and one line per test (its ID and the
+  /// line to open), the most harmful cause first; the blocks follow.
+  static func summary(_ answer: SuiteAnswer) -> [String] {
+    guard answer.unstable.count + (answer.crash == nil ? 0 : 1) > 1 else { return [] }
+    let verdicts = [TestVerdict.failing, .flaky].compactMap { verdict -> String? in
+      let count = answer.unstable.filter { $0.verdict == verdict }.count
+      return count == 0 ? nil : "\(Formatting.count(count)) \(verdict.rawValue)"
+    }
+    let groups = answer.byCause
+    let headline: String = answer.headline.prefix(1).uppercased() + answer.headline.dropFirst()
+    let causes: [String] =
+      (answer.crash == nil ? [] : ["\(TestDiagnosis.crashBesideOthers.rawValue) (the suite's, no test's)"])
+      + groups.map { "\($0.diagnosis.rawValue) \(Formatting.count($0.findings.count))" }
+    var lines = [
+      "\(headline): \(verdicts.joined(separator: ", ")); by cause, the most harmful first: \(causes.joined(separator: ", "))."
+    ]
+    if let crash = answer.crash {
+      lines.append("  \(TestDiagnosis.crashBesideOthers.rawValue): \(crash.headline); \(TestDiagnosis.crashBesideOthers.remedy)")
+    }
+    for (diagnosis, findings) in groups {
+      lines.append("  \(diagnosis.rawValue) (\(Formatting.count(findings.count))): \(diagnosis.remedy)")
+      for finding in findings {
+        let open = finding.lead.map { lead in
+          let path = finding.packagePath.map { lead.location.path(relativeTo: $0) } ?? lead.location.path
+          return "  open \(path):\(lead.location.line)"
+        }
+        lines.append("    \(Formatting.printable(finding.test.id))" + (open ?? ""))
+      }
+    }
+    return lines + [""]
   }
 
   /// `FLAKY  Module.Suite/test()  needs-parallelism: …`, then the evidence, the advice, replays.
