@@ -103,6 +103,25 @@ final class SavedAnswerTests: XCTestCase {
     ])
   }
 
+  /// What the passes can miss is said from the tests measured under each executor: one that
+  /// turned serial off in every pass (swift-concurrency-extras' own test of its serial executor)
+  /// has none there and rests on global, which the sentence says, rather than "100% under serial
+  /// (0 passes)".
+  func testWhatThePassesCanMissLeavesOutATestWithNoPassThere() {
+    let screen = [
+      run(polluter, .suite, .global, passed: 3), run(polluter, .suite, .serial, passed: 3),
+      run(stable, .suite, .global, passed: 3), run(stable, .suite, .serial, passed: 0, [(.executorChanged, 3)]),
+    ]
+    var report = Report(runs: screen, seed: 7, timeout: .seconds(60))
+    report.tests = TestFinding.findings(
+      of: [polluter, stable], runs: screen, polluters: [:], locations: [:], confidence: 0.95)
+    let sentences = SuiteSummary(report).sentences { $0 }.joined(separator: "\n")
+    XCTAssertTrue(
+      sentences.contains(
+        "fails in 63.16% of passes or more under global (3 passes) and serial (3 passes) "
+          + "(a test with no pass under serial rests on the others)"), sentences)
+  }
+
   func testEveryFieldOfEveryFindingReadsBack() throws {
     var report = derivedReport()
     // A randomness finding, set by hand: the reader reads what was written, not a diagnosis again.

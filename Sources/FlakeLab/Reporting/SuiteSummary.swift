@@ -10,6 +10,9 @@ package struct SuiteSummary: Sendable, Equatable {
     package let executor: ExecutorID
     package let fewest: Int
     package let most: Int
+    /// The fewest of the tests measured there at all (a test that turned the executor off in
+    /// every pass has none, and its verdict rests on the other executors).
+    package let fewestMeasured: Int?
   }
 
   /// A test under an executor of the screen, named for why: not one of its iterations counted
@@ -75,7 +78,7 @@ package struct SuiteSummary: Sendable, Equatable {
       let passes = stableFindings.flatMap(\.runs).filter { $0.executor == executor && $0.test?.layout == .suite }
         .map(\.tally.ran)
       guard let fewest = passes.min(), let most = passes.max() else { return nil }
-      return Passes(executor: executor, fewest: fewest, most: most)
+      return Passes(executor: executor, fewest: fewest, most: most, fewestMeasured: passes.filter { $0 > 0 }.min())
     }
     skipped = report.tests.filter { $0.verdict == .skipped }.map(\.test.id)
     // A test measured under no executor because each left its executor off ran: it is unmeasured
@@ -204,16 +207,24 @@ package struct SuiteSummary: Sendable, Equatable {
 
   /// `13.93% of passes or more under global (20 passes) and serial (20 passes)`: under each
   /// executor, from the fewest passes a stable verdict rests on there.
+  /// Under an executor where a stable test had no pass (it turned the executor off), from the
+  /// fewest of the others: that test's verdict rests on the other executors, which is said.
   private var detectableText: String? {
-    guard !stableOver.isEmpty else { return nil }
-    let parts = stableOver.map { passes in
-      (
-        rate: Formatting.percent(Self.detectableRate(passes: passes.fewest)),
-        under: "\(passes.executor) (\(Formatting.count(passes.fewest)) pass\(passes.fewest == 1 ? "" : "es"))"
-      )
+    let parts = stableOver.compactMap { passes in
+      passes.fewestMeasured.map { fewest in
+        (
+          rate: Formatting.percent(Self.detectableRate(passes: fewest)),
+          under: "\(passes.executor) (\(Formatting.count(fewest)) pass\(fewest == 1 ? "" : "es"))"
+        )
+      }
     }
-    if Set(parts.map(\.rate)).count == 1 { return "\(parts[0].rate) of passes or more under " + Formatting.list(parts.map(\.under)) }
-    return Formatting.list(parts.map { "\($0.rate) of passes or more under \($0.under)" })
+    guard !parts.isEmpty else { return nil }
+    let unmeasured = stableOver.filter { $0.fewest == 0 }.map(\.executor.name)
+    let rest = unmeasured.isEmpty ? "" : " (a test with no pass under \(Formatting.list(unmeasured, or: true)) rests on the others)"
+    if Set(parts.map(\.rate)).count == 1 {
+      return "\(parts[0].rate) of passes or more under " + Formatting.list(parts.map(\.under)) + rest
+    }
+    return Formatting.list(parts.map { "\($0.rate) of passes or more under \($0.under)" }) + rest
   }
 
   /// The summary in sentences, each test ID as `code` renders it.
