@@ -14,13 +14,17 @@ func scenarioSpeedFigures(flakelab: String) throws -> Double {
   let selector = "isLoading.endpointYield"
   let iterations = 50_000
   print("")
-  print("flakelab run \(selector) --iterations \(iterations) against the peer's loop in a process, median of \(rounds) alternating rounds")
+  print(
+    "flakelab run \(selector) --iterations \(iterations) against the peer's loop in a process, "
+      + "median of \(rounds) alternating rounds")
   var globalRatio = 0.0
   for executor in [ExecutorID.global, .serial] {
     func seconds(_ executable: String, _ arguments: [String]) throws -> Double {
       let start = clock.now
       let result = try CapturedProcess.run(executable, arguments)
-      guard result.status == 0 else { throw BenchFailure("\(executable) \(arguments.joined(separator: " ")) exited \(result.status)") }
+      guard result.status == 0 else {
+        throw BenchFailure("\(executable) \(arguments.joined(separator: " ")) exited \(result.status)")
+      }
       return start.duration(to: clock.now).seconds
     }
     var (lab, peer, ratios) = ([Double](), [Double](), [Double]())
@@ -32,8 +36,8 @@ func scenarioSpeedFigures(flakelab: String) throws -> Double {
     }
     print(
       String(
-        format: "  %-7@ flakelab run %.2f s, the peer's loop %.2f s: %.2f× (target ≤ 1.15×)", executor.name, median(lab),
-        median(peer), median(ratios)))
+        format: "  %-7@ flakelab run %.2f s, the peer's loop %.2f s: %.2f× (target ≤ 1.15×)", executor.name,
+        median(lab), median(peer), median(ratios)))
     if executor == .global { globalRatio = median(ratios) }
   }
   return globalRatio

@@ -13,8 +13,9 @@ import Synchronization
 //   iteration and each outcome published on a shared-memory outcome channel;
 // - supervised: `Supervisor.run`, end to end, including starting the worker process.
 // The ratios are medians of per-round ratios. Then `flakelab run` end to end against the loop a
-// user would write, each in a process of its own (ScenarioSpeed.swift). Then the virtual-time figure: 1,000 iterations of
-// the five-second `countdown` under the `seeded` executor, end to end in a worker process. Then
+// user would write, each in a process of its own (ScenarioSpeed.swift). Then the virtual-time
+// figure: 1,000 iterations of the five-second `countdown` under the `seeded` executor, end to end
+// in a worker process. Then
 // whether the lab moves what it measures: the global failure rate through the supervised worker
 // beside a plain loop in an async `main`, with a rank-sum test; and the same question of a
 // package's tests: each test's failures in the lab's suite passes beside the binary run as
@@ -86,6 +87,7 @@ print(
   String(
     format: "flakelab test speed: suite passes %.2f× the time of a swift test loop (target ≤ 1.0) · "
       + "Swift Testing repetitions %.2f× the binary's own --repetitions rate (target ≥ 1.0×) · "
-      + "flakelab ci %.2f× swift test (target ≤ 1.10×) · flakelab run under global %.2f× the peer's loop (target ≤ 1.15×)",
+      + "flakelab ci %.2f× swift test (target ≤ 1.10×) · "
+      + "flakelab run under global %.2f× the peer's loop (target ≤ 1.15×)",
     suiteRatio, repetitionsRatio, ciRatio, scenarioRatio)
     + suiteSizes.map { String(format: " · at %d tests %.2f×", $0.size, $0.ratio) }.joined())

@@ -7,7 +7,8 @@ import XCTest
 final class DiagnosticianTests: XCTestCase {
   private let test = PackageTest(id: "M.race()", framework: .swiftTesting)
 
-  private func run(_ executor: ExecutorID, _ layout: TestReference.ProcessLayout, failed: Int, of ran: Int) -> RunResult {
+  private func run(_ executor: ExecutorID, _ layout: TestReference.ProcessLayout, failed: Int, of ran: Int) -> RunResult
+  {
     var tally = Tally()
     tally.record(.passed, count: ran - failed)
     tally.record(.failed(observation: "x"), count: failed)
@@ -35,9 +36,11 @@ final class DiagnosticianTests: XCTestCase {
     // Sized from the first seed's rates: 9 of 40 against none needs 32 a side for 90% power,
     // then as many again, then twice as many, within four times the arm's 40.
     let first = [run(.global, .repetitions, failed: 9, of: 40), run(.fifo, .repetitions, failed: 0, of: 40)]
-    XCTAssertEqual(SecondSeed.stageEnds(for: .needsParallelism, firstSeed: first, iterations: 40, confidence: 0.95), [32, 64, 128])
+    XCTAssertEqual(
+      SecondSeed.stageEnds(for: .needsParallelism, firstSeed: first, iterations: 40, confidence: 0.95), [32, 64, 128])
     let clear = [run(.global, .repetitions, failed: 30, of: 40), run(.fifo, .repetitions, failed: 0, of: 40)]
-    XCTAssertEqual(SecondSeed.stageEnds(for: .needsParallelism, firstSeed: clear, iterations: 40, confidence: 0.95), [10, 20, 40])
+    XCTAssertEqual(
+      SecondSeed.stageEnds(for: .needsParallelism, firstSeed: clear, iterations: 40, confidence: 0.95), [10, 20, 40])
   }
 
   /// A drill-down cut short (three iterations an arm): a test that failed in half the suite
@@ -247,13 +250,21 @@ final class DiagnosticianTests: XCTestCase {
       var tally = Tally()
       tally.record(.passed, count: 17)
       tally.record(
-        .crashed(Crash(how: "signal 4 (SIGILL): Fatal error: boom", beside: [PackageTest(id: id == "a()" ? "M.b()" : "M.a()", framework: .swiftTesting)], crashedAlone: false)),
+        .crashed(
+          Crash(
+            how: "signal 4 (SIGILL): Fatal error: boom",
+            beside: [PackageTest(id: id == "a()" ? "M.b()" : "M.a()", framework: .swiftTesting)], crashedAlone: false)),
         count: 3)
-      var result = RunResult(RunKey(scenario: "M", variant: id, executor: .global), tally: tally, seconds: 1, iterationsAreIndependent: false)
-      result.test = TestReference(test: PackageTest(id: "M.\(id)", framework: .swiftTesting), packagePath: ".", layout: .suite)
+      var result = RunResult(
+        RunKey(scenario: "M", variant: id, executor: .global), tally: tally, seconds: 1, iterationsAreIndependent: false
+      )
+      result.test = TestReference(
+        test: PackageTest(id: "M.\(id)", framework: .swiftTesting), packagePath: ".", layout: .suite)
       return result
     }
-    let findings = ["a()", "b()"].map { TestFinding(test: PackageTest(id: "M.\($0)", framework: .swiftTesting), runs: [crashedRun($0)], confidence: 0.95) }
+    let findings = ["a()", "b()"].map {
+      TestFinding(test: PackageTest(id: "M.\($0)", framework: .swiftTesting), runs: [crashedRun($0)], confidence: 0.95)
+    }
     XCTAssertEqual(findings.map(\.diagnosis), [.crashBesideOthers, .crashBesideOthers])
     var report = Report(runs: findings.flatMap(\.runs))
     report.tests = findings
@@ -276,7 +287,8 @@ final class DiagnosticianTests: XCTestCase {
   /// means the same.
   func testFailingUnderSeededAndNeverUnderSerialIsFIFODependent() {
     let runs = [
-      run(.global, .suite, failed: 0, of: 20), run(.serial, .suite, failed: 0, of: 20), run(.seeded, .suite, failed: 12, of: 20),
+      run(.global, .suite, failed: 0, of: 20), run(.serial, .suite, failed: 0, of: 20),
+      run(.seeded, .suite, failed: 12, of: 20),
       run(.global, .repetitions, failed: 0, of: 40), run(.serial, .repetitions, failed: 0, of: 40),
       run(.seeded, .repetitions, failed: 25, of: 40), run(.global, .fresh, failed: 0, of: 20),
     ]
@@ -366,7 +378,8 @@ final class DiagnosticianTests: XCTestCase {
   private func seeds(
     _ failing: Set<Int>, of count: Int = 16, replayed: Set<Int>, failedAgain: Set<Int>
   ) -> [RunResult] {
-    [(TestReference.ProcessLayout.fresh, Set(0..<count), failing), (.replay, replayed, failedAgain)].map { layout, ran, failed in
+    [(TestReference.ProcessLayout.fresh, Set(0..<count), failing), (.replay, replayed, failedAgain)].map {
+      layout, ran, failed in
       var tally = Tally()
       tally.record(.passed, count: ran.count - failed.count)
       tally.record(.failed(observation: "x"), count: failed.count)
@@ -375,7 +388,9 @@ final class DiagnosticianTests: XCTestCase {
         iterationsAreIndependent: true)
       result.test = TestReference(test: test, packagePath: ".", layout: layout)
       var schedule = RunSchedule(seed: 7)
-      for index in failed.sorted() { schedule.noteFailing(index: index, fingerprint: 0, outcome: .failed(observation: "x")) }
+      for index in failed.sorted() {
+        schedule.noteFailing(index: index, fingerprint: 0, outcome: .failed(observation: "x"))
+      }
       result.schedule = schedule
       return result
     }
@@ -415,12 +430,15 @@ final class DiagnosticianTests: XCTestCase {
       run(.seeded, .repetitions, failed: 0, of: 40), run(.global, .fresh, failed: 0, of: 20),
     ]
     XCTAssertEqual(
-      Diagnostician.judge(arms + seeds([5], of: 20, replayed: [0, 5], failedAgain: [5]), confidence: 0.95).1, .undetermined)
+      Diagnostician.judge(arms + seeds([5], of: 20, replayed: [0, 5], failedAgain: [5]), confidence: 0.95).1,
+      .undetermined)
     XCTAssertEqual(
       Diagnostician.judge(arms + seeds([3, 9], replayed: [0, 1, 3, 9], failedAgain: [3, 9]), confidence: 0.95).1,
       .undetermined)
     XCTAssertEqual(
-      Diagnostician.judge(arms + seeds([2, 5, 11], replayed: [0, 1, 2, 3, 5, 11], failedAgain: [2, 5, 11]), confidence: 0.95).1,
+      Diagnostician.judge(
+        arms + seeds([2, 5, 11], replayed: [0, 1, 2, 3, 5, 11], failedAgain: [2, 5, 11]), confidence: 0.95
+      ).1,
       .randomness)
   }
 
@@ -515,7 +533,9 @@ final class DiagnosticianTests: XCTestCase {
   func testNothingFailsMoreThanNothingMeasured() {
     var tally = Tally()
     tally.record(.failed(observation: "x"), count: 10)
-    var run = RunResult(RunKey(scenario: "M", variant: "t()", executor: .serial), tally: tally, seconds: 1, iterationsAreIndependent: true)
+    var run = RunResult(
+      RunKey(scenario: "M", variant: "t()", executor: .serial), tally: tally, seconds: 1, iterationsAreIndependent: true
+    )
     run.test = TestReference(test: PackageTest(id: "M.t()", framework: .swiftTesting), packagePath: ".", layout: .suite)
     let counts = Diagnostician.Counts([run])
     XCTAssertFalse(counts.failMoreThan(Diagnostician.Counts([RunResult]()), confidence: 0.95))

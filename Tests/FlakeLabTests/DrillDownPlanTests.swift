@@ -8,12 +8,15 @@ import XCTest
 final class DrillDownPlanTests: XCTestCase {
   private let race = PackageTest(id: "M.race()", framework: .swiftTesting)
   private let blocks = PackageTest(id: "M.blocks()", framework: .swiftTesting)
-  private let measurement = RateMeasurement(timeout: .seconds(60), seed: 7, workerExecutable: "/bin/false", program: "flakelab")
+  private let measurement = RateMeasurement(
+    timeout: .seconds(60), seed: 7, workerExecutable: "/bin/false", program: "flakelab")
 
   /// The standard arms after a screen of 20 passes.
   private var arms: [DrillDown.Arm] {
     let executor = { (id: ExecutorID) in ExecutorCatalog.standard.first { $0.id == id }! }
-    return [ExecutorID.global, .serial, .seeded].map { DrillDown.Arm(executor: executor($0), layout: .repetitions, iterations: 40) }
+    return [ExecutorID.global, .serial, .seeded].map {
+      DrillDown.Arm(executor: executor($0), layout: .repetitions, iterations: 40)
+    }
       + [ExecutorID.global, .serial].map { DrillDown.Arm(executor: executor($0), layout: .fresh, iterations: 20) }
       + [DrillDown.Arm(executor: executor(.global), layout: .stressed, iterations: 40)]
   }
@@ -28,7 +31,8 @@ final class DrillDownPlanTests: XCTestCase {
     var run = RunResult(
       RunKey(test: launch.test, executor: launch.arm.executor.id), tally: tally, seconds: 0.01 * Double(ran),
       iterationsAreIndependent: launch.arm.executor.iterationsAreIndependent)
-    run.test = TestReference(test: launch.test, packagePath: ".", layout: launch.layout, isConfirmation: launch.isSecondSeed)
+    run.test = TestReference(
+      test: launch.test, packagePath: ".", layout: launch.layout, isConfirmation: launch.isSecondSeed)
     run.blockedIterations = blocked ? failed : 0
     return run
   }
@@ -37,7 +41,8 @@ final class DrillDownPlanTests: XCTestCase {
     var tally = Tally()
     tally.record(.passed, count: 20 - failed)
     tally.record(.failed(observation: "x"), count: failed)
-    var run = RunResult(RunKey(test: test, executor: executor), tally: tally, seconds: 1, iterationsAreIndependent: false)
+    var run = RunResult(
+      RunKey(test: test, executor: executor), tally: tally, seconds: 1, iterationsAreIndependent: false)
     run.test = TestReference(test: test, packagePath: ".", layout: .suite)
     return run
   }
@@ -78,7 +83,8 @@ final class DrillDownPlanTests: XCTestCase {
     var action = plan.ran(launches(plan.start()).map { result($0, failed: 0) }, interrupted: false, inTime: true)
     action = plan.ran(launches(action).map { result($0, failed: failed($0, 2)) }, interrupted: false, inTime: true)
     let more = launches(action)
-    XCTAssertEqual(Set(more.map { "\($0.arm.executor.id.name) \($0.arm.layout)" }), ["global repetitions", "serial repetitions"])
+    XCTAssertEqual(
+      Set(more.map { "\($0.arm.executor.id.name) \($0.arm.layout)" }), ["global repetitions", "serial repetitions"])
     XCTAssertEqual(Set(more.map(\.indices)), [40..<80])
     action = plan.ran(
       more.map { result($0, failed: failed($0, 8)) }, interrupted: false, inTime: true)
@@ -90,14 +96,16 @@ final class DrillDownPlanTests: XCTestCase {
     XCTAssertTrue((SecondSeed.fewest..<(SecondSeed.cap * 40)).contains(size), "\(size)")
     // 1 of the size under global decides nothing: the next stage runs as many again, within
     // four times the arm's iterations.
-    action = plan.ran(second.map { result($0, failed: $0.arm.order == .parallel ? 1 : 0) }, interrupted: false, inTime: true)
+    action = plan.ran(
+      second.map { result($0, failed: $0.arm.order == .parallel ? 1 : 0) }, interrupted: false, inTime: true)
     let next = try XCTUnwrap(launches(action).first?.indices)
     XCTAssertEqual(next, size..<min(2 * size, SecondSeed.cap * 40))
     // Past the deadline, no later stage starts: the polluter search's turn, with no victim.
     action = plan.ran(launches(action).map { result($0, failed: 0) }, interrupted: false, inTime: false)
     guard case .searchPolluters(let victims) = action else { return XCTFail("\(String(describing: action))") }
     XCTAssertTrue(victims.isEmpty)
-    XCTAssertEqual(plan.results.filter { $0.test?.isConfirmation == true }.map(\.tally.ran), [next.upperBound, next.upperBound])
+    XCTAssertEqual(
+      plan.results.filter { $0.test?.isConfirmation == true }.map(\.tally.ran), [next.upperBound, next.upperBound])
   }
 
   /// Ctrl-C during the first iterations ends the plan: each arm keeps what ran and says the rest

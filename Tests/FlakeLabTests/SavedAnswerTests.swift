@@ -88,19 +88,21 @@ final class SavedAnswerTests: XCTestCase {
     let lines = TestAnswer.render(report, verbose: false).split(separator: "\n", omittingEmptySubsequences: false)
       .map(String.init)
     let start = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("2 of 6 tests") }, "\(lines)")
-    XCTAssertEqual(Array(lines[start..<min(lines.count, start + 8)]), [
-      "2 of 6 tests not stable: 2 flaky; by cause, the most harmful first: crash-beside-others (the suite's, no test's), "
-        + "interference 1, undetermined 1.",
-      "  crash-beside-others: the test process crashed with 2 tests in flight, none of which crashed alone; "
-        + "find the test in flight that brings on the crash",
-      "  interference (1): isolate the state it shares with its neighbours",
-      "    M.Shared/readsDefault()  open Tests/M/Shared.swift:12",
-      "  undetermined (1): more iterations",
-      "    M.Random/draw()  open Tests/M/Random.swift:7",
-      "",
-      "CRASHED  the test process crashed with 2 tests in flight, none of which crashed alone: one of them crashes only "
-        + "sometimes, and no run alone showed which; it counts against none of them",
-    ])
+    XCTAssertEqual(
+      Array(lines[start..<min(lines.count, start + 8)]),
+      [
+        "2 of 6 tests not stable: 2 flaky; by cause, the most harmful first: crash-beside-others (the suite's, no test's), "
+          + "interference 1, undetermined 1.",
+        "  crash-beside-others: the test process crashed with 2 tests in flight, none of which crashed alone; "
+          + "find the test in flight that brings on the crash",
+        "  interference (1): isolate the state it shares with its neighbours",
+        "    M.Shared/readsDefault()  open Tests/M/Shared.swift:12",
+        "  undetermined (1): more iterations",
+        "    M.Random/draw()  open Tests/M/Random.swift:7",
+        "",
+        "CRASHED  the test process crashed with 2 tests in flight, none of which crashed alone: one of them crashes only "
+          + "sometimes, and no run alone showed which; it counts against none of them",
+      ])
   }
 
   /// What the passes can miss is said from the tests measured under each executor: one that
@@ -196,7 +198,8 @@ final class SavedAnswerTests: XCTestCase {
   func testABaselineComparesTestsAndSaysFixedOnlyWhenTheCountsShowIt() throws {
     let baseline = try readBack(derivedReport())
     func report(victimPasses passes: Int) -> Report {
-      let screen = [run(victim, .suite, .global, passed: passes), run(victim, .suite, .serial, passed: passes)]
+      let screen =
+        [run(victim, .suite, .global, passed: passes), run(victim, .suite, .serial, passed: passes)]
         + [polluter, stable].map { run($0, .suite, .global, passed: 20) }
       var report = Report(runs: screen)
       report.tests = TestFinding.findings(

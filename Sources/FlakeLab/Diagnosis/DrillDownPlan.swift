@@ -190,7 +190,8 @@ package struct DrillDownPlan {
     // Each failure with the queue's thread blocked is blocks-thread's answer, as a long wait
     // is, in FIFO order. Seeded orders run on: a test that blocks fails in every order, one
     // whose order decides it (an actor's check, a sleep, then its act) passes in some.
-    let blockedEachTime = tally.ran > 0 && result.blockedIterations == tally.ran
+    let blockedEachTime =
+      tally.ran > 0 && result.blockedIterations == tally.ran
       && arm.executor.harnessMechanism?.jobOrder != .seeded
     evidence.failureSettles = waitedEachTime || blockedEachTime || failsEverywhere
     let settled = result.stop != nil || RunSettling.stop(evidence) == .everyIterationFailed
@@ -282,7 +283,8 @@ package struct DrillDownPlan {
     stage = .moreSeeds
     // After the iterations the seed arm ran, so that no seed comes twice.
     moreSeedRanges = thin.map { test in
-      let start = pairs.indices.first { pairs[$0].test == test && pairs[$0].arm.listsFailingSeeds }.map { planned[$0] }
+      let start =
+        pairs.indices.first { pairs[$0].test == test && pairs[$0].arm.listsFailingSeeds }.map { planned[$0] }
         ?? arm.iterations
       return (test, start..<(start + arm.iterations))
     }

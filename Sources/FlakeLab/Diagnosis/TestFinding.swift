@@ -64,9 +64,9 @@ package struct TestFinding: Sendable {
     }
     if diagnosis == .blocksThread, let wait = Diagnostician.unseenWait(runs) {
       return "each failure on one queue took at least \(Formatting.seconds(wait.oneQueue)), against "
-        + "\(Formatting.seconds(wait.global)) for an iteration under global: a wait the harness cannot see (a spin on a "
-        + "flag, a lock, a wait in C code) holds the queue's thread until async work ends: await that work instead; "
-        + "never serialize this test"
+        + "\(Formatting.seconds(wait.global)) for an iteration under global: a wait the harness cannot see "
+        + "(a spin on a flag, a lock, a wait in C code) holds the queue's thread until async work ends: "
+        + "await that work instead; never serialize this test"
     }
     return diagnosis?.advice
   }

@@ -85,7 +85,8 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
     switch self {
     case .alwaysFails: "fix the test or the code: it is broken"
     case .blocksThread: "await the work instead of blocking on it"
-    case .serialDeterministic: "give the work a suspension point and run the test on the serial executor, or fix check-await-act"
+    case .serialDeterministic:
+      "give the work a suspension point and run the test on the serial executor, or fix check-await-act"
     case .interference: "isolate the state it shares with its neighbours"
     case .firstRun: "make the first run deterministic"
     case .fifoDependent: "await the state, not the order of jobs"

@@ -198,7 +198,8 @@ package final class Supervisor {
     BatchMachine.WorkerEnd(
       status: status, isReady: worker.isReady, wasTimedOut: worker.wasTimedOut, completed: worker.completed,
       lastLines: worker.lastOutputLines(), moreLastLines: worker.lastOutputLines(4), ignoredEvents: worker.feed.ignoredEvents,
-      blocks: worker.feed.blocks, times: worker.feed.times, lifetime: now - worker.startedAt, iterationTime: worker.readyAt.map { now - $0 } ?? .zero)
+      blocks: worker.feed.blocks, times: worker.feed.times, lifetime: now - worker.startedAt,
+      iterationTime: worker.readyAt.map { now - $0 } ?? .zero)
   }
 
   private func progress(

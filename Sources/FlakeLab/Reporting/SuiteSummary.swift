@@ -220,7 +220,8 @@ package struct SuiteSummary: Sendable, Equatable {
     }
     guard !parts.isEmpty else { return nil }
     let unmeasured = stableOver.filter { $0.fewest == 0 }.map(\.executor.name)
-    let rest = unmeasured.isEmpty ? "" : " (a test with no pass under \(Formatting.list(unmeasured, or: true)) rests on the others)"
+    let rest =
+      unmeasured.isEmpty ? "" : " (a test with no pass under \(Formatting.list(unmeasured, or: true)) rests on the others)"
     if Set(parts.map(\.rate)).count == 1 {
       return "\(parts[0].rate) of passes or more under " + Formatting.list(parts.map(\.under)) + rest
     }

@@ -45,10 +45,12 @@ package enum TestAnswer {
       (answer.crash == nil ? [] : ["\(TestDiagnosis.crashBesideOthers.rawValue) (the suite's, no test's)"])
       + groups.map { "\($0.diagnosis.rawValue) \(Formatting.count($0.findings.count))" }
     var lines = [
-      "\(headline): \(verdicts.joined(separator: ", ")); by cause, the most harmful first: \(causes.joined(separator: ", "))."
+      "\(headline): \(verdicts.joined(separator: ", ")); by cause, the most harmful first: "
+        + "\(causes.joined(separator: ", "))."
     ]
     if let crash = answer.crash {
-      lines.append("  \(TestDiagnosis.crashBesideOthers.rawValue): \(crash.headline); \(TestDiagnosis.crashBesideOthers.remedy)")
+      let cause = TestDiagnosis.crashBesideOthers
+      lines.append("  \(cause.rawValue): \(crash.headline); \(cause.remedy)")
     }
     for (diagnosis, findings) in groups {
       lines.append("  \(diagnosis.rawValue) (\(Formatting.count(findings.count))): \(diagnosis.remedy)")

@@ -55,9 +55,9 @@ package enum IterationPlanner {
 
   /// Iterations on each side at which a one-sided two-proportion test (``TwoProportionTest``)
   /// at `confidence` finds a rise from `baseline` to `rate` with probability `power`: n =
-  /// φ (z₁₋α √(2 p̄ q̄) + z_power √(p₀ q₀ + p₁ q₁))² / (p₁ − p₀)², φ the `dispersion`. Nil when
-  /// `rate` is no rise. At 95% and a power of 90%, a race failing 22.5% against never needs 32
-  /// iterations a side; 5% against never, 166.
+  /// φ (z₁₋α √(2 p̄ q̄) + z_power √(p₀ q₀ + p₁ q₁))² / (p₁ − p₀)², φ the `dispersion`.
+  /// Nil when `rate` is no rise. At 95% and a power of 90%, a race failing 22.5% against never
+  /// needs 32 iterations a side; 5% against never, 166.
   package static func iterationsToShowRise(
     from baseline: Double, to rate: Double, confidence: Double, power: Double, dispersion: Double = 1
   ) -> Int? {
