@@ -59,9 +59,9 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertEqual(verdict, .flaky)
     XCTAssertEqual(diagnosis, .undetermined)
     runs[2] = run(.global, .repetitions, failed: 1, of: 3)
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .undetermined)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .undetermined)
     runs[2] = run(.global, .repetitions, failed: 6, of: 12)
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .needsParallelism)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .needsParallelism)
   }
 
   /// A race's first runs are mostly global (suite passes, fresh processes), its warm ones mostly
@@ -74,7 +74,7 @@ final class DiagnosticianTests: XCTestCase {
       run(.global, .repetitions, failed: 16, of: 40), run(.serial, .repetitions, failed: 0, of: 40),
       run(.seeded, .repetitions, failed: 0, of: 40), run(.global, .fresh, failed: 14, of: 20),
     ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .needsParallelism)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .needsParallelism)
   }
 
   /// Every suite pass failed under global, and at least as many fresh processes alone passed
@@ -86,11 +86,11 @@ final class DiagnosticianTests: XCTestCase {
       run(.global, .repetitions, failed: 0, of: 6), run(.serial, .repetitions, failed: 0, of: 40),
       run(.seeded, .repetitions, failed: 0, of: 3), run(.global, .fresh, failed: 0, of: 8),
     ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .interference)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .interference)
     // Fewer fresh processes than passes: not enough alone to tell, and no first run either
     // (fresh processes alone never failed; the suite passes have neighbours).
     runs[5] = run(.global, .fresh, failed: 0, of: 3)
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .undetermined)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .undetermined)
   }
 
   /// Issue 34: a first run's failure (a coin on the first call in each process) fails suite
@@ -104,7 +104,7 @@ final class DiagnosticianTests: XCTestCase {
       run(.seeded, .repetitions, failed: 1, of: 40), run(.global, .fresh, failed: 10, of: 20),
       run(.serial, .fresh, failed: 9, of: 20),
     ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .firstRun)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .firstRun)
   }
 
   /// Issue 34: the seeds' toggle race fails warm too, and never on one queue, in any layout; its
@@ -118,7 +118,7 @@ final class DiagnosticianTests: XCTestCase {
       run(.seeded, .repetitions, failed: 0, of: 40), run(.global, .fresh, failed: 8, of: 20),
       run(.serial, .fresh, failed: 0, of: 20), run(.global, .stressed, failed: 5, of: 40),
     ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .needsParallelism)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .needsParallelism)
   }
 
   /// Issue 34: a cause a contrast of rates showed is a measurement of a moment. Its arms run
@@ -132,7 +132,7 @@ final class DiagnosticianTests: XCTestCase {
       run(.seeded, .repetitions, failed: 0, of: 40), run(.global, .fresh, failed: 5, of: 20),
       run(.serial, .fresh, failed: 0, of: 20),
     ]
-    XCTAssertEqual(Diagnostician.judge(first, confidence: 0.95).1, .needsParallelism)
+    XCTAssertEqual(Diagnostician.judge(first, confidence: 0.95).diagnosis, .needsParallelism)
     XCTAssertEqual(CauseContrast.arms(for: .needsParallelism)?.map(\.layout), [.repetitions, .repetitions])
     XCTAssertNil(CauseContrast.arms(for: .serialDeterministic))
     func second(_ globalFailed: Int) -> [RunResult] {
@@ -142,9 +142,9 @@ final class DiagnosticianTests: XCTestCase {
         return run
       }
     }
-    XCTAssertEqual(Diagnostician.judge(first + second(9), confidence: 0.95).1, .needsParallelism)
+    XCTAssertEqual(Diagnostician.judge(first + second(9), confidence: 0.95).diagnosis, .needsParallelism)
     let unrepeated = first + second(1)
-    XCTAssertEqual(Diagnostician.judge(unrepeated, confidence: 0.95).1, .undetermined)
+    XCTAssertEqual(Diagnostician.judge(unrepeated, confidence: 0.95).diagnosis, .undetermined)
     let finding = TestFinding(test: test, runs: unrepeated, confidence: 0.95)
     XCTAssertEqual(finding.unconfirmed, .needsParallelism)
     XCTAssertFalse(finding.ruledOut.contains(.needsParallelism), "\(finding.ruledOut)")
@@ -162,7 +162,7 @@ final class DiagnosticianTests: XCTestCase {
       run(.global, .fresh, failed: 0, of: 20), run(.serial, .fresh, failed: 0, of: 20),
       run(.global, .stressed, failed: 1, of: 40),
     ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .interference)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .interference)
     runs[0] = run(.global, .suite, failed: 2, of: 20)
     let finding = TestFinding(test: test, runs: runs, confidence: 0.95)
     XCTAssertEqual(finding.diagnosis, .undetermined)
@@ -182,7 +182,7 @@ final class DiagnosticianTests: XCTestCase {
       run(.seeded, .repetitions, failed: 0, of: 40), run(.global, .fresh, failed: 15, of: 20),
       run(.serial, .fresh, failed: 0, of: 20),
     ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .needsParallelism)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .needsParallelism)
   }
 
   /// Ctrl-C in the drill-down: arms of 0 of 0 say nothing, so no `timing`; Ctrl-C in the first
@@ -194,11 +194,11 @@ final class DiagnosticianTests: XCTestCase {
     ]
     runs[2].stop = .interrupted
     runs[3].stop = .interrupted
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .undetermined)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .undetermined)
     var first = [run(.global, .suite, failed: 1, of: 1), run(.serial, .suite, failed: 0, of: 0)]
     first[0].stop = .interrupted
     first[1].stop = .interrupted
-    XCTAssertEqual(Diagnostician.judge(first, confidence: 0.95).1, .undetermined)
+    XCTAssertEqual(Diagnostician.judge(first, confidence: 0.95).diagnosis, .undetermined)
   }
 
   /// Issue 34: failing now and then under every executor is no cause by itself (it was
@@ -212,21 +212,21 @@ final class DiagnosticianTests: XCTestCase {
       run(.global, .repetitions, failed: 2, of: 40), run(.serial, .repetitions, failed: 3, of: 40),
       run(.seeded, .repetitions, failed: 2, of: 40), run(.global, .fresh, failed: 2, of: 20),
     ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .undetermined)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .undetermined)
     let calm = runs + [run(.global, .stressed, failed: 3, of: 40)]
-    XCTAssertEqual(Diagnostician.judge(calm, confidence: 0.95).1, .undetermined)
+    XCTAssertEqual(Diagnostician.judge(calm, confidence: 0.95).diagnosis, .undetermined)
     let finding = TestFinding(test: test, runs: calm, confidence: 0.95)
     XCTAssertTrue(finding.ruledOut.contains(.timing), "\(finding.ruledOut)")
     XCTAssertTrue(finding.ruledOut.contains(.needsParallelism), "\(finding.ruledOut)")
     XCTAssertFalse(finding.ruledOut.contains(.randomness), "no replay ran: \(finding.ruledOut)")
     runs.append(run(.global, .stressed, failed: 30, of: 40))
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .timing)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .timing)
     var cut = calm
     cut[3].stop = .budgetSpent
-    XCTAssertEqual(Diagnostician.judge(cut, confidence: 0.95).1, .undetermined)
+    XCTAssertEqual(Diagnostician.judge(cut, confidence: 0.95).diagnosis, .undetermined)
     XCTAssertEqual(TestFinding(test: test, runs: cut, confidence: 0.95).ruledOut, [])
     runs[3].stop = .budgetSpent
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .timing)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .timing)
   }
 
   /// NumberFacts' `yield()`: it fails on one queue every time and under global nearly every
@@ -238,8 +238,8 @@ final class DiagnosticianTests: XCTestCase {
       run(.serial, .repetitions, failed: 3, of: 3), run(.seeded, .repetitions, failed: 3, of: 3),
       run(.global, .fresh, failed: 2, of: 3),
     ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).0, .flaky)
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .undetermined)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).verdict, .flaky)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .undetermined)
   }
 
   /// A crash charged to every test in flight because none crashed alone (FlyingFox's suite, in
@@ -292,7 +292,7 @@ final class DiagnosticianTests: XCTestCase {
       run(.global, .repetitions, failed: 0, of: 40), run(.serial, .repetitions, failed: 0, of: 40),
       run(.seeded, .repetitions, failed: 25, of: 40), run(.global, .fresh, failed: 0, of: 20),
     ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .fifoDependent)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .fifoDependent)
     XCTAssertEqual(TestDiagnosis.fifoDependent.rawValue, "fifo-dependent")
     XCTAssertEqual(TestDiagnosis(reading: "order-dependent"), .fifoDependent)
     XCTAssertEqual(TestDiagnosis(reading: "fifo-dependent"), .fifoDependent)
@@ -311,7 +311,7 @@ final class DiagnosticianTests: XCTestCase {
       run(.global, .suite, failed: 4, of: 9), run(.serial, .suite, failed: 1, of: 9),
       run(.global, .repetitions, failed: 0, of: 3), run(.serial, .repetitions, failed: 1, of: 3), seeded, fresh,
     ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .undetermined)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .undetermined)
   }
 
   /// Stopped arms of one queue are what blocks-thread asks: every iteration there failed, and
@@ -327,7 +327,7 @@ final class DiagnosticianTests: XCTestCase {
       run(.global, .suite, failed: 0, of: 20), suite,
       run(.global, .repetitions, failed: 0, of: 40), serial, seeded, run(.global, .fresh, failed: 0, of: 20),
     ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .blocksThread)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .blocksThread)
   }
 
   /// Issue 24, point 2: the swift-concurrency-extras README's `isLoading` test with one yield
@@ -343,10 +343,10 @@ final class DiagnosticianTests: XCTestCase {
       run(.global, .suite, failed: 3, of: 20), run(.serial, .suite, failed: 20, of: 20),
       run(.global, .repetitions, failed: 2, of: 40), serial, seeded, run(.global, .fresh, failed: 1, of: 20),
     ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .serialDeterministic)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .serialDeterministic)
     // The same counts, each serial pass a second long: a wait that ran out.
     runs[1].seconds = 25
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .blocksThread)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .blocksThread)
   }
 
   /// Issue 44: a wait the harness cannot see (a spin on a flag for work that needs the queue)
@@ -363,13 +363,13 @@ final class DiagnosticianTests: XCTestCase {
       run(.global, .suite, failed: 0, of: 20), run(.serial, .suite, failed: 20, of: 20), global, serial,
       run(.seeded, .repetitions, failed: 40, of: 40),
     ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .blocksThread)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .blocksThread)
     XCTAssertEqual(Diagnostician.unseenWait(runs)?.oneQueue, 0.098)
     let finding = TestFinding(test: test, runs: runs, confidence: 0.95)
     XCTAssertTrue(finding.advice?.hasPrefix("each failure on one queue took at least 98.0 ms, against 1.6 ms") == true)
     runs[3].iterationTimes = IterationTimes(iterations: 40, seconds: 4.1, fastestFailure: 0.001)
     XCTAssertNil(Diagnostician.unseenWait(runs))
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .serialDeterministic)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .serialDeterministic)
   }
 
   /// The randomness experiment: `count` fresh processes on one queue listing their failing
@@ -408,7 +408,7 @@ final class DiagnosticianTests: XCTestCase {
     let failing: Set = [0, 3, 4, 9, 10, 15]
     let replayed = failing.union([1, 2, 5, 6, 7, 8])
     let runs = arms + seeds(failing, replayed: replayed, failedAgain: failing)
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .randomness)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .randomness)
     XCTAssertEqual(Diagnostician.randomDraw(runs, confidence: 0.95), .perProcess)
     // A value drawn in every iteration: a process's iterations differ.
     var perIteration = runs
@@ -416,7 +416,7 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertEqual(Diagnostician.randomDraw(perIteration, confidence: 0.95), .perIteration)
     // A passing seed failing on replay: not the seed, and no other experiment shows a cause.
     let disagreeing = arms + seeds(failing, replayed: replayed, failedAgain: failing.union([1]))
-    XCTAssertEqual(Diagnostician.judge(disagreeing, confidence: 0.95).1, .undetermined)
+    XCTAssertEqual(Diagnostician.judge(disagreeing, confidence: 0.95).diagnosis, .undetermined)
     XCTAssertTrue(TestFinding(test: test, runs: disagreeing, confidence: 0.95).ruledOut.contains(.randomness))
   }
 
@@ -430,15 +430,15 @@ final class DiagnosticianTests: XCTestCase {
       run(.seeded, .repetitions, failed: 0, of: 40), run(.global, .fresh, failed: 0, of: 20),
     ]
     XCTAssertEqual(
-      Diagnostician.judge(arms + seeds([5], of: 20, replayed: [0, 5], failedAgain: [5]), confidence: 0.95).1,
+      Diagnostician.judge(arms + seeds([5], of: 20, replayed: [0, 5], failedAgain: [5]), confidence: 0.95).diagnosis,
       .undetermined)
     XCTAssertEqual(
-      Diagnostician.judge(arms + seeds([3, 9], replayed: [0, 1, 3, 9], failedAgain: [3, 9]), confidence: 0.95).1,
+      Diagnostician.judge(arms + seeds([3, 9], replayed: [0, 1, 3, 9], failedAgain: [3, 9]), confidence: 0.95).diagnosis,
       .undetermined)
     XCTAssertEqual(
       Diagnostician.judge(
         arms + seeds([2, 5, 11], replayed: [0, 1, 2, 3, 5, 11], failedAgain: [2, 5, 11]), confidence: 0.95
-      ).1,
+      ).diagnosis,
       .randomness)
   }
 
@@ -470,7 +470,7 @@ final class DiagnosticianTests: XCTestCase {
       run(.serial, .repetitions, failed: 16, of: 40), run(.seeded, .repetitions, failed: 10, of: 40),
       run(.global, .fresh, failed: 9, of: 20),
     ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .undetermined)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .undetermined)
   }
 
   /// First runs are compared alone, in fresh processes: a suite pass is a first run too, but
@@ -483,9 +483,9 @@ final class DiagnosticianTests: XCTestCase {
       run(.global, .repetitions, failed: 3, of: 40), run(.serial, .repetitions, failed: 2, of: 40),
       run(.seeded, .repetitions, failed: 0, of: 40), run(.global, .fresh, failed: 6, of: 20),
     ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .undetermined)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .undetermined)
     runs.append(run(.serial, .fresh, failed: 12, of: 20))
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .firstRun)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .firstRun)
   }
 
   /// A clean-clone `make test` under load called isLoading first-run (global failed 22 of 33).
@@ -520,12 +520,12 @@ final class DiagnosticianTests: XCTestCase {
     ]
     // Every iteration in FIFO order failed, ten suite passes and three warm ones, and global
     // passed now and then: one queue's order fails it.
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .serialDeterministic)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .serialDeterministic)
     // A warm-up decides it when warm runs on one queue pass and first runs there fail.
     runs[3] = run(.serial, .repetitions, failed: 1, of: 20)
     runs[4] = run(.seeded, .repetitions, failed: 1, of: 20)
     runs.append(run(.serial, .fresh, failed: 10, of: 10))
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).1, .firstRun)
+    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .firstRun)
   }
 
   /// A contrast against nothing measured (every warm run settled after its first failures and

@@ -62,7 +62,10 @@ package enum Diagnostician {
     }
   }
 
-  package static func judge(_ runs: [RunResult], confidence: Double) -> (TestVerdict, TestDiagnosis?) {
+  /// The test's verdict over `runs`, and for a flaky or failing test its diagnosis.
+  package static func judge(
+    _ runs: [RunResult], confidence: Double
+  ) -> (verdict: TestVerdict, diagnosis: TestDiagnosis?) {
     let all = Counts(runs)
     guard all.ran > 0 else {
       return (runs.contains { $0.tally.skipped > 0 } ? .skipped : .notRun, nil)

@@ -212,7 +212,7 @@ package struct DrillDownPlan {
     let open = tests.flatMap { test -> [Int] in
       let runs = firstSeed(of: test)
       let judged = Diagnostician.judge(runs, confidence: measurement.confidence)
-      guard judged.0 == .flaky, judged.1 == .undetermined else { return [] }
+      guard judged.verdict == .flaky, judged.diagnosis == .undetermined else { return [] }
       let wanted = CauseContrast.causes.filter {
         CauseContrast.isUndecided(
           $0, in: runs, confidence: measurement.confidence, contrasts: Diagnostician.contrasts)
@@ -324,7 +324,7 @@ package struct DrillDownPlan {
     let all = screen + armRuns + replayRuns
     asked = tests.compactMap { test in
       let runs = all.filter { $0.test?.test == test }.map { Report.estimated($0, at: measurement.confidence) }
-      guard let cause = Diagnostician.judge(runs, confidence: measurement.confidence).1,
+      guard let cause = Diagnostician.judge(runs, confidence: measurement.confidence).diagnosis,
         let wanted = CauseContrast.arms(for: cause)
       else { return nil }
       let chosen = wanted.compactMap { order, layout in arms.first { $0.order == order && $0.layout == layout } }
@@ -375,7 +375,7 @@ package struct DrillDownPlan {
 
   private func victim(_ test: PackageTest, runs all: [RunResult]) -> PolluterSearch.Victim? {
     let runs = all.filter { $0.test?.test == test }
-    guard Diagnostician.judge(runs, confidence: measurement.confidence).1 == .interference else { return nil }
+    guard Diagnostician.judge(runs, confidence: measurement.confidence).diagnosis == .interference else { return nil }
     func alone(like executor: ExecutorID) -> (failed: Int, ran: Int) {
       runs.filter { run in
         [.repetitions, .fresh].contains(run.test?.layout) && run.ranInParallel == (executor.jobOrder == .parallel)
