@@ -64,6 +64,8 @@ struct HistoryCommand: Command {
   static func subcommands(_ catalog: ScenarioCatalog) -> [CommandEntry] { [HistoryImportCommand.entry(catalog)] }
 
   let path: String
+  /// Whether `--history` named the path: else it is the package's default.
+  let pathIsNamed: Bool
   let packagePath: String
   let days: Int
   let branch: String?
@@ -77,7 +79,9 @@ struct HistoryCommand: Command {
         "history takes no positional arguments, not '\(ValueParsers.shown(first))'; to add files: history import FILE...")
     }
     packagePath = try arguments[PackageOptions.packagePath]
-    path = try arguments[Options.history] ?? HistoryRecorder.defaultPath(in: packagePath)
+    let named = try arguments[Options.history]
+    path = named ?? HistoryRecorder.defaultPath(in: packagePath)
+    pathIsNamed = named != nil
     days = try arguments[Options.window]
     branch = try HistoryImportCommand.oneLine(arguments[Options.branch], option: "--branch")
     maxFailureRate = try arguments[Options.maxFailureRate]
@@ -87,8 +91,16 @@ struct HistoryCommand: Command {
 
   func run() async throws -> ExitStatus {
     guard let store = try HistoryRecorder.existing(path) else {
+      // `ci --record history.sqlite` puts it where it was told: say how to read it from there.
+      let nearby = (try? FileManager.default.contentsOfDirectory(atPath: packagePath))?.filter { $0.hasSuffix(".sqlite") }
+        .sorted().first.map { packagePath == "." ? $0 : (packagePath as NSString).appendingPathComponent($0) }
+      let elsewhere =
+        pathIsNamed
+        ? "" : nearby.map { "; \($0) is here: --history \(ScheduleText.shellQuoted($0))" }
+          ?? "; one recorded elsewhere is read with --history FILE"
       throw UsageError(
-        "no history at \(path): flakelab ci --record, flakelab test --record or flakelab history import make one")
+        "no history at \(path)\(elsewhere); flakelab ci --record, flakelab test --record or flakelab history import "
+          + "make one")
     }
     // To the second, as the JSON writes it: the answer reads back equal.
     let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))

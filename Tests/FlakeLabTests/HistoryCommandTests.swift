@@ -168,6 +168,13 @@ final class HistoryCommandTests: XCTestCase {
     XCTAssertEqual(missing.status, 2)
     XCTAssertTrue(missing.stderr.hasPrefix("flakelab: no history at "), missing.stderr)
     XCTAssertFalse(FileManager.default.fileExists(atPath: state.appendingPathComponent("none.sqlite").path))
+    // Issue 47: without --history, the package's default is missing, and a history recorded
+    // beside it (ci --record history.sqlite) is named with the option that reads it.
+    try FileManager.default.createDirectory(at: state.appendingPathComponent("pkg"), withIntermediateDirectories: true)
+    FileManager.default.createFile(atPath: state.appendingPathComponent("pkg/history.sqlite").path, contents: Data())
+    let beside = try flakelab(["history", "--package-path", state.appendingPathComponent("pkg").path])
+    XCTAssertEqual(beside.status, 2)
+    XCTAssertTrue(beside.stderr.contains("/pkg/history.sqlite is here: --history "), beside.stderr)
     let notes = state.appendingPathComponent("notes.txt").path
     try Data("notes\n".utf8).write(to: URL(fileURLWithPath: notes))
     XCTAssertEqual(try flakelab(["history", "import", good, "--history", notes]).status, 2)
