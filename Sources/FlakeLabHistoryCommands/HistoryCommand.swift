@@ -92,8 +92,8 @@ struct HistoryCommand: Command {
   func run() async throws -> ExitStatus {
     guard let store = try HistoryRecorder.existing(path) else {
       // `ci --record history.sqlite` puts it where it was told: say how to read it from there.
-      let nearby = (try? FileManager.default.contentsOfDirectory(atPath: packagePath))?.filter { $0.hasSuffix(".sqlite") }
-        .sorted().first.map { packagePath == "." ? $0 : (packagePath as NSString).appendingPathComponent($0) }
+      let files = (try? FileManager.default.contentsOfDirectory(atPath: packagePath)) ?? []
+      let nearby = files.filter { $0.hasSuffix(".sqlite") }.sorted().first.map { packagePath == "." ? $0 : (packagePath as NSString).appendingPathComponent($0) }
       let elsewhere =
         pathIsNamed
         ? "" : nearby.map { "; \($0) is here: --history \(ScheduleText.shellQuoted($0))" }
