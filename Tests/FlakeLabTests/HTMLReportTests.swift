@@ -29,6 +29,17 @@ final class HTMLReportTests: XCTestCase {
       again.stderr.contains("baseline: no test's verdict or suite rate changed significantly (2 tests in both reports)"),
       again.stderr)
     XCTAssertTrue(page.contains("<title>flakelab test: 1 of 2 tests not stable</title>"), page)
+    // Issue 47: the page opens with the summary by cause, its count and what to do, each test
+    // linked to its section with the line to open; the section links back.
+    XCTAssertTrue(
+      page.contains(
+        "<nav id=\"summary\"><h2><strong>blocks-thread</strong> (1): await the work instead of blocking on it</h2>"
+          + "<ul class=\"answer\"><li><a href=\"#test-0\"><code>FlakeKindsTests.blocksThread()</code></a> "
+          + "<span class=\"verdict flaky\">flaky</span> open <code>Tests/FlakeKindsTests/Kinds.swift:49</code>"
+          + "</li></ul></nav>"),
+      page)
+    XCTAssertTrue(page.contains("<section id=\"test-0\">"), page)
+    XCTAssertTrue(page.contains("<a href=\"#summary\">Back to the summary</a>"), page)
     // The test that is not stable: verdict and diagnosis, one plot row per arm, its outcomes,
     // its replay; the stable one in the list below.
     XCTAssertTrue(page.contains("<strong>blocks-thread</strong>: blocks a thread waiting for async work"), page)

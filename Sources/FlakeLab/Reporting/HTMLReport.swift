@@ -18,7 +18,7 @@ package enum HTMLReport {
       answer.map { "flakelab test: " + $0.headline } ?? "flakelab: \(report.runs.count) run\(report.runs.count == 1 ? "" : "s")"
     var body = ["<h1>\(escaped(title))</h1>"]
     if let answer {
-      body.append(list(answer.unstable))
+      body.append(list(answer))
       body.append(answer.crash.map(crashSection) ?? "")
       for (index, finding) in answer.unstable.enumerated() { body.append(testSection(finding, index: index, report: report)) }
       body.append(rest(answer.summary))
@@ -46,16 +46,25 @@ package enum HTMLReport {
       """
   }
 
-  /// The tests that are not stable, one line each, linked to their sections.
-  private static func list(_ unstable: [TestFinding]) -> String {
-    guard !unstable.isEmpty else { return "" }
-    let items = unstable.enumerated().map { index, finding in
-      "<li><a href=\"#test-\(index)\"><code>\(escaped(finding.test.id))</code></a> "
-        + "<span class=\"verdict \(finding.verdict.rawValue)\">\(finding.verdict.rawValue)</span> "
-        + (finding.diagnosis.map { "<strong>\($0.rawValue)</strong>: \(escaped(finding.summary ?? $0.summary))" } ?? "")
-        + "</li>"
+  /// The summary the page opens with, as the text answer does: the tests that are not stable by
+  /// cause, the most harmful first, each cause with its count and what to do, each test with the
+  /// line to open and a link to its section (which links back).
+  private static func list(_ answer: SuiteAnswer) -> String {
+    guard !answer.unstable.isEmpty else { return "" }
+    let index = Dictionary(answer.unstable.enumerated().map { ($1.test, $0) }, uniquingKeysWith: { first, _ in first })
+    let causes = answer.byCause.map { diagnosis, findings in
+      let items = findings.map { finding in
+        let open = finding.lead.map { lead in
+          let path = finding.packagePath.map { lead.location.path(relativeTo: $0) } ?? lead.location.path
+          return " open <code>\(escaped(path)):\(lead.location.line)</code>"
+        }
+        return "<li><a href=\"#test-\(index[finding.test] ?? 0)\"><code>\(escaped(finding.test.id))</code></a> "
+          + "<span class=\"verdict \(finding.verdict.rawValue)\">\(finding.verdict.rawValue)</span>\(open ?? "")</li>"
+      }
+      return "<h2><strong>\(diagnosis.rawValue)</strong> (\(Formatting.count(findings.count))): "
+        + "\(escaped(diagnosis.remedy))</h2><ul class=\"answer\">\(items.joined())</ul>"
     }
-    return "<ul class=\"answer\">\(items.joined())</ul>"
+    return "<nav id=\"summary\">\(causes.joined())</nav>"
   }
 
   /// The `index`-th test that is not stable, the anchor the answer's list links to.
@@ -82,6 +91,7 @@ package enum HTMLReport {
     if let replay = finding.replay(program: report.program) {
       parts.append("<h3>Replay a failing seeded iteration</h3><pre>\(escaped(replay))</pre>")
     }
+    parts.append("<p class=\"back\"><a href=\"#summary\">Back to the summary</a></p>")
     parts.append("</section>")
     return parts.joined(separator: "\n")
   }
