@@ -92,16 +92,21 @@ extension JSONReport {
     result.blockedIterations = max(0, run[Key.blockedIterations]?.int ?? 0)
     result.blockedAt = run[Key.blockedAt]?.string
     result.testSeconds = run[Key.testSeconds]?.number.flatMap { $0 >= 0 ? $0 : nil }
-    if let times = run[Key.iterationTimes], let iterations = times[Key.iterations]?.int, iterations > 0,
-      let seconds = times[Key.seconds]?.number, seconds >= 0
-    {
-      let fastest = times[Key.fastestFailureSeconds]?.number.flatMap { $0 >= 0 ? $0 : nil }
-      result.iterationTimes = IterationTimes(iterations: iterations, seconds: seconds, fastestFailure: fastest)
-    }
+    result.iterationTimes = iterationTimes(run[Key.iterationTimes])
     if let id = run[Key.test]?.string {
       (result.test, result.failedBeside) = try test(id, of: run, name: name)
     }
     return result
+  }
+
+  /// A test alone's iteration times (``JSONReport``'s `iterationTimes`); none where it timed
+  /// none, or the entry is not whole.
+  private static func iterationTimes(_ times: JSONValue?) -> IterationTimes {
+    guard let times, let iterations = times[Key.iterations]?.int, iterations > 0,
+      let seconds = times[Key.seconds]?.number, seconds >= 0
+    else { return IterationTimes() }
+    let fastest = times[Key.fastestFailureSeconds]?.number.flatMap { $0 >= 0 ? $0 : nil }
+    return IterationTimes(iterations: iterations, seconds: seconds, fastestFailure: fastest)
   }
 
   /// The package test a run measured, and the tests beside it in the passes it failed.
