@@ -47,7 +47,7 @@ func passFidelityFigures(worker: String) throws {
 /// The tests whose failures one run of the test binary, as `swift test` runs it, printed: XCTest's
 /// `path:line: error: Class.test : …`, Swift Testing's `✘ Test name() failed`, each matched to
 /// the listed IDs that end with it (`Module.Class/test`, `Module.Suite/name()`, `Module.name()`).
-private func plainFailures(package: TestPackage, tests: [PackageTest], suites: [String]) -> Set<String> {
+func plainFailures(package: TestPackage, tests: [PackageTest], suites: [String]) -> Set<String> {
   var failed = Set<String>()
   for framework in PackageTest.Framework.allCases where tests.contains(where: { $0.framework == framework }) {
     let library = framework == .xctest ? "xctest" : "swift-testing"

@@ -20,7 +20,8 @@ import Synchronization
 // beside a plain loop in an async `main`, with a rank-sum test; and the same question of a
 // package's tests: each test's failures in the lab's suite passes beside the binary run as
 // `swift test` runs it (PassFidelity.swift); and what each call the harness watches on one
-// queue costs a test, beside the same call in the binary run plainly (InterposerCost.swift). Last,
+// queue costs a test, beside the same call in the binary run plainly (InterposerCost.swift), and
+// whether tests that measure time fail more often in the lab, per executor (TimingFidelity.swift). Last,
 // `flakelab test` on the NumberFacts fixture: a Swift Testing test through the lab against the
 // test binary's own `--repetitions` loop, and XCTest repetitions in one process against one
 // process per iteration. Then suite passes (flakelab test's default layout) against a loop of
@@ -50,7 +51,8 @@ if CommandLine.arguments.dropFirst().first == "fidelity" {
 // `flakelab-bench interposers`: only what each watched call costs a test (InterposerCost.swift);
 // `flakelab-bench accuracy`: only the diagnosis's answers on FlakeKinds (DiagnosisAccuracy.swift);
 // `flakelab-bench scenarios`: only `flakelab run` against the peer's loop (ScenarioSpeed.swift);
-// `flakelab-bench suites`: only flakelab ci on generated suites (LargeSuites.swift).
+// `flakelab-bench suites`: only flakelab ci on generated suites (LargeSuites.swift);
+// `flakelab-bench timing`: only timing tests' failures, plain and in the lab (TimingFidelity.swift).
 switch CommandLine.arguments.dropFirst().first {
 case "interposers":
   try interposerCostFigures(flakelab: flakelab)
@@ -64,6 +66,9 @@ case "scenarios":
 case "suites":
   _ = try largeSuiteFigures(flakelab: flakelab)
   exit(0)
+case "timing":
+  try timingFidelityFigures(worker: worker)
+  exit(0)
 default:
   break
 }
@@ -73,6 +78,7 @@ virtualTimeFigure(worker: worker)
 try faithfulnessFigures(worker: worker)
 try passFidelityFigures(worker: worker)
 try interposerCostFigures(flakelab: flakelab)
+try timingFidelityFigures(worker: worker)
 let repetitionsRatio = try packageTestFigures(worker: worker)
 let suitePackage = ProcessInfo.processInfo.environment["BENCH_PACKAGE"].flatMap { $0.isEmpty ? nil : $0 }
   ?? "Tests/Fixtures/NumberFacts"
