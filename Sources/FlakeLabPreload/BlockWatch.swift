@@ -8,14 +8,19 @@ import Synchronization
 /// condition, no job can run, and work the test waits for never comes, however short the wait.
 ///
 /// The harness defines the blocking calls (below); each asks whether it is on the queue,
-/// captures the stack's return addresses (about a microsecond: nothing is named here, see
-/// `TestBinaryFrame`), runs the real call, and then tells the supervisor (`threadBlocked`),
-/// which names the innermost function of the test binary: the test, or the helper that blocks
-/// (a package's own `fulfillment(of:timeout:)` shim). It also sees a run loop with nothing to
-/// run on the queue's thread (``sawIdleRunLoop()``). Told after the wait, so that the events of
-/// the iteration's start are ahead of it in the stream, and at most every 5 ms for one place:
-/// a helper polling with 1 ms sleeps for 300 ms says it sixty times, not three hundred, and an
-/// iteration that blocks still says so once at least.
+/// captures the stack's return addresses (nothing is named here, see `TestBinaryFrame`), tells
+/// the supervisor (`threadBlocked`), which names the innermost function of the test binary: the
+/// test, or the helper that blocks (a package's own `fulfillment(of:timeout:)` shim), and then
+/// runs the real call. It also sees a run loop with nothing to run on the queue's thread
+/// (``sawIdleRunLoop()``). A place is told at most every 5 ms: a helper polling with 1 ms sleeps
+/// for 300 ms says it sixty times, not three hundred, and an iteration that blocks still says
+/// so once at least.
+///
+/// Told before the wait, so that what the watch costs (tens of microseconds when it unwinds and
+/// writes) falls inside it, where the test's clock cannot see it: a wait to a deadline ends when
+/// it would have, and a sleep for a duration is shortened by the time the watch took. Told after
+/// it, a 5 ms sleep checked against a thin bound failed in every pass on one queue. A wait that
+/// never returns is told too.
 enum BlockWatch {
   /// Set when the process runs on one queue.
   nonisolated(unsafe) private static var isOn = false
@@ -31,20 +36,33 @@ enum BlockWatch {
     guard pthread_key_create(&busyKey, nil) == 0 else { return }
     mainThread = pthread_self()
     TestBinaryFrame.start()
+    warmUp()
     isOn = true
   }
 
-  /// Runs `block` (the real call), and tells where it blocked if it was on the one queue.
-  static func watching<Result>(_ call: StaticString, _ block: () -> Result) -> Result {
-    guard isOn, pthread_getspecific(busyKey) == nil else { return block() }
+  /// Goes once through what a watched call does, its event built and not written: a process
+  /// pays for a path's first run (type metadata, conformance lookups, the first capture), and
+  /// a test that times its first sleep must not.
+  private static func warmUp() {
+    let name = "\(StaticString("usleep"))"
+    _ = isDue(call: name, place: TestBinaryFrame.key())
+    _ = Array(TestEvent.threadBlocked(call: name, frame: nil, stack: TestBinaryFrame.stack()).line.utf8)
+    lastTold.withLock { $0 = nil }
+  }
+
+  /// Tells where the call blocks if it is on the one queue, then runs `block` (the real call),
+  /// given the time the watch took, which a sleep for a duration takes off it.
+  static func watching<Result>(_ call: StaticString, _ block: (_ watchTook: Duration) -> Result) -> Result {
+    guard isOn, pthread_getspecific(busyKey) == nil else { return block(.zero) }
     pthread_setspecific(busyKey, UnsafeRawPointer(bitPattern: 1))
     defer { pthread_setspecific(busyKey, nil) }
-    guard isOnQueueThread else { return block() }
+    guard isOnQueueThread else { return block(.zero) }
+    let start = ContinuousClock.now
     let name = "\(call)"
-    let stack = isDue(call: name, place: TestBinaryFrame.key()) ? TestBinaryFrame.stack() : nil
-    let result = block()
-    if let stack { EventOutput.write(.threadBlocked(call: name, frame: nil, stack: stack)) }
-    return result
+    if isDue(call: name, place: TestBinaryFrame.key()), let stack = TestBinaryFrame.stack() {
+      EventOutput.write(.threadBlocked(call: name, frame: nil, stack: stack))
+    }
+    return block(ContinuousClock.now - start)
   }
 
   /// A run loop asked to run on the queue's thread found nothing it may run: a job of the queue
@@ -93,31 +111,57 @@ enum BlockWatch {
   }
 }
 
-// The blocking calls, each passed on to the real one. Public: a release build exports a
+// The blocking calls, each passed on to the real one; a wait to a deadline as it was asked
+// (Dispatch's, the condition variables' and semaphores' timed waits), a sleep for a duration
+// less the time the watch took before it. Public: a release build exports a
 // `@_cdecl` function only if it is. A condition variable's wait goes to the version programs
 // link today (GLIBC_2.3.2; `RealCall`): glibc keeps the 2002 one beside it, whose wait on a
 // condition variable of today would lose wake-ups, and `dlsym` may find either.
 
 @_cdecl("usleep")
 public func watchedUsleep(_ microseconds: UInt32) -> Int32 {
-  BlockWatch.watching("usleep") { RealCall.usleep(microseconds) }
+  BlockWatch.watching("usleep") { watchTook in
+    let took = UInt32(clamping: watchTook.components.seconds * 1_000_000 + watchTook.components.attoseconds / 1_000_000_000_000)
+    return RealCall.usleep(microseconds > took ? microseconds - took : 0)
+  }
 }
 
 @_cdecl("nanosleep")
 public func watchedNanosleep(_ duration: UnsafeRawPointer?, _ remaining: UnsafeMutableRawPointer?) -> Int32 {
-  BlockWatch.watching("nanosleep") { RealCall.nanosleep(duration, remaining) }
+  BlockWatch.watching("nanosleep") { watchTook in
+    shortened(duration, by: watchTook) { RealCall.nanosleep($0, remaining) }
+  }
 }
 
 @_cdecl("clock_nanosleep")
 public func watchedClockNanosleep(
   _ clock: Int32, _ flags: Int32, _ duration: UnsafeRawPointer?, _ remaining: UnsafeMutableRawPointer?
 ) -> Int32 {
-  BlockWatch.watching("clock_nanosleep") { RealCall.clockNanosleep(clock, flags, duration, remaining) }
+  BlockWatch.watching("clock_nanosleep") { watchTook in
+    // A sleep to an absolute time (TIMER_ABSTIME) ends when it would have.
+    shortened(duration, by: flags & TIMER_ABSTIME == 0 ? watchTook : .zero) {
+      RealCall.clockNanosleep(clock, flags, $0, remaining)
+    }
+  }
+}
+
+/// Calls `sleep` with the `timespec` at `duration` less `watchTook`, or as it is when there is
+/// nothing to take off or it is not a valid duration (the real call says so).
+private func shortened(
+  _ duration: UnsafeRawPointer?, by watchTook: Duration, _ sleep: (UnsafeRawPointer?) -> Int32
+) -> Int32 {
+  guard let duration, watchTook > .zero else { return sleep(duration) }
+  let request = duration.load(as: timespec.self)
+  guard request.tv_sec >= 0, (0..<1_000_000_000).contains(request.tv_nsec) else { return sleep(duration) }
+  let left = max(.zero, .seconds(request.tv_sec) + .nanoseconds(request.tv_nsec) - watchTook)
+  var shorter = timespec(
+    tv_sec: Int(left.components.seconds), tv_nsec: Int(left.components.attoseconds / 1_000_000_000))
+  return withUnsafePointer(to: &shorter) { sleep(UnsafeRawPointer($0)) }
 }
 
 @_cdecl("dispatch_semaphore_wait")
 public func watchedSemaphoreWait(_ semaphore: OpaquePointer?, _ timeout: UInt64) -> Int {
-  BlockWatch.watching("DispatchSemaphore.wait") { RealCall.semaphoreWait(semaphore, timeout) }
+  BlockWatch.watching("DispatchSemaphore.wait") { _ in RealCall.semaphoreWait(semaphore, timeout) }
 }
 
 /// Whether a run loop has nothing to run in a mode: asked by `RunLoop.run(mode:before:)` before
@@ -131,12 +175,12 @@ public func watchedRunLoopFinished(_ runLoop: OpaquePointer?, _ mode: OpaquePoin
 
 @_cdecl("dispatch_group_wait")
 public func watchedGroupWait(_ group: OpaquePointer?, _ timeout: UInt64) -> Int {
-  BlockWatch.watching("DispatchGroup.wait") { RealCall.groupWait(group, timeout) }
+  BlockWatch.watching("DispatchGroup.wait") { _ in RealCall.groupWait(group, timeout) }
 }
 
 @_cdecl("pthread_cond_wait")
 public func watchedConditionWait(_ condition: OpaquePointer?, _ mutex: OpaquePointer?) -> Int32 {
-  BlockWatch.watching("pthread_cond_wait") { RealCall.conditionWait(condition, mutex) }
+  BlockWatch.watching("pthread_cond_wait") { _ in RealCall.conditionWait(condition, mutex) }
 }
 
 /// `NSCondition.wait(until:)` waits here.
@@ -144,29 +188,29 @@ public func watchedConditionWait(_ condition: OpaquePointer?, _ mutex: OpaquePoi
 public func watchedConditionTimedWait(
   _ condition: OpaquePointer?, _ mutex: OpaquePointer?, _ deadline: UnsafeRawPointer?
 ) -> Int32 {
-  BlockWatch.watching("pthread_cond_timedwait") { RealCall.conditionTimedWait(condition, mutex, deadline) }
+  BlockWatch.watching("pthread_cond_timedwait") { _ in RealCall.conditionTimedWait(condition, mutex, deadline) }
 }
 
 @_cdecl("pthread_cond_clockwait")
 public func watchedConditionClockWait(
   _ condition: OpaquePointer?, _ mutex: OpaquePointer?, _ clock: Int32, _ deadline: UnsafeRawPointer?
 ) -> Int32 {
-  BlockWatch.watching("pthread_cond_clockwait") { RealCall.conditionClockWait(condition, mutex, clock, deadline) }
+  BlockWatch.watching("pthread_cond_clockwait") { _ in RealCall.conditionClockWait(condition, mutex, clock, deadline) }
 }
 
 @_cdecl("sem_wait")
 public func watchedPOSIXSemaphoreWait(_ semaphore: OpaquePointer?) -> Int32 {
-  BlockWatch.watching("sem_wait") { RealCall.posixSemaphoreWait(semaphore) }
+  BlockWatch.watching("sem_wait") { _ in RealCall.posixSemaphoreWait(semaphore) }
 }
 
 @_cdecl("sem_timedwait")
 public func watchedPOSIXSemaphoreTimedWait(_ semaphore: OpaquePointer?, _ deadline: UnsafeRawPointer?) -> Int32 {
-  BlockWatch.watching("sem_timedwait") { RealCall.posixSemaphoreTimedWait(semaphore, deadline) }
+  BlockWatch.watching("sem_timedwait") { _ in RealCall.posixSemaphoreTimedWait(semaphore, deadline) }
 }
 
 @_cdecl("sem_clockwait")
 public func watchedPOSIXSemaphoreClockWait(
   _ semaphore: OpaquePointer?, _ clock: Int32, _ deadline: UnsafeRawPointer?
 ) -> Int32 {
-  BlockWatch.watching("sem_clockwait") { RealCall.posixSemaphoreClockWait(semaphore, clock, deadline) }
+  BlockWatch.watching("sem_clockwait") { _ in RealCall.posixSemaphoreClockWait(semaphore, clock, deadline) }
 }
