@@ -6,10 +6,11 @@ import Runtime
 /// its line, the test or the helper that blocks (a package's own `fulfillment(of:timeout:)`
 /// shim).
 ///
-/// The harness only captures (a frame-pointer walk, about a microsecond); reading the binary's
-/// debug information to name a frame takes milliseconds, the first time a hundred: done on the
-/// blocked thread, it made each watched call slower than the wait the test measured. Here it is
-/// done outside the test's time, once per distinct stack.
+/// The harness only captures the return addresses (glibc's `backtrace()`, before the wait it
+/// watches, where the test's clock does not see it); reading the binary's debug information to
+/// name a frame takes milliseconds, the first time a hundred: done on the blocked thread, it
+/// made each watched call slower than the wait the test measured. Here it is done outside the
+/// test's time, once per distinct stack.
 final class StackSymbols {
   private let images: ImageMap?
   /// The test binary's file name, as the image map names it.
