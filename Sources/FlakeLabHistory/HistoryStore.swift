@@ -66,7 +66,7 @@ package final class HistoryStore {
   /// What a command does with the history.
   package enum Access: Sendable {
     /// `flakelab history`, `quarantine list`: reads only, so a history on a read-only file,
-    /// directory or mount can be read, and nothing is written, not even WAL's files.
+    /// directory or mount can be read, and nothing is left beside it, not even WAL's files.
     case read
     /// `--record`, `history import`: writes, after the file passed SQLite's quick check.
     case write
@@ -118,6 +118,15 @@ package final class HistoryStore {
       guard let handle else { throw .cannotOpen(path: path, reason: reason ?? "") }
       return (handle, nil)
     }
+    // SQLite makes WAL's `-wal` and `-shm` for a reader too, and only a connection that can
+    // write removes them when it closes last: a read-only one leaves them beside the history.
+    // Where neither is there yet and the file can be written, the read opens it read-write
+    // (never creating it) and only reads; otherwise, beside another's log, read-only.
+    if !exists(path + "-wal"), !exists(path + "-shm"), Glibc.access(path, W_OK) == 0 {
+      let (handle, _) = connect(path, SQLITE_OPEN_READWRITE)
+      if let handle, sqlite3_exec(handle, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK { return (handle, nil) }
+      sqlite3_close(handle)
+    }
     let (handle, reason) = connect(path, SQLITE_OPEN_READONLY)
     if let handle, sqlite3_exec(handle, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK { return (handle, nil) }
     sqlite3_close(handle)
@@ -155,6 +164,11 @@ package final class HistoryStore {
   }
 
   /// Whether a `-wal` with pages in it lies beside `path` (more than its 32-byte header).
+  private static func exists(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0
+  }
+
   private static func hasLog(beside path: String) -> Bool {
     var status = stat()
     return stat(path + "-wal", &status) == 0 && status.st_size > 32

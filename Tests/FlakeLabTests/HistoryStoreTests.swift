@@ -227,6 +227,15 @@ extension HistoryStoreTests {
   /// Writers that open the same new history at once (two CI jobs on a fresh cache): each gets a
   /// history, none mistakes the other's first migration for somebody else's database or fails
   /// to turn WAL on while the other does. Fifty new files, four writers each.
+  /// Issue 47: `flakelab history` read a history and left WAL's `-wal` and `-shm` beside it.
+  func testAReadLeavesNothingBesideTheHistory() throws {
+    let file = path("h.sqlite")
+    do { _ = try HistoryStore(path: file) }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: file + "-wal"))
+    do { XCTAssertEqual(try HistoryStore(path: file, access: .read).runs(since: .distantPast).count, 0) }
+    for suffix in ["-wal", "-shm"] { XCTAssertFalse(FileManager.default.fileExists(atPath: file + suffix), suffix) }
+  }
+
   func testWritersOpeningANewHistoryAtOnceAllGetIt() throws {
     let failures = Locked([String]())
     for round in 0..<50 {
