@@ -105,6 +105,19 @@ final class SavedAnswerTests: XCTestCase {
       ])
   }
 
+  /// Issue 47: the page says what the text says of a test beyond its arms (here, the polluter
+  /// search's evidence), and each plot's row its counts, as the text's arm lines do.
+  func testThePageGivesThePolluterSearchAndEachRowsCounts() throws {
+    let report = derivedReport()
+    let page = HTMLReport.render(report)
+    let finding = try XCTUnwrap(report.tests.first { $0.test == victim })
+    let evidence = TestAnswer.evidence(finding)
+    XCTAssertTrue(evidence.contains { $0.hasPrefix("polluter search: failed in 5 of 5 passes") }, "\(evidence)")
+    for line in evidence { XCTAssertTrue(page.contains(HTMLReport.escaped(line)), line) }
+    XCTAssertTrue(page.contains(">6 of 20</text>"), "the victim's suite pass under global")
+    XCTAssertTrue(page.contains(">0 of 40</text>"), "its repetitions")
+  }
+
   /// What the passes can miss is said from the tests measured under each executor: one that
   /// turned serial off in every pass (swift-concurrency-extras' own test of its serial executor)
   /// has none there and rests on global, which the sentence says, rather than "100% under serial

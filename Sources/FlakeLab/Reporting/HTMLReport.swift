@@ -85,6 +85,10 @@ package enum HTMLReport {
       parts.append("<p class=\"where\">Declared at \(escaped(location.path)):\(location.line)</p>")
     }
     parts.append(ratePlot(finding.runs, label: \.armLabel, confidence: report.confidence))
+    let evidence = TestAnswer.evidence(finding)
+    if !evidence.isEmpty {
+      parts.append("<ul class=\"evidence\">" + evidence.map { "<li>\(escaped($0))</li>" }.joined() + "</ul>")
+    }
     var tally = Tally()
     for run in finding.runs { tally.merge(run.tally) }
     parts.append("<h3>Outcomes, every arm together</h3>" + histogram(tally))
@@ -164,6 +168,8 @@ package enum HTMLReport {
     let labelWidth = 230.0
     let plotLeft = labelWidth + 10
     let plotWidth = 400.0
+    // Right of the axis, each row's counts: `20 of 20`.
+    let countWidth = 120.0
     let top = 24.0
     let height = top + rowHeight * Double(runs.count) + 40
     // One axis for every row, up to the first of these at or above the highest interval end,
@@ -173,7 +179,7 @@ package enum HTMLReport {
       .first { $0.0 >= highest } ?? (1.0, 4)
     func x(_ rate: Double) -> Double { plotLeft + plotWidth * min(rate, axisMax) / axisMax }
     var svg = [
-      "<svg class=\"plot\" viewBox=\"0 0 \(format(plotLeft + plotWidth + 20)) \(format(height))\" role=\"img\" aria-label=\"failure rate per run with its interval\">"
+      "<svg class=\"plot\" viewBox=\"0 0 \(format(plotLeft + plotWidth + countWidth)) \(format(height))\" role=\"img\" aria-label=\"failure rate per run with its interval\">"
     ]
     for step in 0...ticks {
       let rate = axisMax * Double(step) / Double(ticks)
@@ -195,6 +201,9 @@ package enum HTMLReport {
             "<text class=\"tick\" x=\"\(format(labelWidth))\" y=\"\(format(y + 11))\" text-anchor=\"end\"><title>\(escaped(name))</title>\(escaped($0))</text>"
           } ?? ""))
       let estimate = run.estimate
+      svg.append(
+        "<text class=\"count\" x=\"\(format(plotLeft + plotWidth + 14))\" y=\"\(format(y + 4))\">"
+          + "\(Formatting.count(run.tally.notPassed)) of \(Formatting.count(run.tally.ran))</text>")
       guard estimate.hasRate else {
         svg.append("<text class=\"tick\" x=\"\(format(plotLeft))\" y=\"\(format(y + 4))\">no rate: none ran</text>")
         continue

@@ -73,8 +73,26 @@ package enum TestAnswer {
     ]
     if let lead = finding.lead { lines.append("    open: " + lead.text(relativeTo: finding.packagePath)) }
     lines += finding.runs.map { "    " + armLine($0) }
+    lines += evidence(finding).map { "    " + $0 }
+    if let seen = mostFrequentFailure(finding) {
+      lines.append("    seen: \(seen)")
+    }
+    if let advice = finding.advice {
+      lines.append("    do: \(advice)")
+    }
+    if let replay = finding.replay(program: program) {
+      lines.append("    replay: \(replay)")
+    }
+    return lines
+  }
+
+  /// What the experiments showed beyond each arm's counts, a line each: the polluter search, the
+  /// tests beside a failure, the randomness replays, a cause the second seed did not repeat, the
+  /// contrasts left undecided and the causes ruled out. The text and the page both give them.
+  static func evidence(_ finding: TestFinding) -> [String] {
+    var lines: [String] = []
     if let polluters = finding.polluters {
-      lines.append("    " + pollutersLine(polluters, alone: finding.runs.filter { $0.test?.layout.isSuitePass == false }))
+      lines.append(pollutersLine(polluters, alone: finding.runs.filter { $0.test?.layout.isSuitePass == false }))
     }
     if finding.diagnosis == .interference, finding.polluters?.tests.isEmpty ?? true,
       let most = finding.neighbours.first?.passes
@@ -84,7 +102,7 @@ package enum TestAnswer {
       let suspects = finding.neighbours.filter { $0.passes == most }.map(\.test.id)
       let failingPasses = finding.runs.filter { $0.test?.layout == .suite }.reduce(0) { $0 + $1.tally.notPassed }
       lines.append(
-        "    beside it in \(Formatting.count(most)) of its \(Formatting.count(failingPasses)) failing passes: "
+        "beside it in \(Formatting.count(most)) of its \(Formatting.count(failingPasses)) failing passes: "
           + suspects.prefix(5).joined(separator: ", ") + (suspects.count > 5 ? " and \(suspects.count - 5) more" : ""))
     }
     if let draw = finding.randomDraw {
@@ -92,32 +110,23 @@ package enum TestAnswer {
       let failed = replays.reduce(0) { $0 + $1.tally.notPassed }
       let passed = replays.reduce(0) { $0 + $1.tally.ran } - failed
       lines.append(
-        "    replayed on one queue, a fresh process each: the \(count(failed, "seed")) that failed it failed again, "
+        "replayed on one queue, a fresh process each: the \(count(failed, "seed")) that failed it failed again, "
           + "the \(Formatting.count(passed)) that passed passed; drawn "
           + (draw == .perProcess ? "once per process (a hash order, a value drawn once)" : "in each iteration"))
     }
     if let cause = finding.unconfirmed {
-      lines.append("    the first seed's runs showed \(cause.rawValue); the second seed's did not show it again")
+      lines.append("the first seed's runs showed \(cause.rawValue); the second seed's did not show it again")
     }
     if finding.diagnosis == .undetermined, !finding.undecided.isEmpty {
       lines.append(
-        "    undecided: " + finding.undecided.map(\.rawValue).joined(separator: ", ")
+        "undecided: " + finding.undecided.map(\.rawValue).joined(separator: ", ")
           + " (its arms failed more, not yet significantly, after as many iterations as its share allowed: "
           + "raise --iterations to decide)")
     }
     if finding.diagnosis == .undetermined, !finding.ruledOut.isEmpty {
       lines.append(
-        "    tried, and did not show their cause: " + finding.ruledOut.map(\.rawValue).joined(separator: ", ")
+        "tried, and did not show their cause: " + finding.ruledOut.map(\.rawValue).joined(separator: ", ")
           + " (the arms above give each experiment's counts)")
-    }
-    if let seen = mostFrequentFailure(finding) {
-      lines.append("    seen: \(seen)")
-    }
-    if let advice = finding.advice {
-      lines.append("    do: \(advice)")
-    }
-    if let replay = finding.replay(program: program) {
-      lines.append("    replay: \(replay)")
     }
     return lines
   }
