@@ -39,6 +39,7 @@ public func harnessXCTMain(_ testCases: [XCTestCaseEntry]) -> Never {
           // Each run starts under serial; one in which the test turned it off is not counted
           // as serial (see `SerialHookWatch` for Swift Testing).
           let isSerial = configuration.mechanism == .mainQueueRedirect
+          if !configuration.mechanism.runsTestsInParallel { DispatchPoolWarmth.warm() }
           if isSerial, GlobalEnqueueHook.current == nil { GlobalEnqueueHook.current = GlobalEnqueueHook.mainActorRedirect }
           defer { if isSerial, GlobalEnqueueHook.current == nil { EventOutput.write(.executorChanged) } }
           try body(testCase)
