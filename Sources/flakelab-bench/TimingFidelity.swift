@@ -2,23 +2,23 @@ import FlakeLab
 import Foundation
 
 /// Issue 44: whether tests that measure time fail more often in the lab than in plain runs of
-/// their binary, per executor. Each round runs the WatchedCalls fixture's `TimingTests` plainly
-/// (`--testing-library xctest`, as `swift test` runs it), then a lab suite pass under global
+/// their binary, per executor. Each round runs the WatchedCalls fixture's `TimingTests` (XCTest)
+/// and `TimingSuite` (Swift Testing) plainly, as `swift test` runs them, then a lab suite pass under global
 /// (the watch off) and one on one queue (the watch on), so that drift in load hits all alike.
 /// For each test: its failures on each side, and Fisher's exact test of each lab arm against
 /// the plain runs. The fixture is built by the interposer figure, or here.
 func timingFidelityFigures(worker: String) throws {
   let rounds = Int(ProcessInfo.processInfo.environment["BENCH_TIMING_ROUNDS"] ?? "") ?? 30
   let path = "Tests/Fixtures/WatchedCalls"
-  let suite = "WatchedCallsTests.TimingTests"
+  let suites = ["WatchedCallsTests.TimingTests", "WatchedCallsTests.TimingSuite"]
   let preload = try TestLaunch.preloadLibrary(besides: worker)
   var package = try TestPackage.build(at: path)
-  let tests = try package.tests().filter { $0.id.hasPrefix(suite + "/") }
+  let tests = try package.tests().filter { test in suites.contains { test.id.hasPrefix($0 + "/") } }
   let executors: [any IterationExecutor] = [GlobalExecutor(), SerialIterationExecutor()]
   let arms = executors.map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: 0, preload: preload) }
   var failures: [ExecutorID?: [String: Int]] = [:]
   for round in 0..<rounds {
-    for id in plainFailures(package: package, tests: tests, suites: [suite]) { failures[nil, default: [:]][id, default: 0] += 1 }
+    for id in plainFailures(package: package, tests: tests, suites: suites) { failures[nil, default: [:]][id, default: 0] += 1 }
     let results = try PassSupervisor(timeout: .seconds(60)).run(
       arms, passes: round..<(round + 1), replicates: 1, seed: UInt64(round), packagePath: path)
     for result in results where result.tally.notPassed > 0 {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Testing
 import XCTest
 
 /// Tests that measure time, as people write them, with margins so thin that plain runs fail a
@@ -49,5 +50,15 @@ final class TimingTests: XCTestCase {
     let signalled = done
     condition.unlock()
     XCTAssertTrue(signalled)
+  }
+}
+
+/// The semaphore test in Swift Testing, whose runner starts its own tasks: on one queue they
+/// run on the main queue, where no Dispatch worker is left behind.
+@Suite struct TimingSuite {
+  @Test func semaphoreSignalledInTime() {
+    let semaphore = DispatchSemaphore(value: 0)
+    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(2)) { semaphore.signal() }
+    #expect(semaphore.wait(timeout: .now() + .microseconds(2_100)) == .success)
   }
 }
