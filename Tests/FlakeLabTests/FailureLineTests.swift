@@ -174,8 +174,10 @@ final class FailureLineTests: XCTestCase {
     let run = CIRun(packagePath: directory.path, retries: 1, timeout: .seconds(60), failOnFlaky: true, seed: 7, tests: [test])
     let read = try CIJSONReader.read(try XCTUnwrap(JSONParser.parse(Array(CIJSON.render(run).utf8))))
     XCTAssertEqual(read.tests.first?.attempts.first?.place, place)
-    XCTAssertTrue(CIText.render(read).contains("seen: XCTAssertFalse failed at \(source!):14"), CIText.render(read))
-    XCTAssertTrue(CIJUnit.render(read).contains("XCTAssertFalse failed at \(source!):14"))
+    // One path style in every format: from the package (issue 47).
+    XCTAssertTrue(CIText.render(read).contains("seen: XCTAssertFalse failed at UISchedulerTests.swift:14"), CIText.render(read))
+    XCTAssertTrue(CIText.render(read).contains("declared at: UISchedulerTests.swift:8"), CIText.render(read))
+    XCTAssertTrue(CIJUnit.render(read).contains("XCTAssertFalse failed at UISchedulerTests.swift:14"))
     XCTAssertTrue(CIMarkdown.render(read).contains("XCTAssertFalse failed<br>at `UISchedulerTests.swift:14`"), CIMarkdown.render(read))
     let annotations = CIAnnotations.lines(read, workspace: directory.path)
     XCTAssertTrue(annotations.contains { $0.contains(" file=UISchedulerTests.swift,line=14,") }, "\(annotations)")

@@ -82,7 +82,7 @@ final class TestDiagnosisTests: XCTestCase {
     let shim = answer.tests["FlakeKindsTests.WaiterShimTests/testWaitsThroughABlockingShim"]
     XCTAssertEqual(shim?["diagnosis"] as? String, "blocks-thread")
     let shimRuns = answer.report.tests.first { $0.test.id.hasSuffix("testWaitsThroughABlockingShim") }?.runs ?? []
-    let shimLine = "fulfillmentBlocking(of:timeout:) at Tests/Fixtures/FlakeKinds/Tests/FlakeKindsTests/Corpus/BlockedThreads.swift:58, in RunLoop.run"
+    let shimLine = "fulfillmentBlocking(of:timeout:) at Tests/FlakeKindsTests/Corpus/BlockedThreads.swift:58, in RunLoop.run"
     XCTAssertTrue(
       shimRuns.contains { !$0.ranInParallel && ($0.blockedAt ?? "").hasSuffix(shimLine) && $0.blockedIterations > 0 },
       "\(shimRuns.map { "\($0.executor) \($0.blockedAt ?? "-")" })")

@@ -68,7 +68,7 @@ final class TestEventTests: XCTestCase {
     let images = TestEvent.stackImages(map: "{}", program: "M.xctest")
     XCTAssertEqual(TestEvent.parse(Array(images.line.utf8).dropLast()), images)
     XCTAssertFalse(images.isCounted)
-    XCTAssertNil(StackSymbols(imageMap: "not a map", program: "M.xctest").frame(of: "not a stack"))
+    XCTAssertNil(StackSymbols(imageMap: "not a map", program: "M.xctest", packagePath: ".").frame(of: "not a stack"))
   }
 
   /// Issue 34: a failing iteration in which the harness saw the queue's thread block counts as

@@ -15,12 +15,16 @@ final class StackSymbols {
   private let images: ImageMap?
   /// The test binary's file name, as the image map names it.
   private let program: String
+  /// The package's directory, which the frames' paths are written from, as every answer writes
+  /// a place.
+  private let packagePath: String
   private var named: [String: String?] = [:]
 
   /// The symbols of the images `imageMap` (an encoded `ImageMap`) lists.
-  init(imageMap: String, program: String) {
+  init(imageMap: String, program: String, packagePath: String) {
     images = try? JSONDecoder().decode(ImageMap.self, from: Data(imageMap.utf8))
     self.program = program
+    self.packagePath = packagePath
   }
 
   /// The innermost frame of the test binary in `stack` (an encoded `Backtrace`) that a person
@@ -40,7 +44,8 @@ final class StackSymbols {
     else { return nil }
     let frames = symbolicated.frames.compactMap(\.symbol).filter { $0.imageName == program }
     if let frame = frames.first(where: { !$0.isSwiftThunk && Self.isWritten($0) }) {
-      return frame.name + (frame.sourceLocation.map { " at \(Self.relative($0.path)):\($0.line)" } ?? "")
+      return frame.name
+        + (frame.sourceLocation.map { " at \(SourceLocation(path: $0.path, line: $0.line).path(relativeTo: packagePath)):\($0.line)" } ?? "")
     }
     // No line of its own (an assertion's autoclosure, called through a thunk): the function
     // that encloses it.
@@ -65,11 +70,5 @@ final class StackSymbols {
         return String(name)
       }
     }
-  }
-
-  /// `path` from the lab's directory, where the test processes start, when it is inside it.
-  private static func relative(_ path: String) -> String {
-    let directory = FileManager.default.currentDirectoryPath + "/"
-    return path.hasPrefix(directory) ? String(path.dropFirst(directory.count)) : path
   }
 }

@@ -36,14 +36,17 @@ final class TestEventFeed: OutcomeFeed {
   private var blockedAt: String?
   /// Names the stacks the harness captured where the test blocked, once it said its images.
   private var symbols: StackSymbols?
+  private let packagePath: String
   /// Event lines of the test that fit no iteration: an end without a start, or past the
   /// iterations asked. Not the lab's to count; a test writing into the channel, say.
   private(set) var ignoredEvents = 0
 
   /// A new pipe for the test `testID` of a process whose first counted iteration is
-  /// `firstIndex` and that runs `iterations` of them, after `warmUps` that are not counted.
-  init(testID: String, firstIndex: Int, iterations: Int, warmUps: Int = 0) throws {
+  /// `firstIndex` and that runs `iterations` of them, after `warmUps` that are not counted; the
+  /// places where it blocked are written from `packagePath`.
+  init(testID: String, firstIndex: Int, iterations: Int, warmUps: Int = 0, packagePath: String = ".") throws {
     pipe = try EventPipe()
+    self.packagePath = packagePath
     self.testID = testID
     self.firstIndex = firstIndex
     self.iterations = iterations
@@ -71,7 +74,7 @@ final class TestEventFeed: OutcomeFeed {
     case .executorChanged where issues != nil:
       executorChanged = true
     case .stackImages(let map, let program):
-      symbols = StackSymbols(imageMap: map, program: program)
+      symbols = StackSymbols(imageMap: map, program: program, packagePath: packagePath)
     case .threadBlocked(let call, let frame, let stack) where issues != nil:
       blockedAt = blockedAt ?? ThreadBlocks.place(call: call, frame: frame ?? stack.flatMap { symbols?.frame(of: $0) })
     case .testStarted(let id) where TestEvent.testID(id, belongsTo: testID):

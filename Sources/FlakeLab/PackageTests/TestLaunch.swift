@@ -35,7 +35,9 @@ package enum TestLaunch {
         seed: seed, noiseThreads: layout == .stressed ? CPUNoiseLevel.threads : 0)
       let feed: any OutcomeFeed =
         steered
-        ? try TestEventFeed(testID: test.id, firstIndex: batch.lowerBound, iterations: batch.count, warmUps: warmUps)
+        ? try TestEventFeed(
+          testID: test.id, firstIndex: batch.lowerBound, iterations: batch.count, warmUps: warmUps,
+          packagePath: package.path)
         : try ExitStatusFeed(index: batch.lowerBound)
       return WorkerLaunch(
         executable: package.testBinary,

@@ -50,7 +50,7 @@ package enum CIJUnit {
           + "errors=\"\(count(suite.tests, .error))\" skipped=\"\(count(suite.tests, .skipped))\" time=\"\(seconds(suite.tests))\">")
       lines += ["    <properties>"] + properties(run).map { "      <property name=\"\($0.name)\" value=\"\(XMLText.escaped($0.value))\"/>" }
         + ["    </properties>"]
-      for test in suite.tests { lines += testcase(test, replay: run.replay(of: test)) }
+      for test in suite.tests { lines += testcase(test, replay: run.replay(of: test), packagePath: run.packagePath) }
       lines.append("  </testsuite>")
     }
     lines.append("</testsuites>")
@@ -93,7 +93,7 @@ package enum CIJUnit {
     }
   }
 
-  private static func testcase(_ test: CITest, replay: String?) -> [String] {
+  private static func testcase(_ test: CITest, replay: String?, packagePath: String) -> [String] {
     let open =
       "    <testcase name=\"\(XMLText.escaped(test.test.function))\" classname=\"\(XMLText.escaped(test.test.suite))\" "
       + "time=\"\(seconds([test]))\" status=\"\(test.status.rawValue)\""
@@ -114,11 +114,15 @@ package enum CIJUnit {
         children.append(
           "<\(Element.skipped) message=\"\(XMLText.escaped("failed in the pass, then the interrupt cut its retries short\(said)"))\"/>")
       case .flaky:
-        children += test.attempts.filter(\.failed).map { element(isError($0) ? .flakyError : .flakyFailure, $0) }
+        children += test.attempts.filter(\.failed).map {
+          element(isError($0) ? .flakyError : .flakyFailure, $0, packagePath: packagePath)
+        }
       case .failed:
         let failed = test.attempts.filter(\.failed)
-        children += failed.prefix(1).map { element(isError($0) ? .error : .failure, $0) }
-        children += failed.dropFirst().map { element(isError($0) ? .rerunError : .rerunFailure, $0) }
+        children += failed.prefix(1).map { element(isError($0) ? .error : .failure, $0, packagePath: packagePath) }
+        children += failed.dropFirst().map {
+          element(isError($0) ? .rerunError : .rerunFailure, $0, packagePath: packagePath)
+        }
       }
     }
     if let replay { children.append("<system-out>replay: \(XMLText.escaped(replay))</system-out>") }
@@ -126,9 +130,9 @@ package enum CIJUnit {
     return [open + ">"] + children.map { "      " + $0 } + ["    </testcase>"]
   }
 
-  private static func element(_ name: Element, _ attempt: CITest.Attempt) -> String {
+  private static func element(_ name: Element, _ attempt: CITest.Attempt, packagePath: String) -> String {
     let type = attempt.outcome.isCrashBesideOthers ? crashBesideOthers : OutcomeCoding.kind(of: attempt.outcome)
-    let place = attempt.place.map { " at \($0.path):\($0.line)" } ?? ""
+    let place = attempt.place.map { " at \($0.path(relativeTo: packagePath)):\($0.line)" } ?? ""
     return "<\(name) message=\"\(XMLText.escaped(CIText.said(attempt) + place))\" type=\"\(type)\"/>"
   }
 

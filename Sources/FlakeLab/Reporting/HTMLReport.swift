@@ -82,7 +82,8 @@ package enum HTMLReport {
       parts.append("<p class=\"where\">Open <code>\(escaped(lead.text(relativeTo: finding.packagePath)))</code></p>")
     }
     if let location = finding.location, location != finding.lead?.location {
-      parts.append("<p class=\"where\">Declared at \(escaped(location.path)):\(location.line)</p>")
+      let path = finding.packagePath.map { location.path(relativeTo: $0) } ?? location.path
+      parts.append("<p class=\"where\">Declared at \(escaped(path)):\(location.line)</p>")
     }
     parts.append(ratePlot(finding.runs, label: \.armLabel, confidence: report.confidence))
     let evidence = TestAnswer.evidence(finding)
