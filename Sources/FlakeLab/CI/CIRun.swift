@@ -6,7 +6,7 @@ package import Foundation
 package struct CIRun: Sendable, Equatable {
   /// A crash of the pass's process that none of the tests in flight caused alone, with the flaky
   /// tests it made (each passed alone). Reports show it once, not as a flaky test each.
-  package struct Crash: Sendable, Equatable {
+  package struct PassCrash: Sendable, Equatable {
     package let crash: CrashBesideOthers
     /// The flaky tests it was charged to, in the run's order.
     package fileprivate(set) var tests: [CITest]
@@ -63,7 +63,7 @@ package struct CIRun: Sendable, Equatable {
 
   /// The crashes of the pass that none of the tests in flight caused alone, with the flaky tests
   /// each made (not quarantined ones, which are shown as quarantined), in the order first seen.
-  package var crashes: [Crash] {
+  package var crashes: [PassCrash] {
     var crashes: [(inFlight: Set<PackageTest>, how: String, tests: [CITest])] = []
     for test in tests(.flaky) where test.isFlakyBesideACrash {
       guard case .crashed(let crash)? = test.attempts.first?.outcome else { continue }
@@ -74,7 +74,7 @@ package struct CIRun: Sendable, Equatable {
         crashes.append((inFlight, crash.how, [test]))
       }
     }
-    return crashes.map { Crash(crash: CrashBesideOthers(inFlight: $0.inFlight.map(\.id), how: $0.how), tests: $0.tests) }
+    return crashes.map { PassCrash(crash: CrashBesideOthers(inFlight: $0.inFlight.map(\.id), how: $0.how), tests: $0.tests) }
   }
 
   /// The tests every format shows one by one, in this order: those that failed for good, those

@@ -50,7 +50,7 @@ package enum CIText {
   }
 
   /// Each crash of the pass's process that none of those in flight caused alone, once.
-  static func crashBlocks(_ crashes: [CIRun.Crash]) -> [String] {
+  static func crashBlocks(_ crashes: [CIRun.PassCrash]) -> [String] {
     crashes.flatMap { crash -> [String] in
       var lines = [
         "CRASHED  \(crash.crash.headline): \(CrashBesideOthers.meaning). Flaky, each passed alone:",
