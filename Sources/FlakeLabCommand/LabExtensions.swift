@@ -7,18 +7,18 @@ package struct LabExtensions: Sendable {
   /// More commands, listed after this module's own.
   package var commands: @Sendable (ScenarioCatalog) -> [CommandEntry] = { _ in [] }
   /// Where `--record` adds a run; nil for a lab that keeps no history.
-  package var recorder: (any RunRecorder)?
+  package var historyOpener: (any RunHistoryOpener)?
   /// The executable, beside this one, that the lab's workers run as: one that links less than
   /// the lab (no SQLite) starts faster and carries nothing a worker does not use. Absent, the
   /// lab's own executable is its worker.
   package var workerExecutable: String?
 
   package init(
-    commands: @escaping @Sendable (ScenarioCatalog) -> [CommandEntry] = { _ in [] }, recorder: (any RunRecorder)? = nil,
+    commands: @escaping @Sendable (ScenarioCatalog) -> [CommandEntry] = { _ in [] }, historyOpener: (any RunHistoryOpener)? = nil,
     workerExecutable: String? = nil
   ) {
     self.commands = commands
-    self.recorder = recorder
+    self.historyOpener = historyOpener
     self.workerExecutable = workerExecutable
   }
 

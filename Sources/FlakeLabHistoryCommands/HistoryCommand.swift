@@ -80,7 +80,7 @@ struct HistoryCommand: Command {
     }
     packagePath = try arguments[PackageOptions.packagePath]
     let named = try arguments[Options.history]
-    path = named ?? HistoryRecorder.defaultPath(in: packagePath)
+    path = named ?? HistoryOpener.defaultPath(in: packagePath)
     pathIsNamed = named != nil
     days = try arguments[Options.window]
     branch = try HistoryImportCommand.oneLine(arguments[Options.branch], option: "--branch")
@@ -90,7 +90,7 @@ struct HistoryCommand: Command {
   }
 
   func run() async throws -> ExitStatus {
-    guard let store = try HistoryRecorder.existing(path) else {
+    guard let store = try HistoryOpener.existing(path) else {
       // `ci --record history.sqlite` puts it where it was told: say how to read it from there.
       let files = (try? FileManager.default.contentsOfDirectory(atPath: packagePath)) ?? []
       let nearby = files.filter { $0.hasSuffix(".sqlite") }.sorted().first.map { packagePath == "." ? $0 : (packagePath as NSString).appendingPathComponent($0) }
@@ -112,7 +112,7 @@ struct HistoryCommand: Command {
       try store.runs(since: window.from, branch: branch), window: window, quarantined: recent,
       maxFailureRate: maxFailureRate)
     let renderings = Self.renderings(path: path)
-    var finished = CommandAnswer(render: { renderings.render(answer, as: $0) })
+    var finished = CommandOutput(render: { renderings.render(answer, as: $0) })
     finished.jobSummary = { HistoryMarkdown.render(answer, path: path) }
     finished.status = answer.failsTheJob ? .gateNotMet : .success
     return output.finish(finished)

@@ -35,7 +35,7 @@ struct HistoryImportCommand: Command {
     files = arguments.positionals
     guard !files.isEmpty else { throw UsageError("history import needs at least one file (JUnit XML or a FlakeLab JSON report)") }
     packagePath = try arguments[PackageOptions.packagePath]
-    path = try arguments[HistoryCommand.Options.history] ?? HistoryRecorder.defaultPath(in: packagePath)
+    path = try arguments[HistoryCommand.Options.history] ?? HistoryOpener.defaultPath(in: packagePath)
     commit = try Self.oneLine(arguments[Self.commit], option: "--commit")
     branch = try Self.oneLine(arguments[Self.branch], option: "--branch")
   }
@@ -68,7 +68,7 @@ struct HistoryImportCommand: Command {
       let tests = "\(run.results.count) test\(run.results.count == 1 ? "" : "s")"
       said.append(added ? "\(file): added (\(run.kind.rawValue), \(tests))" : "\(file): already in the history, nothing added")
     }
-    var answer = CommandAnswer(render: { _ in Formatting.lines(said) })
+    var answer = CommandOutput(render: { _ in Formatting.lines(said) })
     answer.doneRegardless = "the import itself is done: " + said.joined(separator: "; ")
     return OutputStage().finish(answer)
   }

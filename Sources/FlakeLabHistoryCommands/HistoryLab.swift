@@ -10,6 +10,6 @@ package enum HistoryLab {
       catalog: catalog,
       extensions: LabExtensions(
         commands: { catalog in [QuarantineCommand.entry(catalog), HistoryCommand.entry(catalog)] },
-        recorder: HistoryRecorder(), workerExecutable: workerExecutable))
+        historyOpener: HistoryOpener(), workerExecutable: workerExecutable))
   }
 }

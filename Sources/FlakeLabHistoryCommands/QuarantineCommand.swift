@@ -80,16 +80,16 @@ struct QuarantineCommand: Command {
         for id in ids where !quarantine.remove(id) { throw .notListed(ValueParsers.shown(id), path: path) }
       }
     }
-    return OutputStage().finish(CommandAnswer(render: { _ in Self.listing(written) }))
+    return OutputStage().finish(CommandOutput(render: { _ in Self.listing(written) }))
   }
 
   /// The entries, each entry that names no test of the package (renamed or removed since) and
   /// each that has passed long enough to leave.
   private func list(_ quarantine: Quarantine) throws -> ExitStatus {
     guard !quarantine.entries.isEmpty else {
-      return OutputStage().finish(CommandAnswer(render: { _ in "No test is quarantined (\(path)).\n" }))
+      return OutputStage().finish(CommandOutput(render: { _ in "No test is quarantined (\(path)).\n" }))
     }
-    let history = try HistoryRecorder.existing(historyPath ?? HistoryRecorder.defaultPath(in: package.path))
+    let history = try HistoryOpener.existing(historyPath ?? HistoryOpener.defaultPath(in: package.path))
     let quiet = HistoryAnalysis.defaultQuietRuns
     let recent = try history?.recentStatuses(of: quarantine.entries.map(\.test), limit: quiet) ?? [:]
     var lines: [String] = []
@@ -103,7 +103,7 @@ struct QuarantineCommand: Command {
     for test in HistoryAnalysis.readyToLeave(recent, quietRuns: quiet) {
       lines.append("\(test): ready to leave, passed each of its last \(quiet) CI runs (flakelab quarantine remove \(ScheduleText.shellQuoted(test)))")
     }
-    return OutputStage().finish(CommandAnswer(render: { _ in Self.listing(quarantine) + Formatting.lines(lines) }))
+    return OutputStage().finish(CommandOutput(render: { _ in Self.listing(quarantine) + Formatting.lines(lines) }))
   }
 
   /// A line per entry: the ID, the day it was added, the reason.

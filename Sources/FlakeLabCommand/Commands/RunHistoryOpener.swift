@@ -2,7 +2,7 @@ package import FlakeLab
 package import Foundation
 
 /// `--record [DB]` on `ci` and `test`: the history a run is added to. The history keeps its
-/// runs in SQLite, in a module of its own that `flakelab` adds (``LabExtensions/recorder``), so
+/// runs in SQLite, in a module of its own that `flakelab` adds (``LabExtensions/historyOpener``), so
 /// that this module, the labs of one's own that link it and their workers never load SQLite.
 package enum RecordTarget: Sendable, Equatable {
   /// `--record` alone: the package's own history, made if need be.
@@ -22,10 +22,10 @@ package enum RecordTarget: Sendable, Equatable {
 
 /// Opens the history a run is recorded in: before anything runs, so that a history that cannot
 /// take the run costs nothing measured.
-package protocol RunRecorder: Sendable {
+package protocol RunHistoryOpener: Sendable {
   /// The history `target` names; without one, the package's own history when it exists; nil
   /// for none.
-  func open(_ target: RecordTarget?, packagePath: String) throws -> (any RunArchive)?
+  func open(_ target: RecordTarget?, packagePath: String) throws -> (any RunRecorder)?
   /// The files the history `open` would open is kept in (the database and SQLite's journals
   /// beside it), which no report may be written over; none when there is no history.
   func files(of target: RecordTarget?, packagePath: String) -> [String]
@@ -33,27 +33,27 @@ package protocol RunRecorder: Sendable {
 
 /// A history open to take a run, written after the report (one that fails then loses the
 /// record, never the report).
-package protocol RunArchive {
+package protocol RunRecorder {
   func record(_ run: CIRun) throws
   /// A `flakelab test` run, with its start and the checkout it ran in.
   func record(_ report: Report, started: Date, git: GitState?) throws
 }
 
 extension RecordTarget? {
-  /// The history this target names, opened by the lab's recorder; a lab without one refuses a
+  /// The history this target names, opened by the lab's history opener; a lab without one refuses a
   /// target, and has no history to fall back on.
-  package func open(packagePath: String) throws -> (any RunArchive)? {
-    guard let recorder = LabExtensions.current.recorder else {
+  package func open(packagePath: String) throws -> (any RunRecorder)? {
+    guard let opener = LabExtensions.current.historyOpener else {
       guard self == nil else {
         throw UsageError("--record needs a history, which \(Program.name) does not keep (flakelab does)")
       }
       return nil
     }
-    return try recorder.open(self, packagePath: packagePath)
+    return try opener.open(self, packagePath: packagePath)
   }
 
   /// The files of the history this target names, to keep `--output` off them.
   package func files(packagePath: String) -> [String] {
-    LabExtensions.current.recorder?.files(of: self, packagePath: packagePath) ?? []
+    LabExtensions.current.historyOpener?.files(of: self, packagePath: packagePath) ?? []
   }
 }

@@ -5,7 +5,7 @@ package import Foundation
 
 /// `--record [DB]` on `ci` and `test`, for `flakelab`: the history a run is added to, opened
 /// before anything runs, written after the report.
-struct HistoryRecorder: RunRecorder {
+struct HistoryOpener: RunHistoryOpener {
   /// Where a package keeps its history unless told otherwise.
   static func defaultPath(in packagePath: String) -> String {
     URL(fileURLWithPath: packagePath).appendingPathComponent(".flakelab/history.sqlite").path
@@ -13,7 +13,7 @@ struct HistoryRecorder: RunRecorder {
 
   /// The history `target` names; without one, the package's default history when it exists;
   /// nil for none.
-  func open(_ target: RecordTarget?, packagePath: String) throws -> (any RunArchive)? {
+  func open(_ target: RecordTarget?, packagePath: String) throws -> (any RunRecorder)? {
     let fallback = Self.defaultPath(in: packagePath)
     switch target {
     case .file(let path): return try HistoryStore(path: path)
@@ -39,7 +39,7 @@ struct HistoryRecorder: RunRecorder {
   }
 }
 
-extension HistoryStore: RunArchive {
+extension HistoryStore: RunRecorder {
   package func record(_ run: CIRun) throws {
     try record(RecordedRun(run))
   }
