@@ -271,7 +271,7 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertEqual(report.unstableTests.count, 0)
     let answer = SuiteAnswer(report)
     XCTAssertEqual(
-      TestAnswer.crashBlock(try XCTUnwrap(answer.crash), arms: answer.crashArms),
+      SuiteAnswerText.crashBlock(try XCTUnwrap(answer.crash), arms: answer.crashArms),
       [
         "CRASHED  the test process crashed with 2 tests in flight, none of which crashed alone: one of them crashes only "
           + "sometimes, and no run alone showed which; it counts against none of them",

@@ -136,7 +136,7 @@ final class FailureLineTests: XCTestCase {
     let finding = try XCTUnwrap(report.tests.first)
     XCTAssertNotEqual(finding.verdict, .stable)
     XCTAssertEqual(finding.lead, LeadLine(location: place, reason: .failure, detail: "XCTAssertFalse failed"))
-    let text = TestAnswer.render(report, verbose: false)
+    let text = SuiteAnswerText.render(report, verbose: false)
     XCTAssertTrue(text.contains("    open: UISchedulerTests.swift:14: XCTAssertFalse failed\n"), text)
 
     let read = try JSONReport.read(Data(JSONReport.render(report).utf8), name: "r.json")

@@ -68,7 +68,7 @@ final class SavedAnswerTests: XCTestCase {
 
   private func renderings(_ report: Report) -> [String] {
     [
-      TestAnswer.render(report, verbose: true), MarkdownReport.render(report), HTMLReport.render(report),
+      SuiteAnswerText.render(report, verbose: true), MarkdownReport.render(report), HTMLReport.render(report),
       GitHubAnnotations.lines(report, workspace: "/tmp/pkg").joined(separator: "\n"), JSONReport.render(report),
     ]
   }
@@ -85,7 +85,7 @@ final class SavedAnswerTests: XCTestCase {
     report.tests += TestFinding.findings(
       of: [random], runs: draws, polluters: [:],
       locations: [random.id: SourceLocation(path: "/tmp/pkg/Tests/M/Random.swift", line: 7)], confidence: 0.95)
-    let lines = TestAnswer.render(report, verbose: false).split(separator: "\n", omittingEmptySubsequences: false)
+    let lines = SuiteAnswerText.render(report, verbose: false).split(separator: "\n", omittingEmptySubsequences: false)
       .map(String.init)
     let start = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("2 of 6 tests") }, "\(lines)")
     XCTAssertEqual(
@@ -111,7 +111,7 @@ final class SavedAnswerTests: XCTestCase {
     let report = derivedReport()
     let page = HTMLReport.render(report)
     let finding = try XCTUnwrap(report.tests.first { $0.test == victim })
-    let evidence = TestAnswer.evidence(finding)
+    let evidence = SuiteAnswerText.evidence(finding)
     XCTAssertTrue(evidence.contains { $0.hasPrefix("polluter search: failed in 5 of 5 passes") }, "\(evidence)")
     for line in evidence { XCTAssertTrue(page.contains(HTMLReport.escaped(line)), line) }
     XCTAssertTrue(page.contains(">6 of 20</text>"), "the victim's suite pass under global")

@@ -86,7 +86,7 @@ package enum HTMLReport {
       parts.append("<p class=\"where\">Declared at \(escaped(path)):\(location.line)</p>")
     }
     parts.append(ratePlot(finding.runs, label: \.armLabel, confidence: report.confidence))
-    let evidence = TestAnswer.evidence(finding)
+    let evidence = SuiteAnswerText.evidence(finding)
     if !evidence.isEmpty {
       parts.append("<ul class=\"evidence\">" + evidence.map { "<li>\(escaped($0))</li>" }.joined() + "</ul>")
     }

@@ -104,13 +104,13 @@ struct CICommand: Command {
     run.git = await git
     run.selection = package.selection
     run.program = Program.name
-    let status = output.finish(CommandAnswer(run))
+    let status = output.finish(CommandOutput(run))
     if let history, !run.interrupted { try history.record(run) }
     return status
   }
 }
 
-extension CommandAnswer {
+extension CommandOutput {
   /// A `ci` run as the output stage writes it.
   init(_ run: CIRun) {
     self.init(render: { CICommand.renderings.render(run, as: $0) })

@@ -125,7 +125,7 @@ struct MeasurementOptions {
   ) throws -> ExitStatus {
     let report = try measurement.run(plan, judge: judge) { progress?.show(ProgressLine.render($0)) }
     progress?.clear()
-    return output.finish(CommandAnswer(report, baseline: measurement.baseline, text: text))
+    return output.finish(CommandOutput(report, baseline: measurement.baseline, text: text))
   }
 
   /// This executable: the harness and the worker executable are found beside it, and `replay` and

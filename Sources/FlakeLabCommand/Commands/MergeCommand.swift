@@ -53,6 +53,6 @@ struct MergeCommand: Command {
       merged.judgeStability()
     }
     // A report of flakelab test keeps its answer; any other, its table of runs.
-    return output.finish(CommandAnswer(merged, baseline: baseline) { TestAnswer.render($0, verbose: false) })
+    return output.finish(CommandOutput(merged, baseline: baseline) { SuiteAnswerText.render($0, verbose: false) })
   }
 }

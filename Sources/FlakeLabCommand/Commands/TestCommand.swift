@@ -142,7 +142,7 @@ struct TestCommand: Command {
     var package = try packageOptions.build()
     let tests = try packageOptions.selected(try package.tests(preload: preload), of: package)
     if isListing {
-      return measurement.output.finish(CommandAnswer(render: { Self.listing(tests, of: package, as: $0) }))
+      return measurement.output.finish(CommandOutput(render: { Self.listing(tests, of: package, as: $0) }))
     }
     let runner = TestRunner(
       package: package, preload: preload, executors: executors, diagnosisExecutors: diagnosisExecutors, layout: layout,
@@ -154,8 +154,8 @@ struct TestCommand: Command {
     progress?.clear()
     let verbose = isVerbose
     let status = measurement.output.finish(
-      CommandAnswer(result.report, baseline: measurement.measurement.baseline) { report in
-        result.answersByTest ? TestAnswer.render(report, verbose: verbose) : TextReport.render(report)
+      CommandOutput(result.report, baseline: measurement.measurement.baseline) { report in
+        result.answersByTest ? SuiteAnswerText.render(report, verbose: verbose) : TextReport.render(report)
       })
     // After the report: a history that fails now loses the record, never the report. A run cut
     // short is no evidence to keep.

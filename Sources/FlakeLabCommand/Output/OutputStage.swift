@@ -56,7 +56,7 @@ package struct OutputStage {
   }
 
   /// Writes `answer` everywhere it goes, and returns the status the command ends with.
-  package func finish(_ answer: CommandAnswer) -> ExitStatus {
+  package func finish(_ answer: CommandOutput) -> ExitStatus {
     answer.notes.forEach(printError)
     let printed = Self.print(answer.render(format))
     if !printed, let done = answer.doneRegardless { printError("\(Program.name): \(done)") }

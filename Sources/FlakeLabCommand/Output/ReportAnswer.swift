@@ -1,6 +1,6 @@
 package import FlakeLab
 
-extension CommandAnswer {
+extension CommandOutput {
   /// A lab's report as the output stage writes it: what the baseline changed and the gates not
   /// met as notes, the report in every format (`text` the command's own), its JSON for the
   /// file, its markdown for the job summary and its annotations.

@@ -1,8 +1,8 @@
-/// What a command concluded, as the output stage (``OutputStage``) needs it: its typed model
+/// What a command concluded, as the output stage (``OutputStage``) writes it: its typed model
 /// rendered in each format the command offers, the JSON an `--output` file keeps, what a
 /// GitHub Actions job shows beside it, and the status the command ends with once all of it is
 /// written. Commands build one from their model; none writes output of its own.
-package struct CommandAnswer {
+package struct CommandOutput {
   /// The answer in `format`, one of those the command offers.
   package let render: (OutputFormat) -> String
   /// Lines said on standard error before the answer (a baseline's changes, gates not met).

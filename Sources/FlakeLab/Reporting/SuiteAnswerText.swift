@@ -2,7 +2,7 @@
 /// that is not stable (its verdict, diagnosis, the counts of every arm that support it, what to
 /// do, how to replay), then one line for the stable tests and one for the skipped; the table of
 /// every run follows with `--verbose`.
-package enum TestAnswer {
+package enum SuiteAnswerText {
   package static func render(_ report: Report, verbose: Bool) -> String {
     guard !report.tests.isEmpty else { return TextReport.render(report) }
     let answer = SuiteAnswer(report)
