@@ -1,7 +1,7 @@
 import Foundation
 
 /// Failing iterations of a test on one queue in which it blocked the queue's thread, as the
-/// harness saw them (``TestEvent/threadBlocked(call:frame:)``), and where it blocked most often.
+/// harness saw them (``TestEvent/threadBlocked(call:frame:stack:)``), and where it blocked most often.
 package struct ThreadBlocks: Equatable, Sendable {
   package var failingIterations = 0
   /// Each place, `frame` via `call`, with the failing iterations that blocked there.
