@@ -150,6 +150,27 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertFalse(finding.ruledOut.contains(.needsParallelism), "\(finding.ruledOut)")
   }
 
+  /// FlakeKinds' deadline in Swift Testing (about 25 ms of arithmetic against 30 ms), in one of
+  /// two default runs: it failed more with busy threads beside it and in parallel passes than
+  /// alone, and its second seed's stressed arm did not fail more. Load was shown to fail it, so
+  /// its neighbours' contrast, which changes their load too, names no shared state: undetermined,
+  /// never interference (whose advice, isolate the state it shares, points the wrong way).
+  func testALoadSensitiveTestIsNoInterferenceWhenItsLoadIsNotConfirmed() {
+    let first = [
+      run(.global, .suite, failed: 9, of: 20), run(.serial, .suite, failed: 0, of: 20),
+      run(.global, .repetitions, failed: 1, of: 40), run(.serial, .repetitions, failed: 0, of: 40),
+      run(.seeded, .repetitions, failed: 0, of: 40), run(.global, .fresh, failed: 0, of: 20),
+      run(.serial, .fresh, failed: 0, of: 20), run(.global, .stressed, failed: 14, of: 40),
+    ]
+    XCTAssertEqual(Diagnostician.judge(first, confidence: 0.95).diagnosis, .timing)
+    let second = [run(.global, .repetitions, failed: 1, of: 40), run(.global, .stressed, failed: 1, of: 40)].map {
+      var run = $0
+      run.test?.isConfirmation = true
+      return run
+    }
+    XCTAssertEqual(Diagnostician.judge(first + second, confidence: 0.95).diagnosis, .undetermined)
+  }
+
   /// Issue 35, combine-schedulers' `testRunsOnMain` (its assertion races the main run loop once
   /// another class's test ran first): suite passes 9 of 20 under global, fresh processes alone
   /// 0 of 20, one warm failure in 40 alone. Failures beside neighbours do not make it a race
