@@ -26,23 +26,32 @@ final class SerialExecutorTests: XCTestCase {
     XCTAssertFalse(after, "the global executor should be back after the scope")
   }
 
+  /// Each form must both put global jobs on the main queue inside and restore the runtime
+  /// after: a form that did neither would pass a check of the second alone.
   @MainActor
   func testRuntimeIsRestoredWhenTheOperationThrows() async {
     struct Boom: Error {}
+    var inside = false
     do {
       try await withSerialExecutor {
-        await Task.yield()
+        inside = await Task.detached { Thread.isMainThread }.value
         throw Boom()
       }
       XCTFail("the error should propagate")
     } catch {}
+    XCTAssertTrue(inside, "a detached task should run on the main queue inside the scope")
     let after = await Task.detached { Thread.isMainThread }.value
     XCTAssertFalse(after)
   }
 
-  func testSynchronousFormRestoresTheRuntime() async {
-    let depth = withSerialExecutor { 42 }
-    XCTAssertEqual(depth, 42)
+  /// The synchronous form wraps a whole `invokeTest()`: the runtime's hook is set for its
+  /// operation and gone after it.
+  func testSynchronousFormRedirectsInsideAndRestoresTheRuntime() async {
+    let before = GlobalEnqueueHook.current == nil
+    let inside = withSerialExecutor { GlobalEnqueueHook.current != nil }
+    XCTAssertTrue(before)
+    XCTAssertTrue(inside, "the hook should send global jobs to the main queue inside the scope")
+    XCTAssertNil(GlobalEnqueueHook.current)
     let after = await Task.detached { Thread.isMainThread }.value
     XCTAssertFalse(after)
   }
