@@ -20,6 +20,7 @@ package enum ErrorText {
       ("descriptor \(error.descriptor) is not an outcome channel: '\(Program.name) worker' is started by \(Program.name) itself", .usage)
     case let interrupted as LabInterrupted:
       ("interrupted while \(interrupted.stage.rawValue); nothing was measured", .interrupted)
+    case let error as Supervisor.WorkerStartFailure: (describe(error), .internalError)
     case let error as SystemError:
       ("internal error: \(error.attempt) failed: \(String(cString: strerror(error.errno)))", .internalError)
     default: ("internal error: \(error)", .internalError)
@@ -35,6 +36,16 @@ package enum ErrorText {
       "cannot read \(error.path): it is not a regular file (a FIFO, a socket or a device); a pipe or a device is read only when named on the command line, a socket never"
     case .tooLarge(let limit): "cannot read \(error.path): it is larger than \(limit >> 20) MiB"
     }
+  }
+
+  /// `internal error: a worker for isLoading.naive did not start: no sign of life after 60 seconds. …`
+  package static func describe(_ failure: Supervisor.WorkerStartFailure) -> String {
+    let why =
+      switch failure.reason {
+      case .noSignOfLife(let limit): "no sign of life after \(limit)"
+      case .ended(let status): Supervisor.describe(status: status)
+      }
+    return "internal error: a worker for \(failure.selector) did not start: \(why). " + failure.lastLines
   }
 
   package static func describe(_ error: QuarantineError) -> String {

@@ -11,7 +11,7 @@ final class BatchMachineTests: XCTestCase {
       RunKey(scenario: "s", variant: name, executor: .global), executor: GlobalExecutor(), indices: 0..<iterations,
       seed: 0, test: test ? TestReference(test: package, packagePath: ".", layout: .repetitions) : nil,
       replicates: replicates
-    ) { _ in throw Supervisor.WorkerStartFailure(description: "never started in a test") }
+    ) { _ in throw Supervisor.WorkerStartFailure(selector: "never.started", reason: .ended(status: 1), lastLines: "") }
   }
 
   private func end(
@@ -49,7 +49,10 @@ final class BatchMachineTests: XCTestCase {
   func testAScenarioWorkerThatNeverStartsIsTheLabsFailureATestsIsItsOutcome() throws {
     var scenario = BatchMachine([run("a", iterations: 3, replicates: 1)], jobs: 1)
     let batch = try XCTUnwrap(scenario.nextBatch())
-    XCTAssertThrowsError(try scenario.workerEnded(batch, end(completed: 0, ready: false)))
+    XCTAssertThrowsError(try scenario.workerEnded(batch, end(completed: 0, ready: false))) { error in
+      let expected = Supervisor.WorkerStartFailure(selector: "s.a", reason: .ended(status: SIGILL), lastLines: "more")
+      XCTAssertEqual(error as? Supervisor.WorkerStartFailure, expected)
+    }
 
     var test = BatchMachine([run("a", iterations: 10, replicates: 1, test: true)], jobs: 1)
     for _ in 0..<3 {

@@ -117,8 +117,10 @@ struct BatchMachine {
     var rest: Range<Int>?
     if stopped < batch.indices.upperBound {
       guard end.isReady || isTest[run] else {
-        let why = end.wasTimedOut ? "no sign of life after \(Supervisor.startLimit)" : Supervisor.describe(status: end.status)
-        throw Supervisor.WorkerStartFailure(description: "a worker for \(keys[run].selector) did not start: \(why). " + end.moreLastLines)
+        throw Supervisor.WorkerStartFailure(
+          selector: keys[run].selector,
+          reason: end.wasTimedOut ? .noSignOfLife(after: Supervisor.startLimit) : .ended(status: end.status),
+          lastLines: end.moreLastLines)
       }
       let outcome: Outcome =
         end.wasTimedOut

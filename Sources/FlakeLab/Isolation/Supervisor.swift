@@ -45,8 +45,19 @@ package final class Supervisor {
   }
 
   /// The lab failed to run a worker at all (not the scenario's doing).
-  package struct WorkerStartFailure: Error, CustomStringConvertible {
-    package let description: String
+  package struct WorkerStartFailure: Error, Equatable {
+    package enum Reason: Equatable, Sendable {
+      /// Not ready within ``Supervisor/startLimit``.
+      case noSignOfLife(after: Duration)
+      /// Ended, with this wait status, before it was ready.
+      case ended(status: Int32)
+    }
+
+    /// The run the worker was for (`scenario.variant`).
+    package let selector: String
+    package let reason: Reason
+    /// The last lines it printed.
+    package let lastLines: String
   }
 
   static let pollInterval: useconds_t = 2_000
