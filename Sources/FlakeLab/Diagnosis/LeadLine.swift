@@ -74,7 +74,6 @@ package struct LeadLine: Sendable, Equatable {
 
   /// `UISchedulerTests.swift:30: XCTAssertFalse failed`, the path from `directory`.
   package func text(relativeTo directory: String?) -> String {
-    let path = directory.map { location.path(relativeTo: $0) } ?? location.path
     let what: String
     switch reason {
     case .blockingFrame: what = "blocks the queue's thread" + (detail.map { " (\($0))" } ?? "")
@@ -83,6 +82,6 @@ package struct LeadLine: Sendable, Equatable {
     case .crash: what = "where the process crashed" + (detail.map { " (\($0))" } ?? "")
     case .declaration: what = "declared here; no line was recorded (a hang, or a crash the runtime placed in no file of the package)"
     }
-    return "\(path):\(location.line): \(what)"
+    return "\(location.place(relativeTo: directory)): \(what)"
   }
 }

@@ -25,4 +25,10 @@ package struct SourceLocation: Sendable, Hashable {
     let path = resolved(self.path)
     return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : self.path
   }
+
+  /// `Tests/M/T.swift:12`: the place as every answer writes it, from the package's directory
+  /// (`directory`), or whole without one.
+  package func place(relativeTo directory: String?) -> String {
+    "\(directory.map(path(relativeTo:)) ?? path):\(line)"
+  }
 }

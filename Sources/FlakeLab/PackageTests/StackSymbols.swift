@@ -45,7 +45,7 @@ final class StackSymbols {
     let frames = symbolicated.frames.compactMap(\.symbol).filter { $0.imageName == program }
     if let frame = frames.first(where: { !$0.isSwiftThunk && Self.isWritten($0) }) {
       return frame.name
-        + (frame.sourceLocation.map { " at \(SourceLocation(path: $0.path, line: $0.line).path(relativeTo: packagePath)):\($0.line)" } ?? "")
+        + (frame.sourceLocation.map { " at " + SourceLocation(path: $0.path, line: $0.line).place(relativeTo: packagePath) } ?? "")
     }
     // No line of its own (an assertion's autoclosure, called through a thunk): the function
     // that encloses it.

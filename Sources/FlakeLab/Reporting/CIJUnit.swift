@@ -132,7 +132,7 @@ package enum CIJUnit {
 
   private static func element(_ name: Element, _ attempt: CITest.Attempt, packagePath: String) -> String {
     let type = attempt.outcome.isCrashBesideOthers ? crashBesideOthers : OutcomeCoding.kind(of: attempt.outcome)
-    let place = attempt.place.map { " at \($0.path(relativeTo: packagePath)):\($0.line)" } ?? ""
+    let place = attempt.place.map { " at " + $0.place(relativeTo: packagePath) } ?? ""
     return "<\(name) message=\"\(XMLText.escaped(CIText.said(attempt) + place))\" type=\"\(type)\"/>"
   }
 

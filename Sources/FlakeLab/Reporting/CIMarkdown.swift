@@ -10,7 +10,7 @@ package enum CIMarkdown {
       for test in shown {
         let status = test.quarantine != nil ? "quarantined (\(test.status.rawValue))" : test.status.rawValue
         let seen = test.seen.map(CIText.said).map(MarkdownReport.escaped) ?? ""
-        let place = test.seen?.place.map { "<br>at " + MarkdownReport.code("\($0.path(relativeTo: run.packagePath)):\($0.line)") } ?? ""
+        let place = test.seen?.place.map { "<br>at " + MarkdownReport.code($0.place(relativeTo: run.packagePath)) } ?? ""
         lines.append(
           "| " + [MarkdownReport.code(test.test.id), status, MarkdownReport.escaped(CIText.story(test)), seen + place]
             .joined(separator: " | ") + " |")

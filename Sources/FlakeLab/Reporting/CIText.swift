@@ -29,10 +29,10 @@ package enum CIText {
       lines.append("    quarantined since \(entry.added): \(entry.reason.isEmpty ? "no reason given" : entry.reason); its failures do not fail the job")
     }
     if let seen = test.seen {
-      lines.append("    seen: " + said(seen) + (seen.place.map { " at \($0.path(relativeTo: run.packagePath)):\($0.line)" } ?? ""))
+      lines.append("    seen: " + said(seen) + (seen.place.map { " at " + $0.place(relativeTo: run.packagePath) } ?? ""))
     }
     if let location = test.location {
-      lines.append("    declared at: \(location.path(relativeTo: run.packagePath)):\(location.line)")
+      lines.append("    declared at: " + location.place(relativeTo: run.packagePath))
     }
     if let replay = run.replay(of: test) { lines.append("    replay: " + replay) }
     return lines

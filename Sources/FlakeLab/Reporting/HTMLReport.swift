@@ -54,10 +54,7 @@ package enum HTMLReport {
     let index = Dictionary(answer.unstable.enumerated().map { ($1.test, $0) }, uniquingKeysWith: { first, _ in first })
     let causes = answer.byCause.map { diagnosis, findings in
       let items = findings.map { finding in
-        let open = finding.lead.map { lead in
-          let path = finding.packagePath.map { lead.location.path(relativeTo: $0) } ?? lead.location.path
-          return " open <code>\(escaped(path)):\(lead.location.line)</code>"
-        }
+        let open = finding.lead.map { " open <code>\(escaped($0.location.place(relativeTo: finding.packagePath)))</code>" }
         return "<li><a href=\"#test-\(index[finding.test] ?? 0)\"><code>\(escaped(finding.test.id))</code></a> "
           + "<span class=\"verdict \(finding.verdict.rawValue)\">\(finding.verdict.rawValue)</span>\(open ?? "")</li>"
       }
@@ -82,8 +79,7 @@ package enum HTMLReport {
       parts.append("<p class=\"where\">Open <code>\(escaped(lead.text(relativeTo: finding.packagePath)))</code></p>")
     }
     if let location = finding.location, location != finding.lead?.location {
-      let path = finding.packagePath.map { location.path(relativeTo: $0) } ?? location.path
-      parts.append("<p class=\"where\">Declared at \(escaped(path)):\(location.line)</p>")
+      parts.append("<p class=\"where\">Declared at \(escaped(location.place(relativeTo: finding.packagePath)))</p>")
     }
     parts.append(ratePlot(finding.runs, label: \.armLabel, confidence: report.confidence))
     let evidence = SuiteAnswerText.evidence(finding)

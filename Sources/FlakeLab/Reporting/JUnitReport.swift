@@ -69,12 +69,9 @@ package enum JUnitReport {
       lines.append("      <skipped message=\"\(XMLText.escaped(reason))\"/>")
     } else if isFailure(run) {
       let problems = run.problems.isEmpty ? ["no iteration passed"] : run.problems.map(ProblemText.describe)
-      // A package test's places from its package, as every answer writes them.
-      func place(_ location: SourceLocation) -> String {
-        " at \(run.test.map { location.path(relativeTo: $0.packagePath) } ?? location.path):\(location.line)"
-      }
       let outcomes = tally.outcomesByFrequency.prefix(5).map {
-        "\($0.count) × \(OutcomeText.describe($0.outcome))" + (tally.places[$0.outcome].map(place) ?? "")
+        "\($0.count) × \(OutcomeText.describe($0.outcome))"
+          + (tally.places[$0.outcome].map { " at " + $0.place(relativeTo: run.test?.packagePath) } ?? "")
       }
       let body = (problems + ["failure rate \(rate) over \(tally.iterations) iterations"] + outcomes)
         .joined(separator: "\n")

@@ -55,10 +55,7 @@ package enum SuiteAnswerText {
     for (diagnosis, findings) in groups {
       lines.append("  \(diagnosis.rawValue) (\(Formatting.count(findings.count))): \(diagnosis.remedy)")
       for finding in findings {
-        let open = finding.lead.map { lead in
-          let path = finding.packagePath.map { lead.location.path(relativeTo: $0) } ?? lead.location.path
-          return "  open \(path):\(lead.location.line)"
-        }
+        let open = finding.lead.map { "  open " + $0.location.place(relativeTo: finding.packagePath) }
         lines.append("    \(Formatting.printable(finding.test.id))" + (open ?? ""))
       }
     }
@@ -194,7 +191,7 @@ package enum SuiteAnswerText {
     guard let outcome = finding.commonestFailure else { return nil }
     let count = finding.runs.reduce(0) { $0 + ($1.tally.nonPassing[outcome] ?? 0) }
     let place = finding.place(of: outcome).flatMap { place in
-      place == finding.lead?.location ? nil : " at \(place.path(relativeTo: finding.packagePath ?? ".")):\(place.line)"
+      place == finding.lead?.location ? nil : " at " + place.place(relativeTo: finding.packagePath ?? ".")
     }
     return "\(finding.said(outcome)) (\(Formatting.count(count))×)" + (place ?? "")
   }
