@@ -190,13 +190,7 @@ package enum HTMLReport {
       let y = top + rowHeight * (Double(row) + 0.5)
       let label = run[keyPath: label]
       let name = label.name + (label.arm.map { " (\($0))" } ?? "")
-      // The end of a name tells tests apart (`…Suite/test()`): cut from the left, whole on hover.
-      let shown = label.name.count > Self.labelCharacters ? "…" + String(label.name.suffix(Self.labelCharacters - 1)) : label.name
-      svg.append(
-        "<text class=\"label\" x=\"\(format(labelWidth))\" y=\"\(format(label.arm == nil ? y + 4 : y - 2))\" text-anchor=\"end\"><title>\(escaped(name))</title>\(escaped(shown))</text>"
-          + (label.arm.map {
-            "<text class=\"tick\" x=\"\(format(labelWidth))\" y=\"\(format(y + 11))\" text-anchor=\"end\"><title>\(escaped(name))</title>\(escaped($0))</text>"
-          } ?? ""))
+      svg.append(rowLabel(label, named: name, right: labelWidth, y: y))
       let estimate = run.estimate
       svg.append(
         "<text class=\"count\" x=\"\(format(plotLeft + plotWidth + 14))\" y=\"\(format(y + 4))\">"
@@ -226,6 +220,17 @@ package enum HTMLReport {
   }
 
   static let replicateDotMinimum = 5
+
+  /// A plot row's label, ending at `right`: what ran, and under it the arm, each whole on hover.
+  private static func rowLabel(_ label: PlotLabel, named name: String, right: Double, y: Double) -> String {
+    // The end of a name tells tests apart (`…Suite/test()`): cut from the left.
+    let shown = label.name.count > labelCharacters ? "…" + String(label.name.suffix(labelCharacters - 1)) : label.name
+    return
+      "<text class=\"label\" x=\"\(format(right))\" y=\"\(format(label.arm == nil ? y + 4 : y - 2))\" text-anchor=\"end\"><title>\(escaped(name))</title>\(escaped(shown))</text>"
+      + (label.arm.map {
+        "<text class=\"tick\" x=\"\(format(right))\" y=\"\(format(y + 11))\" text-anchor=\"end\"><title>\(escaped(name))</title>\(escaped($0))</text>"
+      } ?? "")
+  }
 
   /// The plot's legend, at its top, from `left`.
   private static func legend(left: Double) -> String {
