@@ -158,7 +158,15 @@ package enum Diagnostician {
     // under a loaded suite fails more beside busy neighbours than alone, and the first-run
     // experiment is the one that names what to change.
     if tried(.firstRun), isFirstRun(plain, confidence: confidence) { return .firstRun }
-    if tried(.interference), isInterference(plain, confidence: confidence) { return .interference }
+    if tried(.interference), isInterference(plain, confidence: confidence) {
+      // Neighbours running beside it share its state and load its cores: where only those
+      // passes show it and busy threads alone made it fail more, not significantly yet, the load
+      // is not ruled out (a deadline missed in parallel passes was called interference).
+      let shownWithoutLoad = isInterference(plain.filter { !ranBesideRunningNeighbours($0) }, confidence: confidence)
+      let loadUndecided =
+        tried(.timing) && CauseContrast.isUndecided(.timing, in: measured, confidence: confidence, contrasts: contrasts)
+      return !shownWithoutLoad && loadUndecided ? .undetermined : .interference
+    }
     let fifo = counts { $0.executor.jobOrder == .fifo }
     let seeded = counts { $0.executor.jobOrder == .seeded }
     if tried(.fifoDependent), seeded.fails, fifo.neverFails, seeded.failMoreThan(fifo, confidence: confidence) {
@@ -378,6 +386,12 @@ package enum Diagnostician {
     }
     let failed = run.tally.notPassed
     return failed > 0 && (run.testSeconds ?? run.seconds) >= Double(failed) * PassSupervisor.slowFailure.seconds
+  }
+
+  /// Whether `run` is a suite pass whose neighbours ran at the same time as its test, on the
+  /// cores it ran on: Swift Testing's under global. XCTest runs one test at a time.
+  private static func ranBesideRunningNeighbours(_ run: RunResult) -> Bool {
+    run.test?.layout == .suite && run.ranInParallel && run.test?.test.framework == .swiftTesting
   }
 
   /// Failed in suite passes significantly more than in fresh processes alone, like with like:
