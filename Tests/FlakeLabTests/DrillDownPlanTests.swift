@@ -22,12 +22,15 @@ final class DrillDownPlanTests: XCTestCase {
   }
 
   /// What `launch` came to: `failed` of its iterations failed, the queue's thread blocked in each
-  /// where `blocked`.
-  private func result(_ launch: DrillDownPlan.Launch, failed: Int, blocked: Bool = false) -> RunResult {
+  /// where `blocked`; or each timed out.
+  private func result(
+    _ launch: DrillDownPlan.Launch, failed: Int, blocked: Bool = false, timedOut: Bool = false
+  ) -> RunResult {
     let ran = launch.indices.count
     var tally = Tally()
-    tally.record(.passed, count: ran - failed)
-    tally.record(.failed(observation: "x"), count: failed)
+    tally.record(.passed, count: timedOut ? 0 : ran - failed)
+    tally.record(.failed(observation: "x"), count: timedOut ? 0 : failed)
+    tally.record(.timedOut, count: timedOut ? ran : 0)
     var run = RunResult(
       RunKey(test: launch.test, executor: launch.arm.executor.id), tally: tally, seconds: 0.01 * Double(ran),
       iterationsAreIndependent: launch.arm.executor.iterationsAreIndependent)
@@ -37,13 +40,20 @@ final class DrillDownPlanTests: XCTestCase {
     return run
   }
 
-  private func suite(_ test: PackageTest, _ executor: ExecutorID, failed: Int) -> RunResult {
+  /// The screen's 20 passes under `executor`, `failed` of them failing; or the first three timed
+  /// out and the rest not run.
+  private func suite(_ test: PackageTest, _ executor: ExecutorID, failed: Int, timedOut: Bool = false) -> RunResult {
     var tally = Tally()
-    tally.record(.passed, count: 20 - failed)
-    tally.record(.failed(observation: "x"), count: failed)
+    tally.record(.passed, count: timedOut ? 0 : 20 - failed)
+    tally.record(.failed(observation: "x"), count: timedOut ? 0 : failed)
+    tally.record(.timedOut, count: timedOut ? RunSettling.limit : 0)
     var run = RunResult(
       RunKey(test: test, executor: executor), tally: tally, seconds: 1, iterationsAreIndependent: false)
     run.test = TestReference(test: test, packagePath: ".", layout: .suite)
+    if timedOut {
+      run.notRun = 20 - RunSettling.limit
+      run.stop = .everyIterationTimedOut
+    }
     return run
   }
 
@@ -117,5 +127,37 @@ final class DrillDownPlanTests: XCTestCase {
     XCTAssertTrue(plan.interrupted)
     XCTAssertEqual(plan.results.map(\.stop), Array(repeating: .interrupted, count: 6))
     XCTAssertEqual(plan.results.map(\.notRun), [37, 37, 37, 17, 17, 37])
+  }
+
+  /// A test that timed out in every pass of the screen runs its lead arm first, fresh processes
+  /// under global: timed out in its first three there too, it hangs, and its five other arms,
+  /// three timeouts each, do not run. One that finishes there is no hang alone: its arms run
+  /// as any test's, the lead arm's first iterations counted once.
+  func testATestThatHangsEverywhereRunsOneArmThenStops() {
+    let screen = [ExecutorID.global, .serial].map { suite(race, $0, failed: 0, timedOut: true) }
+    var plan = DrillDownPlan(
+      arms: arms, tests: [race], failingEverywhere: [race], screen: screen, measurement: measurement)
+    let lead = launches(plan.start())
+    XCTAssertEqual(lead.map(\.arm.executor.id), [.global])
+    XCTAssertEqual(lead.map(\.layout), [.fresh])
+    XCTAssertEqual(lead.map(\.indices), [0..<3])
+    let others = launches(plan.ran(lead.map { result($0, failed: 0, timedOut: true) }, interrupted: false, inTime: true))
+    XCTAssertEqual(others.map(\.indices), Array(repeating: 0..<0, count: 6))
+    let next = plan.ran(others.map { result($0, failed: 0) }, interrupted: false, inTime: true)
+    XCTAssertTrue(launches(next).isEmpty)
+    XCTAssertEqual(
+      plan.results.map(\.stop),
+      [.hangsAlone, .hangsAlone, .hangsAlone, .everyIterationTimedOut, .hangsAlone, .hangsAlone])
+    XCTAssertEqual(plan.results.map(\.notRun), [40, 40, 40, 17, 20, 40])
+    XCTAssertEqual(Diagnostician.judge(screen + plan.results, confidence: 0.95).verdict, .failing)
+
+    var finishes = DrillDownPlan(
+      arms: arms, tests: [race], failingEverywhere: [race], screen: screen, measurement: measurement)
+    let first = launches(finishes.start())
+    let rest = launches(finishes.ran(first.map { result($0, failed: 1) }, interrupted: false, inTime: true))
+    XCTAssertEqual(rest.map(\.indices), [0..<3, 0..<3, 0..<3, 0..<0, 0..<3, 0..<3])
+    let after = launches(finishes.ran(rest.map { result($0, failed: 0) }, interrupted: false, inTime: true))
+    XCTAssertEqual(after.map(\.indices), [3..<40, 3..<40, 3..<40, 3..<20, 3..<20, 3..<40])
+    XCTAssertEqual(finishes.results[3].tally.iterations, 3)
   }
 }

@@ -239,6 +239,15 @@ final class TestDiagnosisTests: XCTestCase {
     XCTAssertEqual(runs[stable]?.tally.passed, 4)
     XCTAssertEqual(runs["FlakeKindsTests.race()"]?.tally.iterations, 4)
     XCTAssertEqual(answer.tests["FlakeKindsTests.Misbehaving/crashesWhenAsked()"]?["verdict"] as? String, "failing")
+    // Timed out in every pass, the hang runs alone in fresh processes under global first: timed
+    // out there too, it is failing, and no other arm waits three timeouts to say so again.
+    let hanging = answer.tests["FlakeKindsTests.Misbehaving/hangsWhenAsked()"]
+    XCTAssertEqual(hanging?["verdict"] as? String, "failing")
+    XCTAssertEqual(arm(hanging, "fresh", "global")?["timedOut"] as? Int, 3)
+    for (layout, executor) in [("repetitions", "global"), ("repetitions", "serial"), ("fresh", "serial"), ("stressed", "global")] {
+      XCTAssertEqual(arm(hanging, layout, executor)?["ran"] as? Int, 0, layout + executor)
+      XCTAssertEqual(arm(hanging, layout, executor)?["stopped"] as? String, "hangsAlone", layout + executor)
+    }
   }
 
   /// Arguments that trap as Swift Testing plans the run kill the process before any test

@@ -6,7 +6,10 @@
 ///
 /// The stages, in order:
 /// 1. Each arm's first ``RunSettling/limit`` iterations, and the rest of those they do not
-///    settle.
+///    settle. A test that timed out in every pass of the screen first runs its lead arm alone
+///    (fresh processes under global: the screen's passes without their neighbours); timed out
+///    there too, it hangs, and its other arms, which would each cost three timeouts to say so
+///    again, do not run (``RunStop/hangsAlone``).
 /// 2. For a test the arms leave `undetermined`, the arms of each contrast still undecided
 ///    (``CauseContrast/isUndecided(_:in:confidence:contrasts:)``) run as many iterations again,
 ///    twice at most: a race failing 3 of 80 under global is no contrast yet; 9 of 240 is.
@@ -41,6 +44,7 @@ package struct DrillDownPlan {
   }
 
   private enum Stage {
+    case leading([PackageTest])
     case settling
     case rest(open: [Int])
     case undecided(round: Int, open: [Int])
@@ -56,6 +60,12 @@ package struct DrillDownPlan {
   let arms: [DrillDown.Arm]
   private let tests: [PackageTest]
   private let failingEverywhere: Set<PackageTest>
+  /// The tests that timed out in every pass of the screen: their lead arm runs first.
+  private let hanging: Set<PackageTest>
+  /// The arm a hanging test runs first: fresh processes under global, else the first.
+  private let leadArm: DrillDown.Arm?
+  /// The lead arm's first iterations, for each hanging test.
+  private var leadRuns: [PackageTest: RunResult] = [:]
   private let screen: [RunResult]
   private let suite: [PackageTest]
   private let measurement: RateMeasurement
@@ -92,27 +102,77 @@ package struct DrillDownPlan {
     self.measurement = measurement
     pairs = tests.flatMap { test in arms.map { (test: test, arm: $0) } }
     planned = pairs.map(\.arm.iterations)
+    hanging = failingEverywhere.filter { test in
+      let runs = screen.filter { $0.test?.test == test }
+      return !runs.isEmpty && runs.allSatisfy { $0.tally.ran > 0 && $0.tally.timedOut == $0.tally.ran }
+    }
+    leadArm = arms.first { $0.layout == .fresh && $0.order == .parallel } ?? arms.first
   }
 
   /// Every run the plan made, stage by stage: the arms' (one per test and arm, in order), the
   /// replays, the second seed's.
   package var results: [RunResult] { armRuns + replayRuns + secondSeedRuns.flatMap { $0 } }
 
-  /// The first launches: each arm's first iterations.
+  /// The first launches: the hanging tests' lead arms, else each arm's first iterations.
   package mutating func start() -> Action {
-    let settle = RunSettling.limit
+    let leading = tests.filter(hanging.contains)
+    guard !leading.isEmpty, let arm = leadArm else { return firstIterations() }
+    stage = .leading(leading)
+    return .launch(leading.map { launch($0, arm, 0..<min(RunSettling.limit, arm.iterations), replicates: 1) })
+  }
+
+  /// Each arm's first iterations, but those the lead arm ran, and none for a test that hung alone.
+  private mutating func firstIterations() -> Action {
+    stage = .settling
     return .launch(
       pairs.map { test, arm in
-        launch(test, arm, 0..<min(settle, arm.iterations), replicates: 1)
+        let skipped = leadRuns[test].map { isLead(arm) || hungAlone($0) } ?? false
+        return launch(test, arm, 0..<(skipped ? 0 : min(RunSettling.limit, arm.iterations)), replicates: 1)
       })
+  }
+
+  private func isLead(_ arm: DrillDown.Arm) -> Bool {
+    arm.layout == leadArm?.layout && arm.executor.id == leadArm?.executor.id
+  }
+
+  /// Whether a hanging test's lead run timed out in each of its first iterations (all of them,
+  /// for an arm of fewer).
+  private func hungAlone(_ lead: RunResult) -> Bool {
+    let tally = lead.tally
+    return tally.iterations >= min(RunSettling.limit, leadArm?.iterations ?? 0) && tally.timedOut == tally.iterations
   }
 
   /// The last launches came to `runs`, in order; `interrupted` when Ctrl-C cut them, `inTime`
   /// while the budget's deadline has not passed. Nil when the plan is done.
   package mutating func ran(_ runs: [RunResult], interrupted: Bool, inTime: Bool) -> Action? {
     switch stage {
+    case .leading(let leading):
+      guard let lead = leadArm else { return end() }
+      for (test, var run) in zip(leading, runs) {
+        if hungAlone(run) { run.stop = run.stop ?? .everyIterationTimedOut }
+        _ = Self.settle(&run, arm: lead, failsEverywhere: true)
+        leadRuns[test] = run
+      }
+      guard !interrupted else {
+        armRuns = leading.compactMap { leadRuns[$0] }.map { run in
+          var run = run
+          run.notRun = lead.iterations - run.tally.iterations
+          run.stop = run.stop ?? .interrupted
+          return run
+        }
+        return end()
+      }
+      return firstIterations()
     case .settling:
-      armRuns = runs
+      armRuns = zip(pairs, runs).map { pair, run in
+        guard let lead = leadRuns[pair.test] else { return run }
+        if isLead(pair.arm) { return lead }
+        guard hungAlone(lead) else { return run }
+        var skipped = run
+        skipped.notRun = pair.arm.iterations
+        skipped.stop = .hangsAlone
+        return skipped
+      }
       guard !interrupted else {
         for index in pairs.indices {
           armRuns[index].notRun = planned[index] - armRuns[index].tally.iterations

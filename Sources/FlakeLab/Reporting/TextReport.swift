@@ -121,6 +121,8 @@ extension TextReport {
       "its first \(RunSettling.limit) iterations all timed out, so every further one would cost the whole timeout to say so again"
     case .everyIterationFailed:
       "its first \(RunSettling.limit) iterations all failed, which settles this arm of the diagnosis"
+    case .hangsAlone:
+      "it timed out in every pass and in its first \(RunSettling.limit) processes alone, so this arm would only wait again"
     case .budgetSpent:
       "the --budget was spent before the rest could start"
     case .interrupted:

@@ -18,6 +18,10 @@ package enum RunStop: String, Sendable, Equatable {
   /// Drill-down only (``DrillDown``): its first ``RunSettling/limit`` iterations all
   /// failed, which settles that arm's answer; rate measurements never stop on failures.
   case everyIterationFailed
+  /// Drill-down only: the test timed out in every pass of the screen and in the first
+  /// ``RunSettling/limit`` fresh processes alone under global, so this arm did not run: it
+  /// hangs, and each iteration would cost the whole timeout to say so again.
+  case hangsAlone
   /// `--budget` was spent before these iterations started: a bound the user set, not an answer.
   case budgetSpent
   /// Ctrl-C or SIGTERM stopped the measurement before these iterations ran.
