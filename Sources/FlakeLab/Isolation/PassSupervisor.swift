@@ -155,7 +155,7 @@ package final class PassSupervisor {
     var status: Int32?
     var idleSince: ContinuousClock.Instant?
     while status == nil {
-      usleep(Supervisor.pollInterval)
+      WorkerProcess.wait(forAnEndOf: [worker], upTo: Supervisor.pollInterval)
       worker.poll(into: &scratch, schedule: &noSchedule)
       if InterruptSignal.isRaised {
         worker.kill()

@@ -133,7 +133,7 @@ package final class Supervisor {
         while active.count < options.jobs, let batch = machine.nextBatch() {
           active.append((try WorkerProcess(runs[batch.run].launch(batch.indices), indices: batch.indices), batch))
         }
-        usleep(Self.pollInterval)
+        WorkerProcess.wait(forAnEndOf: active.map(\.worker), upTo: Self.pollInterval)
         let stillActive = try poll(active, machine: &machine, clock: clock)
         if stillActive.count < active.count {
           ProcessTree.reapOrphans(keeping: Set(stillActive.map(\.worker.pid)))
