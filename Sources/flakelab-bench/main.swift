@@ -42,58 +42,70 @@ let flakelab = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathCo
 let worker = URL(fileURLWithPath: flakelab).deletingLastPathComponent().appendingPathComponent("flakelab-worker").path
 if try await runPlainLoopIfAsked() { exit(0) }
 if try await runPeerLoopIfAsked() { exit(0) }
-// `flakelab-bench fidelity`: only the suite passes beside swift test's runs, on
-// BENCH_FIDELITY_PACKAGES (a package of one's own, say).
-if CommandLine.arguments.dropFirst().first == "fidelity" {
+
+/// The parts `flakelab-bench PART` runs alone; with no part, every figure.
+/// `fidelity`: only the suite passes beside swift test's runs, on BENCH_FIDELITY_PACKAGES (a
+/// package of one's own, say); `interposers`: only what each watched call costs a test
+/// (InterposerCost.swift); `accuracy`: only the diagnosis's answers on FlakeKinds
+/// (DiagnosisAccuracy.swift); `scenarios`: only `flakelab run` against the peer's loop
+/// (ScenarioSpeed.swift); `suites`: only flakelab ci on generated suites (LargeSuites.swift);
+/// `timing`: only timing tests' failures, plain and in the lab (TimingFidelity.swift).
+let parts: [String: () throws -> Void] = [
+  "fidelity": { try passFidelityFigures(worker: worker) },
+  "interposers": { try interposerCostFigures(flakelab: flakelab) },
+  "accuracy": { try diagnosisAccuracyFigures(flakelab: flakelab) },
+  "scenarios": { _ = try scenarioSpeedFigures(flakelab: flakelab) },
+  "suites": { _ = try largeSuiteFigures(flakelab: flakelab) },
+  "timing": { try timingFidelityFigures(worker: worker) },
+]
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count <= 1, arguments.first.map({ parts[$0] != nil }) ?? true else {
+  let usage = "usage: flakelab-bench [\(parts.keys.sorted().joined(separator: "|"))]"
+  if arguments == ["--help"] || arguments == ["-h"] {
+    print(usage + ": one part of make bench's figures, or all of them")
+    exit(0)
+  }
+  let unknown = arguments.joined(separator: " ")
+  FileHandle.standardError.write(Data("flakelab-bench: unknown part '\(unknown)'; \(usage)\n".utf8))
+  exit(2)
+}
+
+/// Every figure of `make bench`, the speed ratios last.
+func allFigures() async throws {
+  await iterationCostFigures()
+  let scenarioRatio = try scenarioSpeedFigures(flakelab: flakelab)
+  virtualTimeFigure(worker: worker)
+  try faithfulnessFigures(worker: worker)
   try passFidelityFigures(worker: worker)
-  exit(0)
-}
-// `flakelab-bench interposers`: only what each watched call costs a test (InterposerCost.swift);
-// `flakelab-bench accuracy`: only the diagnosis's answers on FlakeKinds (DiagnosisAccuracy.swift);
-// `flakelab-bench scenarios`: only `flakelab run` against the peer's loop (ScenarioSpeed.swift);
-// `flakelab-bench suites`: only flakelab ci on generated suites (LargeSuites.swift);
-// `flakelab-bench timing`: only timing tests' failures, plain and in the lab (TimingFidelity.swift).
-switch CommandLine.arguments.dropFirst().first {
-case "interposers":
   try interposerCostFigures(flakelab: flakelab)
-  exit(0)
-case "accuracy":
-  try diagnosisAccuracyFigures(flakelab: flakelab)
-  exit(0)
-case "scenarios":
-  try scenarioSpeedFigures(flakelab: flakelab)
-  exit(0)
-case "suites":
-  _ = try largeSuiteFigures(flakelab: flakelab)
-  exit(0)
-case "timing":
   try timingFidelityFigures(worker: worker)
-  exit(0)
-default:
-  break
+  let repetitionsRatio = try packageTestFigures(worker: worker)
+  let suitePackage = ProcessInfo.processInfo.environment["BENCH_PACKAGE"].flatMap { $0.isEmpty ? nil : $0 }
+    ?? "Tests/Fixtures/NumberFacts"
+  let suiteRatio = try suitePassFigures(packagePath: suitePackage, worker: worker)
+  let ciRatio = try ciOverheadFigure(
+    packagePath: ProcessInfo.processInfo.environment["BENCH_CI_PACKAGE"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? suitePackage,
+    flakelab: flakelab, skip: ProcessInfo.processInfo.environment["BENCH_CI_SKIP"] ?? "naive|yield|Naive|Yield")
+  let suiteSizes = try largeSuiteFigures(flakelab: flakelab)
+  try diagnosisAccuracyFigures(flakelab: flakelab)
+  print("")
+  print(
+    String(
+      format: "flakelab test speed: suite passes %.2f× the time of a swift test loop (target ≤ 1.0) · "
+        + "Swift Testing repetitions %.2f× the binary's own --repetitions rate (target ≥ 1.0×) · "
+        + "flakelab ci %.2f× swift test (target ≤ 1.10×) · "
+        + "flakelab run under global %.2f× the peer's loop (target ≤ 1.15×)",
+      suiteRatio, repetitionsRatio, ciRatio, scenarioRatio)
+      + suiteSizes.map { String(format: " · at %d tests %.2f×", $0.size, $0.ratio) }.joined())
 }
-await iterationCostFigures()
-let scenarioRatio = try scenarioSpeedFigures(flakelab: flakelab)
-virtualTimeFigure(worker: worker)
-try faithfulnessFigures(worker: worker)
-try passFidelityFigures(worker: worker)
-try interposerCostFigures(flakelab: flakelab)
-try timingFidelityFigures(worker: worker)
-let repetitionsRatio = try packageTestFigures(worker: worker)
-let suitePackage = ProcessInfo.processInfo.environment["BENCH_PACKAGE"].flatMap { $0.isEmpty ? nil : $0 }
-  ?? "Tests/Fixtures/NumberFacts"
-let suiteRatio = try suitePassFigures(packagePath: suitePackage, worker: worker)
-let ciRatio = try ciOverheadFigure(
-  packagePath: ProcessInfo.processInfo.environment["BENCH_CI_PACKAGE"].flatMap { $0.isEmpty ? nil : $0 } ?? suitePackage,
-  flakelab: flakelab, skip: ProcessInfo.processInfo.environment["BENCH_CI_SKIP"] ?? "naive|yield|Naive|Yield")
-let suiteSizes = try largeSuiteFigures(flakelab: flakelab)
-try diagnosisAccuracyFigures(flakelab: flakelab)
-print("")
-print(
-  String(
-    format: "flakelab test speed: suite passes %.2f× the time of a swift test loop (target ≤ 1.0) · "
-      + "Swift Testing repetitions %.2f× the binary's own --repetitions rate (target ≥ 1.0×) · "
-      + "flakelab ci %.2f× swift test (target ≤ 1.10×) · "
-      + "flakelab run under global %.2f× the peer's loop (target ≤ 1.15×)",
-    suiteRatio, repetitionsRatio, ciRatio, scenarioRatio)
-    + suiteSizes.map { String(format: " · at %d tests %.2f×", $0.size, $0.ratio) }.joined())
+
+// A figure that cannot be measured (no release build beside this one, a fixture that does not
+// build) is one line and status 1, never a trap.
+do {
+  if let part = arguments.first.flatMap({ parts[$0] }) { try part() } else { try await allFigures() }
+} catch {
+  FileHandle.standardError.write(
+    Data("flakelab-bench: \(error) (make bench builds what it measures: make build first)\n".utf8))
+  exit(1)
+}
