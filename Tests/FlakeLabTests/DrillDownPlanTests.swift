@@ -141,7 +141,8 @@ final class DrillDownPlanTests: XCTestCase {
     XCTAssertEqual(lead.map(\.arm.executor.id), [.global])
     XCTAssertEqual(lead.map(\.layout), [.fresh])
     XCTAssertEqual(lead.map(\.indices), [0..<3])
-    let others = launches(plan.ran(lead.map { result($0, failed: 0, timedOut: true) }, interrupted: false, inTime: true))
+    let hung = lead.map { result($0, failed: 0, timedOut: true) }
+    let others = launches(plan.ran(hung, interrupted: false, inTime: true))
     XCTAssertEqual(others.map(\.indices), Array(repeating: 0..<0, count: 6))
     let next = plan.ran(others.map { result($0, failed: 0) }, interrupted: false, inTime: true)
     XCTAssertTrue(launches(next).isEmpty)

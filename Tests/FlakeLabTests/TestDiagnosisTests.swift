@@ -244,7 +244,8 @@ final class TestDiagnosisTests: XCTestCase {
     let hanging = answer.tests["FlakeKindsTests.Misbehaving/hangsWhenAsked()"]
     XCTAssertEqual(hanging?["verdict"] as? String, "failing")
     XCTAssertEqual(arm(hanging, "fresh", "global")?["timedOut"] as? Int, 3)
-    for (layout, executor) in [("repetitions", "global"), ("repetitions", "serial"), ("fresh", "serial"), ("stressed", "global")] {
+    let others = [("repetitions", "global"), ("repetitions", "serial"), ("fresh", "serial"), ("stressed", "global")]
+    for (layout, executor) in others {
       XCTAssertEqual(arm(hanging, layout, executor)?["ran"] as? Int, 0, layout + executor)
       XCTAssertEqual(arm(hanging, layout, executor)?["stopped"] as? String, "hangsAlone", layout + executor)
     }
