@@ -19,6 +19,30 @@ final class IsolationUnitTests: XCTestCase {
     XCTAssertEqual(CrashSummary.summarize(""), "")
   }
 
+  /// A worker hangs when, ready, nothing it does moves for the timeout; start-up counts only
+  /// against the start limit. A pass's process hangs by a test in flight too long, or by nothing
+  /// in flight too long once ready.
+  func testTheHangRuleCountsNoStartUpAgainstTheTimeout() {
+    let timeout = Duration.seconds(1)
+    let long = Duration.seconds(2)
+    let brief = Duration.milliseconds(10)
+    XCTAssertTrue(HangRule.hasHung(isReady: true, sinceProgress: long, sinceStart: long, timeout: timeout))
+    XCTAssertFalse(HangRule.hasHung(isReady: true, sinceProgress: brief, sinceStart: long, timeout: timeout))
+    XCTAssertFalse(HangRule.hasHung(isReady: false, sinceProgress: long, sinceStart: long, timeout: timeout))
+    XCTAssertTrue(
+      HangRule.hasHung(isReady: false, sinceProgress: brief, sinceStart: Supervisor.startLimit * 2, timeout: timeout))
+    func pass(ready: Bool = true, inFlight: Duration? = nil, idle: Duration? = nil, sinceStart: Duration = long) -> Bool {
+      HangRule.passHasHung(
+        isReady: ready, longestInFlight: inFlight, idle: idle, sinceStart: sinceStart, timeout: timeout)
+    }
+    XCTAssertTrue(pass(inFlight: long))
+    XCTAssertFalse(pass(inFlight: brief))
+    XCTAssertTrue(pass(idle: long))
+    XCTAssertFalse(pass(idle: brief))
+    XCTAssertFalse(pass(ready: false, idle: long))
+    XCTAssertTrue(pass(ready: false, sinceStart: Supervisor.startLimit * 2))
+  }
+
   func testBatchesCoverTheRangeInOrder() {
     XCTAssertEqual(Supervisor.batches(of: 0..<10, count: 3), [0..<3, 3..<6, 6..<10])
     XCTAssertEqual(Supervisor.batches(of: 5..<7, count: 4), [5..<6, 6..<7])

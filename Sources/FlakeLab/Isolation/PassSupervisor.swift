@@ -168,14 +168,11 @@ package final class PassSupervisor {
       }
       let now = clock.now
       onTick(feed.inFlight.min { $0.value < $1.value }.map { ($0.key, now - $0.value) })
-      // Between tests nothing is in flight, briefly, and after the last until the process
-      // exits; a process stopped or stuck there (its next start never written, an exit that
-      // never comes) hangs as surely as a test does.
       idleSince = feed.inFlight.isEmpty ? idleSince ?? now : nil
-      let hung =
-        feed.inFlight.values.contains { now - $0 > timeout }
-        || (feed.workerIsReady && idleSince.map { now - $0 > timeout } ?? false)
-      if hung || (!feed.workerIsReady && now - started > Supervisor.startLimit) {
+      let hung = HangRule.passHasHung(
+        isReady: feed.workerIsReady, longestInFlight: feed.inFlight.values.min().map { now - $0 },
+        idle: idleSince.map { now - $0 }, sinceStart: now - started, timeout: timeout)
+      if hung {
         worker.wasTimedOut = true
         worker.kill()
         status = worker.reap(waiting: true)

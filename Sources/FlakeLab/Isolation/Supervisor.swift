@@ -183,9 +183,11 @@ package final class Supervisor {
         try machine.workerEnded(batch, ended(worker, status: status, now: clock.now))
         continue
       }
-      // A worker whose count has not moved for the timeout has hung; one not ready after the
-      // start limit never started.
-      if worker.isReady ? clock.now - worker.lastProgress > options.timeout : clock.now - worker.startedAt > Self.startLimit {
+      let now = clock.now
+      if HangRule.hasHung(
+        isReady: worker.isReady, sinceProgress: now - worker.lastProgress, sinceStart: now - worker.startedAt,
+        timeout: options.timeout)
+      {
         worker.wasTimedOut = true
         worker.kill()
       }
