@@ -11,15 +11,10 @@ import XCTest
 /// broken one failed, a quarantined broken one does not fail the job, a crash and a hang are
 /// results; JUnit marks reruns as Surefire does; `flakelab quarantine` edits the file.
 final class CIJobTests: XCTestCase {
-  static let ciJob = PackageTestCommandTests.fixtures.appendingPathComponent("CIJob").path
-
-  /// The fixture's build, once, by a listing.
-  static let listing = Result { try Flakelab.run(["test", "--package-path", ciJob, "--list"]) }
-
   private var state: URL!
 
   override func setUp() async throws {
-    let listing = try Self.listing.get()
+    let listing = try Fixtures.ciJobBuild.get()
     XCTAssertEqual(listing.status, 0, listing.stderr)
     state = FileManager.default.temporaryDirectory.appendingPathComponent("cijob-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
@@ -31,7 +26,7 @@ final class CIJobTests: XCTestCase {
 
   private func ci(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
     let result = try Flakelab.run(
-      ["ci", "--package-path", Self.ciJob, "--skip-build", "--no-progress", "--timeout", "1s"] + arguments,
+      ["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--timeout", "1s"] + arguments,
       environment: ["CIJOB_STATE": state.path])
     return (result.status, result.stdout, result.stderr)
   }
@@ -136,7 +131,7 @@ final class CIJobTests: XCTestCase {
   func testTheQuarantineCommandKeepsTheFileSortedAndRefusesWhatItCannotDo() throws {
     let file = state.appendingPathComponent("q.json").path
     func quarantine(_ arguments: [String]) throws -> Flakelab.Result {
-      try Flakelab.run(["quarantine"] + arguments + ["--package-path", Self.ciJob, "--quarantine", file, "--skip-build"])
+      try Flakelab.run(["quarantine"] + arguments + ["--package-path", Fixtures.ciJob, "--quarantine", file, "--skip-build"])
     }
     let unknown = try quarantine(["add", "CIJobTests.brokn()", "--reason", "x"])
     XCTAssertEqual(unknown.status, 2)

@@ -168,7 +168,7 @@ final class CIRecipeTests: XCTestCase {
     defer { try? FileManager.default.removeItem(at: workspace) }
     for item in ["Package.swift", "Tests"] {
       try FileManager.default.copyItem(
-        at: URL(fileURLWithPath: CIJobTests.ciJob).appendingPathComponent(item), to: package.appendingPathComponent(item))
+        at: URL(fileURLWithPath: Fixtures.ciJob).appendingPathComponent(item), to: package.appendingPathComponent(item))
     }
     let state = workspace.appendingPathComponent("state")
     try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)

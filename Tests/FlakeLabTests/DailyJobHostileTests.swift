@@ -15,7 +15,7 @@ final class DailyJobHostileTests: XCTestCase {
   private var state: URL!
 
   override func setUp() async throws {
-    let listing = try CIJobTests.listing.get()
+    let listing = try Fixtures.ciJobBuild.get()
     XCTAssertEqual(listing.status, 0, listing.stderr)
     state = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
@@ -42,7 +42,7 @@ final class DailyJobHostileTests: XCTestCase {
       "CIJobTests.brokenButQuarantined()", "CIJobTests.concatenates()", "CIJobTests.crashesOnce()", "CIJobTests.failsOnce()",
       "CIJobTests.hangs()",
     ]
-    let common = ["--package-path", CIJobTests.ciJob, "--skip-build", "--quarantine", file]
+    let common = ["--package-path", Fixtures.ciJob, "--skip-build", "--quarantine", file]
     let edits = tests.map { ["quarantine", "add", $0, "--reason", "flaky"] + common } + [["quarantine", "remove", "CIJobTests.gone()"] + common]
     let processes = try edits.map { try Flakelab.launch($0) }
     for process in processes { process.waitUntilExit() }
@@ -63,7 +63,7 @@ final class DailyJobHostileTests: XCTestCase {
     // Named on the command line, a FIFO is read as a pipe is: it waits for its writer, and an
     // interrupt ends that wait as any other.
     for signal in [SIGINT, SIGTERM] {
-      let waiting = try Flakelab.launch(["quarantine", "list", "--quarantine", fifo, "--package-path", CIJobTests.ciJob])
+      let waiting = try Flakelab.launch(["quarantine", "list", "--quarantine", fifo, "--package-path", Fixtures.ciJob])
       Thread.sleep(forTimeInterval: 0.5)
       XCTAssertTrue(waiting.isRunning)
       kill(waiting.processIdentifier, signal)
@@ -75,7 +75,7 @@ final class DailyJobHostileTests: XCTestCase {
 
   func testAFileThatNeverEndsIsRefusedAtASizeLimit() throws {
     expectRefusal(
-      try Flakelab.run(["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--quarantine", "/dev/zero"]),
+      try Flakelab.run(["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--quarantine", "/dev/zero"]),
       saying: "cannot read /dev/zero: it is larger than 16 MiB")
     expectRefusal(
       try Flakelab.run(["history", "import", "/dev/zero", "--history", path("h.sqlite")]),
@@ -93,7 +93,7 @@ final class DailyJobHostileTests: XCTestCase {
     XCTAssertEqual(mkfifo(fifo, 0o600), 0)
     expectRefusal(try Flakelab.run(["history", "--history", fifo]), saying: "is not a regular file")
     expectRefusal(
-      try Flakelab.run(["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--record", fifo]), saying: "is not a regular file")
+      try Flakelab.run(["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--record", fifo]), saying: "is not a regular file")
   }
 
   func testJUnitNestedPastAnyRunnerIsRefusedNotACrash() throws {
@@ -144,7 +144,7 @@ final class DailyJobHostileTests: XCTestCase {
   func testAHistoryThatCannotBeWrittenToStandardOutputIsExitTwo() throws {
     let history = path("h.sqlite")
     let ci = try Flakelab.run(
-      ["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record", history])
+      ["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record", history])
     XCTAssertEqual(ci.status, 0, ci.stderr)
     let result = try Flakelab.shell("FLAKELAB history --history '\(history)' > /dev/full")
     XCTAssertEqual(result.status, 2)
@@ -155,7 +155,7 @@ final class DailyJobHostileTests: XCTestCase {
     let history = path("h.sqlite")
     for _ in 0..<2 {
       let ci = try Flakelab.run(
-        ["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record", history])
+        ["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record", history])
       XCTAssertEqual(ci.status, 0, ci.stderr)
     }
     let handle = try FileHandle(forUpdating: URL(fileURLWithPath: history))
@@ -165,7 +165,7 @@ final class DailyJobHostileTests: XCTestCase {
     let before = try Data(contentsOf: URL(fileURLWithPath: history))
     expectRefusal(
       try Flakelab.run(
-        ["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record", history]),
+        ["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record", history]),
       saying: "is damaged")
     let junit = path("one.xml")
     try "<testsuite><testcase classname=\"A\" name=\"b\"/></testsuite>".write(toFile: junit, atomically: true, encoding: .utf8)
@@ -176,7 +176,7 @@ final class DailyJobHostileTests: XCTestCase {
   func testAHistoryOnAReadOnlyMountIsRead() throws {
     let history = path("h.sqlite")
     let ci = try Flakelab.run(
-      ["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record", history])
+      ["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record", history])
     XCTAssertEqual(ci.status, 0, ci.stderr)
     let mount = state.appendingPathComponent("readonly")
     try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
@@ -195,7 +195,7 @@ final class DailyJobHostileTests: XCTestCase {
     let file = path("quarantine.json")
     try Quarantine([.init(test: "CIJobTests.addz()", reason: "flaky", added: "2026-11-01")]).text
       .write(toFile: file, atomically: true, encoding: .utf8)
-    let list = try Flakelab.run(["quarantine", "list", "--package-path", CIJobTests.ciJob, "--skip-build", "--quarantine", file])
+    let list = try Flakelab.run(["quarantine", "list", "--package-path", Fixtures.ciJob, "--skip-build", "--quarantine", file])
     XCTAssertEqual(list.status, 0, list.stderr)
     XCTAssertTrue(
       list.stdout.contains(
@@ -203,7 +203,7 @@ final class DailyJobHostileTests: XCTestCase {
       list.stdout)
     // Filtered to other tests, the entry is still checked against the whole package.
     let ci = try Flakelab.run(
-      ["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "concatenates", "--quarantine", file,
+      ["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "concatenates", "--quarantine", file,
        "--format", "json"])
     XCTAssertEqual(ci.status, 0, ci.stderr)
     let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(ci.stdout.utf8)) as? [String: Any])
@@ -213,10 +213,10 @@ final class DailyJobHostileTests: XCTestCase {
   }
 
   func testRecordAloneMeansThePackagesOwnHistory() throws {
-    let own = URL(fileURLWithPath: CIJobTests.ciJob).appendingPathComponent(".flakelab")
+    let own = URL(fileURLWithPath: Fixtures.ciJob).appendingPathComponent(".flakelab")
     XCTAssertFalse(FileManager.default.fileExists(atPath: own.path))
     defer { try? FileManager.default.removeItem(at: own) }
-    let ci = try Flakelab.run(["ci", "--record", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "adds"])
+    let ci = try Flakelab.run(["ci", "--record", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds"])
     XCTAssertEqual(ci.status, 0, ci.stderr)
     XCTAssertTrue(FileManager.default.fileExists(atPath: own.appendingPathComponent("history.sqlite").path))
   }
@@ -267,7 +267,7 @@ final class DailyJobHostileTests: XCTestCase {
       try importing("future.xml", #"<testsuite timestamp="2999-01-01T00:00:00"><testcase classname="A" name="b"/></testsuite>"#),
       saying: "says its run started 2999-01-01T00:00:00Z, which has not come")
     let ci = try Flakelab.run(
-      ["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "adds|concatenates", "--format", "json"])
+      ["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds|concatenates", "--format", "json"])
     XCTAssertEqual(ci.status, 0, ci.stderr)
     func tampered(_ from: String, _ to: String) -> String {
       XCTAssertTrue(ci.stdout.contains(from), from)
@@ -292,7 +292,7 @@ final class DailyJobHostileTests: XCTestCase {
 
   func testALabReportReIndentedIsTheSameRun() throws {
     let lab = try Flakelab.run(
-      ["test", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--iterations", "2",
+      ["test", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--iterations", "2",
        "--format", "json"])
     XCTAssertEqual(lab.status, 0, lab.stderr)
     XCTAssertEqual(try importing("lab.json", lab.stdout).stdout, "\(path("lab.json")): added (test, 1 test)\n")
@@ -343,7 +343,7 @@ final class DailyJobHostileTests: XCTestCase {
     let process = Process()
     process.executableURL = Flakelab.executable
     process.arguments = [
-      "ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "hangs", "--timeout", "3s",
+      "ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "hangs", "--timeout", "3s",
       "--retries", "5", "--output", path("ci.json"),
     ]
     process.environment = ProcessInfo.processInfo.environment.merging(["CIJOB_STATE": state.path]) { $1 }
@@ -387,12 +387,12 @@ final class DailyJobHostileTests: XCTestCase {
   func testAnImportIsFiledUnderThePackagesCheckoutWhereverItRuns() throws {
     let junit = path("one.xml")
     try #"<testsuite><testcase classname="A" name="b"/></testsuite>"#.write(toFile: junit, atomically: true, encoding: .utf8)
-    let head = try Flakelab.runTool("/usr/bin/env", ["git", "-C", CIJobTests.ciJob, "rev-parse", "HEAD"])
+    let head = try Flakelab.runTool("/usr/bin/env", ["git", "-C", Fixtures.ciJob, "rev-parse", "HEAD"])
       .trimmingCharacters(in: .whitespacesAndNewlines)
     try XCTSkipIf(head.isEmpty, "the fixture is not in a git checkout here")
     // Run from the temporary directory, which is no checkout.
     let imported = try Flakelab.run(
-      ["history", "import", junit, "--package-path", CIJobTests.ciJob, "--history", path("h.sqlite")], directory: state)
+      ["history", "import", junit, "--package-path", Fixtures.ciJob, "--history", path("h.sqlite")], directory: state)
     XCTAssertEqual(imported.status, 0, imported.stderr)
     XCTAssertEqual(try sqlite("SELECT commit_id FROM runs"), [head])
   }
@@ -441,7 +441,7 @@ final class DailyJobHostileTests: XCTestCase {
     XCTAssertTrue(written.hasPrefix(#"{"flakelab": "quarantine", "tests": ["#), written)
     XCTAssertEqual(try Quarantine.read(Array(written.utf8), name: "q").entries.map(\.test), ["M.a()"])
     try ciReport.write(toFile: path("report.json"), atomically: true, encoding: .utf8)
-    let ci = try Flakelab.run(["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--quarantine", path("report.json")])
+    let ci = try Flakelab.run(["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--quarantine", path("report.json")])
     expectRefusal(ci, saying: "is not a quarantine file")
   }
   /// Help, the version and a completion script that cannot be written are no success: `make

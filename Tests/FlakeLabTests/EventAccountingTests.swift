@@ -65,7 +65,7 @@ final class EventAccountingTests: XCTestCase {
   /// one pass in a hundred went wrong here; each such pass would now be run again, which this
   /// test counts as well: it must not happen.
   func testHundredsOfPassesWithBothCoresLoadedCountEveryTestAsWritten() throws {
-    let storm = PackageTestCommandTests.fixtures.appendingPathComponent("EventStorm").path
+    let storm = Fixtures.eventStorm
     let listing = try Flakelab.run(["test", "--package-path", storm, "--list"])
     XCTAssertEqual(listing.status, 0, listing.stderr)
     let load = try (0..<2).map { _ in try Self.busyProcess() }
@@ -97,7 +97,7 @@ final class EventAccountingTests: XCTestCase {
   /// Issue 23, point 3: an interrupted screen says what it cut, run by run, and concludes no
   /// diagnosis from the passes it got to.
   func testAnInterruptedScreenSaysWhatItCutAndDiagnosesNothing() throws {
-    let storm = PackageTestCommandTests.fixtures.appendingPathComponent("EventStorm").path
+    let storm = Fixtures.eventStorm
     XCTAssertEqual(try Flakelab.run(["test", "--package-path", storm, "--list"]).status, 0)
     let passes = 100_000
     let (status, report, data) = try Flakelab.interruptedReport(

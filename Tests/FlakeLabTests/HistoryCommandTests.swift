@@ -11,7 +11,7 @@ final class HistoryCommandTests: XCTestCase {
   private var history: String { state.appendingPathComponent("history.sqlite").path }
 
   override func setUp() async throws {
-    let listing = try CIJobTests.listing.get()
+    let listing = try Fixtures.ciJobBuild.get()
     XCTAssertEqual(listing.status, 0, listing.stderr)
     state = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
@@ -36,7 +36,7 @@ final class HistoryCommandTests: XCTestCase {
     let swiftTest = try CapturedProcess.run(
       "swift", ["test", "--skip-build", "--parallel", "--xunit-output", xml, "--skip", "crashesOnce|hangs"],
       environment: ProcessInfo.processInfo.environment.merging(["CIJOB_STATE": state.path]) { $1 },
-      directory: URL(fileURLWithPath: CIJobTests.ciJob))
+      directory: URL(fileURLWithPath: Fixtures.ciJob))
     XCTAssertNotEqual(swiftTest.status, 0, "broken() fails")
     let swiftTesting = state.appendingPathComponent("results-swift-testing.xml").path
     let imported = try flakelab(["history", "import", xml, swiftTesting, "--history", history, "--commit", "c1", "--branch", "imported"])
@@ -46,14 +46,14 @@ final class HistoryCommandTests: XCTestCase {
     XCTAssertEqual(again.stdout, "\(swiftTesting): already in the history, nothing added\n")
 
     let ci = try flakelab(
-      ["ci", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "failsOnce|broken\\(\\)",
+      ["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "failsOnce|broken\\(\\)",
        "--record", history, "--format", "json", "--output", state.appendingPathComponent("ci.json").path])
     XCTAssertEqual(ci.status, 1, ci.stderr)
     // Its JSON imported after the record is the same run.
     let json = try flakelab(["history", "import", state.appendingPathComponent("ci.json").path, "--history", history])
     XCTAssertTrue(json.stdout.hasSuffix("already in the history, nothing added\n"), json.stdout)
     let lab = try flakelab(
-      ["test", "--package-path", CIJobTests.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--iterations", "3",
+      ["test", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--iterations", "3",
        "--record", history, "--output", state.appendingPathComponent("lab.json").path])
     XCTAssertEqual(lab.status, 0, lab.stderr)
     // So is a lab run's report, by its digest.
@@ -202,7 +202,7 @@ final class HistoryCommandTests: XCTestCase {
     }
     XCTAssertEqual(try flakelab(["history", "import", "--history", history, "--commit", "c"] + files).status, 0)
     let list = try flakelab(
-      ["quarantine", "list", "--quarantine", quarantine, "--history", history, "--package-path", CIJobTests.ciJob])
+      ["quarantine", "list", "--quarantine", quarantine, "--history", history, "--package-path", Fixtures.ciJob])
     XCTAssertEqual(list.status, 0, list.stderr)
     XCTAssertTrue(
       list.stdout.hasSuffix("CIJobTests.adds(): ready to leave, passed each of its last 20 CI runs (flakelab quarantine remove 'CIJobTests.adds()')\n"),

@@ -140,8 +140,8 @@ final class HostileInputTests: XCTestCase {
       expectRefusal(try Flakelab.run(["test", "--budget", budget]), saying: "--budget takes a duration")
     }
     expectRefusal(try Flakelab.run(["test", "--list", "--format", "html"]), saying: "--list prints text or")
-    let numberFacts = PackageTestCommandTests.numberFacts
-    XCTAssertEqual(try PackageTestCommandTests.listing.get().status, 0)
+    let numberFacts = Fixtures.numberFacts
+    XCTAssertEqual(try Fixtures.numberFactsBuild.get().status, 0)
     let listed = try Flakelab.run(["test", "--package-path", numberFacts, "--skip-build", "--list", "--format", "json"])
     XCTAssertEqual(listed.status, 0, listed.stderr)
     let document = try XCTUnwrap(JSONParser.parse(Array(listed.stdout.utf8)))

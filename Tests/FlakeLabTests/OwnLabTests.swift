@@ -7,7 +7,7 @@ import XCTest
 /// an executor of its own, and is `LabCommandLine.main(catalog:)`. Its executable gets every
 /// command, supervised, with replay commands that name it. Built once per test run.
 final class OwnLabTests: XCTestCase {
-  static let package = PackageTestCommandTests.fixtures.appendingPathComponent("OwnLab")
+  static let package = Fixtures.directory.appendingPathComponent("OwnLab")
   static let executable = package.appendingPathComponent(".build/debug/own-lab").path
 
   /// Built where the fixture's earlier builds are, which FlakeLab's own sources change under:

@@ -7,21 +7,14 @@ import XCTest
 /// real executable. The fixture is built once per test run; every test then runs its tests with
 /// `--skip-build`.
 final class PackageTestCommandTests: XCTestCase {
-  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Fixtures")
-  static let numberFacts = fixtures.appendingPathComponent("NumberFacts").path
-
-  /// The fixture's build (by `flakelab test --list`, as a user's first call would build it).
-  static let listing = Result { try Flakelab.run(["test", "--package-path", numberFacts, "--list"]) }
-
   override func setUp() async throws {
-    let listing = try Self.listing.get()
+    let listing = try Fixtures.numberFactsBuild.get()
     XCTAssertEqual(listing.status, 0, listing.stderr)
   }
 
   private func test(_ arguments: [String]) throws -> (status: Int32, runs: [String: RunResult], stderr: String) {
     let result = try Flakelab.run(
-      ["test", "--package-path", Self.numberFacts, "--skip-build", "--format", "json"]
+      ["test", "--package-path", Fixtures.numberFacts, "--skip-build", "--format", "json"]
         // These check one test repeated per worker; the suite layout has TestDiagnosisTests.
         + (arguments.contains("--layout") ? [] : ["--layout", "repetitions"]) + arguments)
     XCTAssertFalse(result.stdout.isEmpty, result.stderr)
@@ -36,7 +29,7 @@ final class PackageTestCommandTests: XCTestCase {
   private let swiftTesting = "NumberFactsTests.IsLoadingTests/"
 
   func testListsEveryTestWithItsFramework() throws {
-    let lines = try Self.listing.get().stdout.split(separator: "\n").map {
+    let lines = try Fixtures.numberFactsBuild.get().stdout.split(separator: "\n").map {
       $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
     }
     XCTAssertEqual(lines.count, 10)
@@ -72,7 +65,7 @@ final class PackageTestCommandTests: XCTestCase {
   /// the serial executor's relay here), a suite's are not written, and the issue is Swift
   /// Testing's own record, in order between them.
   func testSwiftTestingRunsInProcessAndWritesOnlyWhatTheLabReads() throws {
-    let package = try TestPackage.build(at: Self.numberFacts, skippingBuild: true)
+    let package = try TestPackage.build(at: Fixtures.numberFacts, skippingBuild: true)
     let preload = try TestLaunch.preloadLibrary(besides: Flakelab.executable.path)
     let probe = try HarnessProbe.run(binary: package.testBinary, preload: preload, mechanisms: [.untouched])
     XCTAssertTrue(probe.runsSwiftTestingInProcess)
@@ -178,7 +171,7 @@ final class PackageTestCommandTests: XCTestCase {
       .appendingPathComponent("flakelab-test-interrupted-\(UUID().uuidString).json").path
     defer { try? FileManager.default.removeItem(atPath: path) }
     let process = try Flakelab.launch([
-      "test", "--package-path", Self.numberFacts, "--skip-build", "--layout", "repetitions", "--filter", "IsLoadingTests/hangsOnceInFifty",
+      "test", "--package-path", Fixtures.numberFacts, "--skip-build", "--layout", "repetitions", "--filter", "IsLoadingTests/hangsOnceInFifty",
       "--executor", "global", "--iterations", "100000", "--timeout", "5s", "--output", path,
     ])
     Thread.sleep(forTimeInterval: 2)
@@ -203,7 +196,7 @@ final class PackageTestCommandTests: XCTestCase {
   func testKillingTheSupervisorKillsItsTestProcesses() throws {
     for (arguments, worker) in [
       (["run", "toggleRace", "--iterations", "1000000"], "flakelab-worker worker"),
-      (["test", "--package-path", Self.numberFacts, "--skip-build", "--layout", "repetitions", "--filter", "hangsOnceInFifty",
+      (["test", "--package-path", Fixtures.numberFacts, "--skip-build", "--layout", "repetitions", "--filter", "hangsOnceInFifty",
         "--executor", "serial", "--iterations", "1000000"], "NumberFactsPackageTests.xctest"),
     ] {
       let process = try Flakelab.launch(arguments)
@@ -220,7 +213,7 @@ final class PackageTestCommandTests: XCTestCase {
     let cases: [([String], String)] = [
       (["test", "--package-path", empty], "has no Package.swift"),
       (["test", "--package-path", "/no/such/dir"], "no directory at '/no/such/dir'"),
-      (["test", "--package-path", Self.numberFacts, "--skip-build", "--filter", "nothing"],
+      (["test", "--package-path", Fixtures.numberFacts, "--skip-build", "--filter", "nothing"],
        "no test matches 'nothing'; 10 tests exist"),
       (["test", "--executors", "global,serail"], "did you mean 'serial'?"),
       (["test", "--filter", "("], "is not one"),
@@ -238,7 +231,7 @@ final class PackageTestCommandTests: XCTestCase {
   }
 
   func testAPackageThatDoesNotBuildShowsItsCompilerErrors() throws {
-    let broken = Self.fixtures.appendingPathComponent("DoesNotBuild").path
+    let broken = Fixtures.directory.appendingPathComponent("DoesNotBuild").path
     let result = try Flakelab.run(["test", "--package-path", broken])
     XCTAssertEqual(result.status, 2)
     let lines = result.stderr.split(separator: "\n")
@@ -255,7 +248,7 @@ final class PackageTestCommandTests: XCTestCase {
     // yield() fails under serial every time and under global nearly always: failing or flaky,
     // as the iterations fall; either fails the command.
     let failing = "not met: \(swiftTesting)yield() is "
-    let chosen = ["test", "--package-path", Self.numberFacts, "--skip-build", "--no-progress", "--filter", "IsLoadingTests/(yield|endpointYield)"]
+    let chosen = ["test", "--package-path", Fixtures.numberFacts, "--skip-build", "--no-progress", "--filter", "IsLoadingTests/(yield|endpointYield)"]
     for extra in [["--layout", "repetitions"], ["--layout", "fresh"], ["--index", "2"]] {
       let result = try Flakelab.run(chosen + extra + ["--iterations", "3", "--fail-on-flaky"])
       XCTAssertEqual(result.status, 1, "\(extra): \(result.stderr)")
@@ -286,15 +279,15 @@ final class PackageTestCommandTests: XCTestCase {
   /// Swift Testing is the ID with the source file, line and column appended.
   func testFilterMatchesTheSourceFileAsSwiftTestDoes() throws {
     let listed = try Flakelab.run(
-      ["test", "--package-path", Self.numberFacts, "--skip-build", "--list", "--filter", "IsLoadingTests\\.swift"])
+      ["test", "--package-path", Fixtures.numberFacts, "--skip-build", "--list", "--filter", "IsLoadingTests\\.swift"])
     XCTAssertEqual(listed.status, 0, listed.stderr)
     let ids = listed.stdout.split(separator: "\n").map { $0.split(separator: " ").last.map(String.init) ?? "" }
     XCTAssertEqual(ids, ["crashesOnceInAHundred()", "endpointYield()", "hangsOnceInFifty()", "naive()", "yield()"].map { swiftTesting + $0 })
     let oneLine = try Flakelab.run(
-      ["test", "--package-path", Self.numberFacts, "--skip-build", "--list", "--filter", "IsLoadingTests\\.swift:17:"])
+      ["test", "--package-path", Fixtures.numberFacts, "--skip-build", "--list", "--filter", "IsLoadingTests\\.swift:17:"])
     XCTAssertEqual(oneLine.stdout, "swift-testing  \(swiftTesting)yield()\n", oneLine.stderr)
     let skipped = try Flakelab.run(
-      ["test", "--package-path", Self.numberFacts, "--skip-build", "--list", "--skip", "\\.swift:"])
+      ["test", "--package-path", Fixtures.numberFacts, "--skip-build", "--list", "--skip", "\\.swift:"])
     XCTAssertFalse(skipped.stdout.contains("swift-testing"), skipped.stdout)
     XCTAssertTrue(skipped.stdout.contains(xctest + "testYield"), skipped.stdout)
   }

@@ -98,8 +98,8 @@ final class ReadmeExamplesTests: XCTestCase {
     let examples = try examples()
     XCTAssertGreaterThanOrEqual(examples.count, 8)
     // The fixture packages' tests are built once, by the suites that test `flakelab test`.
-    XCTAssertEqual(try PackageTestCommandTests.listing.get().status, 0)
-    XCTAssertEqual(try RealPackageTruthTests.awkwardListing.get().status, 0)
+    XCTAssertEqual(try Fixtures.numberFactsBuild.get().status, 0)
+    XCTAssertEqual(try Fixtures.awkwardBuild.get().status, 0)
     for (arguments, output) in examples {
       let result = try Flakelab.run(Self.reduced(arguments) + ["--no-progress"], directory: Self.root)
       let shown = "flakelab " + arguments.joined(separator: " ")

@@ -8,17 +8,11 @@ import XCTest
 /// slow now and then, leave children behind, turn the serial executor off, or wait on another
 /// thread within a timeout. Each fixture is built once per test run, by its first listing.
 final class RealPackageTruthTests: XCTestCase {
-  static let xctestOnly = PackageTestCommandTests.fixtures.appendingPathComponent("XCTestOnly").path
-  static let awkward = PackageTestCommandTests.fixtures.appendingPathComponent("Awkward").path
-
-  static let xctestOnlyListing = Result { try Flakelab.run(["test", "--package-path", xctestOnly, "--list"]) }
-  static let awkwardListing = Result { try Flakelab.run(["test", "--package-path", awkward, "--list"]) }
-
   /// One run of every Awkward test under global, serial and seeded, read back as a report.
   static let awkwardRun = Result { () throws -> (status: Int32, report: Report, stderr: String) in
-    _ = try awkwardListing.get()
+    _ = try Fixtures.awkwardBuild.get()
     let result = try Flakelab.run([
-      "test", "--package-path", awkward, "--skip-build", "--layout", "repetitions", "--iterations", "40", "--executors", "global,serial,seeded",
+      "test", "--package-path", Fixtures.awkward, "--skip-build", "--layout", "repetitions", "--iterations", "40", "--executors", "global,serial,seeded",
       "--format", "json",
     ])
     return (result.status, try JSONReport.read(Data(result.stdout.utf8), name: "stdout"), result.stderr)
@@ -32,7 +26,7 @@ final class RealPackageTruthTests: XCTestCase {
   // Points 1 and 3: a package with XCTest tests only, and the binary of its name as it is now.
 
   func testAnXCTestOnlyPackageIsListedAndMeasured() throws {
-    let listing = try Self.xctestOnlyListing.get()
+    let listing = try Fixtures.xctestOnlyBuild.get()
     XCTAssertEqual(listing.status, 0, listing.stderr)
     XCTAssertEqual(
       listing.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) },
@@ -41,7 +35,7 @@ final class RealPackageTruthTests: XCTestCase {
         "testWaitsForATaskByBlockingItsThread",
       ].map { ["xctest", "GreetingTests.GreetingTests/" + $0] })
     let result = try Flakelab.run([
-      "test", "--package-path", Self.xctestOnly, "--skip-build", "--layout", "repetitions", "--iterations", "20", "--executors", "global,serial",
+      "test", "--package-path", Fixtures.xctestOnly, "--skip-build", "--layout", "repetitions", "--iterations", "20", "--executors", "global,serial",
       "--skip", "Blocking", "--format", "json",
     ])
     XCTAssertEqual(result.status, 0, result.stderr)
@@ -58,15 +52,15 @@ final class RealPackageTruthTests: XCTestCase {
   }
 
   func testABinaryLeftByAnOldNameOfThePackageIsNeverRun() throws {
-    XCTAssertEqual(try Self.xctestOnlyListing.get().status, 0)
-    let binPath = try Flakelab.runTool("/usr/bin/env", ["swift", "build", "--package-path", Self.xctestOnly, "--show-bin-path"])
+    XCTAssertEqual(try Fixtures.xctestOnlyBuild.get().status, 0)
+    let binPath = try Flakelab.runTool("/usr/bin/env", ["swift", "build", "--package-path", Fixtures.xctestOnly, "--show-bin-path"])
       .trimmingCharacters(in: .whitespacesAndNewlines)
     // First in alphabetical order, as the binary of a package renamed since would be.
     let stale = binPath + "/AAAOldNamePackageTests.xctest"
     try "#!/bin/sh\necho 'Old.Stale/testOld'\n".write(toFile: stale, atomically: true, encoding: .utf8)
     chmod(stale, 0o755)
     defer { unlink(stale) }
-    let listing = try Flakelab.run(["test", "--package-path", Self.xctestOnly, "--skip-build", "--list"])
+    let listing = try Flakelab.run(["test", "--package-path", Fixtures.xctestOnly, "--skip-build", "--list"])
     XCTAssertEqual(listing.status, 0, listing.stderr)
     XCTAssertFalse(listing.stdout.contains("testOld"), listing.stdout)
     XCTAssertTrue(listing.stdout.contains("GreetingTests.GreetingTests/testGreets"), listing.stdout)
@@ -76,7 +70,7 @@ final class RealPackageTruthTests: XCTestCase {
 
   func testSkippedIterationsAreOutsideTheRateInEveryFormat() throws {
     let arguments = [
-      "test", "--package-path", Self.xctestOnly, "--skip-build", "--layout", "repetitions", "--iterations", "20", "--executor", "serial",
+      "test", "--package-path", Fixtures.xctestOnly, "--skip-build", "--layout", "repetitions", "--iterations", "20", "--executor", "serial",
       "--filter", "testSkipsOnLinux", "--max-failure-rate", "1%",
     ]
     let json = try Flakelab.run(arguments + ["--format", "json"])
@@ -109,7 +103,7 @@ final class RealPackageTruthTests: XCTestCase {
   // Point 2: tests at file scope.
 
   func testSwiftTestingTestsAtFileScopeAreListedAndMeasured() throws {
-    let listing = try Self.awkwardListing.get()
+    let listing = try Fixtures.awkwardBuild.get()
     XCTAssertEqual(listing.status, 0, listing.stderr)
     XCTAssertTrue(listing.stdout.contains("swift-testing  AwkwardTests.passesAtFileScope()"), listing.stdout)
     XCTAssertEqual(listing.stdout.split(separator: "\n").count, 11)
@@ -196,9 +190,9 @@ final class RealPackageTruthTests: XCTestCase {
   /// Issue 23, point 3: the answer says what each verdict rests on under each executor, names
   /// a test never measured under one, and a gate is never met on its iterations there.
   func testAnExecutorATestTurnedOffIsNamedAndPassesNoGate() throws {
-    _ = try Self.awkwardListing.get()
+    _ = try Fixtures.awkwardBuild.get()
     let arguments = [
-      "test", "--package-path", Self.awkward, "--skip-build", "--iterations", "3", "--no-progress",
+      "test", "--package-path", Fixtures.awkward, "--skip-build", "--iterations", "3", "--no-progress",
       "--filter", "turnsTheSerialExecutorOff|passesAtFileScope",
     ]
     let answer = try Flakelab.run(arguments)
@@ -227,9 +221,9 @@ final class RealPackageTruthTests: XCTestCase {
   /// Issue 33: under serial alone, a test that left the executor off ran; it is never measured
   /// there, not "never started" (swift-async-algorithms: 95 tests said so).
   func testATestThatTurnedTheOnlyExecutorOffRanAndWasNotMeasured() throws {
-    _ = try Self.awkwardListing.get()
+    _ = try Fixtures.awkwardBuild.get()
     let answer = try Flakelab.run([
-      "test", "--package-path", Self.awkward, "--skip-build", "--iterations", "1", "--no-progress", "--executors", "serial",
+      "test", "--package-path", Fixtures.awkward, "--skip-build", "--iterations", "1", "--no-progress", "--executors", "serial",
       "--budget", "none", "--filter", "turnsTheSerialExecutorOff",
     ])
     XCTAssertEqual(answer.status, 0, answer.stderr)
@@ -260,7 +254,7 @@ final class RealPackageTruthTests: XCTestCase {
     try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
     for item in ["Package.swift", "Sources", "Tests"] {
       try FileManager.default.copyItem(
-        at: URL(fileURLWithPath: Self.xctestOnly).appendingPathComponent(item), to: copy.appendingPathComponent(item))
+        at: URL(fileURLWithPath: Fixtures.xctestOnly).appendingPathComponent(item), to: copy.appendingPathComponent(item))
     }
     let report = copy.appendingPathComponent("report.json").path
     // The compiler's processes name the copy's files.
@@ -324,9 +318,9 @@ final class RealPackageTruthTests: XCTestCase {
   // A settled answer: a test that never finishes under an executor stops after three timeouts.
 
   func testATestThatNeverFinishesUnderSerialStopsAfterThreeTimeoutsAndSaysSo() throws {
-    XCTAssertEqual(try Self.xctestOnlyListing.get().status, 0)
+    XCTAssertEqual(try Fixtures.xctestOnlyBuild.get().status, 0)
     let arguments = [
-      "test", "--package-path", Self.xctestOnly, "--skip-build", "--layout", "repetitions", "--filter", "Blocking", "--iterations", "20",
+      "test", "--package-path", Fixtures.xctestOnly, "--skip-build", "--layout", "repetitions", "--filter", "Blocking", "--iterations", "20",
       "--timeout", "300ms", "--executors", "global,serial", "--no-progress",
     ]
     let json = try Flakelab.run(arguments + ["--format", "json"])
@@ -349,12 +343,12 @@ final class RealPackageTruthTests: XCTestCase {
   // Point 15: a build leaves no temporary folders behind.
 
   func testABuildLeavesNothingInTheTemporaryDirectory() throws {
-    XCTAssertEqual(try Self.xctestOnlyListing.get().status, 0)
+    XCTAssertEqual(try Fixtures.xctestOnlyBuild.get().status, 0)
     let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-tmp-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: temporary) }
     let result = try Flakelab.run(
-      ["test", "--package-path", Self.xctestOnly, "--list"], environment: ["TMPDIR": temporary.path])
+      ["test", "--package-path", Fixtures.xctestOnly, "--list"], environment: ["TMPDIR": temporary.path])
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path), [])
   }

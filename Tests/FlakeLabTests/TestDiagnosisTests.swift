@@ -7,13 +7,8 @@ import XCTest
 /// the diagnosis tells apart): the suite passes' exact counts, crash and hang attribution with
 /// resumption, and the diagnoses that are certain by construction.
 final class TestDiagnosisTests: XCTestCase {
-  static let flakeKinds = PackageTestCommandTests.fixtures.appendingPathComponent("FlakeKinds").path
-
-  /// The fixture's build, once, by a listing.
-  static let listing = Result { try Flakelab.run(["test", "--package-path", flakeKinds, "--list"]) }
-
   override func setUp() async throws {
-    let listing = try Self.listing.get()
+    let listing = try Fixtures.flakeKindsBuild.get()
     XCTAssertEqual(listing.status, 0, listing.stderr)
   }
 
@@ -27,7 +22,7 @@ final class TestDiagnosisTests: XCTestCase {
 
   private func test(_ arguments: [String], environment: [String: String] = [:]) throws -> Answer {
     let result = try Flakelab.run(
-      ["test", "--package-path", Self.flakeKinds, "--skip-build", "--format", "json", "--no-progress"] + arguments,
+      ["test", "--package-path", Fixtures.flakeKinds, "--skip-build", "--format", "json", "--no-progress"] + arguments,
       environment: environment)
     XCTAssertFalse(result.stdout.isEmpty, result.stderr)
     let report = try JSONReport.read(Array(result.stdout.utf8), name: "stdout")
@@ -300,7 +295,7 @@ final class TestDiagnosisTests: XCTestCase {
     }
     // Issue 23, point 3: every format says what was cut.
     let chosen = [
-      "test", "--package-path", Self.flakeKinds, "--skip-build", "--no-progress", "--budget", "1ms", "--filter", "blocksThread|stable\\(\\)",
+      "test", "--package-path", Fixtures.flakeKinds, "--skip-build", "--no-progress", "--budget", "1ms", "--filter", "blocksThread|stable\\(\\)",
     ]
     let csv = try Flakelab.run(chosen + ["--format", "csv"]).stdout.split(separator: "\r\n")
     XCTAssertEqual(csv.count, 5, "\(csv)")
@@ -326,7 +321,7 @@ final class TestDiagnosisTests: XCTestCase {
   func testTheMarkdownAnswerIsOneRowPerTestThatIsNotStableAndAnAnnotationOnItsLine() throws {
     let result = try Flakelab.run(
       ["merge", try BlockingAnswer.run.get().report, "--format", "markdown"],
-      environment: ["GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": Self.flakeKinds])
+      environment: ["GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": Fixtures.flakeKinds])
     XCTAssertEqual(result.status, 0, result.stderr)
     // The harness saw the semaphore's wait block the queue's thread (inside `#expect`, whose
     // expansion has no line: the call alone); the annotation lands on the failing line.

@@ -6,11 +6,11 @@ import Foundation
 /// for the checks of its renderers, where each ran it again (15 s apiece).
 enum BlockingAnswer {
   static let run = Result { () throws -> (page: String, report: String) in
-    let listing = try TestDiagnosisTests.listing.get()
+    let listing = try Fixtures.flakeKindsBuild.get()
     guard listing.status == 0 else { throw Failure(description: listing.stderr) }
     let report = FileManager.default.temporaryDirectory.appendingPathComponent("blocking-answer-\(getpid()).json").path
     let result = try Flakelab.run([
-      "test", "--package-path", TestDiagnosisTests.flakeKinds, "--skip-build", "--iterations", "3",
+      "test", "--package-path", Fixtures.flakeKinds, "--skip-build", "--iterations", "3",
       "--executor", "serial", "--filter", "blocksThread|stable\\(\\)", "--format", "html", "--no-progress",
       "--output", report,
     ])
