@@ -65,7 +65,6 @@ package enum HistoryAnalysis {
   ) -> HistoryAnswer.TestHistory {
     let ci = timeline.filter(\.isCIRun)
     let failures = ci.filter(\.failedFirst).count
-    let interval = WilsonInterval(failures: failures, iterations: ci.count, confidence: confidence)
     let flips = zip(ci, ci.dropFirst()).filter { $0.failedFirst != $1.failedFirst }.count
     // A commit on which the test both passed and failed, in order of its first run.
     var passedOn: Set<String> = []
@@ -82,8 +81,7 @@ package enum HistoryAnalysis {
       point.failedFirst && (point.status == .flaky || point.commit.map(flaky.contains) == true)
     }
     return HistoryAnswer.TestHistory(
-      test: test, ciRuns: ci.count, ciFailures: failures, rate: ci.isEmpty ? 0 : Double(failures) / Double(ci.count),
-      low: ci.isEmpty ? 0 : interval.low, high: ci.isEmpty ? 1 : interval.high, flips: flips,
+      test: test, ciRuns: ci.count, ciFailures: failures, confidence: confidence, flips: flips,
       pairs: max(0, ci.count - 1), flakyCommits: flaky, firstFlaked: first, timeline: timeline)
   }
 }

@@ -57,12 +57,11 @@ package struct HistoryAnswer: Sendable, Equatable {
   package struct TestHistory: Sendable, Equatable {
     package var test: String
     /// CI runs (`ci` and JUnit) in which the test ran, and those whose first attempt failed.
-    package var ciRuns: Int
-    package var ciFailures: Int
-    /// The CI failure rate's Wilson interval, at the history's confidence.
-    package var rate: Double
-    package var low: Double
-    package var high: Double
+    package let ciRuns: Int
+    package let ciFailures: Int
+    /// The CI failure rate's Wilson interval at the history's confidence, derived from the
+    /// counts once, here; nil with no CI run.
+    package let ciInterval: WilsonInterval?
     /// Consecutive CI runs whose first attempts differ (one passed, the other failed), and how
     /// many pairs there were.
     package var flips: Int
@@ -75,6 +74,27 @@ package struct HistoryAnswer: Sendable, Equatable {
     package var firstFlaked: Point?
     /// Every run of the test in the window, oldest first (lab runs too).
     package var timeline: [Point]
+
+    package init(
+      test: String, ciRuns: Int, ciFailures: Int, confidence: Double, flips: Int, pairs: Int, flakyCommits: [String],
+      firstFlaked: Point?, timeline: [Point]
+    ) {
+      self.test = test
+      self.ciRuns = ciRuns
+      self.ciFailures = ciFailures
+      ciInterval = ciRuns == 0 ? nil : WilsonInterval(failures: ciFailures, iterations: ciRuns, confidence: confidence)
+      self.flips = flips
+      self.pairs = pairs
+      self.flakyCommits = flakyCommits
+      self.firstFlaked = firstFlaked
+      self.timeline = timeline
+    }
+
+    /// The CI failure rate: 0 with no CI run.
+    package var rate: Double { ciRuns == 0 ? 0 : Double(ciFailures) / Double(ciRuns) }
+    /// The interval's bounds: all of [0, 1] with no CI run.
+    package var low: Double { ciInterval?.low ?? 0 }
+    package var high: Double { ciInterval?.high ?? 1 }
 
     package var flipRate: Double { pairs == 0 ? 0 : Double(flips) / Double(pairs) }
     /// Whether the window shows it flaky: it both passed and failed on one commit (or in one run).

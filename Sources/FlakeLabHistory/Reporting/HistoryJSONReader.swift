@@ -2,14 +2,15 @@ import FlakeLab
 import Foundation
 
 extension HistoryJSON {
-  /// The answer `bytes` hold, as ``render(_:)`` wrote it (the derived `flaky`, `flipRate` and
-  /// `failsTheJob` are derived again), or nil when they are not one.
+  /// The answer `bytes` hold, as ``render(_:)`` wrote it (the derived `flaky`, `flipRate`,
+  /// `failureRate`, `low`, `high` and `failsTheJob` are derived again), or nil when they are not
+  /// one.
   package static func read(_ bytes: some Collection<UInt8>) -> HistoryAnswer? {
     guard let document = JSONParser.parse(bytes), document["command"]?.string == "history",
       let window = document["window"], let from = date(window["from"]), let to = date(window["to"]),
       let confidence = document["confidence"]?.number, let ciRuns = document["ciRuns"]?.int,
       let labRuns = document["labRuns"]?.int, let commits = document["commits"]?.int,
-      let tests = document["tests"]?.array?.map(test), !tests.contains(nil),
+      let tests = document["tests"]?.array?.map({ test($0, confidence: confidence) }), !tests.contains(nil),
       let crashes = document["crashes"]?.array?.map(crash), !crashes.contains(nil),
       let quietRuns = document["quietRuns"]?.int
     else { return nil }
@@ -27,15 +28,16 @@ extension HistoryJSON {
     return answer
   }
 
-  private static func test(_ entry: JSONValue) -> HistoryAnswer.TestHistory? {
+  /// A test's history; its rate and interval are derived again from its counts at the answer's
+  /// `confidence`, as the analysis derived them.
+  private static func test(_ entry: JSONValue, confidence: Double) -> HistoryAnswer.TestHistory? {
     guard let name = entry["test"]?.string, let ciRuns = entry["ciRuns"]?.int, let ciFailures = entry["ciFailures"]?.int,
-      let rate = entry["failureRate"]?.number, let low = entry["low"]?.number, let high = entry["high"]?.number,
       let flips = entry["flips"]?.int, let pairs = entry["pairs"]?.int,
       let timeline = entry["timeline"]?.array?.map(point), !timeline.contains(nil)
     else { return nil }
     let first = entry["firstFlaked"].flatMap { $0 == .null ? nil : point($0) }
     return .init(
-      test: name, ciRuns: ciRuns, ciFailures: ciFailures, rate: rate, low: low, high: high, flips: flips, pairs: pairs,
+      test: name, ciRuns: ciRuns, ciFailures: ciFailures, confidence: confidence, flips: flips, pairs: pairs,
       flakyCommits: strings(entry["flakyCommits"]), firstFlaked: first, timeline: timeline.compactMap { $0 })
   }
 
