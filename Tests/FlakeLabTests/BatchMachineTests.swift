@@ -18,8 +18,10 @@ final class BatchMachineTests: XCTestCase {
     completed: Int, status: Int32 = SIGILL, ready: Bool = true, timedOut: Bool = false
   ) -> BatchMachine.WorkerEnd {
     BatchMachine.WorkerEnd(
-      status: status, isReady: ready, wasTimedOut: timedOut, completed: completed, lastLines: "Fatal error: boom",
-      moreLastLines: "more", ignoredEvents: 0, lifetime: .milliseconds(10), iterationTime: .milliseconds(5))
+      exit: ProcessExit(
+        status: status, wasTimedOut: timedOut, wasReady: ready, lastLines: "Fatal error: boom",
+        lifetime: .milliseconds(10)),
+      completed: completed, moreLastLines: "more", ignoredEvents: 0, iterationTime: .milliseconds(5))
   }
 
   func testACrashIsTheIterationsAndTheRestOfTheBatchRunsFirstInANewWorker() throws {

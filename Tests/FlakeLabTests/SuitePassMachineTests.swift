@@ -18,10 +18,12 @@ final class SuitePassMachineTests: XCTestCase {
     ready: Bool = true, lost: Bool = false
   ) -> SuitePassMachine.ProcessEnd {
     SuitePassMachine.ProcessEnd(
+      exit: ProcessExit(
+        status: status, wasTimedOut: timedOut, wasReady: ready, lastLines: "Fatal error: boom",
+        lifetime: .milliseconds(50)),
       finished: passed.map { .init(test: $0, outcome: nil, example: nil, neighbours: [], duration: .milliseconds(5)) },
-      inFlight: inFlight.map { (test: $0.0, ran: $0.1) }, status: status, wasTimedOut: timedOut, wasReady: ready,
-      output: "Fatal error: boom", scheduleIsUncontrolled: false, ignoredEvents: 0, lostEvents: lost,
-      seconds: .milliseconds(50))
+      inFlight: inFlight.map { (test: $0.0, ran: $0.1) }, scheduleIsUncontrolled: false, ignoredEvents: 0,
+      lostEvents: lost)
   }
 
   private func outcomes(_ machine: SuitePassMachine) -> [[Outcome]] {

@@ -36,18 +36,14 @@ struct BatchMachine {
 
   /// How a worker ended, beyond the outcomes it published.
   struct WorkerEnd {
-    var status: Int32
-    var isReady: Bool
-    var wasTimedOut: Bool
+    var exit: ProcessExit
     /// Iterations it finished; the one after them is the one it was in.
     var completed: Int
-    /// The last lines it printed: two for an outcome, four when the lab could not start it.
-    var lastLines: String
+    /// More of its last lines than ``ProcessExit/lastLines``: four, when the lab could not start it.
     var moreLastLines: String
     var ignoredEvents: Int
     var blocks = ThreadBlocks()
     var times = IterationTimes()
-    var lifetime: Duration
     /// From ready to exit; zero for a worker that never got ready.
     var iterationTime: Duration
   }
@@ -108,7 +104,8 @@ struct BatchMachine {
   ///   is the lab's failure, not the scenario's.
   mutating func workerEnded(_ batch: Supervisor.Batch, _ end: WorkerEnd) throws(Supervisor.WorkerStartFailure) {
     let run = batch.run
-    runs[run].workerTime += end.lifetime
+    let exit = end.exit
+    runs[run].workerTime += exit.lifetime
     runs[run].iterationTime += end.iterationTime
     runs[run].ignoredEvents += end.ignoredEvents
     runs[run].blocks.add(end.blocks)
@@ -116,20 +113,19 @@ struct BatchMachine {
     let stopped = batch.indices.lowerBound + end.completed
     var rest: Range<Int>?
     if stopped < batch.indices.upperBound {
-      guard end.isReady || isTest[run] else {
+      guard exit.wasReady || isTest[run] else {
         throw Supervisor.WorkerStartFailure(
           selector: keys[run].selector,
-          reason: end.wasTimedOut ? .noSignOfLife(after: Supervisor.startLimit) : .ended(status: end.status),
+          reason: exit.wasTimedOut ? .noSignOfLife(after: Supervisor.startLimit) : .ended(status: exit.status),
           lastLines: end.moreLastLines)
       }
       let outcome: Outcome =
-        end.wasTimedOut
-        ? .timedOut : .crashed(Crash(status: end.status, lastLines: end.lastLines, beforeTheTestStarted: !end.isReady))
+        exit.wasTimedOut ? .timedOut : .crashed(exit.crash(beforeTheTestStarted: !exit.wasReady))
       runs[run].replicates[batch.replicate].record(outcome, count: 1)
       rest = stopped + 1 < batch.indices.upperBound ? (stopped + 1)..<batch.indices.upperBound : nil
     }
     if end.completed > 0 { runs[run].startFailuresInARow = 0 }
-    if !end.isReady { runs[run].startFailuresInARow += 1 }
+    if !exit.wasReady { runs[run].startFailuresInARow += 1 }
     if runs[run].stop == nil {
       // A settled run stops: a test that cannot start would fail so every time, a process start
       // (or a start limit) apiece; one whose every iteration so far timed out would cost the

@@ -183,9 +183,9 @@ package final class PassSupervisor {
     let finished = feed.drain()
     let now = clock.now
     return SuitePassMachine.ProcessEnd(
-      finished: finished, inFlight: feed.inFlight.map { ($0.key, now - $0.value) }.sorted { $0.test < $1.test },
-      status: status ?? 0, wasTimedOut: worker.wasTimedOut, wasReady: feed.workerIsReady,
-      output: worker.lastOutputLines(), scheduleIsUncontrolled: feed.scheduleIsUncontrolled,
-      ignoredEvents: feed.ignoredEvents, lostEvents: feed.lostEvents, seconds: now - started)
+      exit: worker.exit(status: status ?? 0, lifetime: now - started), finished: finished,
+      inFlight: feed.inFlight.map { ($0.key, now - $0.value) }.sorted { $0.test < $1.test },
+      scheduleIsUncontrolled: feed.scheduleIsUncontrolled, ignoredEvents: feed.ignoredEvents,
+      lostEvents: feed.lostEvents)
   }
 }

@@ -121,7 +121,7 @@ struct SuitePassMachine {
 
   private mutating func passProcessEnded(_ end: ProcessEnd, _ progress: Progress) -> Action {
     var progress = progress
-    seconds += end.seconds
+    seconds += end.exit.lifetime
     if end.lostEvents {
       // The lab lost some of what the process said, so none of it is an outcome: its tests run
       // again, and a loss that keeps coming back is reported as the lab's.
@@ -245,7 +245,7 @@ struct SuitePassMachine {
   private mutating func afterDeathCheck(_ resume: Resume) -> Action {
     var progress = resume.progress
     let end = resume.end
-    if end.inFlight.isEmpty, !end.wasTimedOut, end.wasReady, end.status & 0x7f == 0 {
+    if end.inFlight.isEmpty, !end.wasTimedOut, end.exit.wasReady, end.exit.status & 0x7f == 0 {
       // An exit between tests, none in flight, that left tests unrun: the binary chose not to
       // run them. Not their outcome.
       for test in progress.remaining { states[test].notRun += 1 }

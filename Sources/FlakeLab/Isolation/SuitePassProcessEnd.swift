@@ -1,29 +1,28 @@
 extension SuitePassMachine {
-  /// How one process of a pass ended.
+  /// How one process of a pass ended: its exit, and the tests its events say it finished and
+  /// left in flight.
   struct ProcessEnd {
+    var exit: ProcessExit
     var finished: [SuiteEventFeed.Finished]
     /// Tests in flight when it ended, with how long each had run.
     var inFlight: [(test: Int, ran: Duration)]
-    var status: Int32
-    var wasTimedOut: Bool
-    var wasReady: Bool
-    var output: String
     var scheduleIsUncontrolled: Bool
     var ignoredEvents: Int
     /// The process's events did not add up (``SuiteEventFeed/lostEvents``): none is an outcome.
     var lostEvents: Bool
-    var seconds: Duration
+
+    var wasTimedOut: Bool { exit.wasTimedOut }
 
     /// Died (a signal or an exit status other than 0) before any test started, nothing lost:
     /// the framework's planning or a class's set-up killed it, for one of its tests.
     var diedBeforeAnyTestStarted: Bool {
-      finished.isEmpty && inFlight.isEmpty && !wasTimedOut && !lostEvents && status != 0
+      finished.isEmpty && inFlight.isEmpty && !exit.wasTimedOut && !lostEvents && exit.status != 0
     }
 
     /// Whether it got as far as a test.
     var startedATest: Bool { !finished.isEmpty || !inFlight.isEmpty }
 
     /// How it ended, as a crash: the status and the last lines it printed.
-    var crash: Crash { Crash(status: status, lastLines: output, beforeTheTestStarted: diedBeforeAnyTestStarted) }
+    var crash: Crash { exit.crash(beforeTheTestStarted: diedBeforeAnyTestStarted) }
   }
 }

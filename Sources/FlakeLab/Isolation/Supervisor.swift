@@ -209,10 +209,9 @@ package final class Supervisor {
   /// How `worker` ended with `status`, for the machine.
   private func ended(_ worker: WorkerProcess, status: Int32, now: ContinuousClock.Instant) -> BatchMachine.WorkerEnd {
     BatchMachine.WorkerEnd(
-      status: status, isReady: worker.isReady, wasTimedOut: worker.wasTimedOut, completed: worker.completed,
-      lastLines: worker.lastOutputLines(), moreLastLines: worker.lastOutputLines(4), ignoredEvents: worker.feed.ignoredEvents,
-      blocks: worker.feed.blocks, times: worker.feed.times, lifetime: now - worker.startedAt,
-      iterationTime: worker.readyAt.map { now - $0 } ?? .zero)
+      exit: worker.exit(status: status, lifetime: now - worker.startedAt), completed: worker.completed,
+      moreLastLines: worker.lastOutputLines(4), ignoredEvents: worker.feed.ignoredEvents, blocks: worker.feed.blocks,
+      times: worker.feed.times, iterationTime: worker.readyAt.map { now - $0 } ?? .zero)
   }
 
   private func progress(

@@ -129,6 +129,12 @@ final class WorkerProcess {
     _ = Glibc.poll(&descriptors, nfds_t(descriptors.count), Int32(interval / 1000))
   }
 
+  /// How the worker ended with `status`, after `lifetime`.
+  func exit(status: Int32, lifetime: Duration) -> ProcessExit {
+    ProcessExit(
+      status: status, wasTimedOut: wasTimedOut, wasReady: isReady, lastLines: lastOutputLines(), lifetime: lifetime)
+  }
+
   /// The gist of what the worker printed last (see ``CrashSummary``).
   func lastOutputLines(_ count: Int = 2) -> String {
     readOutput()

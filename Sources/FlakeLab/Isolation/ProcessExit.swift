@@ -1,0 +1,17 @@
+/// How a supervised process ended, as both machines read it (``BatchMachine``,
+/// ``SuitePassMachine``): its wait status, whether the supervisor killed it past the timeout,
+/// whether it got ready, the gist of what it printed last, and how long it lived. What else
+/// each learns of the process (iterations counted, tests finished and in flight) is its own.
+struct ProcessExit {
+  var status: Int32
+  var wasTimedOut: Bool
+  var wasReady: Bool
+  /// The gist of its last lines (``CrashSummary``).
+  var lastLines: String
+  var lifetime: Duration
+
+  /// Its end as a crash of the test it was running, or of one before it started.
+  func crash(beforeTheTestStarted: Bool) -> Crash {
+    Crash(status: status, lastLines: lastLines, beforeTheTestStarted: beforeTheTestStarted)
+  }
+}
