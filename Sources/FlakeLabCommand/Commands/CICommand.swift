@@ -85,7 +85,7 @@ struct CICommand: Command {
     try output.refuseOverwriting([quarantineFile] + record.files(packagePath: package.path))
     let quarantine = try QuarantineOption.load(quarantinePath, packagePath: package.path)
     let history = try record.open(packagePath: package.path)
-    let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)
+    let preload = try TestLaunch.preloadLibrary(besides: LabExecutables.current)
     // The checkout's commit, asked while the package builds and lists, not after the run.
     let path = package.path
     async let git = GitState.of(path)
@@ -94,7 +94,7 @@ struct CICommand: Command {
     let tests = try package.selected(all, of: built)
     let runner = CIRunner(
       package: built, preload: preload, timeout: timeout, retries: retries,
-      workerExecutable: MeasurementOptions.workerExecutablePath, seed: seed)
+      workerExecutable: LabExecutables.worker, seed: seed)
     var run = try runner.run(tests, quarantine: quarantine, failOnFlaky: failsOnFlaky) { stage, state in
       progress?.show(stage + ": " + ProgressLine.render(state))
     }

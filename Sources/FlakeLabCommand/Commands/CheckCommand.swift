@@ -21,7 +21,7 @@ struct CheckCommand: Command {
   }()
   static let realTimeIterationCap = 20
 
-  let measurement: MeasurementOptions
+  let measurementOptions: MeasurementOptions
   /// Every executor of the catalog, for this run's seed: claims may name any of them.
   let executors: [any IterationExecutor]
 
@@ -34,31 +34,31 @@ struct CheckCommand: Command {
       : try UsageError.mapping { () throws(ScenarioCatalog.LookupError) in
         try catalog.resolve(arguments.positionals)
       }
-    let measurement = try MeasurementOptions(arguments, variants: variants)
-    self.measurement = measurement
-    executors = catalog.executors.map { $0.forRun(seed: measurement.seed) }
+    let measurementOptions = try MeasurementOptions(arguments, variants: variants)
+    self.measurementOptions = measurementOptions
+    executors = catalog.executors.map { $0.forRun(seed: measurementOptions.seed) }
   }
 
   func run() async throws -> ExitStatus {
     var runs: [RunPlan.Run] = []
-    for (scenario, variant) in measurement.variants {
+    for (scenario, variant) in measurementOptions.variants {
       for executor in executors where variant.claims[executor.id] != nil {
         // Sleeps cost real time except under the scheduler, whose time is virtual.
         let iterations =
           variant.realTimeWait == nil || executor.needsDeterministicScheduler
-          ? measurement.iterations : min(measurement.iterations, Self.realTimeIterationCap)
+          ? measurementOptions.iterations : min(measurementOptions.iterations, Self.realTimeIterationCap)
         runs.append(
           RunPlan.Run(
             scenario: scenario, variant: variant, executor: executor,
-            indices: measurement.shard?.indices(of: iterations) ?? 0..<iterations,
-            seed: measurement.seed))
+            indices: measurementOptions.shard?.indices(of: iterations) ?? 0..<iterations,
+            seed: measurementOptions.seed))
       }
     }
     guard !runs.isEmpty else {
       throw UsageError("no claims are declared for the selected variants")
     }
     let cores = MachineInfo.current.cores
-    return try measurement.measure(RunPlan(runs: runs), judge: { result, run in
+    return try measurementOptions.measure(RunPlan(runs: runs), judge: { result, run in
       guard let claim = run.variant.claims[run.executor.id] else { return }
       let verdict = Verdict(judging: claim, on: result, cores: cores)
       result.verdict = verdict

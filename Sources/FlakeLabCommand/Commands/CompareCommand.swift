@@ -13,21 +13,21 @@ struct CompareCommand: Command {
     "Comma-separated executors, as '\(Program.name) list' shows them", defaults: ExecutorCatalog.comparedByDefault)
   static let options = [executors.spec] + MeasurementOptions.specs
 
-  let measurement: MeasurementOptions
+  let measurementOptions: MeasurementOptions
   let executors: [any IterationExecutor]
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
-    measurement = try MeasurementOptions(arguments, command: Self.name, catalog: catalog)
+    measurementOptions = try MeasurementOptions(arguments, command: Self.name, catalog: catalog)
     executors = try ExecutorChoice.parse(
-      arguments, one: nil, list: Self.executors, command: Self.name, in: catalog, seed: measurement.seed,
+      arguments, one: nil, list: Self.executors, command: Self.name, in: catalog, seed: measurementOptions.seed,
       defaults: ExecutorCatalog.comparedByDefault)
   }
 
   func run() async throws -> ExitStatus {
     let plan = RunPlan(
-      variants: measurement.variants, executors: executors, iterations: measurement.iterations,
-      shard: measurement.shard, seed: measurement.seed)
-    return try measurement.measure(plan) {
+      variants: measurementOptions.variants, executors: executors, iterations: measurementOptions.iterations,
+      shard: measurementOptions.shard, seed: measurementOptions.seed)
+    return try measurementOptions.measure(plan) {
       ComparisonReport.render($0, executors: executors.map(\.id))
     }
   }

@@ -21,7 +21,7 @@ enum CrashContainment {
     environment[variable] = "1"
     environment["SWIFT_BACKTRACE"] = "enable=no"
     let child = try CapturedProcess.run(
-      MeasurementOptions.executablePath, Array(CommandLine.arguments.dropFirst()), environment: environment)
+      LabExecutables.current, Array(CommandLine.arguments.dropFirst()), environment: environment)
     guard let signal = child.signal else {
       print(child.output, terminator: "")
       writeStandardError(child.errorOutput)

@@ -85,7 +85,7 @@ struct MeasurementOptions {
     var measurement = RateMeasurement(
       timeout: try arguments[Options.timeout(default: defaultTimeout)],
       seed: try arguments[Options.seed] ?? UInt64.random(in: 0...UInt64.max),
-      workerExecutable: Self.workerExecutablePath, program: Program.name)
+      workerExecutable: LabExecutables.worker, program: Program.name)
     measurement.jobs = try arguments[Options.jobs]
     measurement.replicates = try arguments[Options.replicates]
     // --shard wins; Bazel's variables are read (and its status file touched) only without it,
@@ -126,22 +126,5 @@ struct MeasurementOptions {
     let report = try measurement.run(plan, judge: judge) { progress?.show(ProgressLine.render($0)) }
     progress?.clear()
     return output.finish(CommandOutput(report, baseline: measurement.baseline, text: text))
-  }
-
-  /// This executable: the harness and the worker executable are found beside it, and `replay` and
-  /// `explore` run again as its child.
-  static var executablePath: String {
-    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-      ?? CommandLine.arguments[0]
-  }
-
-  /// The executable the lab's workers run as: the lab's worker executable
-  /// (``LabExtensions/workerExecutable``) when it is beside this one (a build tree) or in
-  /// `../lib/flakelab/` (an install), as the harness is found; else this one.
-  static var workerExecutablePath: String {
-    guard let name = LabExtensions.current.workerExecutable else { return executablePath }
-    let directory = URL(fileURLWithPath: executablePath).deletingLastPathComponent()
-    let places = [directory.appendingPathComponent(name), directory.appendingPathComponent("../lib/flakelab/\(name)")]
-    return places.map(\.standardizedFileURL.path).first(where: FileManager.default.isExecutableFile(atPath:)) ?? executablePath
   }
 }

@@ -53,7 +53,7 @@ package struct PackageOptions {
 
   /// The package's tests, built first unless `--skip-build`, with the harness beside this lab.
   package func tests() throws -> [PackageTest] {
-    let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)
+    let preload = try TestLaunch.preloadLibrary(besides: LabExecutables.current)
     var package = try build()
     return try package.tests(preload: preload)
   }

@@ -14,20 +14,20 @@ struct RunCommand: Command {
     "Executor, as '\(Program.name) list' shows them", shownDefault: ExecutorID.global.name)
   static let options = [executor.spec] + MeasurementOptions.specs
 
-  let measurement: MeasurementOptions
+  let measurementOptions: MeasurementOptions
   let executor: any IterationExecutor
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
-    measurement = try MeasurementOptions(arguments, command: Self.name, catalog: catalog)
+    measurementOptions = try MeasurementOptions(arguments, command: Self.name, catalog: catalog)
     executor = try ExecutorChoice.parse(
-      arguments, one: Self.executor, list: nil, command: Self.name, in: catalog, seed: measurement.seed,
+      arguments, one: Self.executor, list: nil, command: Self.name, in: catalog, seed: measurementOptions.seed,
       defaults: [.global])[0]
   }
 
   func run() async throws -> ExitStatus {
     let plan = RunPlan(
-      variants: measurement.variants, executors: [executor], iterations: measurement.iterations,
-      shard: measurement.shard, seed: measurement.seed)
-    return try measurement.measure(plan, text: TextReport.render)
+      variants: measurementOptions.variants, executors: [executor], iterations: measurementOptions.iterations,
+      shard: measurementOptions.shard, seed: measurementOptions.seed)
+    return try measurementOptions.measure(plan, text: TextReport.render)
   }
 }

@@ -92,7 +92,7 @@ struct TestCommand: Command {
   let failsOnFlaky: Bool
   let index: Int?
   let record: RecordTarget?
-  let measurement: MeasurementOptions
+  let measurementOptions: MeasurementOptions
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     guard arguments.positionals.isEmpty else {
@@ -109,18 +109,18 @@ struct TestCommand: Command {
     }
     index = try arguments[Options.index]
     record = try arguments[RecordTarget.option]
-    var measurement = try MeasurementOptions(
+    var measurementOptions = try MeasurementOptions(
       arguments, variants: [], defaultTimeout: PackageOptions.defaultTimeout, iterations: Options.iterations)
-    measurement.measurement.budget = try arguments[Options.budget]
-    self.measurement = measurement
-    if layout == .suite, measurement.measurement.jobs > 1 {
+    measurementOptions.measurement.budget = try arguments[Options.budget]
+    self.measurementOptions = measurementOptions
+    if layout == .suite, measurementOptions.measurement.jobs > 1 {
       throw UsageError(
         "--jobs runs tests alone side by side (--layout repetitions or fresh); suite passes run one process at a time, "
           + "as swift test does, since a second beside the first would move the global rates")
     }
     executors = try ExecutorChoice.parse(
       arguments, one: Options.executor, list: Options.executors, command: Self.name, in: catalog,
-      seed: measurement.seed, defaults: ExecutorCatalog.comparedByDefault)
+      seed: measurementOptions.seed, defaults: ExecutorCatalog.comparedByDefault)
     let runnable = catalog.executors.filter { $0.harnessMechanism != nil }.map(\.name)
     if let other = executors.first(where: { $0.harnessMechanism == nil }) {
       throw UsageError(
@@ -128,33 +128,33 @@ struct TestCommand: Command {
           + "and a test binary runs its own tests, which only a harness mechanism can put under an executor "
           + "(test runs under \(runnable.joined(separator: ", ")))")
     }
-    let seed = measurement.seed
+    let seed = measurementOptions.seed
     diagnosisExecutors = try UsageError.mapping { () throws(ScenarioCatalog.LookupError) in
       try DrillDown.executors.map { id throws(ScenarioCatalog.LookupError) in try catalog.executor(id, seed: seed) }
     }
   }
 
   func run() async throws -> ExitStatus {
-    if !isListing { try measurement.output.refuseOverwriting(record.files(packagePath: packageOptions.path)) }
+    if !isListing { try measurementOptions.output.refuseOverwriting(record.files(packagePath: packageOptions.path)) }
     let history = isListing ? nil : try record.open(packagePath: packageOptions.path)
     let started = Date()
-    let preload = try TestLaunch.preloadLibrary(besides: MeasurementOptions.executablePath)
+    let preload = try TestLaunch.preloadLibrary(besides: LabExecutables.current)
     var package = try packageOptions.build()
     let tests = try packageOptions.selected(try package.tests(preload: preload), of: package)
     if isListing {
-      return measurement.output.finish(CommandOutput(render: { Self.listing(tests, of: package, as: $0) }))
+      return measurementOptions.output.finish(CommandOutput(render: { Self.listing(tests, of: package, as: $0) }))
     }
     let runner = TestRunner(
       package: package, preload: preload, executors: executors, diagnosisExecutors: diagnosisExecutors, layout: layout,
-      index: index, iterations: measurement.iterations, measurement: measurement.measurement)
-    let progress = measurement.progress
+      index: index, iterations: measurementOptions.iterations, measurement: measurementOptions.measurement)
+    let progress = measurementOptions.progress
     let result = try runner.run(tests, failsOnFlaky: failsOnFlaky, notify: { printError("\(Program.name): " + Self.describe($0)) }) {
       stage, state in progress?.show(stage + ": " + ProgressLine.render(state))
     }
     progress?.clear()
     let verbose = isVerbose
-    let status = measurement.output.finish(
-      CommandOutput(result.report, baseline: measurement.measurement.baseline) { report in
+    let status = measurementOptions.output.finish(
+      CommandOutput(result.report, baseline: measurementOptions.measurement.baseline) { report in
         result.answersByTest ? SuiteAnswerText.render(report, verbose: verbose) : TextReport.render(report)
       })
     // After the report: a history that fails now loses the record, never the report. A run cut
