@@ -215,6 +215,16 @@ final class TestEventTests: XCTestCase {
 
   // Issue 15, points 1 to 3: what a test binary lists.
 
+  /// An event names its test by the test's ID or that ID extended by `/` parts (Swift Testing's
+  /// source location): one rule, for one test and for a pass's many.
+  func testAnEventNamesItsTestByWholeSlashSeparatedParts() {
+    let id = "M.S/f()/F.swift:3:4"
+    XCTAssertEqual(TestEvent.testIDs(namedBy: id).map(String.init), [id, "M.S/f()", "M.S"])
+    XCTAssertTrue(TestEvent.testID(id, belongsTo: "M.S/f()"))
+    XCTAssertFalse(TestEvent.testID(id, belongsTo: "M.S/f"))
+    XCTAssertFalse(TestEvent.testID("M.S/f()", belongsTo: "M.S/f()/F.swift:3:4"))
+  }
+
   func testEveryListedTestIsKeptAtFileScopeToo() {
     let swiftTesting = "P.Suite/inSuite()\nP.fileScope()\nP.param(x:)\n"
     XCTAssertEqual(TestPackage.testIDs(inListing: swiftTesting), ["P.Suite/inSuite()", "P.fileScope()", "P.param(x:)"])

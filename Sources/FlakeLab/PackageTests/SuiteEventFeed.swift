@@ -91,15 +91,10 @@ final class SuiteEventFeed: OutcomeFeed {
     return finished
   }
 
-  /// The test an event's ID names: the ID itself, or one of the pass's tests it extends (Swift
-  /// Testing appends the source location). A suite's own events name none.
+  /// The test of the pass an event's ID names (``TestEvent/testIDs(namedBy:)``), the longest
+  /// first. A suite's own events name none.
   private func position(of eventID: String) -> Int? {
-    var id = Substring(eventID)
-    while true {
-      if let position = positions[String(id)] { return position }
-      guard let slash = id.lastIndex(of: "/") else { return nil }
-      id = id[..<slash]
-    }
+    TestEvent.testIDs(namedBy: eventID).lazy.compactMap { self.positions[String($0)] }.first
   }
 
   private func handle(_ line: ArraySlice<UInt8>) {

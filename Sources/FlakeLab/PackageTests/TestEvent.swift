@@ -170,9 +170,16 @@ package enum TestEvent: Equatable, Sendable {
     .object([("kind", .string("event")), ("version", .int(0)), ("payload", .object(payload))])
   }
 
-  /// Whether an event's `testID` is `id` itself or one of its parts (Swift Testing appends the
-  /// source location to the function's ID).
+  /// The test IDs an event's `testID` may name, longest first: itself, then each part of it
+  /// before a `/` (Swift Testing appends the source location to the function's ID). The one
+  /// rule for "this event is that test", for one test (``testID(_:belongsTo:)``) and for a
+  /// pass's many (``SuiteEventFeed``).
+  package static func testIDs(namedBy eventID: String) -> some Sequence<Substring> {
+    sequence(first: Substring(eventID)) { id in id.lastIndex(of: "/").map { id[..<$0] } }
+  }
+
+  /// Whether an event's `testID` names `id` (``testIDs(namedBy:)``).
   package static func testID(_ eventID: String, belongsTo id: String) -> Bool {
-    eventID == id || eventID.hasPrefix(id + "/")
+    testIDs(namedBy: eventID).contains { $0 == id }
   }
 }
