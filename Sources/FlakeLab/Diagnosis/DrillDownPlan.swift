@@ -148,9 +148,13 @@ package struct DrillDownPlan {
     switch stage {
     case .leading(let leading):
       guard let lead = leadArm else { return end() }
+      // Whatever else the lead run came to, the settling that follows decides with every
+      // arm's first iterations (a test that passed alone somewhere has rates).
       for (test, var run) in zip(leading, runs) {
-        if hungAlone(run) { run.stop = run.stop ?? .everyIterationTimedOut }
-        _ = Self.settle(&run, arm: lead, failsEverywhere: true)
+        if hungAlone(run) {
+          run.stop = run.stop ?? .everyIterationTimedOut
+          run.notRun = lead.iterations - run.tally.iterations
+        }
         leadRuns[test] = run
       }
       guard !interrupted else {
