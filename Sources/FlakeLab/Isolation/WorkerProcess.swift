@@ -117,9 +117,9 @@ final class WorkerProcess {
   }
 
   /// Waits `interval`, or less if one of `workers` ends meanwhile: its output's end wakes the
-  /// wait, so that the next worker starts at once rather than up to an interval later (a tenth
-  /// of a short run's time, ten workers of 13 ms each). Output itself does not wake it: a chatty
-  /// test would keep the supervisor busy on the cores the test runs on.
+  /// wait, so that the next worker starts at once rather than up to an interval later, once
+  /// per worker of a run. Output itself does not wake it: a chatty test would keep the
+  /// supervisor busy on the cores the test runs on.
   static func wait(forAnEndOf workers: [WorkerProcess], upTo interval: useconds_t) {
     var descriptors = workers.filter { !$0.outputEnded }.map { pollfd(fd: $0.output, events: 0, revents: 0) }
     guard !descriptors.isEmpty else {
