@@ -18,8 +18,7 @@ func binarySeconds(_ binary: String, _ arguments: [String]) -> Double {
 /// Swift Testing ratio (the lab's rate over the binary's own `--repetitions` loop).
 func packageTestFigures(worker: String) throws -> Double {
   let rounds = 5
-  var package = try TestPackage.build(at: "Tests/Fixtures/NumberFacts")
-  _ = try package.tests()
+  let package = try TestPackage.build(at: "Tests/Fixtures/NumberFacts").listed().package
   let preload = try TestLaunch.preloadLibrary(besides: worker)
   let probe = try HarnessProbe.run(binary: package.testBinary, preload: preload, mechanisms: [.untouched])
   let supervisor = Supervisor(options: .init(workerExecutable: worker))
@@ -89,8 +88,7 @@ func packageTestFigures(worker: String) throws -> Double {
 func suitePassFigures(packagePath: String, worker: String) throws -> Double {
   let rounds = 3
   let passes = 5
-  var package = try TestPackage.build(at: packagePath)
-  let tests = try package.tests()
+  let (package, tests) = try TestPackage.build(at: packagePath).listed()
   let preload = try TestLaunch.preloadLibrary(besides: worker)
   let arm = TestLaunch.passes(of: tests, in: package, executor: GlobalExecutor(), seed: 0, preload: preload)
   var labSeconds: [Double] = []

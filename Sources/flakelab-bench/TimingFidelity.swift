@@ -12,8 +12,8 @@ func timingFidelityFigures(worker: String) throws {
   let path = "Tests/Fixtures/WatchedCalls"
   let suites = ["WatchedCallsTests.TimingTests", "WatchedCallsTests.TimingSuite"]
   let preload = try TestLaunch.preloadLibrary(besides: worker)
-  var package = try TestPackage.build(at: path)
-  let tests = try package.tests().filter { test in suites.contains { test.id.hasPrefix($0 + "/") } }
+  let (package, all) = try TestPackage.build(at: path).listed()
+  let tests = all.filter { test in suites.contains { test.id.hasPrefix($0 + "/") } }
   let executors: [any IterationExecutor] = [GlobalExecutor(), SerialIterationExecutor()]
   let arms = executors.map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: 0, preload: preload) }
   var failures: [ExecutorID?: [String: Int]] = [:]

@@ -21,7 +21,7 @@ package struct TestPackage: Sendable {
   /// Every Swift Testing test the binary lists: a pass of them all needs no filter.
   package private(set) var swiftTestingTests: Set<String> = []
   /// The version of Swift Testing's event stream the binary writes for the lab, found by
-  /// ``tests()``: ``newestEventStreamVersion`` where its Swift Testing takes it, else `0`.
+  /// ``listed(preload:)``: ``newestEventStreamVersion`` where its Swift Testing takes it, else `0`.
   package private(set) var eventStreamVersion = Self.newestEventStreamVersion
 
   /// The event stream version the lab asks for first. From 6.3 on, warnings (`Issue.record(…,
@@ -133,14 +133,15 @@ package struct TestPackage: Sendable {
   /// (`EX_UNAVAILABLE`): Swift Testing's answer in a package with XCTest tests only.
   static let noTestsOfFramework: Int32 = 69
 
-  /// Every test of both frameworks, as the binary lists them, XCTest first; the Swift Testing
-  /// listing also finds the event stream version its library takes.
-  ///
-  /// `--filter` and `--skip` match what `swift test --filter` matches: ``filterID(of:)``.
+  /// Every test of both frameworks, as the binary lists them, XCTest first, and the package as
+  /// its listing describes it: where each test is declared, the lines of XCTest's bodies, the
+  /// IDs `--filter` matches (``filterID(of:)``), and the event stream version its Swift Testing
+  /// takes. A built package runs nothing until it is listed.
   ///
   /// - Parameter preload: the harness, which then ties each listing process's life to the lab's:
   ///   killed, even by SIGKILL, the lab leaves no lister behind.
-  package mutating func tests(preload: String? = nil) throws -> [PackageTest] {
+  package func listed(preload: String? = nil) throws -> (package: TestPackage, tests: [PackageTest]) {
+    var listed = self
     var tests: [PackageTest] = []
     let records = FileManager.default.temporaryDirectory
       .appendingPathComponent("flakelab-listing-\(getpid())-\(UUID().uuidString).jsonl").path
@@ -149,30 +150,31 @@ package struct TestPackage: Sendable {
     // slower of them, not both.
     let frameworks = PackageTest.Framework.allCases
     let package = self
-    let listings = Mutex<[PackageTest.Framework: Result<(CapturedProcess, version: String), any Error>]>([:])
+    let outcomes = Mutex<[PackageTest.Framework: Result<(CapturedProcess, version: String), any Error>]>([:])
     DispatchQueue.concurrentPerform(iterations: frameworks.count) { index in
       let framework = frameworks[index]
-      let listed = Result { try package.listing(framework, records: records, preload: preload) }
-      listings.withLock { $0[framework] = listed }
+      let outcome = Result { try package.listing(framework, records: records, preload: preload) }
+      outcomes.withLock { $0[framework] = outcome }
     }
     for framework in frameworks {
-      let (listing, version) = try listings.withLock { $0[framework]! }.get()
-      let listed = try Self.tests(of: framework, in: listing, binary: testBinary)
-      tests += listed
+      let (listing, version) = try outcomes.withLock { $0[framework]! }.get()
+      let found = try Self.tests(of: framework, in: listing, binary: testBinary)
+      let ids = found.map(\.id)
+      tests += found
       switch framework {
       case .swiftTesting:
-        eventStreamVersion = version
-        let parsed = ListingRecord.parse(FileManager.default.contents(atPath: records) ?? Data(), tests: listed.map(\.id))
-        locations.merge(parsed.compactMapValues(\.location)) { $1 }
-        filterIDs.merge(parsed.mapValues(\.filterID)) { $1 }
-        swiftTestingTests = Set(listed.map(\.id))
+        listed.eventStreamVersion = version
+        let parsed = ListingRecord.parse(FileManager.default.contents(atPath: records) ?? Data(), tests: ids)
+        listed.locations.merge(parsed.compactMapValues(\.location)) { $1 }
+        listed.filterIDs.merge(parsed.mapValues(\.filterID)) { $1 }
+        listed.swiftTestingTests = Set(ids)
       case .xctest:
-        let found = XCTestDeclaration.find(listed.map(\.id), under: path + "/Tests")
-        locations.merge(found.mapValues(\.location)) { $1 }
-        bodies = TestBodies(found, listed: listed.map(\.id))
+        let declarations = XCTestDeclaration.find(ids, under: path + "/Tests")
+        listed.locations.merge(declarations.mapValues(\.location)) { $1 }
+        listed.bodies = TestBodies(declarations, listed: ids)
       }
     }
-    return tests
+    return (listed, tests)
   }
 
   /// The listing of `framework`'s tests, and the event stream version it was asked with: Swift

@@ -89,8 +89,7 @@ struct CICommand: Command {
     // The checkout's commit, asked while the package builds and lists, not after the run.
     let path = package.path
     async let git = GitState.of(path)
-    var built = try package.build()
-    let all = try built.tests(preload: preload)
+    let (built, all) = try package.build().listed(preload: preload)
     let tests = try package.selected(all, of: built)
     let runner = CIRunner(
       package: built, preload: preload, timeout: timeout, retries: retries,

@@ -54,8 +54,7 @@ package struct PackageOptions {
   /// The package's tests, built first unless `--skip-build`, with the harness beside this lab.
   package func tests() throws -> [PackageTest] {
     let preload = try TestLaunch.preloadLibrary(besides: LabExecutables.current)
-    var package = try build()
-    return try package.tests(preload: preload)
+    return try build().listed(preload: preload).tests
   }
 
   /// The tests `--filter` and `--skip` select among `all`, as swift test --filter matches

@@ -139,8 +139,8 @@ struct TestCommand: Command {
     let history = isListing ? nil : try record.open(packagePath: packageOptions.path)
     let started = Date()
     let preload = try TestLaunch.preloadLibrary(besides: LabExecutables.current)
-    var package = try packageOptions.build()
-    let tests = try packageOptions.selected(try package.tests(preload: preload), of: package)
+    let (package, all) = try packageOptions.build().listed(preload: preload)
+    let tests = try packageOptions.selected(all, of: package)
     if isListing {
       return measurementOptions.output.finish(CommandOutput(render: { Self.listing(tests, of: package, as: $0) }))
     }
