@@ -28,7 +28,7 @@ final class BatchMachineTests: XCTestCase {
     var machine = BatchMachine([run("a", iterations: 10, replicates: 2), run("b", iterations: 10, replicates: 2)], jobs: 1)
     let first = try XCTUnwrap(machine.nextBatch())
     XCTAssertEqual(first, Supervisor.Batch(run: 0, replicate: 0, indices: 0..<5))
-    machine.update(first) { tally, _ in tally.record(.passed, count: 2) }
+    machine.take(WorkerNews(passes: 2), for: first)
     try machine.workerEnded(first, end(completed: 2))
     XCTAssertEqual(machine.nextBatch(), Supervisor.Batch(run: 0, replicate: 0, indices: 3..<5))
     XCTAssertEqual(

@@ -86,15 +86,17 @@ struct BatchMachine {
     runs[batch.run].workerTime += lifetime
   }
 
-  /// Takes in what a worker of `batch` published.
-  mutating func update(_ batch: Supervisor.Batch, _ body: (inout Tally, inout RunSchedule?) -> Void) {
-    // Both out and back, so that neither is copied (a worker is polled every few milliseconds).
-    var tally = Tally()
-    swap(&tally, &runs[batch.run].replicates[batch.replicate])
-    var schedule = runs[batch.run].schedule.take()
-    body(&tally, &schedule)
-    runs[batch.run].replicates[batch.replicate] = tally
-    runs[batch.run].schedule = schedule
+  /// Counts what a worker of `batch` published into its replicate and the run's schedule.
+  mutating func take(_ news: WorkerNews, for batch: Supervisor.Batch) {
+    for record in news.records {
+      runs[batch.run].replicates[batch.replicate].record(
+        record.outcome, count: 1, example: record.example, place: record.place)
+      runs[batch.run].schedule?.noteFailing(
+        index: record.index, fingerprint: record.fingerprint, outcome: record.outcome)
+    }
+    if news.passes > 0 { runs[batch.run].replicates[batch.replicate].record(.passed, count: news.passes) }
+    if news.scheduleIsUncontrolled { runs[batch.run].schedule?.isControlled = false }
+    runs[batch.run].schedule?.fingerprint ^= news.scheduleShare
   }
 
   /// The worker of `batch` ended as `end`: the iteration it was in, if any, is its crash or its

@@ -150,13 +150,13 @@ package final class PassSupervisor {
     let (launch, feed) = try arm.launch(tests, pass)
     let worker = try WorkerProcess(launch, indices: pass..<(pass + 1))
     let started = clock.now
-    var scratch = Tally()
-    var noSchedule: RunSchedule?
     var status: Int32?
     var idleSince: ContinuousClock.Instant?
     while status == nil {
       WorkerProcess.wait(forAnEndOf: [worker], upTo: Supervisor.pollInterval)
-      worker.poll(into: &scratch, schedule: &noSchedule)
+      // A pass's outcomes are its feed's, test by test (``SuiteEventFeed``): the worker's news
+      // only moves the process's own counts and reads its output.
+      _ = worker.poll()
       if InterruptSignal.isRaised {
         worker.kill()
         status = worker.reap(waiting: true)
@@ -178,7 +178,7 @@ package final class PassSupervisor {
         status = worker.reap(waiting: true)
       }
     }
-    worker.collectFinal(status: status ?? 0, into: &scratch, schedule: &noSchedule)
+    _ = worker.collectFinal(status: status ?? 0)
     // Only now: until the process ended, a failure could still land on a finished test's line.
     let finished = feed.drain()
     let now = clock.now

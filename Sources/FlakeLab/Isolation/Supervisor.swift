@@ -177,9 +177,9 @@ package final class Supervisor {
   ) throws -> [(worker: WorkerProcess, batch: Batch)] {
     var stillActive: [(worker: WorkerProcess, batch: Batch)] = []
     for (worker, batch) in active {
-      machine.update(batch) { worker.poll(into: &$0, schedule: &$1) }
+      machine.take(worker.poll(), for: batch)
       if let status = worker.reap() {
-        machine.update(batch) { worker.collectFinal(status: status, into: &$0, schedule: &$1) }
+        machine.take(worker.collectFinal(status: status), for: batch)
         try machine.workerEnded(batch, ended(worker, status: status, now: clock.now))
         continue
       }
@@ -201,7 +201,7 @@ package final class Supervisor {
     for (worker, batch) in active {
       worker.kill()
       let status = worker.reap(waiting: true) ?? 0
-      machine.update(batch) { worker.collectFinal(status: status, into: &$0, schedule: &$1) }
+      machine.take(worker.collectFinal(status: status), for: batch)
       machine.interrupted(batch, lifetime: clock.now - worker.startedAt)
     }
   }

@@ -48,20 +48,17 @@ final class WorkerProcess {
     close(output)
   }
 
-  /// Reads what the worker published since the last poll into `tally` and `schedule` (records
-  /// only; passes are counted once the worker has ended, from `completed`).
-  func poll(into tally: inout Tally, schedule: inout RunSchedule?) {
+  /// What the worker published since the last poll (records only; passes are counted once the
+  /// worker has ended, from `completed`).
+  func poll() -> WorkerNews {
     let before = completed
     var (finished, records) = feed.poll()
     for record in records {
-      tally.record(record.outcome, count: 1, example: record.example, place: record.place)
-      schedule?.noteFailing(index: record.index, fingerprint: record.fingerprint, outcome: record.outcome)
       failures += 1
       // A record is published just before the counter moves past its iteration.
       finished = max(finished, record.index + 1 - indices.lowerBound)
     }
     completed = max(completed, finished)
-    if feed.scheduleIsUncontrolled { schedule?.isControlled = false }
     if !isReady, feed.workerIsReady {
       isReady = true
       lastProgress = .now
@@ -71,16 +68,18 @@ final class WorkerProcess {
     if completed > before || feed.warmUpsFinished > warmUpsSeen { lastProgress = .now }
     warmUpsSeen = feed.warmUpsFinished
     readOutput()
+    return WorkerNews(records: records, scheduleIsUncontrolled: feed.scheduleIsUncontrolled)
   }
 
-  /// Takes the last of what an ended worker published: its remaining records, its passes
-  /// (every finished iteration that left no record), and its share of the schedule hash.
-  func collectFinal(status: Int32, into tally: inout Tally, schedule: inout RunSchedule?) {
+  /// The last of what an ended worker published: its remaining records, its passes (every
+  /// finished iteration that left no record), and its share of the schedule hash.
+  func collectFinal(status: Int32) -> WorkerNews {
     readOutput()
     feed.workerEnded(status: status, output: String(decoding: outputTail, as: UTF8.self))
-    poll(into: &tally, schedule: &schedule)
-    tally.record(.passed, count: completed - failures)
-    schedule?.fingerprint ^= feed.schedules
+    var news = poll()
+    news.passes = completed - failures
+    news.scheduleShare = feed.schedules
+    return news
   }
 
   /// Set once the worker has been reaped: its process ID may belong to another process now.
