@@ -12,6 +12,27 @@ package struct CIRun: Sendable, Equatable {
     package fileprivate(set) var tests: [CITest]
   }
 
+  /// What the command knows of the run beside its tests, given to the runner so that the run it
+  /// builds is whole: nothing is patched in after.
+  package struct Context: Sendable {
+    package var git: GitState?
+    package var selection: [String] = []
+    package var program = "flakelab"
+    package var quarantineFile: String?
+    package var staleQuarantine: [Quarantine.StaleEntry] = []
+
+    package init(
+      git: GitState? = nil, selection: [String] = [], program: String = "flakelab", quarantineFile: String? = nil,
+      staleQuarantine: [Quarantine.StaleEntry] = []
+    ) {
+      self.git = git
+      self.selection = selection
+      self.program = program
+      self.quarantineFile = quarantineFile
+      self.staleQuarantine = staleQuarantine
+    }
+  }
+
   /// The run's own ID: a history given the run twice (recorded, then its JSON imported) keeps it
   /// once.
   package var id = UUID().uuidString
@@ -46,8 +67,13 @@ package struct CIRun: Sendable, Equatable {
 
   package init(
     machine: MachineInfo = .current, packagePath: String, retries: Int, timeout: Duration, failOnFlaky: Bool,
-    seed: UInt64, tests: [CITest]
+    seed: UInt64, tests: [CITest], context: Context = Context()
   ) {
+    git = context.git
+    selection = context.selection
+    program = context.program
+    quarantineFile = context.quarantineFile
+    staleQuarantine = context.staleQuarantine
     self.seed = seed
     self.machine = machine
     self.packagePath = packagePath

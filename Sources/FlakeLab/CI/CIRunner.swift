@@ -27,20 +27,21 @@ package struct CIRunner {
   /// Runs `tests` (their pass, then their retries) with `quarantine`'s entries on them.
   @MainActor
   package func run(
-    _ tests: [PackageTest], quarantine: Quarantine, failOnFlaky: Bool,
+    _ tests: [PackageTest], quarantine: Quarantine, failOnFlaky: Bool, context: CIRun.Context = CIRun.Context(),
     onProgress: @escaping (_ stage: String, Supervisor.Progress) -> Void = { _, _ in }
   ) throws -> CIRun {
     SuspendSignal.install()
     defer { SuspendSignal.restoreDefault() }
     return try InterruptSignal.watching {
-      try passAndRetries(tests, quarantine: quarantine, failOnFlaky: failOnFlaky, onProgress: onProgress)
+      try passAndRetries(
+        tests, quarantine: quarantine, failOnFlaky: failOnFlaky, context: context, onProgress: onProgress)
     }
   }
 
   /// The pass, then the rounds of retries; an interrupt ends either with what finished.
   @MainActor
   private func passAndRetries(
-    _ tests: [PackageTest], quarantine: Quarantine, failOnFlaky: Bool,
+    _ tests: [PackageTest], quarantine: Quarantine, failOnFlaky: Bool, context: CIRun.Context,
     onProgress: @escaping (_ stage: String, Supervisor.Progress) -> Void
   ) throws -> CIRun {
     let clock = ContinuousClock()
@@ -58,7 +59,7 @@ package struct CIRunner {
       tests: tests.map { test in
         CITest(
           test: test, attempts: attempts[test] ?? [], location: package.locations[test.id], quarantine: entries[test.id])
-      })
+      }, context: context)
     run.interrupted = passes.wasInterrupted
     run.started = started
     run.passSeconds = (clock.now - start).seconds

@@ -94,15 +94,14 @@ struct CICommand: Command {
     let runner = CIRunner(
       package: built, preload: preload, timeout: timeout, retries: retries,
       workerExecutable: LabExecutables.worker, seed: seed)
-    var run = try runner.run(tests, quarantine: quarantine, failOnFlaky: failsOnFlaky) { stage, state in
-      progress?.show(stage + ": " + ProgressLine.render(state))
+    let context = CIRun.Context(
+      git: await git, selection: package.selection, program: Program.name,
+      quarantineFile: FileManager.default.fileExists(atPath: quarantineFile) ? quarantineFile : nil,
+      staleQuarantine: quarantine.stale(among: all, closest: Suggestion.closest))
+    let run = try runner.run(tests, quarantine: quarantine, failOnFlaky: failsOnFlaky, context: context) {
+      stage, state in progress?.show(stage + ": " + ProgressLine.render(state))
     }
     progress?.clear()
-    run.quarantineFile = FileManager.default.fileExists(atPath: quarantineFile) ? quarantineFile : nil
-    run.staleQuarantine = quarantine.stale(among: all, closest: Suggestion.closest)
-    run.git = await git
-    run.selection = package.selection
-    run.program = Program.name
     let status = output.finish(CommandOutput(run))
     if let history, !run.interrupted { try history.record(run) }
     return status
