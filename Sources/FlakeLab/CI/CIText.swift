@@ -3,9 +3,8 @@
 /// line for the rest and one for the job.
 package enum CIText {
   package static func render(_ run: CIRun) -> String {
-    let machine = run.machine
     var lines = [
-      "flakelab \(Report.labVersion) · \(machine.cores) cores · \(machine.os) · Swift \(machine.swift) · seed \(run.seed)",
+      run.machine.line + " · seed \(run.seed)",
       "The suite ran once under global, as swift test runs it; a test that failed, crashed or hung ran again alone, "
         + "in a fresh process, up to \(run.retries) time\(run.retries == 1 ? "" : "s").",
       "",

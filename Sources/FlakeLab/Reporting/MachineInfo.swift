@@ -15,6 +15,12 @@ package struct MachineInfo: Equatable, Sendable {
     self.swift = swift
   }
 
+  /// The line every text answer starts with: the lab's version and this machine, the facts a
+  /// rate under global is read with (`flakelab 0.1.0 · 2 cores · Linux … · Swift 6.3`).
+  package var line: String {
+    "flakelab \(Report.labVersion) · \(cores) cores · \(os) · Swift \(swift)"
+  }
+
   /// This machine, now.
   package static var current: MachineInfo {
     MachineInfo(

@@ -182,9 +182,8 @@ enum MachineLine {
   /// The machine, then a line for each of the run's settings that shape its figures.
   static func lines(_ report: Report) -> [String] {
     let context = ReportContext(report)
-    let machine = context.machine
     var lines = [
-      "flakelab \(Report.labVersion) · \(machine.cores) cores · \(machine.os) · Swift \(machine.swift)",
+      context.machine.line,
       "Rates under the global executor depend on this machine's cores and load.",
     ]
     if let seed = context.seed {
