@@ -129,8 +129,11 @@ final class HistoryFormatTests: XCTestCase {
     XCTAssertEqual(imported.source, RecordedRun(run).source)
     XCTAssertEqual(imported.kind, .ci)
     XCTAssertEqual(imported.started, RecordedRun(run).started)
-    let store = try HistoryStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("h-\(UUID().uuidString).sqlite").path)
-    defer { try? FileManager.default.removeItem(atPath: store.path) }
+    // In a directory of its own, removed whole: the store's -wal and -shm go with it.
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("h-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = try HistoryStore(path: directory.appendingPathComponent("history.sqlite").path)
     XCTAssertTrue(try store.record(RecordedRun(run)))
     XCTAssertFalse(try store.record(imported))
   }

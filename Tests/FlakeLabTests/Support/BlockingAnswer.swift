@@ -8,7 +8,9 @@ enum BlockingAnswer {
   static let run = Result { () throws -> (page: String, report: String) in
     let listing = try Fixtures.flakeKindsBuild.get()
     guard listing.status == 0 else { throw Failure(description: listing.stderr) }
-    let report = FileManager.default.temporaryDirectory.appendingPathComponent("blocking-answer-\(getpid()).json").path
+    let report = reportPath
+    // Shared by the suites that read it, so removed when the test process ends.
+    atexit { unlink(BlockingAnswer.reportPath) }
     let result = try Flakelab.run([
       "test", "--package-path", Fixtures.flakeKinds, "--skip-build", "--iterations", "3",
       "--executor", "serial", "--filter", "blocksThread|stable\\(\\)", "--format", "html", "--no-progress",
@@ -17,6 +19,10 @@ enum BlockingAnswer {
     guard result.status == 0 else { throw Failure(description: result.stderr) }
     return (result.stdout, report)
   }
+
+  static let reportPath = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "blocking-answer-\(getpid()).json"
+  ).path
 
   struct Failure: Error, CustomStringConvertible {
     let description: String
