@@ -151,6 +151,14 @@ final class DrillDownPlanTests: XCTestCase {
       [.hangsAlone, .hangsAlone, .hangsAlone, .everyIterationTimedOut, .hangsAlone, .hangsAlone])
     XCTAssertEqual(plan.results.map(\.notRun), [40, 40, 40, 17, 20, 40])
     XCTAssertEqual(Diagnostician.judge(screen + plan.results, confidence: 0.95).verdict, .failing)
+    // The answer says the unrun arms once, not a line of "0 of 0" each.
+    let finding = TestFinding(test: race, runs: screen + plan.results, confidence: 0.95)
+    let block = SuiteAnswerText.block(finding, program: "f")
+    XCTAssertFalse(block.contains { $0.contains("0 of 0 failed") }, "\(block)")
+    XCTAssertEqual(
+      block.filter { $0.hasPrefix("    not run: ") },
+      ["    not run: repetitions, global; repetitions, serial; repetitions, seeded; fresh, serial; stressed, global "
+        + "(it timed out in every pass and in its first 3 processes alone, so each further arm would only wait again)"])
 
     var finishes = DrillDownPlan(
       arms: arms, tests: [race], failingEverywhere: [race], screen: screen, measurement: measurement)

@@ -69,7 +69,13 @@ package enum SuiteAnswerText {
         + (finding.diagnosis.map { "  \($0.rawValue): \(finding.summary ?? $0.summary)" } ?? "")
     ]
     if let lead = finding.lead { lines.append("    open: " + lead.text(relativeTo: finding.packagePath)) }
-    lines += finding.runs.map { "    " + armLine($0) }
+    // The arms a hang left unrun say so once, not a line of none each.
+    let unrun = { (run: RunResult) in run.stop == .hangsAlone && run.tally.iterations == 0 }
+    lines += finding.runs.filter { !unrun($0) }.map { "    " + armLine($0) }
+    let hung = finding.runs.filter(unrun).map { "\($0.test?.layout.rawValue ?? "run"), \($0.executor)" }
+    if !hung.isEmpty {
+      lines.append("    not run: " + hung.joined(separator: "; ") + " (" + TextReport.reason(.hangsAlone) + ")")
+    }
     lines += evidence(finding).map { "    " + $0 }
     if let seen = mostFrequentFailure(finding) {
       lines.append("    seen: \(seen)")

@@ -123,7 +123,7 @@ extension TextReport {
       "its first \(RunSettling.limit) iterations all failed, which settles this arm of the diagnosis"
     case .hangsAlone:
       "it timed out in every pass and in its first \(RunSettling.limit) processes alone, "
-        + "so this arm would only wait again"
+        + "so each further arm would only wait again"
     case .budgetSpent:
       "the --budget was spent before the rest could start"
     case .interrupted:
