@@ -147,44 +147,9 @@ package struct DrillDownPlan {
   package mutating func ran(_ runs: [RunResult], interrupted: Bool, inTime: Bool) -> Action? {
     switch stage {
     case .leading(let leading):
-      guard let lead = leadArm else { return end() }
-      // Whatever else the lead run came to, the settling that follows decides with every
-      // arm's first iterations (a test that passed alone somewhere has rates).
-      for (test, var run) in zip(leading, runs) {
-        if hungAlone(run) {
-          run.stop = run.stop ?? .everyIterationTimedOut
-          run.notRun = lead.iterations - run.tally.iterations
-        }
-        leadRuns[test] = run
-      }
-      guard !interrupted else {
-        armRuns = leading.compactMap { leadRuns[$0] }.map { run in
-          var run = run
-          run.notRun = lead.iterations - run.tally.iterations
-          run.stop = run.stop ?? .interrupted
-          return run
-        }
-        return end()
-      }
-      return firstIterations()
+      return leadRan(leading, runs, interrupted: interrupted)
     case .settling:
-      armRuns = zip(pairs, runs).map { pair, run in
-        guard let lead = leadRuns[pair.test] else { return run }
-        if isLead(pair.arm) { return lead }
-        guard hungAlone(lead) else { return run }
-        var skipped = run
-        skipped.notRun = pair.arm.iterations
-        skipped.stop = .hangsAlone
-        return skipped
-      }
-      guard !interrupted else {
-        for index in pairs.indices {
-          armRuns[index].notRun = planned[index] - armRuns[index].tally.iterations
-          armRuns[index].stop = armRuns[index].stop ?? .interrupted
-        }
-        return end()
-      }
-      return settled(inTime: inTime)
+      return firstIterationsRan(runs, interrupted: interrupted, inTime: inTime)
     case .rest(let open), .undecided(_, let open):
       for (index, run) in zip(open, runs) { armRuns[index].add(run) }
       guard !interrupted else { return cut(open) }
@@ -218,6 +183,48 @@ package struct DrillDownPlan {
   }
 
   // MARK: Stage 1: settling
+
+  /// The hanging tests' lead arms came to `runs`: a lead that hung alone is settled there;
+  /// whatever else it came to, every arm's first iterations decide after it (a test that passed
+  /// alone somewhere has rates).
+  private mutating func leadRan(_ leading: [PackageTest], _ runs: [RunResult], interrupted: Bool) -> Action? {
+    guard let lead = leadArm else { return end() }
+    for (test, var run) in zip(leading, runs) {
+      let hung = hungAlone(run)
+      if hung || interrupted {
+        run.notRun = lead.iterations - run.tally.iterations
+        run.stop = run.stop ?? (hung ? .everyIterationTimedOut : .interrupted)
+      }
+      leadRuns[test] = run
+    }
+    guard !interrupted else {
+      armRuns = leading.compactMap { leadRuns[$0] }
+      return end()
+    }
+    return firstIterations()
+  }
+
+  /// Each arm's first iterations came to `runs` (a hanging test's lead arm, its lead run; its
+  /// other arms, none when it hung alone): those they settle stop, the rest run on.
+  private mutating func firstIterationsRan(_ runs: [RunResult], interrupted: Bool, inTime: Bool) -> Action? {
+    armRuns = zip(pairs, runs).map { pair, run in
+      guard let lead = leadRuns[pair.test] else { return run }
+      if isLead(pair.arm) { return lead }
+      guard hungAlone(lead) else { return run }
+      var skipped = run
+      skipped.notRun = pair.arm.iterations
+      skipped.stop = .hangsAlone
+      return skipped
+    }
+    guard !interrupted else {
+      for index in pairs.indices {
+        armRuns[index].notRun = planned[index] - armRuns[index].tally.iterations
+        armRuns[index].stop = armRuns[index].stop ?? .interrupted
+      }
+      return end()
+    }
+    return settled(inTime: inTime)
+  }
 
   /// After each arm's first iterations: the rest of those they did not settle. A test that
   /// failed every pass of the screen yet passed alone somewhere is not broken: it has rates to
