@@ -96,7 +96,8 @@ package struct RecordedRun: Sendable, Equatable {
   /// A `flakelab ci` run, under its own ID, so that its JSON or JUnit imported later adds nothing.
   package init(_ run: CIRun) {
     self.init(
-      source: Self.source(ofCIRun: run.id), kind: .ci, started: run.started, commit: run.git?.commit, branch: run.git?.branch,
+      source: Self.source(ofCIRun: run.id), kind: .ci, started: run.started, commit: run.context.git?.commit,
+      branch: run.context.git?.branch,
       machine: Machine(run.machine), seed: run.seed,
       results: run.tests.map { test in
         Result(

@@ -82,7 +82,7 @@ final class HistoryFormatTests: XCTestCase {
           test: PackageTest(id: "M.c()", framework: .swiftTesting),
           attempts: [.init(outcome: .failed(observation: "x"), seconds: 0.1), .init(outcome: .passed, seconds: 0.1)]),
       ])
-    run.git = GitState(commit: "abc", branch: "main")
+    run.context.git = GitState(commit: "abc", branch: "main")
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("ci-\(UUID().uuidString).json").path
     try Data(CIJSON.render(run).utf8).write(to: URL(fileURLWithPath: file))
     defer { try? FileManager.default.removeItem(atPath: file) }
@@ -159,11 +159,13 @@ final class HistoryFormatTests: XCTestCase {
       machine: MachineInfo(cores: 2, os: "Ubuntu 24.04", swift: "6.3"), packagePath: "/p", retries: 2, timeout: .seconds(60),
       failOnFlaky: true, seed: UInt64.max - 1, tests: [flaky, quarantined, skipped])
     run.started = Date(timeIntervalSince1970: 1_790_000_000)
-    run.git = GitState(commit: "abc", branch: "main")
-    run.selection = ["--filter", "^M\\."]
-    run.program = "my-lab"
-    run.quarantineFile = "/p/.flakelab/quarantine.json"
-    run.staleQuarantine = [.init(entry: .init(test: "M.old()", reason: "gone", added: "2026-11-01"), closest: "M.c()")]
+    run.context.git = GitState(commit: "abc", branch: "main")
+    run.context.selection = ["--filter", "^M\\."]
+    run.context.program = "my-lab"
+    run.context.quarantineFile = "/p/.flakelab/quarantine.json"
+    run.context.staleQuarantine = [
+      .init(entry: .init(test: "M.old()", reason: "gone", added: "2026-11-01"), closest: "M.c()")
+    ]
     run.passSeconds = 1.234
     run.retrySeconds = 0.5
     let read = try CIJSONReader.read(try XCTUnwrap(JSONParser.parse(Array(CIJSON.render(run).utf8))))

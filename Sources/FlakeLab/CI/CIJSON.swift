@@ -81,18 +81,19 @@ package enum CIJSON {
     return JSONValue.object([
       (Key.flakelab, .string(Report.labVersion)), (Key.command, .string(command)), (Key.id, .string(run.id)),
       (Key.started, .string(Timestamp.iso8601(run.started))),
-      (Key.commit, run.git.map { .string($0.commit) } ?? .null), (Key.branch, run.git?.branch.map(JSONValue.string) ?? .null),
+      (Key.commit, run.context.git.map { .string($0.commit) } ?? .null),
+      (Key.branch, run.context.git?.branch.map(JSONValue.string) ?? .null),
       (Key.machine, JSONReport.machine(run.machine)),
       (Key.packagePath, .string(run.packagePath)), (Key.retries, .int(run.retries)),
       (Key.timeoutSeconds, .double(run.timeout.seconds)),
       // As a string: a 64-bit seed is more than a JSON number keeps exactly.
-      (Key.seed, .string(String(run.seed))), (Key.selection, .array(run.selection.map(JSONValue.string))),
-      (Key.program, .string(run.program)), (Key.interrupted, .bool(run.interrupted)),
-      (Key.quarantineFile, run.quarantineFile.map(JSONValue.string) ?? .null),
+      (Key.seed, .string(String(run.seed))), (Key.selection, .array(run.context.selection.map(JSONValue.string))),
+      (Key.program, .string(run.context.program)), (Key.interrupted, .bool(run.interrupted)),
+      (Key.quarantineFile, run.context.quarantineFile.map(JSONValue.string) ?? .null),
       (
         Key.staleQuarantine,
         .array(
-          run.staleQuarantine.map {
+          run.context.staleQuarantine.map {
             .object([
               (Key.test, .string($0.entry.test)), (Key.reason, .string($0.entry.reason)), (Key.added, .string($0.entry.added)),
               (Key.closest, $0.closest.map(JSONValue.string) ?? .null),

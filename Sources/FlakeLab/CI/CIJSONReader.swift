@@ -51,12 +51,12 @@ package enum CIJSONReader {
       seed: seed, tests: tests)
     run.id = id
     run.started = started
-    run.selection = document[Key.selection]?.array?.compactMap(\.string) ?? []
-    run.program = document[Key.program]?.string ?? run.program
+    run.context.selection = document[Key.selection]?.array?.compactMap(\.string) ?? []
+    run.context.program = document[Key.program]?.string ?? run.context.program
     run.interrupted = document[Key.interrupted]?.bool ?? false
-    run.git = document[Key.commit]?.string.map { GitState(commit: $0, branch: document[Key.branch]?.string) }
-    run.quarantineFile = document[Key.quarantineFile]?.string
-    run.staleQuarantine = (document[Key.staleQuarantine]?.array ?? []).compactMap { entry in
+    run.context.git = document[Key.commit]?.string.map { GitState(commit: $0, branch: document[Key.branch]?.string) }
+    run.context.quarantineFile = document[Key.quarantineFile]?.string
+    run.context.staleQuarantine = (document[Key.staleQuarantine]?.array ?? []).compactMap { entry in
       guard let test = entry[Key.test]?.string else { return nil }
       return Quarantine.StaleEntry(
         entry: .init(test: test, reason: entry[Key.reason]?.string ?? "", added: entry[Key.added]?.string ?? ""),

@@ -68,9 +68,11 @@ package enum CIJUnit {
   }
 
   private static func properties(_ run: CIRun) -> [(name: String, value: String)] {
-    [("seed", String(run.seed)), ("retries", String(run.retries)), (Property.run, run.id),
-     (Property.started, Timestamp.iso8601(run.started))]
-      + (run.git.map { [(Property.commit, $0.commit)] + ($0.branch.map { [(Property.branch, $0)] } ?? []) } ?? [])
+    let git = run.context.git.map { git in
+      [(Property.commit, git.commit)] + (git.branch.map { [(Property.branch, $0)] } ?? [])
+    }
+    return [("seed", String(run.seed)), ("retries", String(run.retries)), (Property.run, run.id),
+     (Property.started, Timestamp.iso8601(run.started))] + (git ?? [])
   }
 
   private enum Kind { case passed, failure, error, skipped }

@@ -30,7 +30,8 @@ package enum CIMarkdown {
       for (test, command) in replays { lines += [MarkdownReport.code(test) + ":", "", "```sh", command, "```", ""] }
       lines.append("</details>")
     }
-    if !run.staleQuarantine.isEmpty { lines += [""] + run.staleQuarantine.map { "- " + MarkdownReport.escaped(CIText.stale($0)) } }
+    let stale = run.context.staleQuarantine
+    if !stale.isEmpty { lines += [""] + stale.map { "- " + MarkdownReport.escaped(CIText.stale($0)) } }
     lines += ["", CIText.summary(run) + " " + CIText.verdict(run)]
     return Formatting.lines(lines)
   }

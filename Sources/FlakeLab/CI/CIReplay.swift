@@ -12,12 +12,13 @@ extension CIRun {
     else { return nil }
     let package = ScheduleText.shellQuoted(packagePath)
     guard failure.index > 0 else {
-      return ([program, "ci", "--package-path", package] + selection.map(ScheduleText.shellQuoted)
+      return ([context.program, "ci", "--package-path", package] + context.selection.map(ScheduleText.shellQuoted)
         + ["--retries", "0", "--seed", String(seed)]).joined(separator: " ")
     }
     let filter = "^" + NSRegularExpression.escapedPattern(for: test.test.id) + "$"
     return [
-      program, "test", "--package-path", package, "--layout", "fresh", "--filter", ScheduleText.shellQuoted(filter),
+      context.program, "test", "--package-path", package, "--layout", "fresh",
+      "--filter", ScheduleText.shellQuoted(filter),
       "--executor", ExecutorID.global.name, "--seed", String(seed), "--index", String(failure.index),
     ].joined(separator: " ")
   }

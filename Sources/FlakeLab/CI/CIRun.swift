@@ -14,11 +14,16 @@ package struct CIRun: Sendable, Equatable {
 
   /// What the command knows of the run beside its tests, given to the runner so that the run it
   /// builds is whole: nothing is patched in after.
-  package struct Context: Sendable {
+  package struct Context: Sendable, Equatable {
+    /// The package's checkout, when it is one: what the history files the run under.
     package var git: GitState?
+    /// The `--filter` and `--skip` arguments the run chose its tests with, for the pass's replay.
     package var selection: [String] = []
+    /// The executable replay commands name (``Report/program``).
     package var program = "flakelab"
+    /// The quarantine file's path, when one was read.
     package var quarantineFile: String?
+    /// Its entries that name no test of the package, and so quarantine nothing.
     package var staleQuarantine: [Quarantine.StaleEntry] = []
 
     package init(
@@ -38,8 +43,6 @@ package struct CIRun: Sendable, Equatable {
   package var id = UUID().uuidString
   /// When the pass began.
   package var started = Date()
-  /// The package's checkout, when it is one: what the history files the run under.
-  package var git: GitState?
   package var machine: MachineInfo
   package var packagePath: String
   /// Retries of a test that failed, alone, each in a fresh process (`--retries`).
@@ -50,17 +53,10 @@ package struct CIRun: Sendable, Equatable {
   /// with it repeats what it decides; the order of the threads under the global executor stays
   /// the machine's.
   package var seed: UInt64
-  /// The `--filter` and `--skip` arguments the run chose its tests with, for the pass's replay.
-  package var selection: [String] = []
-  /// The executable replay commands name (``Report/program``).
-  package var program = "flakelab"
   package var tests: [CITest]
   /// Set when Ctrl-C or SIGTERM cut the run short: the tests hold what finished.
   package var interrupted = false
-  /// The quarantine file's path, when one was read.
-  package var quarantineFile: String?
-  /// Its entries that name no test of the package, and so quarantine nothing.
-  package var staleQuarantine: [Quarantine.StaleEntry] = []
+  package var context: Context
   /// Wall-clock seconds of the pass and of the retries.
   package var passSeconds = 0.0
   package var retrySeconds = 0.0
@@ -69,11 +65,7 @@ package struct CIRun: Sendable, Equatable {
     machine: MachineInfo = .current, packagePath: String, retries: Int, timeout: Duration, failOnFlaky: Bool,
     seed: UInt64, tests: [CITest], context: Context = Context()
   ) {
-    git = context.git
-    selection = context.selection
-    program = context.program
-    quarantineFile = context.quarantineFile
-    staleQuarantine = context.staleQuarantine
+    self.context = context
     self.seed = seed
     self.machine = machine
     self.packagePath = packagePath

@@ -14,7 +14,7 @@ package enum CIText {
     for test in run.shown where test.quarantine == nil { lines += block(test, of: run) }
     lines += crashBlocks(crashes)
     for test in run.shown where test.quarantine != nil { lines += block(test, of: run) }
-    lines += run.staleQuarantine.map { "STALE  " + stale($0) }
+    lines += run.context.staleQuarantine.map { "STALE  " + stale($0) }
     lines.append(summary(run))
     lines.append(verdict(run))
     return Formatting.lines(lines)
