@@ -380,9 +380,7 @@ package enum Diagnostician {
       return true
     }
     if let test = run.test {
-      let oneAtATime = test.layout == .oneAtATime
-        || (test.layout == .suite && (!run.ranInParallel || test.test.framework == .xctest))
-      guard oneAtATime else { return false }
+      guard test.layout.isSuitePass, !ranBesideRunningNeighbours(run) else { return false }
     }
     let failed = run.tally.notPassed
     return failed > 0 && (run.testSeconds ?? run.seconds) >= Double(failed) * PassSupervisor.slowFailure.seconds
