@@ -131,7 +131,7 @@ final class FailureLineTests: XCTestCase {
     run.test = TestReference(test: test, packagePath: directory.path, layout: .suite)
     var report = Report(runs: [run])
     report.tests = TestFinding.findings(
-      of: [test], runs: [run], polluters: [:], locations: [test.id: SourceLocation(path: source, line: 8)],
+      of: [test], runs: [run], polluters: [:], locations: [test: SourceLocation(path: source, line: 8)],
       confidence: 0.95)
     let finding = try XCTUnwrap(report.tests.first)
     XCTAssertNotEqual(finding.verdict, .stable)

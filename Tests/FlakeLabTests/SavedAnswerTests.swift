@@ -58,7 +58,7 @@ final class SavedAnswerTests: XCTestCase {
     report.budget = .seconds(600)
     report.tests = TestFinding.findings(
       of: [victim, crashA, crashB, polluter, stable], runs: screen + drilled, polluters: [victim: polluters],
-      locations: [victim.id: SourceLocation(path: "/tmp/pkg/Tests/M/Shared.swift", line: 12)], confidence: 0.95)
+      locations: [victim: SourceLocation(path: "/tmp/pkg/Tests/M/Shared.swift", line: 12)], confidence: 0.95)
     return report
   }
 
@@ -84,7 +84,7 @@ final class SavedAnswerTests: XCTestCase {
     ]
     report.tests += TestFinding.findings(
       of: [random], runs: draws, polluters: [:],
-      locations: [random.id: SourceLocation(path: "/tmp/pkg/Tests/M/Random.swift", line: 7)], confidence: 0.95)
+      locations: [random: SourceLocation(path: "/tmp/pkg/Tests/M/Random.swift", line: 7)], confidence: 0.95)
     let lines = SuiteAnswerText.render(report, verbose: false).split(separator: "\n", omittingEmptySubsequences: false)
       .map(String.init)
     let start = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("2 of 6 tests") }, "\(lines)")

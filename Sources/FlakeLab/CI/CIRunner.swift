@@ -58,7 +58,7 @@ package struct CIRunner {
       packagePath: package.path, retries: retries, timeout: timeout, failOnFlaky: failOnFlaky, seed: seed,
       tests: tests.map { test in
         CITest(
-          test: test, attempts: attempts[test] ?? [], location: package.locations[test.id], quarantine: entries[test.id])
+          test: test, attempts: attempts[test] ?? [], location: package.locations[test], quarantine: entries[test.id])
       }, context: context)
     run.interrupted = passes.wasInterrupted
     run.started = started

@@ -31,7 +31,7 @@ package struct LeadLine: Sendable, Equatable {
   /// The line for `finding`: the blocking frame of a test that blocks its thread, the polluter
   /// found (when the others do not fail it too), else the commonest failure's line (where the
   /// runtime said a crash was), else the declaration.
-  static func of(_ finding: TestFinding, locations: [String: SourceLocation]) -> LeadLine? {
+  static func of(_ finding: TestFinding, locations: [PackageTest: SourceLocation]) -> LeadLine? {
     if finding.diagnosis == .blocksThread, let place = finding.blockedAt,
       let location = ThreadBlocks.location(of: place)
     {
@@ -39,7 +39,7 @@ package struct LeadLine: Sendable, Equatable {
     }
     // A polluter found first among many that fail it is no line to open.
     if let polluters = finding.polluters, polluters.isComplete || polluters.placement == .beside,
-      let polluter = polluters.tests.first, let location = locations[polluter.id]
+      let polluter = polluters.tests.first, let location = locations[polluter]
     {
       return LeadLine(location: location, reason: .polluter, detail: polluter.id)
     }

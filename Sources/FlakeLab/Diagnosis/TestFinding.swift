@@ -129,13 +129,13 @@ extension TestFinding {
   /// after `merge` of its reports.
   package static func findings(
     of tests: [PackageTest], runs: [RunResult], polluters: [PackageTest: Polluters],
-    locations: [String: SourceLocation], confidence: Double
+    locations: [PackageTest: SourceLocation], confidence: Double
   ) -> [TestFinding] {
     let byTest = Dictionary(grouping: runs.filter { $0.test != nil }, by: { $0.test!.test })
     return tests.map { test in
       var finding = TestFinding(
         test: test, runs: (byTest[test] ?? []).map { Report.estimated($0, at: confidence) }, confidence: confidence)
-      finding.location = locations[test.id]
+      finding.location = locations[test]
       finding.polluters = finding.diagnosis == .interference ? polluters[test] : nil
       finding.lead = finding.verdict == .stable ? nil : LeadLine.of(finding, locations: locations)
       return finding

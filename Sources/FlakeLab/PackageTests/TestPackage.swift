@@ -11,8 +11,8 @@ package struct TestPackage: Sendable {
   /// The directory as given, for messages and replay commands.
   package let path: String
   package let testBinary: String
-  /// Where each listed test is declared, by ID, where it could be found (``SourceLocation``).
-  package private(set) var locations: [String: SourceLocation] = [:]
+  /// Where each listed test is declared, where it could be found (``SourceLocation``).
+  package private(set) var locations: [PackageTest: SourceLocation] = [:]
   /// The lines of each XCTest test's body, to charge a failure to the test whose line it is.
   package private(set) var bodies = TestBodies()
   /// The ID `swift test --filter` matches for each listed test whose framework matches another
@@ -165,12 +165,12 @@ package struct TestPackage: Sendable {
       case .swiftTesting:
         listed.eventStreamVersion = version
         let parsed = ListingRecord.parse(FileManager.default.contents(atPath: records) ?? Data(), tests: ids)
-        listed.locations.merge(parsed.compactMapValues(\.location)) { $1 }
+        for test in found { listed.locations[test] = parsed[test.id]?.location }
         listed.filterIDs.merge(parsed.mapValues(\.filterID)) { $1 }
         listed.swiftTestingTests = Set(ids)
       case .xctest:
         let declarations = XCTestDeclaration.find(ids, under: path + "/Tests")
-        listed.locations.merge(declarations.mapValues(\.location)) { $1 }
+        for test in found { listed.locations[test] = declarations[test.id]?.location }
         listed.bodies = TestBodies(declarations, listed: ids)
       }
     }

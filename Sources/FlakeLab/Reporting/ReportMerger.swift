@@ -50,7 +50,7 @@ package enum ReportMerger {
     var tests: [PackageTest] = []
     var drilled: [PackageTest: [RunResult]] = [:]
     var polluters: [PackageTest: Polluters] = [:]
-    var locations: [String: SourceLocation] = [:]
+    var locations: [PackageTest: SourceLocation] = [:]
     for finding in reports.flatMap(\.tests) {
       let test = finding.test
       if drilled[test] == nil { tests.append(test) }
@@ -65,7 +65,7 @@ package enum ReportMerger {
       }
       drilled[test] = runs
       if polluters[test] == nil { polluters[test] = finding.polluters }
-      if locations[test.id] == nil { locations[test.id] = finding.location }
+      if locations[test] == nil { locations[test] = finding.location }
     }
     return TestFinding.findings(
       of: tests, runs: screen + tests.flatMap { drilled[$0] ?? [] }, polluters: polluters, locations: locations,

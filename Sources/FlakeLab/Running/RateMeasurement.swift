@@ -101,7 +101,7 @@ extension RateMeasurement {
   @MainActor
   package func screen(
     _ tests: [PackageTest], arms: [PassSupervisor.Arm], passes: Range<Int>, packagePath: String,
-    drillDown: DrillDown?, locations: [String: SourceLocation] = [:],
+    drillDown: DrillDown?, locations: [PackageTest: SourceLocation] = [:],
     onProgress: @escaping (_ stage: String, Supervisor.Progress) -> Void = { _, _ in }
   ) throws -> Report {
     SuspendSignal.install()

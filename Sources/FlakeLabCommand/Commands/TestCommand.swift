@@ -190,7 +190,7 @@ struct TestCommand: Command {
       JSONValue.object([
         ("test", .string(test.id)), ("framework", .string(test.framework.rawValue)),
         ("filterID", .string(package.filterID(of: test))),
-        ("source", package.locations[test.id].map { .object([("path", .string($0.path)), ("line", .int($0.line))]) } ?? .null),
+        ("source", package.locations[test].map { .object([("path", .string($0.path)), ("line", .int($0.line))]) } ?? .null),
       ])
     }
     return JSONValue.object([("tests", .array(listed))]).serialized() + "\n"
