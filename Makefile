@@ -8,7 +8,7 @@ endif
 FLAKELAB = .build/release/flakelab
 PREFIX ?= /usr/local
 
-.PHONY: build run test check bench docs install clean
+.PHONY: build debug run test check bench docs reports install clean
 
 # flakelab, and next to it its workers (flakelab without the history's SQLite), the harness
 # `flakelab test` preloads into a package's test binary and the Swift Testing runner the harness
@@ -19,16 +19,19 @@ build:
 	$(SWIFT) build -c release --product FlakeLabPreload
 	$(SWIFT) build -c release --product FlakeLabSwiftTesting
 
+# The same, debug: what the tests and `make reports` run.
+debug:
+	$(SWIFT) build --product flakelab
+	$(SWIFT) build --product flakelab-worker
+	$(SWIFT) build --product FlakeLabPreload
+	$(SWIFT) build --product FlakeLabSwiftTesting
+
 run: build
 	$(FLAKELAB) run isLoading --iterations 10000
 	$(FLAKELAB) compare isLoading backToBack.serialForm cancel screenshots toggleRace runtimeOrder --iterations 1000
 	$(FLAKELAB) test --package-path Tests/Fixtures/FlakeKinds
 
-test:
-	$(SWIFT) build --product flakelab
-	$(SWIFT) build --product flakelab-worker
-	$(SWIFT) build --product FlakeLabPreload
-	$(SWIFT) build --product FlakeLabSwiftTesting
+test: debug
 	$(SWIFT) test
 
 # The lab's own claims, judged statistically: a CI job of its own, not part of `make test`.
@@ -38,6 +41,15 @@ check: build
 bench: build
 	$(SWIFT) build -c release --product flakelab-bench
 	.build/release/flakelab-bench
+
+# The reports the renderers' tests read (Tests/Reports), written again from real runs: after a
+# change to what a report holds, `make test` says which are due. Paths are kept from the
+# repository's root, so that a report renders alike in any clone.
+BLOCKING_ANSWER = Tests/Reports/blocking-answer.json
+reports: debug
+	.build/debug/flakelab test --package-path Tests/Fixtures/FlakeKinds --iterations 3 --executor serial \
+	  --filter 'blocksThread|stable\(\)' --no-progress --format json > $(BLOCKING_ANSWER).new
+	sed 's|"$(CURDIR)/|"|g' $(BLOCKING_ANSWER).new > $(BLOCKING_ANSWER) && rm $(BLOCKING_ANSWER).new
 
 # The public API's documentation (Sources/FlakeLab/FlakeLab.docc), built with every symbol link
 # checked: a link to a name that does not exist, or is not public, fails. Output: .build/docs.

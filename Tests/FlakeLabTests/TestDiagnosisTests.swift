@@ -322,10 +322,10 @@ final class TestDiagnosisTests: XCTestCase {
   /// The markdown answer: one row per test that is not stable, with its diagnosis, its counts
   /// screen and alone, the line to open, and what to do; a line for the stable ones. In a GitHub
   /// Actions job, each such test is also a warning on the line to open, relative to the workspace.
-  /// Rendered by `merge` from the saved report of the run the page's checks share.
+  /// Rendered by `merge` from the saved report the page's checks read.
   func testTheMarkdownAnswerIsOneRowPerTestThatIsNotStableAndAnAnnotationOnItsLine() throws {
-    let result = try Flakelab.run(
-      ["merge", try BlockingAnswer.run.get().report, "--format", "markdown"],
+    let result = try SavedReports.merge(
+      SavedReports.blockingAnswer, ["--format", "markdown"],
       environment: ["GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": Fixtures.flakeKinds])
     XCTAssertEqual(result.status, 0, result.stderr)
     // The harness saw the semaphore's wait block the queue's thread (inside `#expect`, whose
@@ -362,7 +362,7 @@ final class TestDiagnosisTests: XCTestCase {
   }
 
   func testFailOnFlakyFailsTheCommandAndSaysWhichTest() throws {
-    let result = try Flakelab.run(["merge", try BlockingAnswer.run.get().report, "--fail-on-flaky"])
+    let result = try SavedReports.merge(SavedReports.blockingAnswer, ["--fail-on-flaky"])
     XCTAssertEqual(result.status, 1, result.stderr)
     XCTAssertTrue(result.stderr.contains("not met: \(blocks) is flaky (blocks-thread"), result.stderr)
     XCTAssertTrue(result.stdout.contains("FLAKY  \(blocks)  blocks-thread"), result.stdout)
