@@ -337,20 +337,20 @@ final class DailyJobHostileTests: XCTestCase {
   }
 
   func testAnInterruptDuringRetriesSaysInterruptedNotFailed() throws {
-    // hangs() hangs each run for the 3 s timeout: the pass ends at about 3 s, five retries run
-    // until about 18 s, and the interrupt at 8 s falls among them.
+    // hangs() hangs each run for the 1 s timeout: the pass ends at about 1 s, five retries run
+    // until about 6 s, and the interrupt at 4 s falls among them.
     let output = Pipe()
     let process = Process()
     process.executableURL = Flakelab.executable
     process.arguments = [
-      "ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "hangs", "--timeout", "3s",
+      "ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "hangs", "--timeout", "1s",
       "--retries", "5", "--output", path("ci.json"),
     ]
     process.environment = ProcessInfo.processInfo.environment.merging(["CIJOB_STATE": state.path]) { $1 }
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     try process.run()
-    Thread.sleep(forTimeInterval: 8)
+    Thread.sleep(forTimeInterval: 4)
     process.interrupt()
     let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
