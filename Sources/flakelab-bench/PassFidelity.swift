@@ -33,14 +33,17 @@ func passFidelityFigures(worker: String) throws {
     print("flakelab test's suite pass against the binary run as swift test runs it: \(path), \(tests.count) tests, \(rounds) alternating rounds, global")
     let failing = Set(lab.keys).union(plain.keys).sorted()
     if failing.isEmpty { print("  no test failed on either side") }
-    for id in failing {
-      let (a, b) = (lab[id] ?? 0, plain[id] ?? 0)
-      let p = fisherExact(a, rounds - a, b, rounds - b)
+    let counts = failing.map { (lab[$0] ?? 0, plain[$0] ?? 0) }
+    let p = counts.map { a, b in fisherExact(a, rounds - a, b, rounds - b) }
+    let differ = holmRejects(p)
+    for (index, id) in failing.enumerated() {
+      let (a, b) = counts[index]
       print(
         String(
-          format: "  %@: lab %d of %d, swift test %d of %d, Fisher's exact p = %.3f%@", id, a, rounds, b, rounds, p,
-          p < 0.05 ? " (differ)" : ""))
+          format: "  %@: lab %d of %d, swift test %d of %d, Fisher's exact p = %.3f%@", id, a, rounds, b, rounds,
+          p[index], differ[index] ? " (differ)" : ""))
     }
+    if failing.count > 1 { print("  (differ: at 5% after Holm's correction over the \(failing.count) tests)") }
   }
 }
 
@@ -80,22 +83,4 @@ func plainFailures(package: TestPackage, tests: [PackageTest], suites: [String])
     }
   }
   return failed
-}
-
-/// Fisher's exact test, two-sided, of the table [[a, b], [c, d]]: the chance of a table at least
-/// as unlikely as this one, its margins fixed.
-func fisherExact(_ a: Int, _ b: Int, _ c: Int, _ d: Int) -> Double {
-  func logFactorial(_ n: Int) -> Double { lgamma(Double(n) + 1) }
-  let (row1, column1, total) = (a + b, a + c, a + b + c + d)
-  func probability(_ x: Int) -> Double {
-    exp(
-      logFactorial(row1) + logFactorial(total - row1) + logFactorial(column1) + logFactorial(total - column1)
-        - logFactorial(total) - logFactorial(x) - logFactorial(row1 - x) - logFactorial(column1 - x)
-        - logFactorial(total - row1 - column1 + x))
-  }
-  let observed = probability(a)
-  let low = max(0, row1 + column1 - total)
-  let high = min(row1, column1)
-  let p = (low...high).map(probability).filter { $0 <= observed * (1 + 1e-9) }.reduce(0, +)
-  return min(1, p)
 }
