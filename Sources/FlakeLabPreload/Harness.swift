@@ -19,6 +19,7 @@ enum Harness {
     SeededRandomness.install()
     // Every process the lab starts dies with it, a listing too: first thing, configured or not.
     SupervisorLifetime.bind()
+    RealCall.findAtStart()
     let variables = HarnessConfiguration.variableNames.compactMap { name in
       getenv(name).map { (name, String(cString: $0)) }
     }
