@@ -6,9 +6,10 @@ import Foundation
 /// and `TimingSuite` (Swift Testing) plainly, as `swift test` runs them, then a lab suite pass under global
 /// (the watch off) and one on one queue (the watch on), so that drift in load hits all alike.
 /// For each test: its failures on each side, and Fisher's exact test of each lab arm against
-/// the plain runs. The fixture is built by the interposer figure, or here.
+/// the plain runs. A hundred rounds by default (`BENCH_TIMING_ROUNDS`): thirty missed a first
+/// sleep 57 µs longer in the lab. The fixture is built by the interposer figure, or here.
 func timingFidelityFigures(worker: String) throws {
-  let rounds = Int(ProcessInfo.processInfo.environment["BENCH_TIMING_ROUNDS"] ?? "") ?? 30
+  let rounds = Int(ProcessInfo.processInfo.environment["BENCH_TIMING_ROUNDS"] ?? "") ?? 100
   let path = "Tests/Fixtures/WatchedCalls"
   let suites = ["WatchedCallsTests.TimingTests", "WatchedCallsTests.TimingSuite"]
   let preload = try TestLaunch.preloadLibrary(besides: worker)
