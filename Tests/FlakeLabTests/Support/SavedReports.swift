@@ -6,8 +6,7 @@ import XCTest
 /// repository's root; `SavedReportTests` fails once what the lab writes from a report's runs is
 /// no longer what its file holds.
 enum SavedReports {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let root = ReadmeExamplesTests.root
 
   /// `flakelab test` of two FlakeKinds tests, `blocksThread()` (whose one-second waits fail it
   /// on one queue) and `stable()`, three passes under serial: the blocks-thread answer, with
