@@ -30,7 +30,7 @@ func timingFidelityFigures(worker: String) throws {
   print("Timing fidelity: tests that measure time, plain runs of the binary against lab passes, \(rounds) alternating rounds")
   print("  test                              plain      lab global                lab serial (watch on)")
   // Every test under each lab arm against its plain runs: one family of contrasts, corrected
-  // as one (ten at 5% each would call one in two runs' figures "more often" by chance).
+  // as one (ten at 5% each would call a test "more often" by chance in four figures of ten).
   let contrasts = tests.flatMap { test in [ExecutorID.global, .serial].map { (test: test, executor: $0) } }
   let counts = contrasts.map { contrast in
     (lab: failures[contrast.executor]?[contrast.test.id] ?? 0, plain: failures[nil]?[contrast.test.id] ?? 0)
