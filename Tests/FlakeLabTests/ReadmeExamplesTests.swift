@@ -84,10 +84,10 @@ final class ReadmeExamplesTests: XCTestCase {
 
   /// `arguments` with fewer iterations: the shape of a run's output does not hang on its size,
   /// and the docs' sizes (a thousand iterations of a package's tests) would cost the suite a
-  /// minute. At most 500 iterations of a scenario, 200 of a check's (whose claims are judged at
-  /// that size), 20 of a package's test.
+  /// minute. At most 500 iterations of a scenario (run or compared), 200 of a check's (whose
+  /// claims are judged at that size), 20 of a package's test.
   static func reduced(_ arguments: [String]) -> [String] {
-    let most = ["run": 500, "check": 200, "test": 20][arguments.first ?? ""] ?? Int.max
+    let most = ["run": 500, "compare": 500, "check": 200, "test": 20][arguments.first ?? ""] ?? Int.max
     var reduced = arguments
     for index in reduced.indices.dropLast() where reduced[index] == "--iterations" {
       if let iterations = Int(reduced[index + 1]) { reduced[index + 1] = String(min(iterations, most)) }
