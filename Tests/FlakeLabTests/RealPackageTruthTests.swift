@@ -249,7 +249,7 @@ final class RealPackageTruthTests: XCTestCase {
   // Point 12: an interrupt at every stage before the measurement.
 
   func testAnInterruptDuringTheBuildIsOneLineAnd130AndLeavesNothing() throws {
-    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-build-\(UUID().uuidString)")
+    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-interrupted-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: copy) }
     try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
     for item in ["Package.swift", "Sources", "Tests"] {
@@ -257,13 +257,19 @@ final class RealPackageTruthTests: XCTestCase {
         at: URL(fileURLWithPath: Fixtures.xctestOnly).appendingPathComponent(item), to: copy.appendingPathComponent(item))
     }
     let report = copy.appendingPathComponent("report.json").path
-    // The compiler's processes name the copy's files.
-    let (status, stderr) = try interrupt(
-      ["test", "--package-path", copy.path, "--output", report], with: SIGTERM, once: "swift-frontend")
+    // Interrupted while the package's own module compiles: SwiftPM starts its compilers in
+    // process groups of their own (the manifest's compiler is in the build's).
+    let (status, stderr, lab) = try interrupt(
+      ["test", "--package-path", copy.path, "--output", report], with: SIGTERM, once: "-module-name Greeting")
     XCTAssertEqual(status, 130)
     XCTAssertEqual(stderr, "flakelab: interrupted while building the package; nothing was measured\n")
     XCTAssertFalse(FileManager.default.fileExists(atPath: report))
-    XCTAssertEqual(OwnProcesses.left(copy.path), [], "the build's processes")
+    // Ended with the lab, not after it: the compilers, in process groups of their own, went on
+    // compiling once it had exited, into the temporary directory it had removed.
+    XCTAssertEqual(OwnProcesses.living(copy.path), [], "the build's processes, as the lab exited")
+    let scratch = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+      .filter { $0.hasPrefix("flakelab-build-\(lab)-") }
+    XCTAssertEqual(scratch, [], "the build's temporary directory")
   }
 
   func testAnInterruptDuringTheListingStopsTheTestBinary() throws {
@@ -281,14 +287,14 @@ final class RealPackageTruthTests: XCTestCase {
     let binary = binPath + "/HangsPackageTests.xctest"
     try "#!/bin/sh\nexec sleep 3519\n".write(toFile: binary, atomically: true, encoding: .utf8)
     chmod(binary, 0o755)
-    let (status, stderr) = try interrupt(
+    let (status, stderr, _) = try interrupt(
       ["test", "--package-path", package.path, "--skip-build", "--layout", "repetitions"], with: SIGINT, once: "sleep 3519")
     XCTAssertEqual(status, 130)
     XCTAssertEqual(stderr, "flakelab: interrupted while listing the tests; nothing was measured\n")
     XCTAssertEqual(OwnProcesses.left("sleep 3519"), [])
     // Issue 23, point 8: killed outright, flakelab can stop nothing; the harness, preloaded into
     // the lister too, has the kernel end it with flakelab.
-    let (killed, _) = try interrupt(
+    let (killed, _, _) = try interrupt(
       ["test", "--package-path", package.path, "--skip-build", "--layout", "repetitions"], with: SIGKILL, once: "sleep 3519")
     XCTAssertEqual(killed, SIGKILL)
     XCTAssertEqual(OwnProcesses.left("sleep 3519"), [])
@@ -298,7 +304,7 @@ final class RealPackageTruthTests: XCTestCase {
   /// contains `text` runs, and returns its exit status and what it printed on stderr.
   private func interrupt(
     _ arguments: [String], with signal: Int32, once text: String
-  ) throws -> (status: Int32, stderr: String) {
+  ) throws -> (status: Int32, stderr: String, pid: pid_t) {
     let errors = Pipe()
     let process = try Flakelab.launch(arguments, errors: errors)
     let deadline = Date(timeIntervalSinceNow: 60)
@@ -312,7 +318,10 @@ final class RealPackageTruthTests: XCTestCase {
     XCTAssertNotEqual(seen, [], "no \(text) ran")
     kill(process.processIdentifier, signal)
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    return (
+      process.terminationStatus, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+      process.processIdentifier
+    )
   }
 
   // A settled answer: a test that never finishes under an executor stops after three timeouts.
