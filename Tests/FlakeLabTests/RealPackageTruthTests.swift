@@ -249,7 +249,8 @@ final class RealPackageTruthTests: XCTestCase {
   // Point 12: an interrupt at every stage before the measurement.
 
   func testAnInterruptDuringTheBuildIsOneLineAnd130AndLeavesNothing() throws {
-    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-interrupted-\(UUID().uuidString)")
+    let copy = FileManager.default.temporaryDirectory
+      .appendingPathComponent("flakelab-interrupted-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: copy) }
     try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
     for item in ["Package.swift", "Sources", "Tests"] {
