@@ -59,16 +59,10 @@ package struct TestPackage: Sendable {
     // builds of a package take turns, on a lock of its directory.
     let lock = try BuildLock(package: path)
     defer { lock.release() }
-    // An interrupted build's compilers run in process groups of their own, out of reach of the
-    // kill that ends the build, and went on compiling after the lab had exited, into the
-    // temporary directory it had removed. As a subreaper the lab gets them back when the build
-    // dies, and ends them first.
-    ProcessTree.becomeSubreaper()
     func swift(_ arguments: [String]) throws -> CapturedProcess {
       do {
         return try CapturedProcess.run("swift", arguments + ["--package-path", path], environment: environment)
       } catch is CapturedProcess.Interrupted {
-        ProcessTree.reapOrphans(keeping: [])
         throw LabInterrupted(stage: .build)
       }
     }

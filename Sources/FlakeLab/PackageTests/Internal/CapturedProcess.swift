@@ -3,10 +3,13 @@ package import Foundation
 /// A program run to its end with its output captured: `swift build`, a test binary's
 /// `--list-tests`, and `flakelab` itself in this package's tests.
 ///
-/// The program runs in a process group of its own, so that everything it starts (the compiler
-/// processes of a build) can be stopped with it: when the lab is interrupted
-/// (``InterruptSignal``) or the program outlives its time limit, the whole group is killed and
-/// reaped before the call returns, and nothing it started is left running.
+/// The program runs in a process group of its own, so that everything it starts can be stopped
+/// with it: when the lab is interrupted (``InterruptSignal``) or the program outlives its time
+/// limit, the whole group is killed and reaped before the call returns. What it started in
+/// groups of their own (SwiftPM's compilers) the group's kill misses: the lab is a subreaper
+/// (``ProcessTree``), so they come back to it when their parents die, and an interrupt, which
+/// ends the lab's command, ends them too before the call returns. Left alone, they went on
+/// compiling after the lab had exited, into the temporary directory it had removed.
 package struct CapturedProcess {
   package let status: Int32
   /// The signal that ended the program, if one did (`status` is then 128 plus its number).
@@ -42,6 +45,7 @@ package struct CapturedProcess {
   private static func spawnAndCollect(
     _ executable: String, _ arguments: [String], environment: [String: String]?, directory: URL?, timeLimit: Duration?
   ) throws -> CapturedProcess {
+    ProcessTree.becomeSubreaper()
     let output = try PipeEnds()
     let errorOutput = try PipeEnds()
     let pid: pid_t
@@ -89,6 +93,7 @@ package struct CapturedProcess {
     while true {
       if InterruptSignal.isRaised {
         stop(pid)
+        ProcessTree.reapOrphans(keeping: [])
         throw Interrupted()
       }
       if let deadline, let limit, ContinuousClock.now > deadline {
