@@ -63,6 +63,13 @@ func median(_ values: [Double]) -> Double {
   values.sorted()[values.count / 2]
 }
 
+/// The first and third quartiles of `values` (nearest rank): the middle half of the rounds,
+/// printed beside a median so that a reader sees how far one run's figure may move.
+func quartiles(_ values: [Double]) -> (low: Double, high: Double) {
+  let sorted = values.sorted()
+  return (sorted[(sorted.count - 1) / 4], sorted[(3 * (sorted.count - 1) + 3) / 4])
+}
+
 @MainActor
 /// The per-iteration cost table: bare, worker and supervised, in alternating rounds.
 func iterationCostFigures() async {
