@@ -84,20 +84,21 @@ final class SchedulerTests: XCTestCase {
     let list = try Flakelab.run(["list"])
     let variants = list.stdout.split(separator: "\n").filter { $0.hasPrefix("  .") }
     XCTAssertGreaterThan(variants.count, 10)
-    // Variants that sleep cost real time under serial (countdown's five seconds): one iteration
-    // of those says whether its outcome is FIFO's too.
     let quick = ["isLoading", "backToBack.serialForm", "cancel", "screenshots", "toggleRace", "runtimeOrder"]
-    let slow = ["backToBack.streams", "countdown"]
-    for (selectors, iterations) in [(quick, "50"), (slow, "1")] {
-      let compared = try runs(
-        ["compare"] + selectors + ["--executors", "serial,fifo", "--iterations", iterations])
-      let serial = compared.filter { $0.executor == .serial }
-      let fifo = compared.filter { $0.executor == .fifo }
-      XCTAssertEqual(serial.count, fifo.count)
-      for (one, other) in zip(serial, fifo) {
-        XCTAssertEqual(one.selector, other.selector)
-        XCTAssertEqual(histogram(one), histogram(other), "\(one.selector) differs between serial and fifo")
-      }
+    let compared = try runs(["compare"] + quick + ["--executors", "serial,fifo", "--iterations", "50"])
+    // Variants that sleep cost real time under serial (countdown's five seconds): the shared
+    // run's few iterations of those say whether their outcome is FIFO's too.
+    let slow = try SlowVariantsUnderSerial.runs.get()
+    let slowUnderFIFO = try runs(
+      ["run"] + SlowVariantsUnderSerial.selectors
+        + ["--executor", "fifo", "--iterations", String(SlowVariantsUnderSerial.iterations)])
+    XCTAssertEqual(slowUnderFIFO.count, SlowVariantsUnderSerial.selectors.count)
+    let serial = compared.filter { $0.executor == .serial } + slowUnderFIFO.compactMap { slow[$0.selector] }
+    let fifo = compared.filter { $0.executor == .fifo } + slowUnderFIFO
+    XCTAssertEqual(serial.count, fifo.count)
+    for (one, other) in zip(serial, fifo) {
+      XCTAssertEqual(one.selector, other.selector)
+      XCTAssertEqual(histogram(one), histogram(other), "\(one.selector) differs between serial and fifo")
     }
   }
 
