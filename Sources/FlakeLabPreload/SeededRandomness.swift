@@ -26,12 +26,6 @@ enum SeededRandomness {
   /// Until the harness seeds it (a process the lab did not configure), the kernel's randomness.
   private static let isSeeded = Atomic<Bool>(false)
 
-  /// The process's seed: the run's seed mixed with its first iteration, and apart from the
-  /// scheduler's seeds for the same iterations.
-  static func seed(runSeed: UInt64, firstIndex: Int) -> UInt64 {
-    SplitMix64.mix(SplitMix64.iterationSeed(runSeed: runSeed, index: firstIndex) ^ 0x5EED_0F_4A4D_0E55)
-  }
-
   /// Seeds values and hashing from the run's seed and first iteration in the environment (read
   /// as text: no hash table may exist before the seed is in place); in a process the lab did not
   /// configure, leaves both to the system.
@@ -40,7 +34,7 @@ enum SeededRandomness {
     guard let runSeed = getenv(prefix + "SEED").flatMap({ UInt64(String(cString: $0)) }),
       let firstIndex = getenv(prefix + "FIRST_INDEX").flatMap({ Int(String(cString: $0)) })
     else { return }
-    let seed = seed(runSeed: runSeed, firstIndex: firstIndex)
+    let seed = HarnessConfiguration.randomnessSeed(runSeed: runSeed, firstIndex: firstIndex)
     stream.store(seed, ordering: .relaxed)
     isSeeded.store(true, ordering: .releasing)
     if let determinism = getenv(Self.deterministicHashing), strcmp(determinism, "1") == 0,

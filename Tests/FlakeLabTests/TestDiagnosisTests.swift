@@ -228,6 +228,29 @@ final class TestDiagnosisTests: XCTestCase {
     }
   }
 
+  /// The harness draws nothing from the stream a test's values come from: in a fresh process
+  /// with a seed, `Int.random(in: 0..<10)` is the first value of that seed's stream, so the
+  /// iterations that fail are those whose first draw is 7 or more, each with its draw. A draw of
+  /// the harness's own made every value the stream's second, and one process in 800 its third,
+  /// and a seed's replay then failed where its first run had passed.
+  func testATestsRandomValuesAreItsSeedsStreamFromTheFirst() throws {
+    let answer = try test([
+      "--layout", "fresh", "--executor", "serial", "--seed", "3", "--iterations", "10", "--filter",
+      "^FlakeKindsTests\\.randomValue\\(\\)$",
+    ])
+    XCTAssertEqual(answer.status, 0, answer.stderr)
+    let tally = try XCTUnwrap(answer.report.runs.first).tally
+    let draws = (0..<10).map { index in
+      var stream = SplitMix64(seed: HarnessConfiguration.randomnessSeed(runSeed: 3, firstIndex: index))
+      return Int.random(in: 0..<10, using: &stream)
+    }
+    XCTAssertEqual(tally.passed, draws.filter { $0 < 7 }.count, "\(draws)")
+    let failures = Dictionary(grouping: draws.filter { $0 >= 7 }) { draw in
+      Outcome.failed(observation: "Expectation failed: (discount → \(draw)) < 7")
+    }
+    XCTAssertEqual(tally.nonPassing, failures.mapValues(\.count), "\(draws)")
+  }
+
   func testACrashAndAHangInAPassAreChargedToTheirTestsAndThePassResumes() throws {
     let answer = try test(
       ["--iterations", "4", "--executor", "global", "--timeout", "1s", "--filter", "Misbehaving|stable\\(\\)|race"],

@@ -32,9 +32,25 @@ package struct HarnessConfiguration: Equatable, Sendable {
   /// The descriptor the test process reads its tests' IDs from, drawn as the channel is.
   package var testList: Int32
 
+  /// The supervisor's configuration of a process it starts, with both descriptors drawn.
   package init(
     mechanism: HarnessMechanism, tests: [PackageTest], firstIndex: Int = 0, repetitions: Int = 1,
     seed: UInt64 = 0, isProbe: Bool = false, noiseThreads: Int = 0, channel: Int32 = randomChannel()
+  ) {
+    var list = Self.randomChannel()
+    while list == channel { list = Self.randomChannel() }
+    self.init(
+      mechanism: mechanism, tests: tests, firstIndex: firstIndex, repetitions: repetitions, seed: seed,
+      isProbe: isProbe, noiseThreads: noiseThreads, channel: channel, testList: list)
+  }
+
+  /// Both descriptors named, nothing drawn: in the test process a draw would come from the
+  /// seeded stream the test's own values come from, and the supervisor's draw for the list
+  /// redrew whenever it met the channel (1 process in 800), so a seed's values moved by one word
+  /// and its replay failed where it had passed.
+  private init(
+    mechanism: HarnessMechanism, tests: [PackageTest], firstIndex: Int, repetitions: Int, seed: UInt64,
+    isProbe: Bool, noiseThreads: Int, channel: Int32, testList: Int32
   ) {
     self.mechanism = mechanism
     framework = tests.first?.framework ?? .xctest
@@ -45,9 +61,7 @@ package struct HarnessConfiguration: Equatable, Sendable {
     self.isProbe = isProbe
     self.noiseThreads = noiseThreads
     self.channel = channel
-    var list = Self.randomChannel()
-    while list == channel { list = Self.randomChannel() }
-    testList = list
+    self.testList = testList
   }
 
   /// The tests' IDs, a line each (an ID never holds a newline), in the file the process finds at
@@ -65,6 +79,14 @@ package struct HarnessConfiguration: Equatable, Sendable {
   }
 
   package static let prefix = "FLAKELAB_HARNESS_"
+
+  /// The seed of the test process's randomness (`SeededRandomness` in the harness): the run's
+  /// seed mixed with the process's first iteration, and apart from the scheduler's seeds for the
+  /// same iterations. The process's values are a SplitMix64 stream from it, and the harness draws
+  /// none of them itself: the test's first value is the stream's first.
+  package static func randomnessSeed(runSeed: UInt64, firstIndex: Int) -> UInt64 {
+    SplitMix64.mix(SplitMix64.iterationSeed(runSeed: runSeed, index: firstIndex) ^ 0x5EED_0F_4A4D_0E55)
+  }
 
   /// The variables to add to the test process's environment.
   package var environment: [String: String] {
@@ -100,8 +122,7 @@ package struct HarnessConfiguration: Equatable, Sendable {
       },
       firstIndex: firstIndex,
       repetitions: repetitions, seed: seed, isProbe: value("PROBE") == "1",
-      noiseThreads: value("NOISE").flatMap { Int($0) } ?? 0, channel: channel)
-    testList = list
+      noiseThreads: value("NOISE").flatMap { Int($0) } ?? 0, channel: channel, testList: list)
   }
 
   /// The names of every variable, to remove from the environment of the test's own children.
