@@ -4,8 +4,8 @@ import Runtime
 
 /// Where on the calling thread's stack a watched call was made, captured as cheaply as a stack
 /// can be: its return addresses alone, from glibc's `backtrace()`, which finds each library's
-/// unwind table by a binary search (under a microsecond for a call site's key, a few for a
-/// whole stack, the first time in a process too). The supervisor names them (`StackSymbols`),
+/// unwind table by a binary search (a few microseconds for a whole stack, the first time in a
+/// process too). The supervisor names them (`StackSymbols`),
 /// outside the test's time: naming a frame reads the binary's debug information, milliseconds
 /// the first time, which made a 5 ms sleep take 117 ms on one queue.
 enum TestBinaryFrame {
@@ -13,7 +13,7 @@ enum TestBinaryFrame {
   /// unwinds once, so that a test's first watched call does not pay what a first unwind costs
   /// (glibc loads `libgcc_s` for its first `backtrace()`).
   static func start() {
-    _ = key()
+    returnAddresses(depth: stackDepth) { _ in }
     let images = ImageMap.capture()
     architecture = (try? Backtrace.capture(algorithm: .fast, limit: 1, images: images))?.architecture
     guard let encoded = try? JSONEncoder().encode(images),
@@ -21,14 +21,6 @@ enum TestBinaryFrame {
     else { return }
     let name = URL(fileURLWithPath: program).lastPathComponent
     EventOutput.write(.stackImages(map: String(decoding: encoded, as: UTF8.self), program: name))
-  }
-
-  /// A key that is the same for the same call site, to tell a place told a moment ago without
-  /// capturing the whole stack: its innermost return addresses.
-  static func key() -> Int {
-    var hasher = Hasher()
-    returnAddresses(depth: keyDepth) { for address in $0 { hasher.combine(address) } }
-    return hasher.finalize()
   }
 
   /// The calling thread's stack, encoded as a `Runtime.Backtrace` is (`Codable`: its compact
@@ -51,9 +43,6 @@ enum TestBinaryFrame {
   /// The machine's, as the Runtime module names it in a backtrace it captured (`x86_64`).
   nonisolated(unsafe) private static var architecture: String?
 
-  /// Deep enough to reach past the harness and the library a test calls (`Thread.sleep`,
-  /// `DispatchSemaphore.wait`) into the test.
-  private static let keyDepth = 8
   private static let stackDepth = 64
 
   private static func returnAddresses(depth: Int, _ body: (UnsafeBufferPointer<UnsafeMutableRawPointer?>) -> Void) {
