@@ -12,12 +12,13 @@ import Synchronization
 /// the supervisor (`threadBlocked`), which names the innermost function of the test binary: the
 /// test, or the helper that blocks (a package's own `fulfillment(of:timeout:)` shim), and then
 /// runs the real call. It also sees a run loop with nothing to run on the queue's thread
-/// (``sawIdleRunLoop()``). It tells one block at most every 5 ms, whatever its place: a helper
-/// polling with 1 ms sleeps for 300 ms says it sixty times, not three hundred, and an iteration
-/// that blocks still says so once at least. A call in between costs a clock read and a lock:
-/// keying each call's place by its innermost frames (an unwind of eight, about 2 µs) made a
-/// thousand zero sleeps checked against a budget fail 53 times in 100 passes on one queue
-/// against 22 in plain runs, and a condition signalled 0.1 ms before its deadline 46 against 26.
+/// (``sawIdleRunLoop()``). It tells an iteration's first block in each blocking function, then
+/// that function's at most every 50 ms: each iteration that blocks says so, a wait that follows
+/// a short sleep is told too, and a helper polling with 1 ms sleeps for 300 ms says it seven
+/// times, not three hundred. A call in between costs a clock read and a lock: keying each call
+/// by its place, its innermost frames (an unwind of eight, about 2 µs), made a thousand zero
+/// sleeps checked against a budget fail 53 times in 100 passes on one queue against 22 in plain
+/// runs, and each block told costs a stack and an event, which wakes the supervisor.
 ///
 /// Told before the wait, so that what the watch costs (tens of microseconds when it unwinds and
 /// writes) falls inside it, where the test's clock cannot see it: a wait to a deadline ends when
@@ -32,7 +33,8 @@ enum BlockWatch {
   /// The process's main thread, where the harness starts: told apart without Foundation, which a
   /// condition variable's wait deep in a library must not call into.
   nonisolated(unsafe) private static var mainThread = pthread_self()
-  private static let lastTold = Mutex<ContinuousClock.Instant?>(nil)
+  /// The function last told (its name's address: one literal a function) and when.
+  private static let lastTold = Mutex<(call: UInt, at: ContinuousClock.Instant)?>(nil)
 
   static func start() {
     _ = HarnessMainExecutor.mainQueueKey
@@ -47,8 +49,9 @@ enum BlockWatch {
   /// pays for a path's first run (type metadata, conformance lookups, the first capture), and
   /// a test that times its first sleep must not.
   private static func warmUp() {
-    let name = "\(StaticString("usleep"))"
-    _ = isDue()
+    let call: StaticString = "usleep"
+    let name = "\(call)"
+    _ = isDue(call)
     _ = Array(TestEvent.threadBlocked(call: name, frame: nil, stack: TestBinaryFrame.stack()).line.utf8)
     lastTold.withLock { $0 = nil }
   }
@@ -61,7 +64,7 @@ enum BlockWatch {
     defer { pthread_setspecific(busyKey, nil) }
     guard isOnQueueThread else { return block(.zero) }
     let start = ContinuousClock.now
-    if isDue(), let stack = TestBinaryFrame.stack() {
+    if isDue(call), let stack = TestBinaryFrame.stack() {
       EventOutput.write(.threadBlocked(call: "\(call)", frame: nil, stack: stack))
     }
     return block(ContinuousClock.now - start)
@@ -98,15 +101,24 @@ enum BlockWatch {
       || DispatchQueue.getSpecific(key: HarnessMainExecutor.mainQueueKey) == true
   }
 
-  /// Whether a block is to be told: none was in the last 5 ms.
-  private static func isDue() -> Bool {
+  /// A test's iteration begins (XCTest's run of a test, Swift Testing's start of one): its first
+  /// block is told, however soon after the last iteration's.
+  static func iterationBegins() {
+    lastTold.withLock { $0 = nil }
+  }
+
+  /// Whether a block in `call` is to be told: the iteration's first, another function than the
+  /// one told last, or none told in the last 50 ms.
+  private static func isDue(_ call: StaticString) -> Bool {
+    let function = UInt(bitPattern: call.utf8Start)
     let now = ContinuousClock.now
     return lastTold.withLock { last in
-      guard last.map({ now - $0 >= .milliseconds(5) }) ?? true else { return false }
-      last = now
+      guard last.map({ $0.call != function || now - $0.at >= .milliseconds(50) }) ?? true else { return false }
+      last = (function, now)
       return true
     }
   }
+
 
 }
 

@@ -18,6 +18,8 @@ public func harnessSwiftPMEntryPoint(passing arguments: UnsafeRawPointer) async 
     InProcessSwiftTesting.adopt(configuration.channel)
     let status = await run { kind, text in
       let text = String(cString: text)
+      // Under one queue its tests run one at a time: a start is an iteration's.
+      if kind == 0 { BlockWatch.iterationBegins() }
       let event: TestEvent =
         switch kind {
         case 0: .testStarted(testID: text)

@@ -36,6 +36,7 @@ public func harnessXCTMain(_ testCases: [XCTestCaseEntry]) -> Never {
         order.append("\(className)/\(name)")
         tests.append((name, { testCase in
           MainQueueScheduler.shared.beginIteration(configuration.firstIndex + repetition)
+          BlockWatch.iterationBegins()
           // Each run starts under serial; one in which the test turned it off is not counted
           // as serial (see `SerialHookWatch` for Swift Testing).
           let isSerial = configuration.mechanism == .mainQueueRedirect
