@@ -118,8 +118,6 @@ enum BlockWatch {
       return true
     }
   }
-
-
 }
 
 // The blocking calls, each passed on to the real one; a wait to a deadline as it was asked

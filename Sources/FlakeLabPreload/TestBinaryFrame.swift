@@ -5,9 +5,9 @@ import Runtime
 /// Where on the calling thread's stack a watched call was made, captured as cheaply as a stack
 /// can be: its return addresses alone, from glibc's `backtrace()`, which finds each library's
 /// unwind table by a binary search (a few microseconds for a whole stack, the first time in a
-/// process too). The supervisor names them (`StackSymbols`),
-/// outside the test's time: naming a frame reads the binary's debug information, milliseconds
-/// the first time, which made a 5 ms sleep take 117 ms on one queue.
+/// process too). The supervisor names them (`StackSymbols`), outside the test's time: naming a
+/// frame reads the binary's debug information, milliseconds the first time, which made a 5 ms
+/// sleep take 117 ms on one queue.
 enum TestBinaryFrame {
   /// Tells the supervisor the images the addresses lie in, with the test binary's name, and
   /// unwinds once, so that a test's first watched call does not pay what a first unwind costs
