@@ -7,10 +7,10 @@ import Scenarios
 /// ten replicate processes under global, its report) against `flakelab-bench peer SELECTOR N`,
 /// one process running the same body N times from a loop on the main actor, as the README's
 /// `@MainActor` test method does, under `withSerialExecutor` for serial. Whole processes, in alternating
-/// rounds; the ratios are medians of the rounds' ratios, with their middle half: between runs of
-/// seven rounds the global median moved from 1.12× to 1.29× on a quiet machine, more than the
-/// target's margin, so fifteen rounds are taken. Issue 45 sets global's target; serial's run is
-/// shown beside it. Returns global's.
+/// rounds; the ratios are medians of the rounds' ratios, with their middle half: runs of seven
+/// rounds a day apart said 1.29× and 1.23× on a quiet machine, and 20 pairs of `farm-bench` 1.12×,
+/// more spread than the target's margin, so fifteen rounds are taken. Issue 45 sets global's
+/// target; serial's run is shown beside it. Returns global's.
 @discardableResult
 func scenarioSpeedFigures(flakelab: String) throws -> Double {
   let rounds = 15
