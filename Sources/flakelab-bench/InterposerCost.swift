@@ -23,7 +23,9 @@ func interposerCostFigures(flakelab: String) throws {
   let test = "WatchedCallsTests.WatchedCallsTests/testEachWatchedCallReturningAtOnce"
   func run(_ executable: String, _ arguments: [String]) throws -> [String: [Double]] {
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("watched-\(UUID().uuidString)").path
-    FileManager.default.createFile(atPath: out, contents: nil)
+    guard FileManager.default.createFile(atPath: out, contents: nil) else {
+      throw BenchFailure("cannot create \(out) for the fixture's figures")
+    }
     defer { unlink(out) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
