@@ -26,13 +26,6 @@ struct SwiftSourceOutline {
     doubt = lexed.doubt ?? scan.doubt
   }
 
-  private static let typeKeywords: Set<String> = ["class", "struct", "enum", "actor", "extension", "protocol"]
-  /// Words that begin another declaration: after them a pending one has no body.
-  private static let declarationKeywords: Set<String> = [
-    "func", "var", "let", "init", "deinit", "subscript", "case", "typealias", "associatedtype", "class", "struct",
-    "enum", "actor", "extension", "protocol", "static", "final", "override", "import",
-  ]
-
   /// The walk over the tokens: the scopes open, the declaration whose body the next `{` opens,
   /// the `#if`s open.
   private struct Scan {
@@ -143,4 +136,13 @@ struct SwiftSourceOutline {
       if name == "endif" { conditions.removeLast() }
     }
   }
+
+  // MARK: Keywords
+
+  private static let typeKeywords: Set<String> = ["class", "struct", "enum", "actor", "extension", "protocol"]
+  /// Words that begin another declaration: after them a pending one has no body.
+  private static let declarationKeywords = typeKeywords.union([
+    "func", "var", "let", "init", "deinit", "subscript", "case", "typealias", "associatedtype", "static", "final",
+    "override", "import",
+  ])
 }
