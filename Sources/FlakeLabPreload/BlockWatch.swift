@@ -15,7 +15,7 @@ import Synchronization
 /// (``sawIdleRunLoop()``). It tells an iteration's first block in each blocking function, then
 /// that function's at most every 50 ms: each iteration that blocks says so, a wait that follows
 /// a short sleep is told too, and a helper polling with 1 ms sleeps for 300 ms says it seven
-/// times, not three hundred. A call in between costs a clock read and a lock: keying each call
+/// times, not three hundred. A call in between costs two clock reads and a lock: keying each call
 /// by its place, its innermost frames (an unwind of eight, about 2 µs), made a thousand zero
 /// sleeps checked against a budget fail 53 times in 100 passes on one queue against 22 in plain
 /// runs, and each block told costs a stack and an event, which wakes the supervisor.
@@ -51,7 +51,7 @@ enum BlockWatch {
   private static func warmUp() {
     let call: StaticString = "usleep"
     let name = "\(call)"
-    _ = isDue(call)
+    _ = isDue(call, at: .now)
     _ = Array(TestEvent.threadBlocked(call: name, frame: nil, stack: TestBinaryFrame.stack()).line.utf8)
     lastTold.withLock { $0 = nil }
   }
@@ -64,7 +64,7 @@ enum BlockWatch {
     defer { pthread_setspecific(busyKey, nil) }
     guard isOnQueueThread else { return block(.zero) }
     let start = ContinuousClock.now
-    if isDue(call), let stack = TestBinaryFrame.stack() {
+    if isDue(call, at: start), let stack = TestBinaryFrame.stack() {
       EventOutput.write(.threadBlocked(call: "\(call)", frame: nil, stack: stack))
     }
     return block(ContinuousClock.now - start)
@@ -107,11 +107,10 @@ enum BlockWatch {
     lastTold.withLock { $0 = nil }
   }
 
-  /// Whether a block in `call` is to be told: the iteration's first, another function than the
-  /// one told last, or none told in the last 50 ms.
-  private static func isDue(_ call: StaticString) -> Bool {
+  /// Whether a block in `call` at `now` is to be told: the iteration's first, another function
+  /// than the one told last, or none told in the last 50 ms.
+  private static func isDue(_ call: StaticString, at now: ContinuousClock.Instant) -> Bool {
     let function = UInt(bitPattern: call.utf8Start)
-    let now = ContinuousClock.now
     return lastTold.withLock { last in
       guard last.map({ $0.call != function || now - $0.at >= .milliseconds(50) }) ?? true else { return false }
       last = (function, now)
