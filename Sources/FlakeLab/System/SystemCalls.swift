@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 #if !os(Linux)
   #error("FlakeLab runs on Linux only today: its harness interposes glibc's calls and reads /proc")
