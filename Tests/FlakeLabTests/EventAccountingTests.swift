@@ -75,13 +75,14 @@ final class EventAccountingTests: XCTestCase {
       "test", "--package-path", storm, "--skip-build", "--executors", "global", "--iterations", String(passes),
       "--no-progress", "--format", "json",
     ]
-    let results = Locked([Flakelab.Result?](repeating: nil, count: 2))
+    // Each run's error, should one not start, is kept for the failure to say.
+    let results = Locked([Result<Flakelab.Result, any Error>?](repeating: nil, count: 2))
     DispatchQueue.concurrentPerform(iterations: 2) { index in
-      let result = try? Flakelab.run(arguments)
+      let result = Result { try Flakelab.run(arguments) }
       results.withLock { $0[index] = result }
     }
     for result in results.withLock({ $0 }) {
-      let result = try XCTUnwrap(result)
+      let result = try XCTUnwrap(result).get()
       XCTAssertEqual(result.status, 0, result.stderr)
       let report = try JSONReport.read(Array(result.stdout.utf8), name: "stdout")
       XCTAssertEqual(report.runs.count, 21)
