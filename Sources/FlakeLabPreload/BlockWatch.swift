@@ -176,7 +176,8 @@ public func watchedSemaphoreWait(_ semaphore: OpaquePointer?, _ timeout: UInt64)
 /// it runs, the first sign of a run loop spun inside a job of the queue it would serve.
 @_cdecl("_CFRunLoopFinished")
 public func watchedRunLoopFinished(_ runLoop: OpaquePointer?, _ mode: OpaquePointer?) -> UInt8 {
-  let finished = RealCall.runLoopFinished(runLoop, mode)
+  guard let real = RealCall.runLoopFinished else { return 1 }
+  let finished = real(runLoop, mode)
   if finished != 0 { BlockWatch.sawIdleRunLoop() }
   return finished
 }
