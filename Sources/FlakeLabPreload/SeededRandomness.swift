@@ -10,10 +10,11 @@ import Synchronization
 ///
 /// Values: Swift's runtime (`swift_stdlib_random`) reads the kernel's randomness through glibc's
 /// `syscall(SYS_getrandom, …)`, other code through glibc's `getrandom` and `getentropy`, or
-/// glibc's `arc4random` family; the harness defines each, and they draw from one SplitMix64
-/// stream seeded per process. Not covered: reads of `/dev/urandom` (Foundation's `UUID()`
-/// reads it: defining `open` to serve it from the seed made swift-clocks' `TestClock` tests
-/// fail 7 times in 10 under global, a failure the lab made, so the harness leaves `open`
+/// glibc's `arc4random` family, and Foundation's identifiers (`UUID()`, `NSUUID()`) through the
+/// generators Foundation calls, which would read `/dev/urandom`; the harness defines each, and
+/// they draw from one SplitMix64 stream seeded per process. Not covered: other reads of
+/// `/dev/urandom` (defining `open` to serve it from the seed made swift-clocks' `TestClock`
+/// tests fail 7 times in 10 under global, a failure the lab made, so the harness leaves `open`
 /// alone), a `getrandom` system call made without glibc, the processor's own (`RDRAND`), the
 /// kernel's address layout.
 ///
@@ -50,6 +51,15 @@ enum SeededRandomness {
 
   static let deterministicHashing = "SWIFT_DETERMINISTIC_HASHING"
 
+  /// Fills the 16 bytes at `identifier` with a random (version 4) UUID from the stream: its
+  /// version and variant bits set as RFC 9562 has them. False before the harness seeded it.
+  static func fillUUID(_ identifier: UnsafeMutableRawPointer?) -> Bool {
+    guard fill(identifier, count: 16), let bytes = identifier?.assumingMemoryBound(to: UInt8.self) else { return false }
+    bytes[6] = (bytes[6] & 0x0F) | 0x40
+    bytes[8] = (bytes[8] & 0x3F) | 0x80
+    return true
+  }
+
   /// Fills `count` bytes at `buffer` from the stream; false before the harness seeded it.
   static func fill(_ buffer: UnsafeMutableRawPointer?, count: Int) -> Bool {
     guard isSeeded.load(ordering: .acquiring), let buffer else { return false }
@@ -69,6 +79,25 @@ enum SeededRandomness {
 
 // The interposers are public: a release build exports a `@_cdecl` function only if it is (a
 // debug build exports them all, so only `make install` and `make bench` showed it).
+
+/// Foundation's `UUID()` (FoundationEssentials' `_foundation_uuid_generate_random`), seeded: a
+/// version 4 identifier of 16 bytes from the stream. Foundation reads `/dev/urandom` for it
+/// itself, which the harness does not serve (see ``SeededRandomness``).
+@_cdecl("_foundation_uuid_generate_random")
+public func seededFoundationUUID(_ identifier: UnsafeMutableRawPointer?) {
+  if SeededRandomness.fillUUID(identifier) { return }
+  typealias Generate = @convention(c) (UnsafeMutableRawPointer?) -> Void
+  SystemCalls.symbol("_foundation_uuid_generate_random", as: Generate.self, next: true)?(identifier)
+}
+
+/// `NSUUID()` and `CFUUIDCreate` (Foundation's copy of libuuid's `uuid_generate_random`, which
+/// a test linking libuuid calls too), seeded.
+@_cdecl("uuid_generate_random")
+public func seededUUIDGenerateRandom(_ identifier: UnsafeMutableRawPointer?) {
+  if SeededRandomness.fillUUID(identifier) { return }
+  typealias Generate = @convention(c) (UnsafeMutableRawPointer?) -> Void
+  SystemCalls.symbol("uuid_generate_random", as: Generate.self, next: true)?(identifier)
+}
 
 /// glibc's `getrandom(buffer, count, flags)`, seeded.
 @_cdecl("getrandom")

@@ -251,6 +251,31 @@ final class TestDiagnosisTests: XCTestCase {
     XCTAssertEqual(tally.nonPassing, failures.mapValues(\.count), "\(draws)")
   }
 
+  /// Foundation's identifiers are the seed's too: `UUID()` twice in a fresh XCTest process is
+  /// the stream's first 32 bytes, each 16 with a version 4 UUID's bits, so the iterations whose
+  /// first identifier sorts before the second pass, and only those (a process each, in order).
+  /// Foundation read them from `/dev/urandom`, and a failing seed's replay passed.
+  func testFoundationsIdentifiersComeFromTheSeed() throws {
+    let answer = try test([
+      "--layout", "fresh", "--executor", "global", "--seed", "5", "--iterations", "8", "--filter",
+      "testIdentifiersAreMadeInOrder",
+    ])
+    XCTAssertEqual(answer.status, 0, answer.stderr)
+    let run = try XCTUnwrap(answer.report.runs.first)
+    let inOrder = (0..<8).map { index in
+      var stream = SplitMix64(seed: HarnessConfiguration.randomnessSeed(runSeed: 5, firstIndex: index))
+      let identifiers = (0..<2).map { _ in
+        var bytes = (0..<2).flatMap { _ in withUnsafeBytes(of: stream.next(), Array.init) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return bytes
+      }
+      return identifiers[0].lexicographicallyPrecedes(identifiers[1])
+    }
+    XCTAssertEqual(run.replicates.map(\.iterations), Array(repeating: 1, count: 8))
+    XCTAssertEqual(run.replicates.map { $0.passed == 1 }, inOrder)
+  }
+
   func testACrashAndAHangInAPassAreChargedToTheirTestsAndThePassResumes() throws {
     let answer = try test(
       ["--iterations", "4", "--executor", "global", "--timeout", "1s", "--filter", "Misbehaving|stable\\(\\)|race"],
