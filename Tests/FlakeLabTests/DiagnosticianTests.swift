@@ -206,6 +206,29 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertEqual(Diagnostician.judge(oneAtATime, confidence: 0.95).diagnosis, .interference)
   }
 
+  /// FlakeKinds' XCTest handlers (two detached tasks expected in the order started): a process
+  /// whose threads exist runs the second before the first is done, so the suite passes fail more
+  /// than fresh processes alone, and warm repetitions alone as much as the passes. Not the
+  /// neighbours, then: the order of jobs, which seeded orders fail and FIFO never does.
+  func testFailingMoreInWarmProcessesIsNotInterference() {
+    let xctest = PackageTest(id: "M.HandlerTests/testOrder", framework: .xctest)
+    func runs(warm: Int, stressed: Int) -> [RunResult] {
+      [
+        run(.global, .suite, failed: 10, of: 20), run(.serial, .suite, failed: 0, of: 20),
+        run(.global, .repetitions, failed: warm, of: 40), run(.serial, .repetitions, failed: 0, of: 40),
+        run(.seeded, .repetitions, failed: 15, of: 40), run(.global, .fresh, failed: 2, of: 20),
+        run(.serial, .fresh, failed: 0, of: 20), run(.global, .stressed, failed: stressed, of: 40),
+      ].map { run in
+        var run = run
+        run.test = run.test.map { TestReference(test: xctest, packagePath: ".", layout: $0.layout) }
+        return run
+      }
+    }
+    XCTAssertEqual(Diagnostician.judge(runs(warm: 22, stressed: 20), confidence: 0.95).diagnosis, .fifoDependent)
+    // Warm alone passing where the passes fail: the neighbours, against both.
+    XCTAssertEqual(Diagnostician.judge(runs(warm: 1, stressed: 1), confidence: 0.95).diagnosis, .interference)
+  }
+
   /// Issue 35, combine-schedulers' `testRunsOnMain` (its assertion races the main run loop once
   /// another class's test ran first): suite passes 9 of 20 under global, fresh processes alone
   /// 0 of 20, one warm failure in 40 alone. Failures beside neighbours do not make it a race

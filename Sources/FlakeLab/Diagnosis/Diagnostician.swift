@@ -392,18 +392,23 @@ package enum Diagnostician {
     run.test?.layout == .suite && run.ranInParallel && run.test?.test.framework == .swiftTesting
   }
 
-  /// Failed in suite passes significantly more than in fresh processes alone, like with like:
-  /// both are first runs, under global or on one queue alike, so that the neighbours are the one
-  /// factor that differs (warm repetitions would add the warm-up: a first-run test's suite
-  /// passes fail more than its repetitions with no neighbour to blame). At least as many fresh
-  /// processes as passes: a global rate moves between processes, and a few alone (a drill-down
-  /// cut short by `--budget`) cannot by themselves call a race interference.
+  /// Failed in suite passes significantly more than alone, under global or on one queue alike,
+  /// both in fresh processes and in warm repetitions: against fresh processes, both first runs,
+  /// the neighbours and the process's warm-up they bring differ; against warm repetitions, the
+  /// neighbours and the test's own first run. Only the neighbours differ in both. Against fresh
+  /// processes alone, a race that fails more once a process's threads exist read as
+  /// interference (FlakeKinds' XCTest handlers: warm alone failing as often as the passes), and
+  /// against repetitions alone a first-run test would. At least as many fresh processes as
+  /// passes: a global rate moves between processes, and a few alone (a drill-down cut short by
+  /// `--budget`) cannot by themselves call a race interference.
   private static func isInterference(_ runs: [RunResult], confidence: Double) -> Bool {
     [true, false].contains { underGlobal in
       let alone = Counts(runs.filter { $0.ranInParallel == underGlobal && $0.test?.layout == .fresh })
+      let warm = Counts(runs.filter { $0.ranInParallel == underGlobal && $0.test?.layout == .repetitions })
       return [TestReference.ProcessLayout.suite, .oneAtATime].contains { layout in
         let passes = Counts(runs.filter { $0.ranInParallel == underGlobal && $0.test?.layout == layout })
         return passes.fails && alone.ran >= passes.ran && passes.failMoreThan(alone, confidence: confidence)
+          && passes.failMoreThan(warm, confidence: confidence)
       }
     }
   }
