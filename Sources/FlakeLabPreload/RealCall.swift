@@ -37,21 +37,21 @@ enum RealCall {
   static let clockNanosleep = next("clock_nanosleep", as: ClockNanosleep.self)
   static let semaphoreWait = next("dispatch_semaphore_wait", as: DispatchWait.self)
   static let groupWait = next("dispatch_group_wait", as: DispatchWait.self)
-  /// Foundation's own (CoreFoundation's SPI), found at the start too: found on first use, its
-  /// lookup fell inside `XCTWaiter`'s wait, between the waiter's check of its expectations and
-  /// the run loop's start, where a fulfilment's stop is lost and the wait runs out its 0.1 s
-  /// turn (XCTest waits so around every test's async `setUp` and `tearDown`). A 63-test XCTest
-  /// binary with the harness loaded waited out 29 turns in 30 runs, against 19 plain; with the
-  /// lookup at the start, 24 in 50 runs against 26. Nil in a Foundation without it, which never
-  /// calls it.
+  /// Foundation's own (CoreFoundation's SPI), found at the harness's start like glibc's: found
+  /// on first use, its lookup fell inside `XCTWaiter`'s wait, between the waiter's check of its
+  /// expectations and the run loop's start, where a fulfilment's stop is lost and the wait runs
+  /// out its 0.1 s turn (XCTest waits so around every test's async `setUp` and `tearDown`). A
+  /// 63-test XCTest binary with the harness loaded waited out 29 turns in 30 runs, against 19
+  /// plain; with the lookup at the start, 24 in 50 runs against 26. Nil in a Foundation without
+  /// it, which never calls it.
   static let runLoopFinished = SystemCalls.symbol("_CFRunLoopFinished", as: RunLoopFinished.self, next: true)
 
-  /// Finds the calls every glibc has now, at the harness's start. Found on first use, each
-  /// lookup (`dlsym` through every library loaded, Foundation's ICU among them) fell inside a
-  /// test's first sleep or wait, in the time it measures: a process's first 5 ms sleep took
-  /// 57 µs longer at the median, and a test that bounds it at 5.15 ms failed half its first runs.
-  /// The waits glibc added in 2.30 stay found on first use: found now, a glibc without them
-  /// would end every process.
+  /// Finds the calls every glibc has now, and Foundation's, at the harness's start. Found on
+  /// first use, each lookup (`dlsym` through every library loaded, Foundation's ICU among them)
+  /// fell inside a test's first sleep or wait, in the time it measures: a process's first 5 ms
+  /// sleep took 57 µs longer at the median, and a test that bounds it at 5.15 ms failed half its
+  /// first runs. The waits glibc added in 2.30 stay found on first use: found now, a glibc
+  /// without them would end every process.
   static func findAtStart() {
     _ = (usleep, nanosleep, clockNanosleep, semaphoreWait, groupWait)
     _ = (conditionWait, conditionTimedWait, posixSemaphoreWait, posixSemaphoreTimedWait, runLoopFinished)
