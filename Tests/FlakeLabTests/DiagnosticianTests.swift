@@ -451,13 +451,13 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .serialDeterministic)
   }
 
-  /// The randomness experiment: `count` fresh processes on one queue listing their failing
-  /// iterations (`failing`), and the replay of `replayed` of them, a process each, in which
+  /// The randomness experiment: fresh processes on one queue, iterations `first` to `count`,
+  /// listing their failing iterations (`failing`), and the replay of `replayed` of them, a process each, in which
   /// `failedAgain` failed.
   private func seeds(
-    _ failing: Set<Int>, of count: Int = 16, replayed: Set<Int>, failedAgain: Set<Int>
+    _ failing: Set<Int>, from first: Int = 0, of count: Int = 16, replayed: Set<Int>, failedAgain: Set<Int>
   ) -> [RunResult] {
-    [(TestReference.ProcessLayout.fresh, Set(0..<count), failing), (.replay, replayed, failedAgain)].map {
+    [(TestReference.ProcessLayout.fresh, Set(first..<count), failing), (.replay, replayed, failedAgain)].map {
       layout, ran, failed in
       var tally = Tally()
       tally.record(.passed, count: ran.count - failed.count)
@@ -499,9 +499,9 @@ final class DiagnosticianTests: XCTestCase {
     let finding = TestFinding(test: test, runs: disagreeing, confidence: 0.95)
     XCTAssertTrue(finding.ruledOut.contains(.randomness))
     // What a replay cannot repeat is said with it: FlakeKinds' `UUID()` test failed 25 of 40
-    // replays, its bytes read from /dev/urandom, which the harness does not seed.
+    // replays while its bytes came from /dev/urandom, which the harness does not seed.
     let tried = SuiteAnswerText.evidence(finding).first { $0.hasPrefix("tried, and did not show their cause") }
-    let qualified = "randomness (of what the harness seeds: not UUID() nor /dev/urandom)"
+    let qualified = "randomness (of what the harness seeds: not reads of /dev/urandom)"
     XCTAssertTrue(tried?.contains(qualified) ?? false, "\(tried ?? "-")")
   }
 
@@ -525,6 +525,34 @@ final class DiagnosticianTests: XCTestCase {
         arms + seeds([2, 5, 11], replayed: [0, 1, 2, 3, 5, 11], failedAgain: [2, 5, 11]), confidence: 0.95
       ).diagnosis,
       .randomness)
+  }
+
+  /// A run lists its lowest ``RunSchedule/failingLimit`` failing iterations. FlakeKinds' `UUID()`
+  /// test failed 30 of 60 fresh processes: past the 20th listed failure, two failing seeds were
+  /// taken as passing, failed their replays, and randomness was ruled out. Passing seeds now come
+  /// from below the last listed failure, and the seeds' and replays' runs are compared by each
+  /// run's own list, which merging would cut to the lowest 20 again.
+  func testSeedsPastTheListedFailuresAreNeitherPassingNorLost() {
+    let failingFirst = Set(stride(from: 0, to: 60, by: 2))
+    var schedule = RunSchedule(seed: 7)
+    for index in failingFirst.sorted() {
+      schedule.noteFailing(index: index, fingerprint: 0, outcome: .failed(observation: "x"))
+    }
+    XCTAssertEqual(schedule.failingIterations.map(\.index), Array(stride(from: 0, to: 40, by: 2)))
+    XCTAssertEqual(schedule.indicesWithoutFailure(in: 0..<60), Array(stride(from: 1, to: 38, by: 2)))
+    XCTAssertEqual(RunSchedule(seed: 7).indicesWithoutFailure(in: 3..<6), [3, 4, 5])
+
+    let arms = [
+      run(.global, .suite, failed: 9, of: 20), run(.serial, .suite, failed: 11, of: 20),
+      run(.global, .repetitions, failed: 20, of: 40), run(.serial, .repetitions, failed: 19, of: 40),
+      run(.seeded, .repetitions, failed: 21, of: 40), run(.global, .fresh, failed: 10, of: 20),
+    ]
+    // Two rounds: 24 of 40 seeds failing (20 listed), then 10 of 20 more; each round's listed
+    // failures and as many passing seeds replayed, agreeing.
+    let firstRound = seeds(Set(0..<24), of: 40, replayed: Set(0..<20).union(24..<40), failedAgain: Set(0..<20))
+    let grown = seeds(Set(40..<50), from: 40, of: 60, replayed: Set(40..<60), failedAgain: Set(40..<50))
+    XCTAssertNotNil(Diagnostician.replayAgreement(arms + firstRound + grown))
+    XCTAssertEqual(Diagnostician.judge(arms + firstRound + grown, confidence: 0.95).diagnosis, .randomness)
   }
 
   /// Issue 24, point 1: global rates move between processes far beyond binomial noise. A test

@@ -308,17 +308,22 @@ package enum Diagnostician {
   }
 
   /// The randomness experiment's two halves: the fresh processes on one queue whose failing
-  /// iterations are listed (the seeds), and the replays of some of those seeds, each merged.
-  private static func seedsAndReplay(_ runs: [RunResult]) -> (seeds: RunResult, replay: RunResult)? {
-    func merged(_ chosen: [RunResult]) -> RunResult? {
+  /// iterations are listed (the seeds), and the replays of some of those seeds, each merged,
+  /// with the failing indices each half's runs listed. Each run's own list, joined: a merged
+  /// run keeps only the lowest ``RunSchedule/failingLimit``, and the replays replayed every
+  /// seed each run listed.
+  private static func seedsAndReplay(
+    _ runs: [RunResult]
+  ) -> (seeds: RunResult, failing: Set<Int>, replay: RunResult, failedAgain: Set<Int>)? {
+    func merged(_ chosen: [RunResult]) -> (run: RunResult, failing: Set<Int>)? {
       guard var first = chosen.first, chosen.allSatisfy({ $0.stop == nil }) else { return nil }
       chosen.dropFirst().forEach { first.add($0) }
-      return first
+      return (first, Set(chosen.flatMap { $0.schedule?.failingIterations.map(\.index) ?? [] }))
     }
     guard let seeds = merged(runs.filter(isSeedSource)), let replay = merged(runs.filter(isRandomnessReplay)),
-      seeds.schedule?.failingIterations.isEmpty == false
+      !seeds.failing.isEmpty
     else { return nil }
-    return (seeds, replay)
+    return (seeds.run, seeds.failing, replay.run, replay.failing)
   }
 
   /// How the test's randomness decides it, when it does: the failing iterations' seeds, replayed
@@ -347,9 +352,7 @@ package enum Diagnostician {
 
   /// The probability that chance alone made the replay agree, or nil if it did not agree.
   static func replayAgreement(_ runs: [RunResult]) -> Double? {
-    guard let (seeds, replay) = seedsAndReplay(runs) else { return nil }
-    let failing = Set(seeds.schedule?.failingIterations.map(\.index) ?? [])
-    let failedAgain = Set(replay.schedule?.failingIterations.map(\.index) ?? [])
+    guard let (seeds, failing, replay, failedAgain) = seedsAndReplay(runs) else { return nil }
     let passingReplayed = replay.tally.ran - failing.count
     guard failedAgain == failing, replay.tally.notPassed == failing.count, passingReplayed > 0,
       seeds.tally.ran > seeds.tally.notPassed

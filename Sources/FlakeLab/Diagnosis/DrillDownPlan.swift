@@ -327,7 +327,7 @@ package struct DrillDownPlan {
     guard let arm = seedArm, !seeds.isEmpty else { return secondSeed(inTime: inTime) }
     let plans = seeds.map { run, test, range -> (test: PackageTest, indices: [Int]) in
       let failing = (run.schedule?.failingIterations ?? []).map(\.index)
-      let passing = range.filter { !failing.contains($0) }.prefix(failing.count)
+      let passing = (run.schedule?.indicesWithoutFailure(in: range) ?? []).prefix(failing.count)
       return (test, (failing + passing).sorted())
     }
     stage = .replays(plans: plans, grown: grown)

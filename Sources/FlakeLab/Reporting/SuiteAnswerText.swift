@@ -127,10 +127,11 @@ package enum SuiteAnswerText {
           + "raise --iterations to decide)")
     }
     if finding.diagnosis == .undetermined, !finding.ruledOut.isEmpty {
-      // A replay repeats only the randomness the harness seeds: a test decided by `UUID()`
-      // fails its replays as often as its first runs, and is not shown to be random.
+      // A replay repeats only the randomness the harness seeds: a test decided by bytes read
+      // from `/dev/urandom` fails its replays as often as its first runs, and is not shown to be
+      // random.
       let tried = finding.ruledOut.map {
-        $0 == .randomness ? "randomness (of what the harness seeds: not UUID() nor /dev/urandom)" : $0.rawValue
+        $0 == .randomness ? "randomness (of what the harness seeds: not reads of /dev/urandom)" : $0.rawValue
       }
       lines.append(
         "tried, and did not show their cause: " + tried.joined(separator: ", ")

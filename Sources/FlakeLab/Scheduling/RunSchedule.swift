@@ -49,6 +49,15 @@ package struct RunSchedule: Equatable, Sendable {
     }
   }
 
+  /// The indices of `range` no failure is listed for that are known not to have failed: the
+  /// list holds the lowest failing indices, so once it is at its limit an iteration past its
+  /// last entry may have failed unlisted (a seed taken there as passing failed its replay).
+  package func indicesWithoutFailure(in range: Range<Int>) -> [Int] {
+    let listed = Set(failingIterations.map(\.index))
+    let end = failingIterations.count < Self.failingLimit ? range.upperBound : failingIterations.last?.index ?? 0
+    return range.clamped(to: range.lowerBound..<max(range.lowerBound, end)).filter { !listed.contains($0) }
+  }
+
   /// Adds another part of the same run (another shard).
   mutating func merge(_ other: RunSchedule) {
     fingerprint ^= other.fingerprint
