@@ -1,7 +1,8 @@
 import Foundation
 
-/// What each call the harness watches costs a test on one queue, where the watch is on, and
-/// under global, where it is not: the WatchedCalls fixture times each call returning at once,
+/// What each call the harness defines costs a test on one queue, where the watch is on, and
+/// under global, where it is not (the seeded randomness is on in both): the WatchedCalls fixture
+/// times each call returning at once,
 /// in its test binary run plainly and in the lab's worker processes, alternating rounds. The
 /// figure is the lab's median nanoseconds a call less the plain binary's (goal ≤ 5 µs on one
 /// queue). The fixture is built here; a build that fails skips the figure, said.
@@ -57,7 +58,9 @@ func interposerCostFigures(flakelab: String) throws {
       for (call, values) in got { figures[arm, default: [:]][call, default: []] += values }
     }
   }
-  print("Interposer cost: each watched call returning at once, in the WatchedCalls fixture, median of 3 alternating rounds")
+  print(
+    "Interposer cost: each call the harness defines, returning at once, in the WatchedCalls fixture, "
+      + "median of 3 alternating rounds")
   print("  call                     plain     lab global (watch off)   lab serial (watch on)")
   for call in (figures["plain"] ?? [:]).keys.sorted() {
     let plain = median(figures["plain"]?[call] ?? [])

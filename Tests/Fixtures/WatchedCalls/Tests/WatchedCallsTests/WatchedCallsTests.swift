@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import XCTest
 
-/// Times each watched call, 2,000 at a time, and appends `call nanoseconds-per-call` lines (the
+/// Times each call the harness defines, 2,000 at a time, and appends `call nanoseconds-per-call` lines (the
 /// median of seven rounds) to the file `WATCHED_CALLS_OUT` names. A sleep's timer slack, 50 µs by
 /// default, would hide a microsecond: this thread's is set to a nanosecond.
 final class WatchedCallsTests: XCTestCase {
@@ -55,6 +55,9 @@ final class WatchedCallsTests: XCTestCase {
       _ = nsCondition.wait(until: past)
       nsCondition.unlock()
     }
+    // The seeded ones: in a plain run, the kernel's randomness and Foundation's `/dev/urandom`.
+    time("Int.random") { _ = Int.random(in: 0..<10) }
+    time("UUID()") { _ = UUID() }
     let handle = try XCTUnwrap(FileHandle(forWritingAtPath: out))
     handle.seekToEndOfFile()
     handle.write(Data((lines.joined(separator: "\n") + "\n").utf8))
