@@ -9,8 +9,8 @@ import Runtime
 /// The harness only captures the return addresses (glibc's `backtrace()`, before the wait it
 /// watches, where the test's clock does not see it); reading the binary's debug information to
 /// name a frame takes milliseconds, the first time a hundred: done on the blocked thread, it
-/// made each watched call slower than the wait the test measured. Here it is done outside the
-/// test's time, once per distinct stack.
+/// made each watched call slower than the wait the test measured. Here it is done once the
+/// test's process has ended (``TestEventFeed/blocks``), once per distinct stack.
 final class StackSymbols {
   private let images: ImageMap?
   /// The test binary's file name, as the image map names it.

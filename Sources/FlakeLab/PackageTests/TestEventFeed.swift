@@ -28,12 +28,13 @@ final class TestEventFeed: OutcomeFeed {
   /// Set when the test turned the run's executor off during the iteration under way.
   private var executorChanged = false
   private(set) var scheduleIsUncontrolled = false
-  private(set) var blocks = ThreadBlocks()
   private(set) var times = IterationTimes()
   /// When the supervisor read the start of the iteration under way.
   private var startedAt: ContinuousClock.Instant?
-  /// Where the iteration under way blocked its queue's thread, if it did.
-  private var blockedAt: String?
+  /// Where the iteration under way blocked its queue's thread, if it did, as the harness said it.
+  private var blockedAt: Block?
+  /// Each place failing iterations blocked at, unnamed, with how many blocked there.
+  private var failingBlocks: [Block: Int] = [:]
   /// Names the stacks the harness captured where the test blocked, once it said its images.
   private var symbols: StackSymbols?
   private let packagePath: String
@@ -76,7 +77,7 @@ final class TestEventFeed: OutcomeFeed {
     case .stackImages(let map, let program):
       symbols = StackSymbols(imageMap: map, program: program, packagePath: packagePath)
     case .threadBlocked(let call, let frame, let stack) where issues != nil:
-      blockedAt = blockedAt ?? ThreadBlocks.place(call: call, frame: frame ?? stack.flatMap { symbols?.frame(of: $0) })
+      blockedAt = blockedAt ?? Block(call: call, frame: frame, stack: stack)
     case .testStarted(let id) where TestEvent.testID(id, belongsTo: testID):
       workerIsReady = true
       issues = []
@@ -128,10 +129,29 @@ final class TestEventFeed: OutcomeFeed {
     if let startedAt { times.record(.now - startedAt, failed: outcome.map { !$0.isOutsideTheRate } ?? false) }
     guard let outcome else { return }
     records.append(ChannelRecord(index: index, outcome: outcome, fingerprint: 0, example: example, place: place))
-    if let blockedAt, !outcome.isOutsideTheRate {
-      blocks.failingIterations += 1
-      blocks.places[blockedAt, default: 0] += 1
+    if let blockedAt, !outcome.isOutsideTheRate { failingBlocks[blockedAt, default: 0] += 1 }
+  }
+
+  /// A place the harness said the test blocked at: its call, and the frame it named or the
+  /// stack it captured.
+  private struct Block: Hashable {
+    let call: String
+    let frame: String?
+    let stack: String?
+  }
+
+  /// The failing iterations that blocked the queue's thread, and where, named when asked: once
+  /// the process has ended. Naming a stack reads the binary's debug information (milliseconds,
+  /// the first time a hundred), which the supervisor did as each block was told, on a core the
+  /// test's threads may have been waiting for.
+  var blocks: ThreadBlocks {
+    var blocks = ThreadBlocks()
+    for (block, count) in failingBlocks {
+      let frame = block.frame ?? block.stack.flatMap { symbols?.frame(of: $0) }
+      blocks.failingIterations += count
+      blocks.places[ThreadBlocks.place(call: block.call, frame: frame), default: 0] += count
     }
+    return blocks
   }
 
   /// An iteration's issues as one failure: each folded (``FailureText``), each once, in a stable
