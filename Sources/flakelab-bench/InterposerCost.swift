@@ -2,10 +2,10 @@ import Foundation
 
 /// What each call the harness defines costs a test on one queue, where the watch is on, and
 /// under global, where it is not (the seeded randomness is on in both): the WatchedCalls fixture
-/// times each call returning at once,
-/// in its test binary run plainly and in the lab's worker processes, alternating rounds. The
-/// figure is the lab's median nanoseconds a call less the plain binary's (goal ≤ 5 µs on one
-/// queue). The fixture is built here; a build that fails skips the figure, said.
+/// times each call returning at once, in its test binary run plainly and in the lab's worker
+/// processes, alternating rounds. The figure is the lab's median nanoseconds a call less the
+/// plain binary's (goal ≤ 5 µs on one queue). The fixture is built here; a build that fails
+/// skips the figure, said.
 func interposerCostFigures(flakelab: String) throws {
   let package = "Tests/Fixtures/WatchedCalls"
   let build = Process()
