@@ -90,8 +90,8 @@ public func seededFoundationUUID(_ identifier: UnsafeMutableRawPointer?) {
   SystemCalls.symbol("_foundation_uuid_generate_random", as: Generate.self, next: true)?(identifier)
 }
 
-/// `NSUUID()` and `CFUUIDCreate` (Foundation's copy of libuuid's `uuid_generate_random`, which
-/// a test linking libuuid calls too), seeded.
+/// `NSUUID()` (Foundation's copy of libuuid's `uuid_generate_random`, which a test linking
+/// libuuid calls too), seeded.
 @_cdecl("uuid_generate_random")
 public func seededUUIDGenerateRandom(_ identifier: UnsafeMutableRawPointer?) {
   if SeededRandomness.fillUUID(identifier) { return }
