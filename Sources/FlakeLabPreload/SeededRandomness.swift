@@ -85,18 +85,22 @@ enum SeededRandomness {
 /// itself, which the harness does not serve (see ``SeededRandomness``).
 @_cdecl("_foundation_uuid_generate_random")
 public func seededFoundationUUID(_ identifier: UnsafeMutableRawPointer?) {
-  if SeededRandomness.fillUUID(identifier) { return }
-  typealias Generate = @convention(c) (UnsafeMutableRawPointer?) -> Void
-  SystemCalls.symbol("_foundation_uuid_generate_random", as: Generate.self, next: true)?(identifier)
+  seededUUID(identifier, else: "_foundation_uuid_generate_random")
 }
 
 /// `NSUUID()` (Foundation's copy of libuuid's `uuid_generate_random`, which a test linking
 /// libuuid calls too), seeded.
 @_cdecl("uuid_generate_random")
 public func seededUUIDGenerateRandom(_ identifier: UnsafeMutableRawPointer?) {
+  seededUUID(identifier, else: "uuid_generate_random")
+}
+
+/// A UUID from the seed at `identifier`, else (a process the lab did not seed) from the next
+/// definition of `generator`.
+private func seededUUID(_ identifier: UnsafeMutableRawPointer?, else generator: String) {
   if SeededRandomness.fillUUID(identifier) { return }
   typealias Generate = @convention(c) (UnsafeMutableRawPointer?) -> Void
-  SystemCalls.symbol("uuid_generate_random", as: Generate.self, next: true)?(identifier)
+  SystemCalls.symbol(generator, as: Generate.self, next: true)?(identifier)
 }
 
 /// glibc's `getrandom(buffer, count, flags)`, seeded.
