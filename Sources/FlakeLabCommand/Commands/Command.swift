@@ -1,8 +1,8 @@
 package import FlakeLab
 
 /// A subcommand of `flakelab` (or of a lab of one's own): its name, help, declared options, and
-/// what it does.
-package protocol Command {
+/// what it does. Its metatype is sendable: the command table's closures capture it.
+package protocol Command: SendableMetatype {
   static var name: String { get }
   /// One line for the command list.
   static var abstract: String { get }
@@ -37,8 +37,9 @@ extension Command {
   /// The command as an entry of the command table of a lab with `catalog`.
   package static func entry(_ catalog: ScenarioCatalog) -> CommandEntry {
     CommandEntry(
-      name: name, abstract: abstract, helpText: helpText, options: options, isHidden: isHidden,
-      subcommands: subcommands(catalog), make: { arguments throws(UsageError) in try Self(arguments, catalog: catalog) })
+      name: name, abstract: abstract, isHidden: isHidden, helpText: { helpText }, options: { options },
+      subcommands: { subcommands(catalog) },
+      make: { arguments throws(UsageError) in try Self(arguments, catalog: catalog) })
   }
 
   /// The `--help` text, laid out as swift-argument-parser does.
@@ -80,13 +81,28 @@ extension Command {
 /// A command as the entry point sees it: names and help to show, and how to build it.
 ///
 /// A table of these, rather than of `any Command.Type`: Swift 6.3 crashes compiling a typed-throws
-/// initializer called through an existential metatype.
+/// initializer called through an existential metatype. Help, options and subcommands are made
+/// when asked for: every process the lab starts builds the table, and laying out every
+/// command's help was a tenth of a worker's start.
 package struct CommandEntry: Sendable {
   package let name: String
   package let abstract: String
-  package let helpText: String
-  package let options: [OptionSpec]
   package let isHidden: Bool
-  package let subcommands: [CommandEntry]
+  private let makeHelpText: @Sendable () -> String
+  private let makeOptions: @Sendable () -> [OptionSpec]
+  private let makeSubcommands: @Sendable () -> [CommandEntry]
   package let make: @Sendable (ParsedArguments) throws(UsageError) -> any Command
+
+  package init(
+    name: String, abstract: String, isHidden: Bool, helpText: @escaping @Sendable () -> String,
+    options: @escaping @Sendable () -> [OptionSpec], subcommands: @escaping @Sendable () -> [CommandEntry],
+    make: @escaping @Sendable (ParsedArguments) throws(UsageError) -> any Command
+  ) {
+    (self.name, self.abstract, self.isHidden) = (name, abstract, isHidden)
+    (makeHelpText, makeOptions, makeSubcommands, self.make) = (helpText, options, subcommands, make)
+  }
+
+  package var helpText: String { makeHelpText() }
+  package var options: [OptionSpec] { makeOptions() }
+  package var subcommands: [CommandEntry] { makeSubcommands() }
 }
