@@ -42,22 +42,45 @@ enum ProcessTree {
     }
   }
 
-  /// The processes whose parent is `parent`, read from `/proc/<pid>/stat`.
+  /// The processes whose parent is `parent`, read from `/proc/<pid>/stat`. The supervisor scans
+  /// every process of the machine after each worker, so the scan reads with plain system calls
+  /// into one buffer: through Foundation it cost each replicate of a scenario run about 2 ms on
+  /// a machine of 120 processes, most of it making strings.
   static func children(of parent: pid_t) -> [pid_t] {
-    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-    return entries.compactMap { entry -> pid_t? in
-      guard let pid = pid_t(entry), parentID(of: pid) == parent else { return nil }
-      return pid
+    guard let directory = opendir("/proc") else { return [] }
+    defer { closedir(directory) }
+    var children: [pid_t] = []
+    var buffer = [UInt8](repeating: 0, count: 1024)
+    while let entry = readdir(directory) {
+      let pid = withUnsafeBytes(of: entry.pointee.d_name) { name in decimal(name.prefix { $0 != 0 }) }
+      if let pid, pid > 0, parentID(of: pid, buffer: &buffer) == parent { children.append(pid) }
     }
+    return children
   }
 
   /// The fourth field of `/proc/<pid>/stat`, after the command name in parentheses (which may
-  /// itself hold spaces and parentheses, hence the last `)`).
-  static func parentID(of pid: pid_t) -> pid_t? {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-      let close = stat.lastIndex(of: ")")
-    else { return nil }
-    let fields = stat[stat.index(after: close)...].split(separator: " ")
-    return fields.count > 1 ? pid_t(fields[1]) : nil
+  /// itself hold spaces and parentheses, hence the last `)`: the fields after it are numbers),
+  /// read into `buffer`.
+  private static func parentID(of pid: pid_t, buffer: inout [UInt8]) -> pid_t? {
+    let descriptor = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+    guard count > 0 else { return nil }
+    let stat = buffer[..<count]
+    guard let nameEnd = stat.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+    let fields = stat[(nameEnd + 1)...].split(separator: UInt8(ascii: " "), maxSplits: 3)
+    return fields.count > 1 ? decimal(fields[1]) : nil
+  }
+
+  /// `digits` as a number, or nil when they are not all decimal digits (`/proc`'s other entries).
+  private static func decimal(_ digits: some Collection<UInt8>) -> pid_t? {
+    guard !digits.isEmpty, digits.count < 10 else { return nil }
+    var value: pid_t = 0
+    for digit in digits {
+      guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+      value = value * 10 + pid_t(digit - UInt8(ascii: "0"))
+    }
+    return value
   }
 }
