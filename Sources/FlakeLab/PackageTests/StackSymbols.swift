@@ -7,7 +7,8 @@ import Runtime
 /// shim).
 ///
 /// The harness only captures the return addresses (glibc's `backtrace()`, before the wait it
-/// watches, where the test's clock does not see it); reading the binary's debug information to
+/// watches, where the test's clock does not see it, or after a wait to a near deadline:
+/// `BlockWatch`); reading the binary's debug information to
 /// name a frame takes milliseconds, the first time a hundred: done on the blocked thread, it
 /// made each watched call slower than the wait the test measured. Here it is done once the
 /// test's process has ended (``TestEventFeed/blocks``), once per distinct stack.
