@@ -10,11 +10,11 @@ import Synchronization
 /// test. On one queue that task runs on the main queue, no worker exists, and the test's first
 /// `DispatchQueue.global().asyncAfter` waits for a thread to be made (about 100 µs here): a
 /// semaphore signalled after 2 ms and waited for until 2.1 ms failed 8 to 15 of 20 passes on
-/// one queue, 0 to 1 under global, and 0 with a worker made before the test. Before each test on
-/// one queue the harness has a worker run an empty block, as the set-up task would have. Swift
-/// Testing's runner leaves workers of its own, but not always ready: the same test there failed
-/// 2 to 19 of 100 passes on one queue against 0 to 2 plain in seven figures, and 1 of 100 in
-/// each of two with the warm-up before its start.
+/// one queue, 0 to 1 under global, and 0 with a worker made before the test. Before each XCTest
+/// test on one queue the harness has a worker run an empty block, as the set-up task would have.
+/// Swift Testing's runner leaves workers of its own, but not always ready: the same test there
+/// failed 2 to 19 of 100 passes under serial against 0 to 2 plain in seven figures, and 1 of 100
+/// in each of two with the warm-up before its start, which it now has under serial.
 enum DispatchPoolWarmth {
   /// Runs an empty block on a global queue and waits for it, spinning, not in a watched call (a
   /// wait the blocking watch would tell as the test's), for at most 20 ms.
