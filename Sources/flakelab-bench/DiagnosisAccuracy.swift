@@ -10,7 +10,7 @@ import Foundation
 /// needs two cores to show, and a deadline's margin is this machine's speed.
 func diagnosisAccuracyFigures(flakelab: String) throws {
   let packagePath = "Tests/Fixtures/FlakeKinds"
-  _ = try TestPackage.build(at: packagePath)
+  let package = try TestPackage.build(at: packagePath)
   let labels = try Labels(path: packagePath + "/Labels.tsv")
   var answers: [[String: String]] = []
   var seconds: [Double] = []
@@ -22,6 +22,7 @@ func diagnosisAccuracyFigures(flakelab: String) throws {
   print("")
   print("flakelab test, default run of \(packagePath) (\(answers[0].count) tests, \(labels.right.count) labelled), twice:")
   var totals = (right: 0, harmful: 0, silent: 0, changed: 0)
+  var calmAlone: [String: Int] = [:]
   for test in labels.right.keys.sorted() {
     let pair = answers.map { $0[test] ?? "missing" }
     let judged = pair.map { labels.judge($0, of: test) }
@@ -35,7 +36,15 @@ func diagnosisAccuracyFigures(flakelab: String) throws {
     if pair[0] != pair[1] { totals.changed += 1 }
     guard judged != [.right, .right] || pair[0] != pair[1] else { continue }
     let right = labels.right[test]!.sorted().joined(separator: " or ")
-    print("  \(test): \(pair[0])\(pair[1] == pair[0] ? "" : " then \(pair[1])") (right: \(right))")
+    // A flaky test called stable: did the binary, with nothing of the lab's, fail it here at all?
+    let stableCount = pair.filter { $0 == "stable" }.count
+    var plain = ""
+    if stableCount > 0 {
+      let failures = try plainFailures(of: test, in: package, runs: plainRuns)
+      plain = "; alone in the bare binary \(failures) of \(plainRuns) failed"
+      if failures == 0 { calmAlone[test] = stableCount }
+    }
+    print("  \(test): \(pair[0])\(pair[1] == pair[0] ? "" : " then \(pair[1])") (right: \(right)\(plain))")
   }
   let unlabelled = Set(answers[0].keys).subtracting(labels.right.keys)
   if !unlabelled.isEmpty { print("  unlabelled: \(unlabelled.sorted().joined(separator: ", "))") }
@@ -44,9 +53,38 @@ func diagnosisAccuracyFigures(flakelab: String) throws {
     "  answers right \(totals.right) of \(answered), harmful \(totals.harmful), telling nothing \(totals.silent); "
       + "\(totals.changed) tests changed between the runs; "
       + String(format: "runs took %.0f s and %.0f s", seconds[0], seconds[1]))
+  // Counted apart, never as right: `stable` for a test that failed no plain run here agrees with
+  // this machine's binary, but the label, and the target, are the test's kind.
+  let agreeing = calmAlone.values.reduce(0, +)
+  if agreeing > 0 {
+    print(
+      "  of those telling nothing, \(agreeing) are `stable` for tests (\(calmAlone.keys.sorted().joined(separator: ", "))) "
+        + "the bare binary did not fail alone in \(plainRuns) runs here: right or agreeing with the binary, "
+        + "\(totals.right + agreeing) of \(answered)")
+  }
   let original = "^FlakeKindsTests\\.[a-zA-Z]+\\(\\)$|CurrencyTests|SharedSettingsTests|NumberFactTests|Misbehaving|Stopping|PlanningTraps"
   let (small, took) = try defaultRun(of: packagePath, flakelab: flakelab, filter: original)
   print(String(format: "  a 20-test package (%d tests here, one of each kind): its default run took %.0f s (target ≤ 150 s)", small.count, took))
+}
+
+/// Plain runs of a test alone, for a flaky test the lab called stable.
+private let plainRuns = 40
+
+/// How many of `runs` plain runs of `test` alone, in the package's own test binary (no harness,
+/// no lab), failed: a timing test whose margin this machine always meets fails none.
+private func plainFailures(of test: String, in package: TestPackage, runs: Int) throws -> Int {
+  // Swift Testing's IDs end in their parameter list; XCTest's are Module.Class/method.
+  let arguments =
+    test.hasSuffix(")")
+    ? ["--testing-library", "swift-testing", "--filter", NSRegularExpression.escapedPattern(for: test)]
+    : ["--testing-library", "xctest", test]
+  var failures = 0
+  for _ in 0..<runs {
+    let run = try CapturedProcess.run(
+      package.testBinary, arguments, directory: URL(fileURLWithPath: package.path), timeLimit: .seconds(60))
+    if run.status != 0 { failures += 1 }
+  }
+  return failures
 }
 
 /// One default run of `flakelab test` on the package: each test's diagnosis (its verdict where it
