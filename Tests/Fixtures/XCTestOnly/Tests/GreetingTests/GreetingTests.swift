@@ -46,4 +46,12 @@ final class GreetingTests: XCTestCase {
     Task { done.signal() }
     done.wait()
   }
+
+  /// Waits 20 ms for a task by blocking its thread: under a serial executor the task's job
+  /// queues behind the wait, which runs out. A wait this short is told when it returns.
+  func testWaitsBrieflyForATaskByBlockingItsThread() {
+    let done = DispatchSemaphore(value: 0)
+    Task { done.signal() }
+    XCTAssertEqual(done.wait(timeout: .now() + .milliseconds(20)), .success)
+  }
 }
