@@ -7,7 +7,9 @@ import Runtime
 /// unwind table by a binary search (a few microseconds for a whole stack, the first time in a
 /// process too). The supervisor names them (`StackSymbols`), outside the test's time: naming a
 /// frame reads the binary's debug information, milliseconds the first time, which made a 5 ms
-/// sleep take 117 ms on one queue.
+/// sleep take 117 ms on one queue. Where the unwinder stops in a library function that has no
+/// unwind table before it reaches the test binary, the return address into the test is read
+/// off the stack just above that function's frame (``returnAddressPastTheUnwind()``).
 enum TestBinaryFrame {
   /// Tells the supervisor the images the addresses lie in, with the test binary's name, and
   /// unwinds once, so that a test's first watched call does not pay what a first unwind costs
@@ -19,6 +21,13 @@ enum TestBinaryFrame {
     guard let encoded = try? JSONEncoder().encode(images),
       let program = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
     else { return }
+    if let image = images.first(where: { $0.path == program }),
+      let base = UInt(image.baseAddress), let end = UInt(image.endOfText), base < end
+    {
+      programText = base..<end
+    }
+    // The watch runs on this thread under XCTest: its stack's top is read here, not in a test.
+    _ = stackTop()
     let name = URL(fileURLWithPath: program).lastPathComponent
     EventOutput.write(.stackImages(map: String(decoding: encoded, as: UTF8.self), program: name))
   }
@@ -29,10 +38,16 @@ enum TestBinaryFrame {
   static func stack() -> String? {
     guard let architecture else { return nil }
     var compact: [UInt8] = [0x02]
+    func append(_ address: UInt) {
+      compact.append(0x2F)
+      withUnsafeBytes(of: UInt64(address).bigEndian) { compact += $0 }
+    }
     returnAddresses(depth: stackDepth) { addresses in
-      for address in addresses {
-        compact.append(0x2F)
-        withUnsafeBytes(of: UInt64(UInt(bitPattern: address)).bigEndian) { compact += $0 }
+      for address in addresses { append(UInt(bitPattern: address)) }
+      if !addresses.contains(where: { programText.contains(UInt(bitPattern: $0)) }),
+        let caller = returnAddressPastTheUnwind()
+      {
+        append(caller)
       }
     }
     compact.append(0x00)
@@ -55,4 +70,58 @@ enum TestBinaryFrame {
 
   private typealias Backtracer = @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>, Int32) -> Int32
   private static let glibcBacktrace = SystemCalls.symbol("backtrace", as: Backtracer.self)
+
+  /// The test binary's code: a return address in it is a frame of the test's.
+  nonisolated(unsafe) private static var programText: Range<UInt> = 0..<0
+
+  /// Where glibc's unwinder stops short of the test binary, at a library function with no unwind
+  /// table (Swift 6.3's libswiftDispatch has none for `DispatchSemaphore.wait(timeout:)` and
+  /// `DispatchGroup.wait(timeout:)`, each a push and a call), the first word above the frame it
+  /// stopped at that is an address in the test binary's code: the return address into the test.
+  /// Read only between that frame and the top of the thread's stack, a few words.
+  private static func returnAddressPastTheUnwind() -> UInt? {
+    guard let unwind = unwindBacktrace, unwindFrameAddress != nil, !programText.isEmpty, let top = stackTop()
+    else { return nil }
+    var lastFrame: UInt = 0
+    _ = unwind(
+      { context, last in
+        last?.assumingMemoryBound(to: UInt.self).pointee = TestBinaryFrame.unwindFrameAddress?(context) ?? 0
+        return 0
+      }, &lastFrame)
+    guard lastFrame != 0, lastFrame < top, let words = UnsafePointer<UInt>(bitPattern: lastFrame) else { return nil }
+    let count = min(scannedWords, Int((top - lastFrame) / UInt(MemoryLayout<UInt>.stride)))
+    return UnsafeBufferPointer(start: words, count: count).first { programText.contains($0) }
+  }
+
+  private static let scannedWords = 16
+
+  /// The top of the calling thread's stack, read once for the thread the watch runs on (the
+  /// main thread's takes a read of /proc/self/maps).
+  private static func stackTop() -> UInt? {
+    let thread = pthread_self()
+    if let known = knownStack, pthread_equal(known.thread, thread) != 0 { return known.top }
+    var attributes = pthread_attr_t()
+    guard let threadAttributes, threadAttributes(thread, &attributes) == 0 else { return nil }
+    defer { pthread_attr_destroy(&attributes) }
+    var base: UnsafeMutableRawPointer?
+    var size = 0
+    guard pthread_attr_getstack(&attributes, &base, &size) == 0, let base else { return nil }
+    let top = UInt(bitPattern: base) + UInt(size)
+    knownStack = (thread, top)
+    return top
+  }
+
+  nonisolated(unsafe) private static var knownStack: (thread: pthread_t, top: UInt)?
+
+  private typealias ThreadAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
+  /// `pthread_getattr_np`, a GNU extension the Glibc module does not import.
+  private static let threadAttributes = SystemCalls.symbol("pthread_getattr_np", as: ThreadAttributes.self)
+
+  private typealias UnwindTrace = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32
+  private typealias UnwindBacktrace = @convention(c) (UnwindTrace, UnsafeMutableRawPointer?) -> Int32
+  private typealias UnwindContextRead = @convention(c) (OpaquePointer?) -> UInt
+  private static let unwindBacktrace = SystemCalls.symbol("_Unwind_Backtrace", as: UnwindBacktrace.self)
+  /// `_Unwind_GetCFA`: in the frame the unwinder could not pass, the stack pointer where the
+  /// function it called returned to.
+  private static let unwindFrameAddress = SystemCalls.symbol("_Unwind_GetCFA", as: UnwindContextRead.self)
 }
