@@ -1,6 +1,7 @@
 import FlakeLab
 import Foundation
 import Runtime
+import Synchronization
 
 /// Where on the calling thread's stack a watched call was made, captured as cheaply as a stack
 /// can be: its return addresses alone, from glibc's `backtrace()`, which finds each library's
@@ -88,7 +89,11 @@ enum TestBinaryFrame {
         last?.assumingMemoryBound(to: UInt.self).pointee = TestBinaryFrame.unwindFrameAddress?(context) ?? 0
         return 0
       }, &lastFrame)
-    guard lastFrame != 0, lastFrame < top, let words = UnsafePointer<UInt>(bitPattern: lastFrame) else { return nil }
+    // A frame of this thread's stack, above this function's own, and aligned, or nothing is read.
+    let here = withUnsafePointer(to: &lastFrame) { UInt(bitPattern: $0) }
+    guard here < lastFrame, lastFrame < top, lastFrame % UInt(MemoryLayout<UInt>.alignment) == 0,
+      let words = UnsafePointer<UInt>(bitPattern: lastFrame)
+    else { return nil }
     let count = min(scannedWords, Int((top - lastFrame) / UInt(MemoryLayout<UInt>.stride)))
     return UnsafeBufferPointer(start: words, count: count).first { programText.contains($0) }
   }
@@ -99,7 +104,7 @@ enum TestBinaryFrame {
   /// main thread's takes a read of /proc/self/maps).
   private static func stackTop() -> UInt? {
     let thread = pthread_self()
-    if let known = knownStack, pthread_equal(known.thread, thread) != 0 { return known.top }
+    if let known = knownStack.withLock({ $0 }), pthread_equal(known.thread, thread) != 0 { return known.top }
     var attributes = pthread_attr_t()
     guard let threadAttributes, threadAttributes(thread, &attributes) == 0 else { return nil }
     defer { pthread_attr_destroy(&attributes) }
@@ -107,11 +112,11 @@ enum TestBinaryFrame {
     var size = 0
     guard pthread_attr_getstack(&attributes, &base, &size) == 0, let base else { return nil }
     let top = UInt(bitPattern: base) + UInt(size)
-    knownStack = (thread, top)
+    knownStack.withLock { $0 = (thread, top) }
     return top
   }
 
-  nonisolated(unsafe) private static var knownStack: (thread: pthread_t, top: UInt)?
+  private static let knownStack = Mutex<(thread: pthread_t, top: UInt)?>(nil)
 
   private typealias ThreadAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
   /// `pthread_getattr_np`, a GNU extension the Glibc module does not import.
