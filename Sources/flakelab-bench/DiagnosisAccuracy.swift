@@ -78,11 +78,17 @@ private func plainFailures(of test: String, in package: TestPackage, runs: Int) 
     test.hasSuffix(")")
     ? ["--testing-library", "swift-testing", "--filter", NSRegularExpression.escapedPattern(for: test)]
     : ["--testing-library", "xctest", test]
+  let oneTestRan = test.hasSuffix(")") ? "Test run with 1 test " : "Executed 1 test,"
   var failures = 0
   for _ in 0..<runs {
     let run = try CapturedProcess.run(
       package.testBinary, arguments, directory: URL(fileURLWithPath: package.path), timeLimit: .seconds(60))
-    if run.status != 0 { failures += 1 }
+    if run.status != 0 {
+      failures += 1
+    } else if !(run.output + run.errorOutput).contains(oneTestRan) {
+      // A filter that matched nothing passes too, and would say nothing of the test.
+      throw BenchFailure("\(package.testBinary) \(arguments.joined(separator: " ")) ran no single test")
+    }
   }
   return failures
 }
