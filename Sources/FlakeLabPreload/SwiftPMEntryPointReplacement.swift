@@ -18,11 +18,13 @@ public func harnessSwiftPMEntryPoint(passing arguments: UnsafeRawPointer) async 
     InProcessSwiftTesting.adopt(configuration.channel)
     let status = await run { kind, text in
       let text = String(cString: text)
-      // Under one queue its tests run one at a time: a start is an iteration's.
-      if kind == 0 { BlockWatch.iterationBegins() }
-      // Under serial, a Dispatch worker ready, as XCTest's set-up task leaves one under global
-      // (not under the schedulers, whose arms it was not measured in).
-      if kind == 0, Harness.configuration?.mechanism == .mainQueueRedirect { DispatchPoolWarmth.warm() }
+      if kind == 0 {
+        // Under one queue its tests run one at a time: a start is an iteration's.
+        BlockWatch.iterationBegins()
+        // Under serial, a Dispatch worker ready, as XCTest's set-up task leaves one under global
+        // (not under the schedulers, whose arms it was not measured in).
+        if Harness.configuration?.mechanism == .mainQueueRedirect { DispatchPoolWarmth.warm() }
+      }
       let event: TestEvent =
         switch kind {
         case 0: .testStarted(testID: text)

@@ -22,11 +22,14 @@ enum TestBinaryFrame {
     guard let encoded = try? JSONEncoder().encode(images),
       let program = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
     else { return }
-    if let image = images.first(where: { $0.path == program }),
-      let base = UInt(image.baseAddress), let end = UInt(image.endOfText), base < end
-    {
-      programText = base..<end
+    func text(of image: Backtrace.Image?) -> Range<UInt> {
+      guard let image, let base = UInt(image.baseAddress), let end = UInt(image.endOfText), base < end else {
+        return 0..<0
+      }
+      return base..<end
     }
+    programText = text(of: images.first { $0.path == program })
+    threadStartText = text(of: images.first { $0.path?.hasSuffix("/libc.so.6") == true })
     // The watch runs on this thread under XCTest: its stack's top is read here, not in a test.
     _ = stackTop()
     let name = URL(fileURLWithPath: program).lastPathComponent
@@ -74,23 +77,33 @@ enum TestBinaryFrame {
 
   /// The test binary's code: a return address in it is a frame of the test's.
   nonisolated(unsafe) private static var programText: Range<UInt> = 0..<0
+  /// glibc's code, where every thread's stack begins (`clone3`, `__libc_start_call_main`): an
+  /// unwind that ends there reached the thread's first frame, not a function it could not pass.
+  nonisolated(unsafe) private static var threadStartText: Range<UInt> = 0..<0
 
   /// Where glibc's unwinder stops short of the test binary, at a library function with no unwind
   /// table (Swift 6.3's libswiftDispatch has none for `DispatchSemaphore.wait(timeout:)` and
   /// `DispatchGroup.wait(timeout:)`, each a push and a call), the first word above the frame it
   /// stopped at that is an address in the test binary's code: the return address into the test.
-  /// Read only between that frame and the top of the thread's stack, a few words.
+  /// Read only between that frame and the top of the thread's stack, a few words, and never when
+  /// the unwind ended where the thread began: a stack with no frame of the test's names none.
   private static func returnAddressPastTheUnwind() -> UInt? {
-    guard let unwind = unwindBacktrace, unwindFrameAddress != nil, !programText.isEmpty, let top = stackTop()
+    guard let unwind = unwindBacktrace, unwindFrameAddress != nil, unwindInstruction != nil, !programText.isEmpty,
+      let top = stackTop()
     else { return nil }
-    var lastFrame: UInt = 0
+    // Each frame overwrites these: the last frame the unwinder reached stays.
+    var last: (frame: UInt, instruction: UInt) = (0, 0)
     _ = unwind(
       { context, last in
-        last?.assumingMemoryBound(to: UInt.self).pointee = TestBinaryFrame.unwindFrameAddress?(context) ?? 0
+        last?.storeBytes(of: TestBinaryFrame.unwindFrameAddress?(context) ?? 0, as: UInt.self)
+        last?.storeBytes(
+          of: TestBinaryFrame.unwindInstruction?(context) ?? 0, toByteOffset: MemoryLayout<UInt>.stride, as: UInt.self)
         return 0
-      }, &lastFrame)
+      }, &last)
+    guard !threadStartText.contains(last.instruction) else { return nil }
     // A frame of this thread's stack, above this function's own, and aligned, or nothing is read.
-    let here = withUnsafePointer(to: &lastFrame) { UInt(bitPattern: $0) }
+    let lastFrame = last.frame
+    let here = withUnsafePointer(to: &last) { UInt(bitPattern: $0) }
     guard here < lastFrame, lastFrame < top, lastFrame % UInt(MemoryLayout<UInt>.alignment) == 0,
       let words = UnsafePointer<UInt>(bitPattern: lastFrame)
     else { return nil }
@@ -129,4 +142,6 @@ enum TestBinaryFrame {
   /// `_Unwind_GetCFA`: in the frame the unwinder could not pass, the stack pointer where the
   /// function it called returned to.
   private static let unwindFrameAddress = SystemCalls.symbol("_Unwind_GetCFA", as: UnwindContextRead.self)
+  /// `_Unwind_GetIP`: where that frame's function was, to tell a thread's first frame.
+  private static let unwindInstruction = SystemCalls.symbol("_Unwind_GetIP", as: UnwindContextRead.self)
 }

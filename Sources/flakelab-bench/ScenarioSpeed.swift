@@ -12,7 +12,8 @@ import Scenarios
 /// more spread than the target's margin, so fifteen rounds are taken. Issue 45 sets global's
 /// target; serial's run is shown beside it. Under global a third command joins each round: the
 /// peer's loop in as many processes, one after another, as the lab runs replicates, which parts
-/// what the replicates' fresh processes cost from what the lab adds to them. Returns global's.
+/// what the replicates' fresh processes cost from what the lab adds to them (each started and
+/// timed by the bench, whose spawning it includes, as the lab's includes its own). Returns global's.
 @discardableResult
 func scenarioSpeedFigures(flakelab: String) throws -> Double {
   let rounds = 15
