@@ -113,10 +113,14 @@ final class FailureLineTests: XCTestCase {
   }
 
   /// The blocking frame the harness names becomes a line in the package.
-  func testABlockingFramesPlaceIsALine() {
+  func testABlockingFramesPlaceIsALine() throws {
     let place = ThreadBlocks.place(call: "dispatch_semaphore_wait", frame: "XCTestCase.fulfillment(of:timeout:) at Tests/Support/Asserts.swift:40")
     XCTAssertEqual(ThreadBlocks.location(of: place, from: "/pkg"), SourceLocation(path: "/pkg/Tests/Support/Asserts.swift", line: 40))
     XCTAssertNil(ThreadBlocks.location(of: ThreadBlocks.place(call: "usleep", frame: "T.test()"), from: "/pkg"))
+    // The frame's path is the package's, wherever the lab runs from: `--package-path` as given.
+    let relative = try XCTUnwrap(ThreadBlocks.location(of: place, from: "Fixtures/P"))
+    XCTAssertEqual(relative.path, FileManager.default.currentDirectoryPath + "/Fixtures/P/Tests/Support/Asserts.swift")
+    XCTAssertEqual(relative.place(relativeTo: "Fixtures/P"), "Tests/Support/Asserts.swift:40")
   }
 
   /// The line every format leads with is the failure's, kept through JSON and `merge`.

@@ -33,7 +33,7 @@ package struct LeadLine: Sendable, Equatable {
   /// runtime said a crash was), else the declaration.
   static func of(_ finding: TestFinding, locations: [PackageTest: SourceLocation]) -> LeadLine? {
     if finding.diagnosis == .blocksThread, let place = finding.blockedAt,
-      let location = ThreadBlocks.location(of: place)
+      let location = ThreadBlocks.location(of: place, from: finding.packagePath ?? ".")
     {
       return LeadLine(location: location, reason: .blockingFrame, detail: place)
     }

@@ -21,17 +21,17 @@ package struct ThreadBlocks: Equatable, Sendable {
 
   /// The file and line of a place the harness named (`UploadTests.testUpload() at
   /// Tests/UploadTests.swift:12, in dispatch_semaphore_wait`), its path from `directory`, the
-  /// test process's (the lab's own, where the workers start); nil when the harness could name
-  /// the function only.
-  package static func location(
-    of place: String, from directory: String = FileManager.default.currentDirectoryPath
-  ) -> SourceLocation? {
+  /// package's, which the harness writes it from (``StackSymbols``); nil when the harness could
+  /// name the function only.
+  package static func location(of place: String, from directory: String) -> SourceLocation? {
     guard let at = place.range(of: " at ", options: .backwards) else { return nil }
     let rest = place[at.upperBound...]
     let spot = rest.range(of: ", in ").map { rest[..<$0.lowerBound] } ?? rest
     guard let colon = spot.lastIndex(of: ":"), let line = Int(spot[spot.index(after: colon)...]) else { return nil }
     let path = String(spot[..<colon])
-    return SourceLocation(path: path.hasPrefix("/") ? path : directory + "/" + path, line: line)
+    guard !path.hasPrefix("/") else { return SourceLocation(path: path, line: line) }
+    let base = directory.hasPrefix("/") ? directory : FileManager.default.currentDirectoryPath + "/" + directory
+    return SourceLocation(path: base + "/" + path, line: line)
   }
 
   /// The place the harness names when a run loop on the queue's thread had nothing it could run
