@@ -137,6 +137,35 @@ final class SuitePassMachineTests: XCTestCase {
     XCTAssertEqual(machine.states.map(\.tally.notPassed), [0, 0, 0])
   }
 
+  /// A pass of tests alone gives each a process; what a process comes to is its one test's.
+  func testAPassOfTestsAloneRunsEachInAProcessAndChargesEachItsOwnEnd() {
+    var machine = SuitePassMachine(group: tests, timeout: .seconds(10), replicates: 1, schedule: nil, testsAlone: true)
+    XCTAssertEqual(machine.startPass(0, replicate: 0), .run([0]))
+    XCTAssertEqual(machine.ended(end(passed: [0], status: 0)), .run([1]))
+    XCTAssertEqual(machine.ended(end(inFlight: [(0, .seconds(1))])), .run([2]), "b() crashed: charged, and on")
+    XCTAssertEqual(machine.ended(end(passed: [0], status: 0)), .passDone)
+    let crash = Crash(status: SIGILL, lastLines: "Fatal error: boom")
+    XCTAssertEqual(outcomes(machine), [[.passed], [.crashed(crash)], [.passed]])
+
+    // One that dies before it starts, alone twice, is charged that; one the binary leaves unrun
+    // is not run, and neither ends the pass for the others.
+    XCTAssertEqual(machine.startPass(1, replicate: 0), .run([0]))
+    XCTAssertEqual(machine.ended(end(status: SIGILL)), .run([0]), "a() alone again, to die before the start again")
+    XCTAssertEqual(machine.ended(end(status: SIGILL)), .run([1]))
+    XCTAssertEqual(machine.ended(end(status: 0)), .run([2]), "b() not run by the binary")
+    XCTAssertEqual(machine.ended(end(passed: [0], status: 0)), .passDone)
+    XCTAssertEqual(machine.states.map(\.diedBeforeStarting), [1, 0, 0])
+    XCTAssertEqual(machine.states.map(\.notRun), [0, 1, 0])
+    XCTAssertEqual(machine.states.map(\.tally.passed), [1, 0, 2])
+
+    // Events lost three times in a row are the lab's, for that test only.
+    XCTAssertEqual(machine.startPass(2, replicate: 0), .run([0]))
+    XCTAssertEqual(machine.ended(end(passed: [0], lost: true)), .run([0]))
+    XCTAssertEqual(machine.ended(end(passed: [0], lost: true)), .run([0]))
+    XCTAssertEqual(machine.ended(end(passed: [0], lost: true)), .run([1]))
+    XCTAssertEqual(machine.states.map(\.stop), [.eventsLost, nil, nil])
+  }
+
   func testTheBudgetStopsAnArmWhosePassWouldEndPastTheDeadline() {
     let start = ContinuousClock.now
     var budget = PassBudget(arms: 2, deadline: start + .seconds(10))

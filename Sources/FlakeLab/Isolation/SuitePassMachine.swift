@@ -10,6 +10,9 @@
 /// alone too (a hang to those that hang alone), or, when none does, to all of them (a ``Crash``
 /// that says so): never one, silently, and never a bystander. A process that dies before any test starts is bisected
 /// to the test whose presence kills it. Either way the pass resumes with the tests it has not run.
+///
+/// A pass of tests alone (``TestReference/ProcessLayout/alone``) gives each test a process of its
+/// own, one after another: the same decisions, over a process's one test.
 struct SuitePassMachine {
   enum Action: Equatable {
     /// Start a process running these tests (positions in the group), in this order.
@@ -20,6 +23,8 @@ struct SuitePassMachine {
 
   let group: [PackageTest]
   let timeout: Duration
+  /// Whether each process of a pass runs one test, with none beside it.
+  let testsAlone: Bool
   private(set) var states: [TestState]
   /// Whether a process of the group got as far as a test: proof that a process dying before any
   /// test started was killed by one of the tests, not by the binary or the lab.
@@ -43,6 +48,8 @@ struct SuitePassMachine {
   /// A pass process that ended, while the runs it calls for are under way: what to resume with.
   private struct Resume {
     var progress: Progress
+    /// The tests the process was given.
+    let ran: [Int]
     let end: ProcessEnd
     var done: Set<Int>
   }
@@ -62,9 +69,10 @@ struct SuitePassMachine {
     case provingStart(Resume, test: Int, alone: ProcessEnd)
   }
 
-  init(group: [PackageTest], timeout: Duration, replicates: Int, schedule: RunSchedule?) {
+  init(group: [PackageTest], timeout: Duration, replicates: Int, schedule: RunSchedule?, testsAlone: Bool = false) {
     self.group = group
     self.timeout = timeout
+    self.testsAlone = testsAlone
     states = group.map { _ in TestState(replicates: Array(repeating: Tally(), count: replicates), schedule: schedule) }
   }
 
@@ -107,7 +115,12 @@ struct SuitePassMachine {
   private mutating func next(_ progress: Progress) -> Action {
     guard !progress.remaining.isEmpty else { return passDone() }
     phase = .running(progress)
-    return .run(progress.remaining)
+    return .run(given(progress))
+  }
+
+  /// The tests the next process of a pass runs: every one left, or the first alone.
+  private func given(_ progress: Progress) -> [Int] {
+    testsAlone ? Array(progress.remaining.prefix(1)) : progress.remaining
   }
 
   /// A test settled in its first passes leaves the rest of them.
@@ -122,21 +135,23 @@ struct SuitePassMachine {
   private mutating func passProcessEnded(_ end: ProcessEnd, _ progress: Progress) -> Action {
     var progress = progress
     seconds += end.exit.lifetime
+    // The process ran `ran`: its positions map back to the group's.
+    let ran = given(progress)
     if end.lostEvents {
       // The lab lost some of what the process said, so none of it is an outcome: its tests run
       // again, and a loss that keeps coming back is reported as the lab's.
-      for test in progress.remaining { states[test].rerunForLostEvents += 1 }
+      for test in ran { states[test].rerunForLostEvents += 1 }
       progress.lostInARow += 1
       guard progress.lostInARow < RunSettling.limit else {
-        for test in progress.remaining { states[test].stop = .eventsLost }
-        return passDone()
+        for test in ran { states[test].stop = .eventsLost }
+        progress.remaining.removeAll { ran.contains($0) }
+        progress.lostInARow = 0
+        return next(progress)
       }
       return next(progress)
     }
     progress.lostInARow = 0
     ignoredEvents += end.ignoredEvents
-    // The process ran `ran`: its positions map back to the group's.
-    let ran = progress.remaining
     var done = Set<Int>()
     for finished in end.finished {
       let test = ran[finished.test]
@@ -147,7 +162,7 @@ struct SuitePassMachine {
       for index in states.indices { states[index].schedule?.isControlled = false }
     }
     noteStart(end)
-    return charge(Resume(progress: progress, end: end, done: done), ran: ran)
+    return charge(Resume(progress: progress, ran: ran, end: end, done: done), ran: ran)
   }
 
   /// Charges a crash or a hang to the tests in flight, running them alone first when several were.
@@ -205,8 +220,9 @@ struct SuitePassMachine {
   private mutating func afterCharge(_ resume: Resume) -> Action {
     var resume = resume
     resume.progress.remaining.removeAll { resume.done.contains($0) }
-    guard resume.end.diedBeforeAnyTestStarted, !resume.progress.remaining.isEmpty else { return afterDeathCheck(resume) }
-    return bisect(resume, all: resume.progress.remaining, suspects: resume.progress.remaining)
+    let unrun = resume.ran.filter { !resume.done.contains($0) }
+    guard resume.end.diedBeforeAnyTestStarted, !unrun.isEmpty else { return afterDeathCheck(resume) }
+    return bisect(resume, all: resume.progress.remaining, suspects: unrun)
   }
 
   /// Halves of the suspects run until one test is left (about log₂ n processes), which must die
@@ -245,11 +261,13 @@ struct SuitePassMachine {
   private mutating func afterDeathCheck(_ resume: Resume) -> Action {
     var progress = resume.progress
     let end = resume.end
-    if end.inFlight.isEmpty, !end.wasTimedOut, end.exit.wasReady, end.exit.status & 0x7f == 0 {
+    let unrun = resume.ran.filter { !resume.done.contains($0) && progress.remaining.contains($0) }
+    if end.inFlight.isEmpty, !end.wasTimedOut, end.exit.wasReady, end.exit.status & 0x7f == 0, !unrun.isEmpty {
       // An exit between tests, none in flight, that left tests unrun: the binary chose not to
       // run them. Not their outcome.
-      for test in progress.remaining { states[test].notRun += 1 }
-      return passDone()
+      for test in unrun { states[test].notRun += 1 }
+      progress.remaining.removeAll { unrun.contains($0) }
+      return next(progress)
     }
     progress.fruitless = resume.done.isEmpty ? progress.fruitless + 1 : 0
     guard progress.fruitless < RunSettling.startFailureLimit else {
