@@ -137,6 +137,22 @@ final class SavedAnswerTests: XCTestCase {
           + "(a test with no pass under serial rests on the others)"), sentences)
   }
 
+  /// Each mode of the screen says what its passes can miss: issue 44 asked it of every mode.
+  func testWhatThePassesCanMissIsSaidForEachModeOfTheScreen() {
+    let screen = [
+      run(stable, .suite, .global, passed: 20), run(stable, .suite, .serial, passed: 20),
+      run(stable, .oneAtATime, .global, passed: 20), run(stable, .alone, .global, passed: 5),
+    ]
+    var report = Report(runs: Array(screen.prefix(2)), seed: 7, timeout: .seconds(60))
+    report.tests = TestFinding.findings(of: [stable], runs: screen, polluters: [:], locations: [:], confidence: 0.95)
+    let sentences = SuiteSummary(report).sentences { $0 }.joined(separator: "\n")
+    XCTAssertTrue(
+      sentences.contains(
+        "fails in 13.91% of passes or more under global (20 passes) and serial (20 passes); "
+          + "13.91% one at a time (20 passes under global) and 45.07% alone (5 passes under global); "
+          + "a rarer failure"), sentences)
+  }
+
   func testEveryFieldOfEveryFindingReadsBack() throws {
     var report = derivedReport()
     // A randomness finding, set by hand: the reader reads what was written, not a diagnosis again.

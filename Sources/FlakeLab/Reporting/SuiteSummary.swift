@@ -13,6 +13,8 @@ package struct SuiteSummary: Sendable, Equatable {
     /// The fewest of the tests measured there at all (a test that turned the executor off in
     /// every pass has none, and its verdict rests on the other executors).
     package let fewestMeasured: Int?
+    /// The screen's mode: suite passes, or the tests one at a time or each alone.
+    package var layout = TestReference.ProcessLayout.suite
   }
 
   /// A test under an executor of the screen, named for why: not one of its iterations counted
@@ -56,6 +58,9 @@ package struct SuiteSummary: Sendable, Equatable {
   }
 
   package let stable: [String]
+  /// The screen's other modes under the executors that ran them (one at a time, alone), each
+  /// with the passes a stable verdict rests on there.
+  package let stableAlsoOver: [Passes]
   package let stableOver: [Passes]
   package let skipped: [String]
   package let neverStarted: [String]
@@ -79,6 +84,15 @@ package struct SuiteSummary: Sendable, Equatable {
         .map(\.tally.ran)
       guard let fewest = passes.min(), let most = passes.max() else { return nil }
       return Passes(executor: executor, fewest: fewest, most: most, fewestMeasured: passes.filter { $0 > 0 }.min())
+    }
+    stableAlsoOver = [TestReference.ProcessLayout.oneAtATime, .alone].flatMap { layout in
+      let runs = stableFindings.flatMap(\.runs).filter { $0.test?.layout == layout }
+      return runs.map(\.executor).uniqued().compactMap { executor -> Passes? in
+        let passes = runs.filter { $0.executor == executor }.map(\.tally.ran)
+        guard let fewest = passes.min(), let most = passes.max() else { return nil }
+        return Passes(
+          executor: executor, fewest: fewest, most: most, fewestMeasured: passes.filter { $0 > 0 }.min(), layout: layout)
+      }
     }
     skipped = report.tests.filter { $0.verdict == .skipped }.map(\.test.id)
     // A test measured under no executor because each left its executor off ran: it is unmeasured
@@ -205,11 +219,24 @@ package struct SuiteSummary: Sendable, Equatable {
     passes > 0 ? 1 - pow(0.05, 1 / Double(passes)) : 1
   }
 
-  /// `13.93% of passes or more under global (20 passes) and serial (20 passes)`: under each
-  /// executor, from the fewest passes a stable verdict rests on there.
+  /// `13.93% of passes or more under global (20 passes) and serial (20 passes); 45.07% alone (5
+  /// passes under global)`: under each executor, then in each other mode of the screen, from the
+  /// fewest passes a stable verdict rests on there.
   /// Under an executor where a stable test had no pass (it turned the executor off), from the
   /// fewest of the others: that test's verdict rests on the other executors, which is said.
   private var detectableText: String? {
+    guard let suite = suiteDetectableText else { return nil }
+    let modes = stableAlsoOver.compactMap { passes in
+      passes.fewestMeasured.map { fewest in
+        let mode = passes.layout == .alone ? "alone" : "one at a time"
+        return "\(Formatting.percent(Self.detectableRate(passes: fewest))) \(mode) "
+          + "(\(Formatting.count(fewest)) pass\(fewest == 1 ? "" : "es") under \(passes.executor))"
+      }
+    }
+    return modes.isEmpty ? suite : suite + "; " + Formatting.list(modes)
+  }
+
+  private var suiteDetectableText: String? {
     let parts = stableOver.compactMap { passes in
       passes.fewestMeasured.map { fewest in
         (
