@@ -124,11 +124,12 @@ final class TestDiagnosisTests: XCTestCase {
       XCTAssertEqual(answer.tests[id]?["verdict"] as? String, "stable", id)
     }
     // Stable ones are not drilled down: their arms are the screen's, the suite passes under
-    // each executor and, for Swift Testing, the passes one test at a time under global.
+    // each executor and, under global, for Swift Testing the passes one test at a time and for
+    // every test its passes alone.
     for id in [stable, changes] {
       XCTAssertEqual(answer.tests[id]?["verdict"] as? String, "stable", id)
       let arms = (answer.tests[id]?["arms"] as? [[String: Any]])?.compactMap { $0["processLayout"] as? String }
-      XCTAssertEqual(arms, ["suite", "suite", "one-at-a-time"], id)
+      XCTAssertEqual(arms, ["suite", "suite", "one-at-a-time", "alone"], id)
     }
   }
 
@@ -353,9 +354,9 @@ final class TestDiagnosisTests: XCTestCase {
     }
     // It failed its serial pass, so it was due a diagnosis, which never started.
     let arms = try XCTUnwrap(answer.tests[blocks]?["arms"] as? [[String: Any]])
-    let alone = arms.filter { !["suite", "one-at-a-time"].contains($0["processLayout"] as? String) }
-    XCTAssertEqual(alone.count, 6)
-    for arm in alone {
+    let drilled = arms.filter { !["suite", "one-at-a-time", "alone"].contains($0["processLayout"] as? String) }
+    XCTAssertEqual(drilled.count, 6)
+    for arm in drilled {
       XCTAssertEqual(arm["ran"] as? Int, 0, "\(arm)")
       XCTAssertEqual(arm["stopped"] as? String, "budgetSpent", "\(arm)")
     }
@@ -367,15 +368,16 @@ final class TestDiagnosisTests: XCTestCase {
     let junit = try Flakelab.run(merge + ["--format", "junit"]).stdout
     XCTAssertEqual(junit.components(separatedBy: "notRun=19\nstopped=budgetSpent").count, 5, junit)
     // The screen's passes, which half the budget ends by design, are said apart from the
-    // diagnosis's runs: 1 of 20 passes under each executor, then 8 arms never started.
+    // diagnosis's runs: 1 of 20 passes under each executor; then the runs cut short, the
+    // screen's one at a time and alone among them (1 of 20, 1 of 5), and the 6 arms never started.
     let screen = "it ran 1 of 20 passes under global and 1 of 20 passes under serial."
     let markdown = try Flakelab.run(merge + ["--format", "markdown"]).stdout
     XCTAssertTrue(markdown.contains(screen), markdown)
-    XCTAssertTrue(markdown.contains("The --budget cut 8 runs short:"), markdown)
+    XCTAssertTrue(markdown.contains("The --budget cut 10 runs short:"), markdown)
     let text = try Flakelab.run(merge).stdout
     XCTAssertTrue(text.contains("The screen stops at half of --budget"), text)
     XCTAssertTrue(text.contains(screen), text)
-    XCTAssertTrue(text.contains("The --budget cut 8 runs short:"), text)
+    XCTAssertTrue(text.contains("The --budget cut 10 runs short:"), text)
   }
 
   /// The markdown answer: one row per test that is not stable, with its diagnosis, its counts

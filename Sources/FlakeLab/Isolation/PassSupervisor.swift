@@ -17,20 +17,27 @@ package final class PassSupervisor {
     let executor: any IterationExecutor
     /// The pass's tests, a group per framework (each framework runs in a process of its own).
     let groups: [[PackageTest]]
-    /// The passes' layout: the tests side by side as the framework runs them, or one at a time.
+    /// The passes' layout: the tests side by side as the framework runs them, one at a time, or
+    /// each alone in a process.
     let layout: TestReference.ProcessLayout
+    /// How many of the screen's passes the arm runs, its first; nil runs them all.
+    let passes: Int?
     /// Starts the tests given (a subset of one group) as pass `pass`.
     let launch: ([PackageTest], _ pass: Int) throws -> (launch: WorkerLaunch, feed: SuiteEventFeed)
 
     init(
       executor: any IterationExecutor, groups: [[PackageTest]], layout: TestReference.ProcessLayout = .suite,
-      launch: @escaping ([PackageTest], Int) throws -> (launch: WorkerLaunch, feed: SuiteEventFeed)
+      passes: Int? = nil, launch: @escaping ([PackageTest], Int) throws -> (launch: WorkerLaunch, feed: SuiteEventFeed)
     ) {
       self.executor = executor
       self.groups = groups
       self.layout = layout
+      self.passes = passes
       self.launch = launch
     }
+
+    /// The passes of `passes` the arm runs.
+    func passCount(of passes: Range<Int>) -> Int { min(self.passes ?? passes.count, passes.count) }
   }
 
   package let timeout: Duration
@@ -69,22 +76,24 @@ package final class PassSupervisor {
   ) throws -> [RunResult] {
     let clock = ContinuousClock()
     let start = clock.now
-    let replicateCount = max(1, min(replicates, passes.count))
-    var machines = arms.map { arm in
+    let replicateCounts = arms.map { max(1, min(replicates, $0.passCount(of: passes))) }
+    var machines = zip(arms, replicateCounts).map { arm, replicateCount in
       arm.groups.map { group in
         SuitePassMachine(
           group: group, timeout: timeout, replicates: replicateCount,
-          schedule: arm.executor.needsDeterministicScheduler ? RunSchedule(seed: seed) : nil)
+          schedule: arm.executor.needsDeterministicScheduler ? RunSchedule(seed: seed) : nil,
+          testsAlone: arm.layout == .alone)
       }
     }
-    var progress = PassProgress(total: passes.count * arms.count, start: start, onProgress: onProgress)
+    let total = arms.reduce(0) { $0 + $1.passCount(of: passes) }
+    var progress = PassProgress(total: total, start: start, onProgress: onProgress)
     ProcessTree.becomeSubreaper()
     defer { ProcessTree.reapOrphans(keeping: []) }
 
     var budget = PassBudget(arms: arms.count, deadline: deadline)
     passLoop: for pass in passes {
-      let replicate = (pass - passes.lowerBound) * replicateCount / passes.count
-      for (armIndex, arm) in arms.enumerated() {
+      for (armIndex, arm) in arms.enumerated() where pass - passes.lowerBound < arm.passCount(of: passes) {
+        let replicate = (pass - passes.lowerBound) * replicateCounts[armIndex] / arm.passCount(of: passes)
         guard budget.allows(arm: armIndex, isFirstPass: pass == passes.lowerBound, now: clock.now) else {
           if budget.stoppedEveryArm { break passLoop }
           continue
@@ -117,7 +126,8 @@ package final class PassSupervisor {
     }
     return arms.enumerated().flatMap { armIndex, arm in
       results(
-        of: machines[armIndex], under: arm.executor, layout: arm.layout, packagePath: packagePath, planned: passes.count,
+        of: machines[armIndex], under: arm.executor, layout: arm.layout, packagePath: packagePath,
+        planned: arm.passCount(of: passes),
         cutBy: wasInterrupted ? .interrupted : budget.stopped[armIndex] ? .budgetSpent : nil)
     }
   }

@@ -66,6 +66,10 @@ package struct TestReference: Equatable, Sendable {
     /// A suite pass with the tests one at a time under global, as `swift test --no-parallel` and
     /// Xcode run them: beside its neighbours in order, with the pool to itself.
     case oneAtATime = "one-at-a-time"
+    /// A screen's pass of each test alone, in a fresh process of its own, as `swift test
+    /// --filter` runs one: a test that needs another to run before it, or a warm process, fails
+    /// here and nowhere else.
+    case alone
     /// Repetitions in warm processes with busy threads competing for every core: the noise that
     /// exposes a test that real time decides (Shaker's stress).
     case stressed

@@ -54,17 +54,18 @@ package enum TestLaunch {
   /// under an executor that leaves the process as it is, and one at a time under one that puts
   /// every job on one queue, which cannot run tests side by side.
   ///
-  /// With `oneAtATime`, only the Swift Testing tests, one at a time under an executor that would
-  /// run them in parallel (`swift test --no-parallel`, Xcode); XCTest runs them so already.
+  /// In `.oneAtATime`, only the Swift Testing tests, one at a time under an executor that would
+  /// run them in parallel (`swift test --no-parallel`, Xcode); XCTest runs them so already. In
+  /// `.alone`, each test in a process of its own, `passes` of the screen's.
   package static func passes(
     of tests: [PackageTest], in package: TestPackage, executor: any IterationExecutor, seed: UInt64,
-    oneAtATime: Bool = false, preload: String
+    layout: TestReference.ProcessLayout = .suite, passes: Int? = nil, preload: String
   ) -> PassSupervisor.Arm {
     let mechanism = executor.harnessMechanism ?? .untouched
+    let oneAtATime = layout == .oneAtATime
     let frameworks = oneAtATime ? [PackageTest.Framework.swiftTesting] : PackageTest.Framework.allCases
     let groups = frameworks.map { framework in tests.filter { $0.framework == framework } }.filter { !$0.isEmpty }
-    let layout: TestReference.ProcessLayout = oneAtATime ? .oneAtATime : .suite
-    return PassSupervisor.Arm(executor: executor, groups: groups, layout: layout) { tests, pass in
+    return PassSupervisor.Arm(executor: executor, groups: groups, layout: layout, passes: passes) { tests, pass in
       let configuration = HarnessConfiguration(
         mechanism: mechanism, tests: tests, firstIndex: pass, repetitions: 1, seed: seed)
       let feed = try SuiteEventFeed(testIDs: tests.map(\.id), bodies: package.bodies)

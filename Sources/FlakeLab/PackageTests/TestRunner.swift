@@ -49,6 +49,10 @@ package struct TestRunner {
     self.measurement = measurement
   }
 
+  /// The screen runs one pass of each test alone for this many of its passes: 5 of the default
+  /// 20 find a test failing alone 45% of the time with 95% probability.
+  static let passesPerPassAlone = 4
+
   /// Runs `tests`; with `failsOnFlaky`, a flaky or failing test fails the report.
   @MainActor
   package func run(
@@ -81,11 +85,18 @@ package struct TestRunner {
       let passes = usable.map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: seed, preload: preload) }
       // Swift Testing's tests once more one at a time under global, as swift test --no-parallel
       // and Xcode run them: a race that a busy pool hides in parallel passes shows there.
-      let inTurn = usable.filter { screened && $0.harnessMechanism?.runsTestsInParallel == true }.prefix(1)
-        .filter { _ in tests.contains { $0.framework == .swiftTesting } }
-        .map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: seed, oneAtATime: true, preload: preload) }
+      let parallel = usable.filter { screened && $0.harnessMechanism?.runsTestsInParallel == true }.prefix(1)
+      let inTurn = parallel.filter { _ in tests.contains { $0.framework == .swiftTesting } }
+        .map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: seed, layout: .oneAtATime, preload: preload) }
+      // And each alone, as swift test --filter runs one: a test that needs a neighbour or a warm
+      // process fails only there. A pass costs a process per test, so it takes a share of them.
+      let alone = parallel.filter { _ in tests.count > 1 }.map {
+        TestLaunch.passes(
+          of: tests, in: package, executor: $0, seed: seed, layout: .alone,
+          passes: max(1, indices.count / Self.passesPerPassAlone), preload: preload)
+      }
       let report = try measurement.screen(
-        tests, arms: passes + inTurn, passes: indices, packagePath: package.path, drillDown: screened ? drillDown : nil,
+        tests, arms: passes + inTurn + alone, passes: indices, packagePath: package.path, drillDown: screened ? drillDown : nil,
         locations: package.locations, onProgress: onProgress)
       result = Result(report: report, answersByTest: true)
     } else {

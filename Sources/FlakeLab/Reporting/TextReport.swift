@@ -205,7 +205,7 @@ enum MachineLine {
         case .fresh: "Tests ran one process per iteration: first-run rates."
         case .repetitions:
           "Tests ran as repetitions in one process per worker; first-run rates (--layout fresh) can differ."
-        case .oneAtATime, .stressed, .replay: nil
+        case .oneAtATime, .alone, .stressed, .replay: nil
         }
       if let text { lines.append(text) }
     }

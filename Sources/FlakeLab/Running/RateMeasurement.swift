@@ -109,11 +109,12 @@ extension RateMeasurement {
       try screenThenDrillDown(tests, arms: arms, passes: passes, packagePath: packagePath, drillDown: drillDown, onProgress: onProgress)
     }
     SuspendSignal.restoreDefault()
-    // The passes one at a time are the test's, beside the drill-down's: the report's runs are
-    // the screen as swift test runs it, one per test and executor, which gates and baselines judge.
-    let inTurn = screened.filter { $0.test?.layout == .oneAtATime }
+    // The passes one at a time and alone are the test's, beside the drill-down's: the report's
+    // runs are the screen as swift test runs it, one per test and executor, which gates and
+    // baselines judge.
+    let inTurn = screened.filter { $0.test?.layout != .suite }
     var report = Report(
-      runs: screened.filter { $0.test?.layout != .oneAtATime }, interrupted: interrupted, shard: shard,
+      runs: screened.filter { $0.test?.layout == .suite }, interrupted: interrupted, shard: shard,
       confidence: confidence, seed: seed, program: program, timeout: timeout)
     report.budget = budget
     report.tests = TestFinding.findings(

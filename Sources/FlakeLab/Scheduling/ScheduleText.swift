@@ -32,7 +32,7 @@ package enum ScheduleText {
     // diagnosis's own layouts replay as the one a user can ask for that runs the iteration so.
     let asked: TestReference.ProcessLayout =
       switch test.layout {
-      case .suite, .oneAtATime: .suite
+      case .suite, .oneAtATime, .alone: .suite
       case .repetitions, .stressed: .repetitions
       case .fresh, .replay: .fresh
       }
