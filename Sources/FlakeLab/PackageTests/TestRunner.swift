@@ -87,7 +87,9 @@ package struct TestRunner {
       // and Xcode run them: a race that a busy pool hides in parallel passes shows there.
       let parallel = usable.filter { screened && $0.harnessMechanism?.runsTestsInParallel == true }.prefix(1)
       let inTurn = parallel.filter { _ in tests.contains { $0.framework == .swiftTesting } }
-        .map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: seed, layout: .oneAtATime, preload: preload) }
+        .map {
+          TestLaunch.passes(of: tests, in: package, executor: $0, seed: seed, layout: .oneAtATime, preload: preload)
+        }
       // And each alone, as swift test --filter runs one: a test that needs a neighbour or a warm
       // process fails only there. A pass costs a process per test, so it takes a share of them.
       let alone = parallel.filter { _ in tests.count > 1 }.map {
@@ -96,7 +98,8 @@ package struct TestRunner {
           passes: max(1, indices.count / Self.passesPerPassAlone), preload: preload)
       }
       let report = try measurement.screen(
-        tests, arms: passes + inTurn + alone, passes: indices, packagePath: package.path, drillDown: screened ? drillDown : nil,
+        tests, arms: passes + inTurn + alone, passes: indices, packagePath: package.path,
+        drillDown: screened ? drillDown : nil,
         locations: package.locations, onProgress: onProgress)
       result = Result(report: report, answersByTest: true)
     } else {

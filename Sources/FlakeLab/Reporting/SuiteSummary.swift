@@ -90,8 +90,8 @@ package struct SuiteSummary: Sendable, Equatable {
       return runs.map(\.executor).uniqued().compactMap { executor -> Passes? in
         let passes = runs.filter { $0.executor == executor }.map(\.tally.ran)
         guard let fewest = passes.min(), let most = passes.max() else { return nil }
-        return Passes(
-          executor: executor, fewest: fewest, most: most, fewestMeasured: passes.filter { $0 > 0 }.min(), layout: layout)
+        let fewestMeasured = passes.filter { $0 > 0 }.min()
+        return Passes(executor: executor, fewest: fewest, most: most, fewestMeasured: fewestMeasured, layout: layout)
       }
     }
     skipped = report.tests.filter { $0.verdict == .skipped }.map(\.test.id)
