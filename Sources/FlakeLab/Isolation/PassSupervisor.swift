@@ -38,6 +38,10 @@ package final class PassSupervisor {
 
     /// The passes of `passes` the arm runs.
     func passCount(of passes: Range<Int>) -> Int { min(self.passes ?? passes.count, passes.count) }
+
+    /// Whether `--budget` may stop the arm before its first pass: the passes alone, which no
+    /// answer needs and which cost a process per test (a minute and more for thousands).
+    var isBoundFromItsFirstPass: Bool { layout == .alone }
   }
 
   package let timeout: Duration
@@ -58,9 +62,9 @@ package final class PassSupervisor {
 
   /// Runs passes `passes` under every arm, in `replicates` groups of consecutive passes, and
   /// returns a result per arm and test: arms in order, each arm's tests group by group. No pass
-  /// of an arm after its first starts when its last pass, taken again, would end past
-  /// `deadline` (`--budget`); the tests' passes left are not run, stopped by
-  /// ``RunStop/budgetSpent``.
+  /// of an arm after its first (of the passes alone, none at all) starts when its last pass,
+  /// taken again, would end past `deadline` (`--budget`); the tests' passes left are not run,
+  /// stopped by ``RunStop/budgetSpent``.
   package func run(
     _ arms: [Arm], passes: Range<Int>, replicates: Int, seed: UInt64, packagePath: String,
     deadline: ContinuousClock.Instant? = nil
@@ -94,7 +98,8 @@ package final class PassSupervisor {
     passLoop: for pass in passes {
       for (armIndex, arm) in arms.enumerated() where pass - passes.lowerBound < arm.passCount(of: passes) {
         let replicate = (pass - passes.lowerBound) * replicateCounts[armIndex] / arm.passCount(of: passes)
-        guard budget.allows(arm: armIndex, isFirstPass: pass == passes.lowerBound, now: clock.now) else {
+        let isExempt = pass == passes.lowerBound && !arm.isBoundFromItsFirstPass
+        guard budget.allows(arm: armIndex, isFirstPass: isExempt, now: clock.now) else {
           if budget.stoppedEveryArm { break passLoop }
           continue
         }
