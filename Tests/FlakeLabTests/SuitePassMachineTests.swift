@@ -164,6 +164,20 @@ final class SuitePassMachineTests: XCTestCase {
     XCTAssertEqual(machine.ended(end(passed: [0], lost: true)), .run([0]))
     XCTAssertEqual(machine.ended(end(passed: [0], lost: true)), .run([1]))
     XCTAssertEqual(machine.states.map(\.stop), [.eventsLost, nil, nil])
+    XCTAssertEqual(machine.ended(end(passed: [0], status: 0)), .run([2]))
+    XCTAssertEqual(machine.ended(end(passed: [0], status: 0)), .passDone)
+
+    // A test whose processes die before it starts, but not every time it is tried alone, never
+    // starts after three such processes; the others still run.
+    XCTAssertEqual(machine.startPass(3, replicate: 0), .run([1]))
+    for _ in 0..<2 {
+      XCTAssertEqual(machine.ended(end(status: SIGILL)), .run([1]))
+      XCTAssertEqual(machine.ended(end(passed: [0], status: 0)), .run([1]), "it started when tried again: no culprit")
+    }
+    XCTAssertEqual(machine.ended(end(status: SIGILL)), .run([1]))
+    XCTAssertEqual(machine.ended(end(passed: [0], status: 0)), .run([2]))
+    XCTAssertEqual(machine.states[1].stop, .neverStarted)
+    XCTAssertNil(machine.states[2].stop)
   }
 
   func testTheBudgetStopsAnArmWhosePassWouldEndPastTheDeadline() {

@@ -271,9 +271,13 @@ struct SuitePassMachine {
     }
     progress.fruitless = resume.done.isEmpty ? progress.fruitless + 1 : 0
     guard progress.fruitless < RunSettling.startFailureLimit else {
-      // Processes that end before any test finishes would do so every time.
-      for test in progress.remaining { states[test].stop = .neverStarted }
-      return passDone()
+      // Processes that end before any test finishes would do so every time: alone, those of the
+      // one test, unless no process of the group ever started a test (the binary cannot).
+      let never = testsAlone && testsStarted ? resume.ran.filter(progress.remaining.contains) : progress.remaining
+      for test in never { states[test].stop = .neverStarted }
+      progress.remaining.removeAll { never.contains($0) }
+      progress.fruitless = 0
+      return next(progress)
     }
     return next(progress)
   }
