@@ -67,8 +67,8 @@ package struct TestReference: Equatable, Sendable {
     /// Xcode run them: beside its neighbours in order, with the pool to itself.
     case oneAtATime = "one-at-a-time"
     /// A screen's pass of each test alone, in a fresh process of its own, as `swift test
-    /// --filter` runs one: a test that needs another to run before it, or a warm process, fails
-    /// here and nowhere else.
+    /// --filter` runs one: a test that needs another to run before it, or a warm process, can
+    /// fail here and pass every other pass.
     case alone
     /// Repetitions in warm processes with busy threads competing for every core: the noise that
     /// exposes a test that real time decides (Shaker's stress).
