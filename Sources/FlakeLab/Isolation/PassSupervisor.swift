@@ -39,6 +39,17 @@ package final class PassSupervisor {
     /// The passes of `passes` the arm runs.
     func passCount(of passes: Range<Int>) -> Int { min(self.passes ?? passes.count, passes.count) }
 
+    /// The groups of consecutive passes the arm's runs are measured in: `replicates`, fewer when
+    /// it runs fewer passes.
+    func replicateCount(of passes: Range<Int>, replicates: Int) -> Int {
+      max(1, min(replicates, passCount(of: passes)))
+    }
+
+    /// The replicate pass `pass` counts in.
+    func replicate(of pass: Int, in passes: Range<Int>, replicates: Int) -> Int {
+      (pass - passes.lowerBound) * replicateCount(of: passes, replicates: replicates) / passCount(of: passes)
+    }
+
     /// Whether `--budget` may stop the arm before its first pass: the passes alone, which no
     /// answer needs and which cost a process per test (a minute and more for thousands).
     var isBoundFromItsFirstPass: Bool { layout == .alone }
@@ -80,15 +91,7 @@ package final class PassSupervisor {
   ) throws -> [RunResult] {
     let clock = ContinuousClock()
     let start = clock.now
-    let replicateCounts = arms.map { max(1, min(replicates, $0.passCount(of: passes))) }
-    var machines = zip(arms, replicateCounts).map { arm, replicateCount in
-      arm.groups.map { group in
-        SuitePassMachine(
-          group: group, timeout: timeout, replicates: replicateCount,
-          schedule: arm.executor.needsDeterministicScheduler ? RunSchedule(seed: seed) : nil,
-          testsAlone: arm.layout == .alone)
-      }
-    }
+    var machines = arms.map { passMachines(of: $0, passes: passes, replicates: replicates, seed: seed) }
     let total = arms.reduce(0) { $0 + $1.passCount(of: passes) }
     var progress = PassProgress(total: total, start: start, onProgress: onProgress)
     ProcessTree.becomeSubreaper()
@@ -97,7 +100,7 @@ package final class PassSupervisor {
     var budget = PassBudget(arms: arms.count, deadline: deadline)
     passLoop: for pass in passes {
       for (armIndex, arm) in arms.enumerated() where pass - passes.lowerBound < arm.passCount(of: passes) {
-        let replicate = (pass - passes.lowerBound) * replicateCounts[armIndex] / arm.passCount(of: passes)
+        let replicate = arm.replicate(of: pass, in: passes, replicates: replicates)
         let isExempt = pass == passes.lowerBound && !arm.isBoundFromItsFirstPass
         guard budget.allows(arm: armIndex, isFirstPass: isExempt, now: clock.now) else {
           if budget.stoppedEveryArm { break passLoop }
@@ -134,6 +137,16 @@ package final class PassSupervisor {
         of: machines[armIndex], under: arm.executor, layout: arm.layout, packagePath: packagePath,
         planned: arm.passCount(of: passes),
         cutBy: wasInterrupted ? .interrupted : budget.stopped[armIndex] ? .budgetSpent : nil)
+    }
+  }
+
+  /// The decisions of `arm`'s passes, a machine per group.
+  private func passMachines(of arm: Arm, passes: Range<Int>, replicates: Int, seed: UInt64) -> [SuitePassMachine] {
+    arm.groups.map { group in
+      SuitePassMachine(
+        group: group, timeout: timeout, replicates: arm.replicateCount(of: passes, replicates: replicates),
+        schedule: arm.executor.needsDeterministicScheduler ? RunSchedule(seed: seed) : nil,
+        testsAlone: arm.layout == .alone)
     }
   }
 

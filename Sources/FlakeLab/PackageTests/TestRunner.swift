@@ -53,6 +53,31 @@ package struct TestRunner {
   /// 20 find a test failing alone 45% of the time with 95% probability.
   static let passesPerPassAlone = 4
 
+  /// The screen's passes of `passes`: the suite under each executor of `usable`; and when
+  /// `screened`, under the first that runs tests side by side, Swift Testing's one at a time and
+  /// every test alone.
+  private func screenArms(
+    _ tests: [PackageTest], under usable: [any IterationExecutor], screened: Bool, passes: Int
+  ) -> [PassSupervisor.Arm] {
+    let seed = measurement.seed
+    let suite = usable.map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: seed, preload: preload) }
+    // Swift Testing's tests once more one at a time under global, as swift test --no-parallel
+    // and Xcode run them: a race that a busy pool hides in parallel passes shows there.
+    let parallel = usable.filter { screened && $0.harnessMechanism?.runsTestsInParallel == true }.prefix(1)
+    let inTurn = parallel.filter { _ in tests.contains { $0.framework == .swiftTesting } }
+      .map {
+        TestLaunch.passes(of: tests, in: package, executor: $0, seed: seed, layout: .oneAtATime, preload: preload)
+      }
+    // And each alone, as swift test --filter runs one: a test that needs a neighbour or a warm
+    // process can fail only there. A pass costs a process per test, so it takes a share of them.
+    let alone = parallel.filter { _ in tests.count > 1 }.map {
+      TestLaunch.passes(
+        of: tests, in: package, executor: $0, seed: seed, layout: .alone,
+        passes: max(1, passes / Self.passesPerPassAlone), preload: preload)
+    }
+    return suite + inTurn + alone
+  }
+
   /// Runs `tests`; with `failsOnFlaky`, a flaky or failing test fails the report.
   @MainActor
   package func run(
@@ -82,23 +107,9 @@ package struct TestRunner {
       let drillDown = DrillDown.standard(
         screenPasses: iterations, executors: diagnosisExecutors, probe: probe, measurement: measurement, package: package,
         preload: preload)
-      let passes = usable.map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: seed, preload: preload) }
-      // Swift Testing's tests once more one at a time under global, as swift test --no-parallel
-      // and Xcode run them: a race that a busy pool hides in parallel passes shows there.
-      let parallel = usable.filter { screened && $0.harnessMechanism?.runsTestsInParallel == true }.prefix(1)
-      let inTurn = parallel.filter { _ in tests.contains { $0.framework == .swiftTesting } }
-        .map {
-          TestLaunch.passes(of: tests, in: package, executor: $0, seed: seed, layout: .oneAtATime, preload: preload)
-        }
-      // And each alone, as swift test --filter runs one: a test that needs a neighbour or a warm
-      // process fails only there. A pass costs a process per test, so it takes a share of them.
-      let alone = parallel.filter { _ in tests.count > 1 }.map {
-        TestLaunch.passes(
-          of: tests, in: package, executor: $0, seed: seed, layout: .alone,
-          passes: max(1, indices.count / Self.passesPerPassAlone), preload: preload)
-      }
       let report = try measurement.screen(
-        tests, arms: passes + inTurn + alone, passes: indices, packagePath: package.path,
+        tests, arms: screenArms(tests, under: usable, screened: screened, passes: indices.count), passes: indices,
+        packagePath: package.path,
         drillDown: screened ? drillDown : nil,
         locations: package.locations, onProgress: onProgress)
       result = Result(report: report, answersByTest: true)

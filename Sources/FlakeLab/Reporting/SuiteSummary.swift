@@ -78,22 +78,9 @@ package struct SuiteSummary: Sendable, Equatable {
   package init(_ report: Report) {
     let stableFindings = report.tests.filter { $0.verdict == .stable }
     stable = stableFindings.map(\.test.id)
-    let executors = report.runs.map(\.executor).uniqued()
-    stableOver = executors.compactMap { executor in
-      let passes = stableFindings.flatMap(\.runs).filter { $0.executor == executor && $0.test?.layout == .suite }
-        .map(\.tally.ran)
-      guard let fewest = passes.min(), let most = passes.max() else { return nil }
-      return Passes(executor: executor, fewest: fewest, most: most, fewestMeasured: passes.filter { $0 > 0 }.min())
-    }
-    stableAlsoOver = [TestReference.ProcessLayout.oneAtATime, .alone].flatMap { layout in
-      let runs = stableFindings.flatMap(\.runs).filter { $0.test?.layout == layout }
-      return runs.map(\.executor).uniqued().compactMap { executor -> Passes? in
-        let passes = runs.filter { $0.executor == executor }.map(\.tally.ran)
-        guard let fewest = passes.min(), let most = passes.max() else { return nil }
-        let fewestMeasured = passes.filter { $0 > 0 }.min()
-        return Passes(executor: executor, fewest: fewest, most: most, fewestMeasured: fewestMeasured, layout: layout)
-      }
-    }
+    let stableRuns = stableFindings.flatMap(\.runs)
+    stableOver = Self.passes(stableRuns, in: .suite, under: report.runs.map(\.executor).uniqued())
+    stableAlsoOver = [TestReference.ProcessLayout.oneAtATime, .alone].flatMap { Self.passes(stableRuns, in: $0) }
     skipped = report.tests.filter { $0.verdict == .skipped }.map(\.test.id)
     // A test measured under no executor because each left its executor off ran: it is unmeasured
     // there, never "never started".
@@ -125,21 +112,40 @@ package struct SuiteSummary: Sendable, Equatable {
     let screen = report.tests.flatMap(\.runs).filter { $0.test?.layout == .suite }
     settled = screen.filter { [.everyIterationFailedSlowly, .everyIterationTimedOut].contains($0.stop) && $0.notRun > 0 }
       .compactMap { run in run.test.map { TestUnder(test: $0.test.id, executor: run.executor, why: .stopped(run.stop)) } }
-    // Each test once, under the executor it was slowest under.
+    slowest = Self.slowest(screen, causes: report.tests)
+    noFailure = report.unstableTests.isEmpty && report.testsInFlightAtCrashes.isEmpty && !stable.isEmpty
+  }
+
+  /// Under each of `executors` (those `runs` ran under, in order, when nil), the passes in
+  /// `layout` the stable verdicts rest on.
+  private static func passes(
+    _ runs: [RunResult], in layout: TestReference.ProcessLayout, under executors: [ExecutorID]? = nil
+  ) -> [Passes] {
+    let inLayout = runs.filter { $0.test?.layout == layout }
+    return (executors ?? inLayout.map(\.executor).uniqued()).compactMap { executor in
+      let passes = inLayout.filter { $0.executor == executor }.map(\.tally.ran)
+      guard let fewest = passes.min(), let most = passes.max() else { return nil }
+      let fewestMeasured = passes.filter { $0 > 0 }.min()
+      return Passes(executor: executor, fewest: fewest, most: most, fewestMeasured: fewestMeasured, layout: layout)
+    }
+  }
+
+  /// The tests that took ``slow`` or more a pass in `screen`, each once, under the executor it
+  /// was slowest under, with its diagnosis among `findings`; the slowest first.
+  private static func slowest(_ screen: [RunResult], causes findings: [TestFinding]) -> [Slow] {
     let slow = screen.compactMap { run -> Slow? in
       guard let test = run.test, let seconds = run.testSeconds, run.tally.iterations > 0 else { return nil }
       let perPass = seconds / Double(run.tally.iterations)
       return perPass >= Self.slow ? Slow(test: test.test.id, executor: run.executor, seconds: perPass) : nil
     }
-    let causes = Dictionary(report.tests.map { ($0.test.id, $0.diagnosis) }, uniquingKeysWith: { first, _ in first })
-    slowest = Dictionary(grouping: slow, by: \.test).values.compactMap { $0.max { $0.seconds < $1.seconds } }
+    let causes = Dictionary(findings.map { ($0.test.id, $0.diagnosis) }, uniquingKeysWith: { first, _ in first })
+    return Dictionary(grouping: slow, by: \.test).values.compactMap { $0.max { $0.seconds < $1.seconds } }
       .map { slow in
         var slow = slow
         slow.cause = causes[slow.test] ?? nil
         return slow
       }
       .sorted { ($1.seconds, $0.test) < ($0.seconds, $1.test) }
-    noFailure = report.unstableTests.isEmpty && report.testsInFlightAtCrashes.isEmpty && !stable.isEmpty
   }
 
   /// A headline and the tests it names: the stable, the skipped, the never started, and each

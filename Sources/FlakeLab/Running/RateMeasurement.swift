@@ -112,13 +112,13 @@ extension RateMeasurement {
     // The passes one at a time and alone are the test's, beside the drill-down's: the report's
     // runs are the screen as swift test runs it, one per test and executor, which gates and
     // baselines judge.
-    let inTurn = screened.filter { $0.test?.layout != .suite }
+    let otherModes = screened.filter { $0.test?.layout != .suite }
     var report = Report(
       runs: screened.filter { $0.test?.layout == .suite }, interrupted: interrupted, shard: shard,
       confidence: confidence, seed: seed, program: program, timeout: timeout)
     report.budget = budget
     report.tests = TestFinding.findings(
-      of: tests, runs: report.runs + inTurn + drilled.results, polluters: drilled.polluters, locations: locations,
+      of: tests, runs: report.runs + otherModes + drilled.results, polluters: drilled.polluters, locations: locations,
       confidence: confidence)
     if !interrupted { report.judge(gates: gates, baseline: baseline) }
     return report
