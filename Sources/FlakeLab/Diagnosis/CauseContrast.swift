@@ -36,7 +36,14 @@ package enum CauseContrast {
     let alone = { (run: RunResult) in [.repetitions, .fresh].contains(layout(run)) }
     switch cause {
     case .needsParallelism:
-      return ([(counts { $0.ranInParallel && alone($0) }, counts { !$0.ranInParallel && alone($0) })], true)
+      // Under global with no neighbour beside it (alone, or the suite one test at a time)
+      // against one queue, where no two jobs overlap: the suite's neighbours under global are a
+      // second factor; busy threads and replays change others.
+      let plain = { (run: RunResult) in ![.stressed, .replay].contains(layout(run)) }
+      return (
+        [(counts { $0.ranInParallel && plain($0) && layout($0) != .suite }, counts { !$0.ranInParallel && plain($0) })],
+        true
+      )
     case .timing:
       return ([(counts { layout($0) == .stressed }, counts { $0.ranInParallel && layout($0) == .repetitions })], false)
     case .firstRun:

@@ -130,7 +130,6 @@ package enum Diagnostician {
     let plain = measured.filter { ![.stressed, .replay].contains($0.test?.layout) }
     func counts(_ include: (RunResult) -> Bool) -> Counts { Counts(plain.filter(include)) }
     let global = counts(\.ranInParallel)
-    let oneQueue = counts { !$0.ranInParallel }
 
     func tried(_ cause: TestDiagnosis) -> Bool { !excluded.contains(cause) }
     if tried(.randomness) {
@@ -140,12 +139,10 @@ package enum Diagnostician {
       if replaysAgreeTooThinly(runs, confidence: confidence) { return .undetermined }
     }
     if let order = oneQueueOrder(runs, global: global, confidence: confidence), tried(order) { return order }
-    // Threads: fails under global with no neighbour running beside it (alone, or the suite one
-    // test at a time) significantly more than on one queue, where no two jobs overlap, and never
-    // there. Suite passes under global are left out: their neighbours are a second factor.
-    let globalWithoutNeighbours = counts { $0.ranInParallel && $0.test?.layout != .suite }
-    if tried(.needsParallelism), oneQueue.neverFails,
-      globalWithoutNeighbours.failMoreThan(oneQueue, confidence: confidence)
+    // Threads: fails under global with no neighbour running beside it significantly more than
+    // on one queue, and never there (the contrast's sides: ``CauseContrast``).
+    if tried(.needsParallelism),
+      CauseContrast.shows(.needsParallelism, in: runs, confidence: confidence, contrasts: contrasts) == true
     {
       return .needsParallelism
     }
