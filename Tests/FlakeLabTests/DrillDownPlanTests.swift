@@ -118,6 +118,33 @@ final class DrillDownPlanTests: XCTestCase {
       plan.results.filter { $0.test?.isConfirmation == true }.map(\.tally.ran), [next.upperBound, next.upperBound])
   }
 
+  /// Issue 44: a contrast that stays undecided (a race failing about 1 in 70 under global alone,
+  /// never on one queue: 5 of 340 against none is p = 0.03, short of its share of the error)
+  /// runs its arms on in rounds, each doubling them, up to eight times their iterations; with a
+  /// share of the budget, only as far as the test's share pays for.
+  func testAnUndecidedContrastRunsInDoublingRoundsWithinItsCapAndItsShare() {
+    let failed = { (launch: DrillDownPlan.Launch) in
+      launch.arm.order == .parallel && launch.arm.layout == .repetitions ? max(1, launch.indices.count / 80) : 0
+    }
+    let screen = [suite(race, .global, failed: 1), suite(race, .serial, failed: 0)]
+    func rounds(share: Double?) -> [[Range<Int>]] {
+      var plan = DrillDownPlan(arms: arms, tests: [race], screen: screen, measurement: measurement, share: share)
+      var action = plan.ran(launches(plan.start()).map { result($0, failed: 0) }, interrupted: false, inTime: true)
+      action = plan.ran(launches(action).map { result($0, failed: failed($0)) }, interrupted: false, inTime: true)
+      var seen: [[Range<Int>]] = []
+      while case let more = launches(action), more.contains(where: { !$0.isSecondSeed && $0.layout == .repetitions }) {
+        XCTAssertEqual(Set(more.map { "\($0.arm.executor.id.name)" }), ["global", "serial"])
+        seen.append(more.map(\.indices))
+        action = plan.ran(more.map { result($0, failed: failed($0)) }, interrupted: false, inTime: true)
+      }
+      return seen
+    }
+    XCTAssertEqual(rounds(share: nil), [[40..<80, 40..<80], [80..<160, 80..<160], [160..<320, 160..<320]])
+    // The arms' first 200 iterations took 2 s at 10 ms each: of a 3.25 s share, 1.25 s is left
+    // for the two arms, 62 iterations each (a round doubles them, to 80); then 22; then none.
+    XCTAssertEqual(rounds(share: 3.25), [[40..<80, 40..<80], [80..<102, 80..<102]])
+  }
+
   /// Ctrl-C during the first iterations ends the plan: each arm keeps what ran and says the rest
   /// was cut.
   func testAnInterruptEndsThePlanWithTheRestCut() {

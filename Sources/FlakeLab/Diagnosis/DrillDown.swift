@@ -85,9 +85,13 @@ package struct DrillDown {
     suite: [PackageTest] = [], deadline: ContinuousClock.Instant? = nil,
     onProgress: @escaping (Supervisor.Progress) -> Void = { _ in }
   ) throws -> Findings {
+    // Each test's share of the workers' time left: what the undecided contrasts may spend.
+    let share = deadline.map { deadline in
+      max(0, (deadline - .now) / .seconds(1)) * Double(measurement.jobs) / Double(max(1, tests.count))
+    }
     var plan = DrillDownPlan(
       arms: arms, tests: tests, failingEverywhere: failingEverywhere, screen: screen, suite: suite,
-      measurement: measurement)
+      measurement: measurement, share: share)
     let supervisor = Supervisor(
       options: .init(
         jobs: measurement.jobs, timeout: measurement.timeout, workerExecutable: measurement.workerExecutable,

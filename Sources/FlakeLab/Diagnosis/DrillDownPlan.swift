@@ -11,8 +11,10 @@
 ///    there too, it hangs, and its other arms, which would each cost three timeouts to say so
 ///    again, do not run (``RunStop/hangsAlone``).
 /// 2. For a test the arms leave `undetermined`, the arms of each contrast still undecided
-///    (``CauseContrast/isUndecided(_:in:confidence:contrasts:)``) run as many iterations again,
-///    twice at most: a race failing 3 of 80 under global is no contrast yet; 9 of 240 is.
+///    (``CauseContrast/isUndecided(_:in:confidence:contrasts:)``) run on in rounds, each
+///    doubling what the arm has run, until the contrast is decided, the arm has run
+///    ``undecidedCap`` times its iterations, or the test has spent its share of the budget: a
+///    race failing 3 of 80 under global is no contrast yet; 9 of 240 is.
 /// 3. The randomness replays: the seeds that failed a test on one queue, and as many that passed,
 ///    a process each; where they agree too thinly, as many fresh processes again, replayed too.
 /// 4. The second seed (``SecondSeed``), sized from the first seed's rates, in stages while
@@ -47,15 +49,16 @@ package struct DrillDownPlan {
     case leading([PackageTest])
     case settling
     case rest(open: [Int])
-    case undecided(round: Int, open: [Int])
+    case undecided(open: [Int])
     case replays(plans: [(test: PackageTest, indices: [Int])], grown: Bool)
     case moreSeeds
     case secondSeed(stage: Int, open: [Int])
     case done
   }
 
-  /// Rounds of stage 2: each runs an undecided contrast's arms as many iterations again.
-  static let undecidedRounds = 2
+  /// The most an arm runs in stages 1 and 2, in times its own iterations: three rounds of stage
+  /// 2 at most, each doubling the arm.
+  static let undecidedCap = 8
 
   let arms: [DrillDown.Arm]
   private let tests: [PackageTest]
@@ -69,6 +72,9 @@ package struct DrillDownPlan {
   private let screen: [RunResult]
   private let suite: [PackageTest]
   private let measurement: RateMeasurement
+  /// The seconds of workers' time each test may spend in stage 2 (its share of the budget's
+  /// diagnosis); nil without a budget.
+  private let share: Double?
   /// Every test with every arm, in order: the runs of stages 1 and 2.
   private let pairs: [(test: PackageTest, arm: DrillDown.Arm)]
   private var stage = Stage.settling
@@ -92,9 +98,10 @@ package struct DrillDownPlan {
   ///   seed and the polluter searches; `suite`, the tests it ran, in order.
   package init(
     arms: [DrillDown.Arm], tests: [PackageTest], failingEverywhere: Set<PackageTest> = [], screen: [RunResult] = [],
-    suite: [PackageTest] = [], measurement: RateMeasurement
+    suite: [PackageTest] = [], measurement: RateMeasurement, share: Double? = nil
   ) {
     self.arms = arms
+    self.share = share
     self.tests = tests
     self.failingEverywhere = failingEverywhere
     self.screen = screen
@@ -150,11 +157,10 @@ package struct DrillDownPlan {
       return leadRan(leading, runs, interrupted: interrupted)
     case .settling:
       return firstIterationsRan(runs, interrupted: interrupted, inTime: inTime)
-    case .rest(let open), .undecided(_, let open):
+    case .rest(let open), .undecided(let open):
       for (index, run) in zip(open, runs) { armRuns[index].add(run) }
       guard !interrupted else { return cut(open) }
-      if case .undecided(let round, _) = stage { return undecided(round: round + 1, inTime: inTime) }
-      return undecided(round: 0, inTime: inTime)
+      return undecided(inTime: inTime)
     case .replays(let plans, let grown):
       replayRuns += merged(runs, plans)
       guard !interrupted else { return end() }
@@ -239,7 +245,7 @@ package struct DrillDownPlan {
         failsEverywhere: failingEverywhere.contains(test) && !passedAlone.contains(test))
       return !isSettled && pairs[index].arm.iterations > RunSettling.limit
     }
-    guard !open.isEmpty else { return undecided(round: 0, inTime: inTime) }
+    guard !open.isEmpty else { return undecided(inTime: inTime) }
     stage = .rest(open: open)
     return .launch(
       open.map { index in
@@ -275,32 +281,52 @@ package struct DrillDownPlan {
 
   // MARK: Stage 2: contrasts still undecided
 
-  /// Round `round` of the undecided contrasts: for each test the first seed leaves
-  /// `undetermined`, the arms (not settled) of every contrast its runs alone leave undecided run
-  /// as many iterations again. Then the replays.
-  private mutating func undecided(round: Int, inTime: Bool) -> Action? {
-    guard round < Self.undecidedRounds, inTime else { return replays(inTime: inTime) }
-    let open = tests.flatMap { test -> [Int] in
-      let runs = firstSeed(of: test)
-      let judged = Diagnostician.judge(runs, confidence: measurement.confidence)
-      guard judged.verdict == .flaky, judged.diagnosis == .undetermined else { return [] }
-      let wanted = CauseContrast.causes.filter {
-        CauseContrast.isUndecided(
-          $0, in: runs, confidence: measurement.confidence, contrasts: Diagnostician.contrasts)
-      }.flatMap { CauseContrast.arms(for: $0) ?? [] }
-      return pairs.indices.filter { index in
-        pairs[index].test == test && armRuns[index].stop == nil
-          && wanted.contains { $0.order == pairs[index].arm.order && $0.layout == pairs[index].arm.layout }
+  /// A round of the undecided contrasts: for each test the first seed leaves `undetermined`,
+  /// the arms (not settled) of every contrast its runs alone leave undecided run on, each to
+  /// twice what it has run, within ``undecidedCap`` times its iterations and the test's share.
+  /// Then the replays.
+  private mutating func undecided(inTime: Bool) -> Action? {
+    guard inTime else { return replays(inTime: inTime) }
+    let ends = tests.flatMap { test in
+      let open = undecidedArms(of: test)
+      let left = share.map { $0 - spent(by: test) } ?? .infinity
+      return open.compactMap { index -> (index: Int, end: Int)? in
+        let arm = pairs[index].arm
+        let run = armRuns[index]
+        let perIteration = run.tally.iterations > 0 ? run.seconds / Double(run.tally.iterations) : 0
+        let affordable = perIteration > 0 ? Int(min(1e9, left / Double(open.count) / perIteration)) : Int(1e9)
+        let end = min(2 * planned[index], Self.undecidedCap * arm.iterations, planned[index] + affordable)
+        return end - planned[index] >= RunSettling.limit ? (index, end) : nil
       }
     }
-    guard !open.isEmpty else { return replays(inTime: inTime) }
-    stage = .undecided(round: round, open: open)
+    guard !ends.isEmpty else { return replays(inTime: inTime) }
+    stage = .undecided(open: ends.map(\.index))
     return .launch(
-      open.map { index in
+      ends.map { index, end in
         let (test, arm) = pairs[index]
-        defer { planned[index] += arm.iterations }
-        return launch(test, arm, planned[index]..<(planned[index] + arm.iterations), replicates: replicates(arm))
+        defer { planned[index] = end }
+        return launch(test, arm, planned[index]..<end, replicates: replicates(arm))
       })
+  }
+
+  /// The arms of `test` that a round of stage 2 runs: those not settled, of every contrast its
+  /// runs alone leave undecided, when the first seed leaves it `undetermined`.
+  private func undecidedArms(of test: PackageTest) -> [Int] {
+    let runs = firstSeed(of: test)
+    let judged = Diagnostician.judge(runs, confidence: measurement.confidence)
+    guard judged.verdict == .flaky, judged.diagnosis == .undetermined else { return [] }
+    let wanted = CauseContrast.causes.filter {
+      CauseContrast.isUndecided($0, in: runs, confidence: measurement.confidence, contrasts: Diagnostician.contrasts)
+    }.flatMap { CauseContrast.arms(for: $0) ?? [] }
+    return pairs.indices.filter { index in
+      pairs[index].test == test && armRuns[index].stop == nil
+        && wanted.contains { $0.order == pairs[index].arm.order && $0.layout == pairs[index].arm.layout }
+    }
+  }
+
+  /// The seconds of workers' time `test`'s arms have spent.
+  private func spent(by test: PackageTest) -> Double {
+    pairs.indices.filter { pairs[$0].test == test }.reduce(0) { $0 + armRuns[$1].seconds }
   }
 
   // MARK: Stage 3: randomness replays
