@@ -49,9 +49,10 @@ package struct TestRunner {
     self.measurement = measurement
   }
 
-  /// The screen runs one pass of each test alone for this many of its passes: 5 of the default
-  /// 20 find a test failing alone 45% of the time with 95% probability.
-  static let passesPerPassAlone = 4
+  /// The screen runs one pass of each test alone for this many of its passes: 10 of the default
+  /// 20 find a test failing alone 26% of the time with 95% probability (5 found 45%, and missed
+  /// in one run of two a test that fails 15–47% of the times it runs alone).
+  static let passesPerPassAlone = 2
 
   /// The screen's passes of `passes`: the suite under each executor of `usable`; and when
   /// `screened`, under the first that runs tests side by side, Swift Testing's one at a time and
