@@ -373,7 +373,7 @@ final class TestDiagnosisTests: XCTestCase {
     XCTAssertEqual(junit.components(separatedBy: "notRun=19\nstopped=budgetSpent").count, 5, junit)
     // The screen's passes, which half the budget ends by design, are said apart from the
     // diagnosis's runs: 1 of 20 passes under each executor; then the runs cut short, the
-    // screen's one at a time and alone among them (1 of 20, 0 of 5), and the 6 arms never started.
+    // screen's one at a time and alone among them (1 of 20, 0 of 10), and the 6 arms never started.
     let screen = "it ran 1 of 20 passes under global and 1 of 20 passes under serial."
     let markdown = try Flakelab.run(merge + ["--format", "markdown"]).stdout
     XCTAssertTrue(markdown.contains(screen), markdown)
