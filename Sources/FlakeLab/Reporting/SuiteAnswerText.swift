@@ -124,7 +124,7 @@ package enum SuiteAnswerText {
       lines.append(
         "undecided: " + finding.undecided.map(\.rawValue).joined(separator: ", ")
           + " (its arms failed more, not yet significantly, after as many iterations as its share allowed: "
-          + "raise --iterations to decide)")
+          + "raise --iterations, or --budget, to decide)")
     }
     if finding.diagnosis == .undetermined, !finding.ruledOut.isEmpty {
       // A replay repeats only the randomness the harness seeds: a test decided by bytes read
