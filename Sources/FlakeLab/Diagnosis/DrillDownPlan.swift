@@ -282,7 +282,7 @@ package struct DrillDownPlan {
   // MARK: Stage 2: contrasts still undecided
 
   /// A round of the undecided contrasts: for each test the first seed leaves `undetermined`,
-  /// the arms (not settled) of every contrast its runs alone leave undecided run on, each to
+  /// the arms (not settled) of every contrast its runs so far leave undecided run on, each to
   /// twice what it has run, within ``undecidedCap`` times its iterations and the test's share.
   /// Then the replays.
   private mutating func undecided(inTime: Bool) -> Action? {
@@ -310,7 +310,8 @@ package struct DrillDownPlan {
   }
 
   /// The arms of `test` that a round of stage 2 runs: those not settled, of every contrast its
-  /// runs alone leave undecided, when the first seed leaves it `undetermined`.
+  /// first seed's runs (the screen's and the arms') leave undecided, when they leave it
+  /// `undetermined`.
   private func undecidedArms(of test: PackageTest) -> [Int] {
     let runs = firstSeed(of: test)
     let judged = Diagnostician.judge(runs, confidence: measurement.confidence)
