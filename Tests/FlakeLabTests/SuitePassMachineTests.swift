@@ -191,5 +191,10 @@ final class SuitePassMachineTests: XCTestCase {
     XCTAssertFalse(budget.stoppedEveryArm)
     XCTAssertFalse(budget.allows(arm: 0, isFirstPass: false, now: start), "a stopped arm stays stopped")
     XCTAssertEqual(budget.stopped, [true, false])
+    // The passes alone, which no answer needs, are bound from their first.
+    var alone = PassBudget(arms: 2, deadline: start + .seconds(10), boundFromTheirFirstPass: [1])
+    XCTAssertTrue(alone.allows(arm: 0, isFirstPass: true, now: start + .seconds(20)))
+    XCTAssertFalse(alone.allows(arm: 1, isFirstPass: true, now: start + .seconds(20)))
+    XCTAssertEqual(alone.stopped, [false, true])
   }
 }

@@ -48,8 +48,8 @@ package struct DrillDownPlan {
   private enum Stage {
     case leading([PackageTest])
     case settling
-    case rest(open: [Int])
-    case undecided(open: [Int])
+    /// The arms at `open` run on: stage 1's rest, or a round of stage 2.
+    case runningOn(open: [Int])
     case replays(plans: [(test: PackageTest, indices: [Int])], grown: Bool)
     case moreSeeds
     case secondSeed(stage: Int, open: [Int])
@@ -157,7 +157,7 @@ package struct DrillDownPlan {
       return leadRan(leading, runs, interrupted: interrupted)
     case .settling:
       return firstIterationsRan(runs, interrupted: interrupted, inTime: inTime)
-    case .rest(let open), .undecided(let open):
+    case .runningOn(let open):
       for (index, run) in zip(open, runs) { armRuns[index].add(run) }
       guard !interrupted else { return cut(open) }
       return undecided(inTime: inTime)
@@ -246,7 +246,7 @@ package struct DrillDownPlan {
       return !isSettled && pairs[index].arm.iterations > RunSettling.limit
     }
     guard !open.isEmpty else { return undecided(inTime: inTime) }
-    stage = .rest(open: open)
+    stage = .runningOn(open: open)
     return .launch(
       open.map { index in
         let (test, arm) = pairs[index]
@@ -294,13 +294,14 @@ package struct DrillDownPlan {
         let arm = pairs[index].arm
         let run = armRuns[index]
         let perIteration = run.tally.iterations > 0 ? run.seconds / Double(run.tally.iterations) : 0
-        let affordable = perIteration > 0 ? Int(min(1e9, left / Double(open.count) / perIteration)) : Int(1e9)
-        let end = min(2 * planned[index], Self.undecidedCap * arm.iterations, planned[index] + affordable)
-        return end - planned[index] >= RunSettling.limit ? (index, end) : nil
+        let most = min(2 * planned[index], Self.undecidedCap * arm.iterations) - planned[index]
+        let affordable = perIteration > 0 ? left / Double(open.count) / perIteration : .infinity
+        let more = Int(max(0, min(Double(most), affordable)))
+        return more >= RunSettling.limit ? (index, planned[index] + more) : nil
       }
     }
     guard !ends.isEmpty else { return replays(inTime: inTime) }
-    stage = .undecided(open: ends.map(\.index))
+    stage = .runningOn(open: ends.map(\.index))
     return .launch(
       ends.map { index, end in
         let (test, arm) = pairs[index]

@@ -97,12 +97,13 @@ package final class PassSupervisor {
     ProcessTree.becomeSubreaper()
     defer { ProcessTree.reapOrphans(keeping: []) }
 
-    var budget = PassBudget(arms: arms.count, deadline: deadline)
+    var budget = PassBudget(
+      arms: arms.count, deadline: deadline,
+      boundFromTheirFirstPass: Set(arms.indices.filter { arms[$0].isBoundFromItsFirstPass }))
     passLoop: for pass in passes {
       for (armIndex, arm) in arms.enumerated() where pass - passes.lowerBound < arm.passCount(of: passes) {
         let replicate = arm.replicate(of: pass, in: passes, replicates: replicates)
-        let isExempt = pass == passes.lowerBound && !arm.isBoundFromItsFirstPass
-        guard budget.allows(arm: armIndex, isFirstPass: isExempt, now: clock.now) else {
+        guard budget.allows(arm: armIndex, isFirstPass: pass == passes.lowerBound, now: clock.now) else {
           if budget.stoppedEveryArm { break passLoop }
           continue
         }

@@ -110,9 +110,8 @@ package struct TestRunner {
         preload: preload)
       let report = try measurement.screen(
         tests, arms: screenArms(tests, under: usable, screened: screened, passes: indices.count), passes: indices,
-        packagePath: package.path,
-        drillDown: screened ? drillDown : nil,
-        locations: package.locations, onProgress: onProgress)
+        packagePath: package.path, drillDown: screened ? drillDown : nil, locations: package.locations,
+        onProgress: onProgress)
       result = Result(report: report, answersByTest: true)
     } else {
       let runs = tests.flatMap { test in
