@@ -27,8 +27,8 @@ public func harnessSwiftPMEntryPoint(passing arguments: UnsafeRawPointer) async 
       }
       let event: TestEvent =
         switch kind {
-        case 0: .testStarted(testID: text)
-        case 1: .testEnded(testID: text)
+        case 0: .testStarted(testID: text, at: TestEvent.now)
+        case 1: .testEnded(testID: text, at: TestEvent.now)
         default: .runEnded(eventsWritten: Int(text) ?? -1)
         }
       InProcessSwiftTesting.write(event)

@@ -20,7 +20,7 @@ final class SwiftTestingIterationWatch: @unchecked Sendable {
     relay = nil
     relay = EventStreamRelay.pumping(channel: channel) { [unowned self] line in
       guard LineReader.line(line, contains: Self.marker),
-        case .testStarted(let id) = TestEvent.parse(line),
+        case .testStarted(let id, _) = TestEvent.parse(line),
         let test = testIDs.first(where: { TestEvent.testID(id, belongsTo: $0) })
       else { return nil }
       onIterationStart(started[test, default: 0])

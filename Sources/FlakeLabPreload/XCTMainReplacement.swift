@@ -74,7 +74,7 @@ private final class TestEventObserver: NSObject, XCTestObservation {
   func testCaseWillStart(_ testCase: XCTestCase) {
     current = order[min(next, order.count - 1)]
     next += 1
-    EventOutput.write(.testStarted(testID: current))
+    EventOutput.write(.testStarted(testID: current, at: TestEvent.now))
   }
 
   func testCase(
@@ -93,7 +93,7 @@ private final class TestEventObserver: NSObject, XCTestObservation {
   func testCaseDidFinish(_ testCase: XCTestCase) {
     EventOutput.write(
       testCase.testRun?.hasBeenSkipped == true
-        ? .testSkipped(testID: current, message: "XCTSkip") : .testEnded(testID: current))
+        ? .testSkipped(testID: current, message: "XCTSkip") : .testEnded(testID: current, at: TestEvent.now))
   }
 
   /// Every test given has run: the supervisor checks the events it read against this count.

@@ -258,4 +258,29 @@ final class TestEventTests: XCTestCase {
     XCTAssertFalse(matters(#"{"kind":"event","payload":{"kind":"testEndedLater"}}"#))
     XCTAssertFalse(matters(#"{"kind""#))
   }
+
+  /// A test's time is the process's own (its events' `instant.absolute`), not when the
+  /// supervisor read them: both ends read at once, a run of 2.5 ms still took 2.5 ms.
+  func testATestsTimeIsWhatItsOwnEventsSayNotWhenTheyWereRead() throws {
+    let swiftTesting = #"{"kind":"event","version":0,"payload":{"kind":"testEnded","testID":"M.t()/F.swift:1:1","#
+      + #""instant":{"absolute":1234.5,"since1970":1764250000.1},"messages":[]}}"#
+    XCTAssertEqual(TestEvent.parse(Array(swiftTesting.utf8)), .testEnded(testID: "M.t()/F.swift:1:1", at: 1234.5))
+    let written = TestEvent.testStarted(testID: id, at: 100.25)
+    XCTAssertEqual(TestEvent.parse(Array(written.line.utf8)), written)
+
+    let feed = try TestEventFeed(testID: id, firstIndex: 0, iterations: 2)
+    let suite = try SuiteEventFeed(testIDs: [id])
+    let lines = [
+      TestEvent.runStarted.line, TestEvent.testStarted(testID: id, at: 100).line,
+      TestEvent.testEnded(testID: id, at: 100.0025).line,
+    ]
+    let bytes = Array(lines.joined().utf8)
+    for descriptor in [feed.descriptor, suite.descriptor] {
+      XCTAssertEqual(write(descriptor, bytes, bytes.count), bytes.count)
+    }
+    _ = feed.poll()
+    _ = suite.poll()
+    XCTAssertEqual(feed.times.seconds, 0.0025, accuracy: 1e-9)
+    XCTAssertEqual(suite.drain().first?.duration.seconds ?? 0, 0.0025, accuracy: 1e-9)
+  }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Where the supervisor reads what a worker process came to, iteration by iteration.
 ///
 /// A scenario worker publishes into an ``OutcomeChannelReader``'s shared region; a user's test
@@ -31,6 +33,8 @@ protocol OutcomeFeed: AnyObject {
   /// Iterations the worker ran before those counted (``TestEventFeed``'s warm-up): progress, for
   /// the timeout, though no outcome of the run.
   var warmUpsFinished: Int { get }
+  /// The longest the supervisor may leave the feed unread while the worker runs.
+  var readInterval: useconds_t { get }
 }
 
 extension OutcomeFeed {
@@ -40,11 +44,15 @@ extension OutcomeFeed {
   var blocks: ThreadBlocks { ThreadBlocks() }
   var times: IterationTimes { IterationTimes() }
   var warmUpsFinished: Int { 0 }
+  var readInterval: useconds_t { Supervisor.eventReadInterval }
   func releaseWorkerEnd() {}
   func workerEnded(status: Int32, output: String) {}
 }
 
 extension OutcomeChannelReader: OutcomeFeed {
+  /// Its writer waits while the ring is full.
+  var readInterval: useconds_t { Supervisor.pollInterval }
+
   func poll() -> (completed: Int, records: [ChannelRecord]) {
     // The counter first: a record is published before the counter moves past its iteration.
     let completed = completed

@@ -182,7 +182,7 @@ package final class PassSupervisor {
     var status: Int32?
     var idleSince: ContinuousClock.Instant?
     while status == nil {
-      WorkerProcess.wait(forAnEndOf: [worker], upTo: Supervisor.pollInterval)
+      WorkerProcess.wait(forAnEndOf: [worker], upTo: feed.readInterval)
       // A pass's outcomes are its feed's, test by test (``SuiteEventFeed``): the worker's news
       // only moves the process's own counts and reads its output.
       _ = worker.poll()

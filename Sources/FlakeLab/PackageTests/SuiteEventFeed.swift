@@ -29,6 +29,8 @@ final class SuiteEventFeed: OutcomeFeed {
   private(set) var ignoredEvents = 0
   /// Tests started and not yet ended, with when they started.
   private(set) var inFlight: [Int: ContinuousClock.Instant] = [:]
+  /// When each test in flight started by the process's own clock, where its event said.
+  private var startInstants: [Int: Double] = [:]
   private var issues: [Int: [String]] = [:]
   /// Where each test in flight first failed, when the framework said.
   private var places: [Int: SourceLocation] = [:]
@@ -114,13 +116,14 @@ final class SuiteEventFeed: OutcomeFeed {
       executorChanged.formUnion(inFlight.keys)
     case .runEnded(let written):
       eventsWritten = written
-    case .testStarted(let id):
+    case .testStarted(let id, let at):
       guard let test = position(of: id) else { return }
       workerIsReady = true
       if inFlight[test] != nil { outOfPlace += 1 }
       events += 1
       startedAt[test] = events
       inFlight[test] = .now
+      startInstants[test] = at
       issues[test] = []
     case .issueRecorded(let id, let message, true, let location):
       // An issue outside any test's task names no test: it is the test's only when one is in flight.
@@ -137,14 +140,16 @@ final class SuiteEventFeed: OutcomeFeed {
       }
       issues[test]?.append(message)
       places[test] = places[test] ?? location
-    case .testEnded(let id):
+    case .testEnded(let id, let at):
       guard let test = position(of: id) else { return }
       guard let said = issues[test] else {
         outOfPlace += 1
         return
       }
       let failure = TestEventFeed.failure(said)
-      finish(test, failure.map { .failed(observation: $0.observation) }, example: failure?.example, place: places[test])
+      finish(
+        test, failure.map { .failed(observation: $0.observation) }, example: failure?.example, place: places[test],
+        endedAt: at)
     case .testSkipped(let id, let message):
       guard let test = position(of: id) else { return }
       finish(test, .skipped(reason: FailureText.normalize(message)))
@@ -153,7 +158,9 @@ final class SuiteEventFeed: OutcomeFeed {
     }
   }
 
-  private func finish(_ test: Int, _ outcome: Outcome?, example: String? = nil, place: SourceLocation? = nil) {
+  private func finish(
+    _ test: Int, _ outcome: Outcome?, example: String? = nil, place: SourceLocation? = nil, endedAt: Double? = nil
+  ) {
     let changed = executorChanged.remove(test) != nil
     let outcome = changed ? .executorChanged : outcome
     let failed = outcome.map { !$0.isOutsideTheRate } ?? false
@@ -162,7 +169,8 @@ final class SuiteEventFeed: OutcomeFeed {
       Finished(
         test: test, outcome: outcome, example: changed ? nil : example, place: changed ? nil : place,
         neighbours: failed ? neighbours(of: test) : [],
-        duration: inFlight[test].map { ContinuousClock.now - $0 } ?? .zero))
+        duration: TestEventFeed.duration(
+          from: startInstants.removeValue(forKey: test), to: endedAt, readSince: inFlight[test])))
     events += 1
     if startedAt.removeValue(forKey: test) != nil { ended.append((test, events)) }
     inFlight[test] = nil

@@ -9,12 +9,15 @@ import Foundation
 package enum TestEvent: Equatable, Sendable {
   /// The process got as far as running tests.
   case runStarted
-  case testStarted(testID: String)
+  /// `at`: when, in seconds on the writing process's own monotonic clock (the event's
+  /// `instant.absolute`), so that a test's time is the process's, not when the supervisor
+  /// happened to read its events; nil where the writer gave none.
+  case testStarted(testID: String, at: Double? = nil)
   /// An issue; `isFailure` is false for a known issue (`withKnownIssue`) or a warning.
   /// `location` is where it was recorded (the assertion's file and line), when the framework
   /// said: the line a person opens, which need not lie in the test that was running.
   case issueRecorded(testID: String?, message: String, isFailure: Bool, location: SourceLocation? = nil)
-  case testEnded(testID: String)
+  case testEnded(testID: String, at: Double? = nil)
   case testSkipped(testID: String, message: String)
   /// What the harness's start-up probe found: whether `check` took effect in this toolchain.
   case probe(check: HarnessProbe.Check, tookEffect: Bool)
@@ -77,6 +80,7 @@ package enum TestEvent: Equatable, Sendable {
     }
     guard object["kind"]?.string == "event", let kind = payload["kind"]?.string else { return nil }
     let testID = payload["testID"]?.string
+    let at = payload["instant"]?["absolute"]?.number
     // Swift Testing says an issue in several messages: what failed (`Expectation failed: (x →
     // 2) == 3`, `Issue recorded`), then the details (the comment, `Issue.record`'s reason).
     let messages = (payload["messages"]?.array ?? []).compactMap { $0["text"]?.string }
@@ -84,9 +88,9 @@ package enum TestEvent: Equatable, Sendable {
     case "runStarted":
       return .runStarted
     case "testStarted":
-      return testID.map { .testStarted(testID: $0) }
+      return testID.map { .testStarted(testID: $0, at: at) }
     case "testEnded":
-      return testID.map { .testEnded(testID: $0) }
+      return testID.map { .testEnded(testID: $0, at: at) }
     case "testSkipped":
       return testID.map { .testSkipped(testID: $0, message: skipReason(messages.first)) }
     case "issueRecorded":
@@ -111,10 +115,10 @@ package enum TestEvent: Equatable, Sendable {
     switch self {
     case .runStarted:
       object = Self.event([("kind", .string("runStarted"))])
-    case .testStarted(let testID):
-      object = Self.event([("kind", .string("testStarted")), ("testID", .string(testID))])
-    case .testEnded(let testID):
-      object = Self.event([("kind", .string("testEnded")), ("testID", .string(testID))])
+    case .testStarted(let testID, let at):
+      object = Self.event([("kind", .string("testStarted")), ("testID", .string(testID))] + Self.instant(at))
+    case .testEnded(let testID, let at):
+      object = Self.event([("kind", .string("testEnded")), ("testID", .string(testID))] + Self.instant(at))
     case .testSkipped(let testID, let message):
       object = Self.event([
         ("kind", .string("testSkipped")), ("testID", .string(testID)),
@@ -164,6 +168,18 @@ package enum TestEvent: Equatable, Sendable {
 
   private static func finding(_ payload: [(String, JSONValue)]) -> JSONValue {
     .object([("kind", .string("harness")), ("version", .int(0)), ("payload", .object(payload))])
+  }
+
+  /// Swift Testing's way of saying when: `"instant": {"absolute": seconds}`.
+  private static func instant(_ at: Double?) -> [(String, JSONValue)] {
+    at.map { [("instant", .object([("absolute", .double($0))]))] } ?? []
+  }
+
+  /// Now on the clock `at` is read on: `CLOCK_MONOTONIC`, in seconds.
+  package static var now: Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
   }
 
   private static func event(_ payload: [(String, JSONValue)]) -> JSONValue {

@@ -31,6 +31,8 @@ final class TestEventFeed: OutcomeFeed {
   private(set) var times = IterationTimes()
   /// When the supervisor read the start of the iteration under way.
   private var startedAt: ContinuousClock.Instant?
+  /// When it started by the process's own clock, where its event said.
+  private var startInstant: Double?
   /// Where the iteration under way blocked its queue's thread, if it did, as the harness said it.
   private var blockedAt: Block?
   /// Each place failing iterations blocked at, unnamed, with how many blocked there.
@@ -78,20 +80,22 @@ final class TestEventFeed: OutcomeFeed {
       symbols = StackSymbols(imageMap: map, program: program, packagePath: packagePath)
     case .threadBlocked(let call, let frame, let stack) where issues != nil:
       blockedAt = blockedAt ?? Block(call: call, frame: frame, stack: stack)
-    case .testStarted(let id) where TestEvent.testID(id, belongsTo: testID):
+    case .testStarted(let id, let at) where TestEvent.testID(id, belongsTo: testID):
       workerIsReady = true
       issues = []
       place = nil
       startedAt = .now
+      startInstant = at
     case .issueRecorded(let id, let message, true, let location)
     where issues != nil && id.map { TestEvent.testID($0, belongsTo: testID) } ?? true:
       issues?.append(message)
       place = place ?? location
-    case .testEnded(let id) where issues == nil && TestEvent.testID(id, belongsTo: testID):
+    case .testEnded(let id, _) where issues == nil && TestEvent.testID(id, belongsTo: testID):
       ignoredEvents += 1
-    case .testEnded(let id) where TestEvent.testID(id, belongsTo: testID):
+    case .testEnded(let id, let at) where TestEvent.testID(id, belongsTo: testID):
       let failure = Self.failure(issues ?? [])
-      finishIteration(failure.map { .failed(observation: $0.observation) }, example: failure?.example, into: &records)
+      finishIteration(
+        failure.map { .failed(observation: $0.observation) }, example: failure?.example, endedAt: at, into: &records)
     case .testSkipped(let id, let message) where TestEvent.testID(id, belongsTo: testID):
       finishIteration(.skipped(reason: FailureText.normalize(message)), into: &records)
     default:
@@ -102,13 +106,16 @@ final class TestEventFeed: OutcomeFeed {
   /// Counts the iteration under way (nil outcome: it passed). An end the process was never
   /// asked for, or one without a start, is not counted: never an iteration twice; nor is a
   /// warm-up.
-  private func finishIteration(_ outcome: Outcome?, example: String? = nil, into records: inout [ChannelRecord]) {
+  private func finishIteration(
+    _ outcome: Outcome?, example: String? = nil, endedAt: Double? = nil, into records: inout [ChannelRecord]
+  ) {
     let place = self.place
     defer {
       executorChanged = false
       blockedAt = nil
       self.place = nil
       startedAt = nil
+      startInstant = nil
     }
     issues = nil
     if warmUpsFinished < warmUps {
@@ -126,7 +133,11 @@ final class TestEventFeed: OutcomeFeed {
       records.append(ChannelRecord(index: index, outcome: .executorChanged, fingerprint: 0))
       return
     }
-    if let startedAt { times.record(.now - startedAt, failed: outcome.map { !$0.isOutsideTheRate } ?? false) }
+    if startedAt != nil {
+      times.record(
+        Self.duration(from: startInstant, to: endedAt, readSince: startedAt),
+        failed: outcome.map { !$0.isOutsideTheRate } ?? false)
+    }
     guard let outcome else { return }
     records.append(ChannelRecord(index: index, outcome: outcome, fingerprint: 0, example: example, place: place))
     if let blockedAt, !outcome.isOutsideTheRate { failingBlocks[blockedAt, default: 0] += 1 }
@@ -152,6 +163,13 @@ final class TestEventFeed: OutcomeFeed {
       blocks.places[ThreadBlocks.place(call: block.call, frame: frame), default: 0] += count
     }
     return blocks
+  }
+
+  /// A test's time from its start to its end: by the process's own clock where both events
+  /// said when, which no supervisor's wake-up moves; else from when the start was read to now.
+  static func duration(from start: Double?, to end: Double?, readSince read: ContinuousClock.Instant?) -> Duration {
+    if let start, let end, end >= start { return .seconds(end - start) }
+    return read.map { ContinuousClock.now - $0 } ?? .zero
   }
 
   /// An iteration's issues as one failure: each folded (``FailureText``), each once, in a stable
