@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Each run's iterations are split into replicates, consecutive blocks of indices each run by a
 /// worker process of its own, up to `jobs` workers at once.
-/// The supervisor polls every worker's ``OutcomeChannel`` every few milliseconds. When a worker
+/// The supervisor reads every worker's feed (a scenario's ``OutcomeChannel`` every 2 ms, a test
+/// process's events every 20 ms, its feed's `readInterval`). When a worker
 /// dies, the iteration it was running is recorded as `crashed` (with the signal and the last
 /// lines it printed) and a new worker takes the rest of its batch. When a worker's count has not
 /// moved for longer than the timeout, it is killed and that iteration is `timedOut`. Counts are

@@ -1,5 +1,6 @@
-/// How long a test's counted iterations alone took, each from its start to its end as the
-/// supervisor read them (to its poll's interval): what tells a wait the harness cannot see (a
+/// How long a test's counted iterations alone took, each from its start to its end by the test
+/// process's own clock (its events' instants; where they carry none, as the supervisor read
+/// them): what tells a wait the harness cannot see (a
 /// spin on a flag, a lock, a wait in C code) from a queue's order, which fails a test as fast as
 /// another order passes it (``Diagnostician/unseenWait(_:)``). Per iteration, unlike the
 /// processes' time, it holds no start-up, teardown or warm-up.
