@@ -118,8 +118,10 @@ final class WorkerProcess {
   /// Waits `interval`, or less if one of `workers` ends meanwhile: its output's end wakes the
   /// wait, so that the next worker starts at once rather than up to an interval later, once
   /// per worker of a run. Output itself does not wake it: a chatty test would keep the
-  /// supervisor busy on the cores the test runs on.
+  /// supervisor busy on the cores the test runs on. A worker whose output has ended is exiting,
+  /// and nothing more will wake the wait for it: it is looked at again within the short interval.
   static func wait(forAnEndOf workers: [WorkerProcess], upTo interval: useconds_t) {
+    let interval = workers.contains(where: \.outputEnded) ? min(interval, Supervisor.pollInterval) : interval
     var descriptors = workers.filter { !$0.outputEnded }.map { pollfd(fd: $0.output, events: 0, revents: 0) }
     guard !descriptors.isEmpty else {
       usleep(interval)
