@@ -85,12 +85,18 @@ final class PackageTestCommandTests: XCTestCase {
     XCTAssertEqual(waitpid(spawned.pid, &status, 0), spawned.pid)
     var reader = LineReader(descriptor: channel.readEnd)
     var events: [String] = []
+    // Each start and end says when, by the process's clock: the test's time, however late it is read.
+    var instants: [Double?] = []
     reader.read { line in
       switch TestEvent.parse(line) {
       case .runStarted: events.append("runStarted")
-      case .testStarted(let id): events.append("started \(id)")
+      case .testStarted(let id, let at):
+        events.append("started \(id)")
+        instants.append(at)
       case .issueRecorded(_, let message, let isFailure, _): events.append("issue \(message) \(isFailure)")
-      case .testEnded(let id): events.append("ended \(id)")
+      case .testEnded(let id, let at):
+        events.append("ended \(id)")
+        instants.append(at)
       case .runEnded(let written): events.append("runEnded \(written)")
       // The images the watch's stacks lie in, said once before any test: not a test's event.
       case .stackImages: events.append("stackImages")
@@ -104,6 +110,9 @@ final class PackageTestCommandTests: XCTestCase {
     XCTAssertEqual(
       events,
       ["stackImages", "runStarted"] + Array(repeating: ["started \(id)", issue, "ended \(id)"], count: 2).joined() + ["runEnded 7"])
+    let said = instants.compactMap { $0 }
+    XCTAssertEqual(said.count, 4)
+    XCTAssertEqual(said, said.sorted())
   }
 
   func testCrashesAndHangsAreCountedExactlyAndTheRunResumes() throws {

@@ -25,7 +25,7 @@ enum ProcessSpawner {
     executable: String, arguments: [String], environment: [String: String], channel: Int32,
     as channelDescriptor: Int32 = channelDescriptor, inherited: [InheritedFile] = []
   ) throws -> Spawned {
-    // Read every 20 ms while a test runs (``Supervisor/eventReadInterval``): room for what a
+    // Read every 20 ms while a test runs (`Supervisor.eventReadInterval`): room for what a
     // chatty test prints meanwhile, so that it does not wait on a full pipe.
     let pipe = try PipeEnds(capacity: 1 << 20)
     defer { close(pipe.writeEnd) }
