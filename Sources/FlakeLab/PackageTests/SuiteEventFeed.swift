@@ -28,9 +28,9 @@ final class SuiteEventFeed: OutcomeFeed {
   private(set) var scheduleIsUncontrolled = false
   private(set) var ignoredEvents = 0
   /// Tests started and not yet ended, with when they started.
-  private(set) var inFlight: [Int: ContinuousClock.Instant] = [:]
-  /// When each test in flight started by the process's own clock, where its event said.
-  private var startInstants: [Int: Double] = [:]
+  private var starts: [Int: TestStart] = [:]
+  /// Tests started and not yet ended, with when the supervisor read their start.
+  var inFlight: [Int: ContinuousClock.Instant] { starts.mapValues(\.read) }
   private var issues: [Int: [String]] = [:]
   /// Where each test in flight first failed, when the framework said.
   private var places: [Int: SourceLocation] = [:]
@@ -65,7 +65,7 @@ final class SuiteEventFeed: OutcomeFeed {
   /// a test still running when the harness said the run was over. Then nothing the process said
   /// is any test's outcome: an event was lost on the way, by the lab.
   var lostEvents: Bool {
-    outOfPlace > 0 || eventsWritten.map { $0 != eventsRead || !inFlight.isEmpty } ?? false
+    outOfPlace > 0 || eventsWritten.map { $0 != eventsRead || !starts.isEmpty } ?? false
   }
 
   init(testIDs: [String], bodies: TestBodies = TestBodies()) throws {
@@ -113,21 +113,20 @@ final class SuiteEventFeed: OutcomeFeed {
       scheduleIsUncontrolled = true
     case .executorChanged:
       // Said just before a test ends; one queue runs one test at a time.
-      executorChanged.formUnion(inFlight.keys)
+      executorChanged.formUnion(starts.keys)
     case .runEnded(let written):
       eventsWritten = written
     case .testStarted(let id, let at):
       guard let test = position(of: id) else { return }
       workerIsReady = true
-      if inFlight[test] != nil { outOfPlace += 1 }
+      if starts[test] != nil { outOfPlace += 1 }
       events += 1
       startedAt[test] = events
-      inFlight[test] = .now
-      startInstants[test] = at
+      starts[test] = TestStart(at: at)
       issues[test] = []
     case .issueRecorded(let id, let message, true, let location):
       // An issue outside any test's task names no test: it is the test's only when one is in flight.
-      let test = id.flatMap(position(of:)) ?? (inFlight.count == 1 ? inFlight.keys.first : nil)
+      let test = id.flatMap(position(of:)) ?? (starts.count == 1 ? starts.keys.first : nil)
       if let location, let owner = bodies.owner(of: location).flatMap({ positions[$0] }), owner != test,
         issues[owner] != nil || finishedAt[owner] != nil
       {
@@ -169,11 +168,10 @@ final class SuiteEventFeed: OutcomeFeed {
       Finished(
         test: test, outcome: outcome, example: changed ? nil : example, place: changed ? nil : place,
         neighbours: failed ? neighbours(of: test) : [],
-        duration: TestEventFeed.duration(
-          from: startInstants.removeValue(forKey: test), to: endedAt, readSince: inFlight[test])))
+        duration: starts[test]?.duration(toEndAt: endedAt) ?? .zero))
     events += 1
     if startedAt.removeValue(forKey: test) != nil { ended.append((test, events)) }
-    inFlight[test] = nil
+    starts[test] = nil
     issues[test] = nil
     places[test] = nil
     completed += 1
@@ -206,7 +204,7 @@ final class SuiteEventFeed: OutcomeFeed {
   /// The tests in flight at some moment while `test` was, as it ends: those still in flight,
   /// and those that ended after it started.
   private func neighbours(of test: Int) -> Set<Int> {
-    var beside = Set(inFlight.keys)
+    var beside = Set(starts.keys)
     beside.remove(test)
     guard let start = startedAt[test] else { return beside }
     for other in ended.reversed() {

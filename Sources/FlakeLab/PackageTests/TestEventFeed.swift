@@ -29,10 +29,8 @@ final class TestEventFeed: OutcomeFeed {
   private var executorChanged = false
   private(set) var scheduleIsUncontrolled = false
   private(set) var times = IterationTimes()
-  /// When the supervisor read the start of the iteration under way.
-  private var startedAt: ContinuousClock.Instant?
-  /// When it started by the process's own clock, where its event said.
-  private var startInstant: Double?
+  /// When the iteration under way started.
+  private var started: TestStart?
   /// Where the iteration under way blocked its queue's thread, if it did, as the harness said it.
   private var blockedAt: Block?
   /// Each place failing iterations blocked at, unnamed, with how many blocked there.
@@ -84,8 +82,7 @@ final class TestEventFeed: OutcomeFeed {
       workerIsReady = true
       issues = []
       place = nil
-      startedAt = .now
-      startInstant = at
+      started = TestStart(at: at)
     case .issueRecorded(let id, let message, true, let location)
     where issues != nil && id.map { TestEvent.testID($0, belongsTo: testID) } ?? true:
       issues?.append(message)
@@ -114,8 +111,7 @@ final class TestEventFeed: OutcomeFeed {
       executorChanged = false
       blockedAt = nil
       self.place = nil
-      startedAt = nil
-      startInstant = nil
+      started = nil
     }
     issues = nil
     if warmUpsFinished < warmUps {
@@ -133,10 +129,8 @@ final class TestEventFeed: OutcomeFeed {
       records.append(ChannelRecord(index: index, outcome: .executorChanged, fingerprint: 0))
       return
     }
-    if startedAt != nil {
-      times.record(
-        Self.duration(from: startInstant, to: endedAt, readSince: startedAt),
-        failed: outcome.map { !$0.isOutsideTheRate } ?? false)
+    if let started {
+      times.record(started.duration(toEndAt: endedAt), failed: outcome.map { !$0.isOutsideTheRate } ?? false)
     }
     guard let outcome else { return }
     records.append(ChannelRecord(index: index, outcome: outcome, fingerprint: 0, example: example, place: place))
@@ -163,13 +157,6 @@ final class TestEventFeed: OutcomeFeed {
       blocks.places[ThreadBlocks.place(call: block.call, frame: frame), default: 0] += count
     }
     return blocks
-  }
-
-  /// A test's time from its start to its end: by the process's own clock where both events
-  /// said when, which no supervisor's wake-up moves; else from when the start was read to now.
-  static func duration(from start: Double?, to end: Double?, readSince read: ContinuousClock.Instant?) -> Duration {
-    if let start, let end, end >= start { return .seconds(end - start) }
-    return read.map { ContinuousClock.now - $0 } ?? .zero
   }
 
   /// An iteration's issues as one failure: each folded (``FailureText``), each once, in a stable
