@@ -24,6 +24,20 @@ final class JSONReportTests: XCTestCase {
     XCTAssertEqual(read.runs.first?.iterationTimes, run.iterationTimes)
   }
 
+  func testTextIsEscapedExactlyWhereJSONNeedsIt() {
+    let texts = [
+      "", "plain", "\"", "\\", "a\"b\\c\nd\re\tf\u{1}g\u{1F}", "\"\u{301} accent on a quote", "😀 é \u{7F}",
+      String(repeating: "QUJD", count: 200),
+    ]
+    for text in texts {
+      let line = JSONValue.string(text).serialized()
+      XCTAssertFalse(line.utf8.dropFirst().dropLast().contains { $0 < 0x20 }, line)
+      guard case .string(let read) = JSONParser.parse(Array(line.utf8)) else { return XCTFail(line) }
+      XCTAssertEqual(Array(read.unicodeScalars), Array(text.unicodeScalars), line)
+    }
+    XCTAssertEqual(JSONValue.string("a\"\u{1}").serialized(), #""a\"\u0001""#)
+  }
+
   func testTheParserTakesJSONAndNothingElse() {
     XCTAssertEqual(JSONParser.parse(Array("3".utf8)), .int(3))
     XCTAssertEqual(JSONParser.parse(Array(" 3.0 ".utf8)), .double(3))
