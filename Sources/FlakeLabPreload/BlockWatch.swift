@@ -115,7 +115,7 @@ enum BlockWatch {
   /// in no blocking call. The run loop XCTest spins around an async test serves the queue and is
   /// never idle there. Sampled at most every `spinSample`: the spin calls this millions of times.
   /// The frame is often unnamed: Swift's unwinder stops at Foundation's `RunLoop.run(mode:before:)`
-  /// (glibc's `backtrace()` gets past it, with no names to read).
+  /// (the unwinder the harness uses, glibc's, gets past it, with no names to read).
   static func sawIdleRunLoop() {
     guard isOn, pthread_getspecific(busyKey) == nil, isOnQueueThread else { return }
     let now = ContinuousClock.now

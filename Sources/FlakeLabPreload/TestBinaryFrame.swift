@@ -4,19 +4,19 @@ import Runtime
 import Synchronization
 
 /// Where on the calling thread's stack a watched call was made, captured as cheaply as a stack
-/// can be: its return addresses alone, from glibc's `backtrace()`, which finds each library's
-/// unwind table by a binary search (a few microseconds for a whole stack, the first time in a
-/// process too). The supervisor names them (`StackSymbols`), outside the test's time: naming a
-/// frame reads the binary's debug information, milliseconds the first time, which made a 5 ms
-/// sleep take 117 ms on one queue. Where the unwinder stops in a library function that has no
-/// unwind table before it reaches the test binary, the return address into the test is read
-/// off the stack just above that function's frame (``returnAddressPastTheUnwind()``).
+/// can be: its return addresses alone, from the unwinder glibc's `backtrace()` calls, which finds
+/// each library's unwind table by a binary search, as far as a few frames past the test's
+/// (``Unwind``: 14–42 µs a block told, the median of twenty iterations on one queue, with code
+/// and tables cold once a test has run). The supervisor names them (`StackSymbols`), outside the
+/// test's time: naming a frame reads the binary's debug information, milliseconds the first
+/// time, which made a 5 ms sleep take 117 ms on one queue. Where the unwinder stops in a library
+/// function that has no unwind table before it reaches the test binary, the return address into
+/// the test is read off the stack just above that function's frame (``returnAddressPast(_:)``).
 enum TestBinaryFrame {
   /// Tells the supervisor the images the addresses lie in, with the test binary's name, and
-  /// unwinds once, so that a test's first watched call does not pay what a first unwind costs
-  /// (glibc loads `libgcc_s` for its first `backtrace()`).
+  /// unwinds once, so that a test's first watched call does not pay what a first unwind costs.
   static func start() {
-    returnAddresses(depth: stackDepth) { _ in }
+    _ = Unwind.capture()
     let images = ImageMap.capture()
     architecture = (try? Backtrace.capture(algorithm: .fast, limit: 1, images: images))?.architecture
     guard let encoded = try? JSONEncoder().encode(images),
@@ -46,14 +46,9 @@ enum TestBinaryFrame {
       compact.append(0x2F)
       withUnsafeBytes(of: UInt64(address).bigEndian) { compact += $0 }
     }
-    returnAddresses(depth: stackDepth) { addresses in
-      for address in addresses { append(UInt(bitPattern: address)) }
-      if !addresses.contains(where: { programText.contains(UInt(bitPattern: $0)) }),
-        let caller = returnAddressPastTheUnwind()
-      {
-        append(caller)
-      }
-    }
+    let unwind = Unwind.capture()
+    for address in unwind.addresses { append(address) }
+    if unwind.framesFromTheTest == 0, let caller = returnAddressPast(unwind) { append(caller) }
     compact.append(0x00)
     guard compact.count > 2 else { return nil }
     return #"{"architecture":""# + architecture + #"","backtrace":""# + Data(compact).base64EncodedString() + #""}"#
@@ -62,49 +57,27 @@ enum TestBinaryFrame {
   /// The machine's, as the Runtime module names it in a backtrace it captured (`x86_64`).
   nonisolated(unsafe) private static var architecture: String?
 
-  private static let stackDepth = 64
-
-  private static func returnAddresses(depth: Int, _ body: (UnsafeBufferPointer<UnsafeMutableRawPointer?>) -> Void) {
-    guard let backtrace = glibcBacktrace else { return }
-    withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: depth) { buffer in
-      let count = Int(backtrace(buffer.baseAddress!, Int32(depth)))
-      body(UnsafeBufferPointer(rebasing: buffer[..<max(0, count)]))
-    }
-  }
-
-  private typealias Backtracer = @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>, Int32) -> Int32
-  private static let glibcBacktrace = SystemCalls.symbol("backtrace", as: Backtracer.self)
-
   /// The test binary's code: a return address in it is a frame of the test's.
   nonisolated(unsafe) private static var programText: Range<UInt> = 0..<0
   /// glibc's code, where every thread's stack begins (`clone3`, `__libc_start_call_main`): an
   /// unwind that ends there reached the thread's first frame, not a function it could not pass.
   nonisolated(unsafe) private static var threadStartText: Range<UInt> = 0..<0
 
-  /// Where glibc's unwinder stops short of the test binary, at a library function with no unwind
+  /// Where the unwinder stops short of the test binary, at a library function with no unwind
   /// table (Swift 6.3's libswiftDispatch has none for `DispatchSemaphore.wait(timeout:)` and
   /// `DispatchGroup.wait(timeout:)`, each a push and a call), the first word above the frame it
   /// stopped at that is an address in the test binary's code: the return address into the test.
   /// Read only between that frame and the top of the thread's stack, a few words, and never when
   /// the unwind ended where the thread began: a stack with no frame of the test's names none.
-  private static func returnAddressPastTheUnwind() -> UInt? {
-    guard let unwind = unwindBacktrace, unwindFrameAddress != nil, unwindInstruction != nil, !programText.isEmpty,
-      let top = stackTop()
-    else { return nil }
-    // Each frame overwrites these: the last frame the unwinder reached stays.
-    var last: (frame: UInt, instruction: UInt) = (0, 0)
-    _ = unwind(
-      { context, last in
-        last?.storeBytes(of: TestBinaryFrame.unwindFrameAddress?(context) ?? 0, as: UInt.self)
-        last?.storeBytes(
-          of: TestBinaryFrame.unwindInstruction?(context) ?? 0, toByteOffset: MemoryLayout<UInt>.stride, as: UInt.self)
-        return 0
-      }, &last)
-    guard !threadStartText.contains(last.instruction) else { return nil }
+  private static func returnAddressPast(_ unwind: Unwind) -> UInt? {
+    guard !programText.isEmpty, !threadStartText.contains(unwind.lastInstruction), let top = stackTop() else {
+      return nil
+    }
     // A frame of this thread's stack, above this function's own, and aligned, or nothing is read.
-    let lastFrame = last.frame
-    let here = withUnsafePointer(to: &last) { UInt(bitPattern: $0) }
-    guard here < lastFrame, lastFrame < top, lastFrame % UInt(MemoryLayout<UInt>.alignment) == 0,
+    let lastFrame = unwind.lastFrame
+    var here = 0
+    let below = withUnsafePointer(to: &here) { UInt(bitPattern: $0) }
+    guard below < lastFrame, lastFrame < top, lastFrame % UInt(MemoryLayout<UInt>.alignment) == 0,
       let words = UnsafePointer<UInt>(bitPattern: lastFrame)
     else { return nil }
     let count = min(scannedWords, Int((top - lastFrame) / UInt(MemoryLayout<UInt>.stride)))
@@ -134,6 +107,53 @@ enum TestBinaryFrame {
   private typealias ThreadAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
   /// `pthread_getattr_np`, a GNU extension the Glibc module does not import.
   private static let threadAttributes = SystemCalls.symbol("pthread_getattr_np", as: ThreadAttributes.self)
+
+  /// The calling thread's return addresses, innermost first, from the unwinder (what glibc's
+  /// `backtrace()` calls), stopped a few frames past the innermost frame of the test binary: the
+  /// frames beyond, the test framework's and the thread's start, are about half of a stack and
+  /// of its cost, paid on the test's thread, and name nothing (``StackSymbols`` takes the
+  /// innermost frame a person wrote).
+  struct Unwind {
+    var addresses: [UInt] = []
+    /// Frames from the innermost in the test binary's code on, it included.
+    var framesFromTheTest = 0
+    /// Where the last frame reached was: its stack pointer (canonical frame address) and code.
+    var lastFrame: UInt = 0
+    var lastInstruction: UInt = 0
+
+    /// At most this many frames in all.
+    static let depth = 64
+    /// Frames kept past the first in the test binary: thunks, then the test that called a
+    /// helper, are among them.
+    static let framesPastTheTest = 8
+
+    static func capture() -> Unwind {
+      var unwind = Unwind()
+      unwind.addresses.reserveCapacity(depth)
+      guard let backtrace = unwindBacktrace, unwindInstruction != nil, unwindFrameAddress != nil else { return unwind }
+      withUnsafeMutablePointer(to: &unwind) { state in
+        _ = backtrace(
+          { context, state in
+            guard let unwind = state?.assumingMemoryBound(to: Unwind.self),
+              let instruction = TestBinaryFrame.unwindInstruction?(context), instruction != 0
+            else { return Unwind.endOfStack }
+            return unwind.pointee.add(instruction, frame: TestBinaryFrame.unwindFrameAddress?(context) ?? 0)
+          }, state)
+      }
+      return unwind
+    }
+
+    /// Records a frame; the unwinder's reason to go on, or to stop here.
+    private mutating func add(_ instruction: UInt, frame: UInt) -> Int32 {
+      addresses.append(instruction)
+      (lastInstruction, lastFrame) = (instruction, frame)
+      if framesFromTheTest > 0 || programText.contains(instruction) { framesFromTheTest += 1 }
+      return addresses.count < Self.depth && framesFromTheTest <= Self.framesPastTheTest ? 0 : Self.endOfStack
+    }
+
+    /// `_URC_END_OF_STACK`: a frame's callback returning it ends the unwind.
+    private static let endOfStack: Int32 = 5
+  }
 
   private typealias UnwindTrace = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32
   private typealias UnwindBacktrace = @convention(c) (UnwindTrace, UnsafeMutableRawPointer?) -> Int32

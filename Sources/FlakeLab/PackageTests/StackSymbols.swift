@@ -6,7 +6,7 @@ import Runtime
 /// its line, the test or the helper that blocks (a package's own `fulfillment(of:timeout:)`
 /// shim).
 ///
-/// The harness only captures the return addresses (glibc's `backtrace()`, before the wait it
+/// The harness only captures the return addresses (`TestBinaryFrame`, before the wait it
 /// watches, where the test's clock does not see it, or after a wait to a near deadline:
 /// `BlockWatch`); reading the binary's debug information to
 /// name a frame takes milliseconds, the first time a hundred: done on the blocked thread, it
