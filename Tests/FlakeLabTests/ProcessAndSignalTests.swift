@@ -34,6 +34,23 @@ final class ProcessAndSignalTests: XCTestCase {
     return String(stat.split(separator: ")").last?.split(separator: " ").first ?? "")
   }
 
+  /// A worker that exits while a process it started holds its output open: the wait wakes at
+  /// the exit, not after its interval (ten seconds here).
+  func testAWorkersExitWakesTheWaitWhileItsChildHoldsItsOutput() throws {
+    let launch = WorkerLaunch(
+      executable: "/bin/sh", arguments: ["-c", "sleep 30 & exit 3"], environment: WorkerLaunch.baseEnvironment,
+      feed: try OutcomeChannelReader())
+    let worker = try WorkerProcess(launch, indices: 0..<1)
+    let started = ContinuousClock.now
+    var status: Int32?
+    while status == nil, ContinuousClock.now - started < .seconds(10) {
+      WorkerProcess.wait(forAnEndOf: [worker], upTo: 10_000_000)
+      status = worker.reap()
+    }
+    XCTAssertLessThan(ContinuousClock.now - started, .seconds(5))
+    XCTAssertEqual(status.map { ($0 >> 8) & 0xFF }, 3)
+  }
+
   func testCtrlZStopsTheWorkersTooAndTheStopCostsNoIteration() throws {
     let output = Pipe()
     // Ten of the 500 iterations hang until the 300-ms timeout: the run lasts 3 s on any machine,

@@ -10,6 +10,8 @@ final class WorkerProcess {
   let pid: pid_t
   let feed: any OutcomeFeed
   private let output: Int32
+  /// Readable once the worker has exited (``SystemCalls/exitDescriptor(of:)``), or -1.
+  private let exitDescriptor: Int32
   private var outputTail: [UInt8] = []
   /// Set once its output reached its end: the worker exited, or closed both its outputs.
   private var outputEnded = false
@@ -40,12 +42,14 @@ final class WorkerProcess {
     feed.releaseWorkerEnd()
     pid = spawned.pid
     output = spawned.output
+    exitDescriptor = SystemCalls.exitDescriptor(of: pid)
     startedAt = .now
     lastProgress = startedAt
   }
 
   deinit {
     close(output)
+    if exitDescriptor >= 0 { close(exitDescriptor) }
   }
 
   /// What the worker published since the last poll (records only; passes are counted once the
@@ -115,14 +119,19 @@ final class WorkerProcess {
     lastProgress = now
   }
 
-  /// Waits `interval`, or less if one of `workers` ends meanwhile: its output's end wakes the
-  /// wait, so that the next worker starts at once rather than up to an interval later, once
-  /// per worker of a run. Output itself does not wake it: a chatty test would keep the
-  /// supervisor busy on the cores the test runs on. A worker whose output has ended is exiting,
-  /// and nothing more will wake the wait for it: it is looked at again within the short interval.
+  /// Waits `interval`, or less if one of `workers` ends meanwhile: its exit wakes the wait, so
+  /// that the next worker starts at once rather than up to an interval later, once per worker
+  /// of a run, also while a process the test started keeps its output open. Output itself does
+  /// not wake it: a chatty test would keep the supervisor busy on the cores the test runs on.
+  /// Where the system gives no exit descriptor, the output's end stands for the exit, and a
+  /// worker whose output has ended is looked at again within the short interval.
   static func wait(forAnEndOf workers: [WorkerProcess], upTo interval: useconds_t) {
-    let interval = workers.contains(where: \.outputEnded) ? min(interval, Supervisor.pollInterval) : interval
-    var descriptors = workers.filter { !$0.outputEnded }.map { pollfd(fd: $0.output, events: 0, revents: 0) }
+    let live = workers.filter { !$0.hasEnded }
+    let exitUnseen = live.contains { $0.outputEnded && $0.exitDescriptor < 0 }
+    let interval = exitUnseen ? min(interval, Supervisor.pollInterval) : interval
+    var descriptors =
+      live.filter { !$0.outputEnded }.map { pollfd(fd: $0.output, events: 0, revents: 0) }
+      + live.filter { $0.exitDescriptor >= 0 }.map { pollfd(fd: $0.exitDescriptor, events: Int16(POLLIN), revents: 0) }
     guard !descriptors.isEmpty else {
       usleep(interval)
       return

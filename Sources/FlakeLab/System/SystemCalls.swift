@@ -9,7 +9,7 @@ import Foundation
 /// `System.swift` keeps its own).
 ///
 /// glibc declares `prctl` and `ioctl` variadic, which Swift does not import, and exports
-/// `memfd_create`, `memmem` and `posix_spawn_file_actions_addchdir_np` without a Swift
+/// `memfd_create`, `memmem`, `pidfd_open` and `posix_spawn_file_actions_addchdir_np` without a Swift
 /// declaration: each is found by name. Every argument passed through them is an integer or a
 /// pointer, which the variadic and fixed calling conventions pass alike.
 package enum SystemCalls {
@@ -19,6 +19,14 @@ package enum SystemCalls {
     typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
     guard let function = symbol("prctl", as: Prctl.self) else { return -1 }
     return function(option, argument, 0, 0, 0)
+  }
+
+  /// A descriptor that becomes readable once process `pid` (a child not yet reaped) has exited
+  /// (`pidfd_open`, close-on-exec), or -1 without one: glibc before 2.36, Linux before 5.3.
+  static func exitDescriptor(of pid: pid_t) -> Int32 {
+    typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
+    guard let open = symbol("pidfd_open", as: PidfdOpen.self) else { return -1 }
+    return open(pid, 0)
   }
 
   /// Where `needle` first occurs in the `count` bytes at `haystack` (`memmem`, which scans with
