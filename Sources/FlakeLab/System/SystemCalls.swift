@@ -9,8 +9,8 @@ import Foundation
 /// `System.swift` keeps its own).
 ///
 /// glibc declares `prctl` and `ioctl` variadic, which Swift does not import, and exports
-/// `memfd_create`, `memmem`, `pidfd_open` and `posix_spawn_file_actions_addchdir_np` without a Swift
-/// declaration: each is found by name. Every argument passed through them is an integer or a
+/// `memfd_create`, `memmem`, `pidfd_open` and `posix_spawn_file_actions_addchdir_np` without a
+/// Swift declaration: each is found by name. Every argument passed through them is an integer or a
 /// pointer, which the variadic and fixed calling conventions pass alike.
 package enum SystemCalls {
   /// `prctl(option, argument, 0, 0, 0)`, or -1 where the call cannot be had.
@@ -24,10 +24,12 @@ package enum SystemCalls {
   /// A descriptor that becomes readable once process `pid` (a child not yet reaped) has exited
   /// (`pidfd_open`, close-on-exec), or -1 without one: glibc before 2.36, Linux before 5.3.
   static func exitDescriptor(of pid: pid_t) -> Int32 {
-    typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
-    guard let open = symbol("pidfd_open", as: PidfdOpen.self) else { return -1 }
-    return open(pid, 0)
+    pidfdOpen?(pid, 0) ?? -1
   }
+
+  private typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
+  /// Looked up once: every worker process asks for one.
+  private static let pidfdOpen = symbol("pidfd_open", as: PidfdOpen.self)
 
   /// Where `needle` first occurs in the `count` bytes at `haystack` (`memmem`, which scans with
   /// the machine's vector instructions), or nil.
