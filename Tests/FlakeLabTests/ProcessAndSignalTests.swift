@@ -41,6 +41,11 @@ final class ProcessAndSignalTests: XCTestCase {
       executable: "/bin/sh", arguments: ["-c", "sleep 30 & exit 3"], environment: WorkerLaunch.baseEnvironment,
       feed: try OutcomeChannelReader())
     let worker = try WorkerProcess(launch, indices: 0..<1)
+    // Reaping ends its process group, the sleep with it; a wait that never woke ends it here.
+    defer {
+      worker.kill()
+      _ = worker.reap(waiting: true)
+    }
     let started = ContinuousClock.now
     var status: Int32?
     while status == nil, ContinuousClock.now - started < .seconds(10) {

@@ -4,8 +4,8 @@ import XCTest
 
 /// Times each call the harness defines, 2,000 at a time, and appends `call nanoseconds-per-call`
 /// lines (the median of seven rounds), and `call.first nanoseconds` for the first call of each,
-/// to the file `WATCHED_CALLS_OUT` names. A sleep's timer
-/// slack, 50 µs by default, would hide a microsecond: this thread's is set to a nanosecond.
+/// to the file `WATCHED_CALLS_OUT` names. A sleep's timer slack, 50 µs by default, would hide a
+/// microsecond: this thread's is set to a nanosecond.
 final class WatchedCallsTests: XCTestCase {
   func testEachWatchedCallReturningAtOnce() throws {
     guard let out = ProcessInfo.processInfo.environment["WATCHED_CALLS_OUT"] else { return }
