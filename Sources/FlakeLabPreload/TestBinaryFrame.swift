@@ -113,7 +113,7 @@ enum TestBinaryFrame {
   /// frames beyond, the test framework's and the thread's start, are about half of a stack and
   /// of its cost, paid on the test's thread, and name nothing (``StackSymbols`` takes the
   /// innermost frame a person wrote).
-  struct Unwind {
+  private struct Unwind {
     var addresses: [UInt] = []
     /// Frames from the innermost in the test binary's code on, it included.
     var framesFromTheTest = 0

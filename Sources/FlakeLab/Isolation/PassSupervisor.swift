@@ -196,10 +196,12 @@ package final class PassSupervisor {
         break
       }
       let now = clock.now
-      onTick(feed.inFlight.min { $0.value < $1.value }.map { ($0.key, now - $0.value) })
-      idleSince = feed.inFlight.isEmpty ? idleSince ?? now : nil
+      // The test in flight longest, found once a wake: the progress line's and the hang rule's.
+      let longest = feed.inFlight.min { $0.value < $1.value }.map { (test: $0.key, ran: now - $0.value) }
+      onTick(longest)
+      idleSince = longest == nil ? idleSince ?? now : nil
       let hung = HangRule.passHasHung(
-        isReady: feed.workerIsReady, longestInFlight: feed.inFlight.values.min().map { now - $0 },
+        isReady: feed.workerIsReady, longestInFlight: longest?.ran,
         idle: idleSince.map { now - $0 }, sinceStart: now - started, timeout: timeout)
       if hung {
         worker.wasTimedOut = true
