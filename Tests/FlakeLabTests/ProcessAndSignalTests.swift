@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 @testable import FlakeLab
@@ -54,6 +55,56 @@ final class ProcessAndSignalTests: XCTestCase {
     }
     XCTAssertLessThan(ContinuousClock.now - started, .seconds(5))
     XCTAssertEqual(status.map { ($0 >> 8) & 0xFF }, 3)
+  }
+
+  /// The supervisor's look for orphans after each worker reads the kernel's lists of this
+  /// process's children: a child started on another thread and an orphan handed back to this
+  /// process (a subreaper, as the supervisor is) are both on them.
+  func testTheChildrenListHoldsEveryThreadsChildrenAndAdoptedOrphans() throws {
+    OwnProcesses.adoptOrphans
+    // Started with posix_spawn and reaped here: Foundation's Process watches its children itself.
+    @Sendable func spawn(_ arguments: [String], output: Int32? = nil) throws -> pid_t {
+      var actions = posix_spawn_file_actions_t()
+      posix_spawn_file_actions_init(&actions)
+      defer { posix_spawn_file_actions_destroy(&actions) }
+      if let output { posix_spawn_file_actions_adddup2(&actions, output, STDOUT_FILENO) }
+      let argv = arguments.map { strdup($0) } + [nil]
+      defer { argv.forEach { free($0) } }
+      var pid = pid_t()
+      let status = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+      guard status == 0 else { throw SystemError("posix_spawn") }
+      return pid
+    }
+    func end(_ pid: pid_t) {
+      kill(pid, SIGKILL)
+      var status: Int32 = 0
+      waitpid(pid, &status, 0)
+    }
+
+    let fromAnotherThread = Mutex<pid_t?>(nil)
+    Thread.detachNewThread { fromAnotherThread.withLock { $0 = (try? spawn(["/bin/sleep", "3521"])) ?? -1 } }
+    while fromAnotherThread.withLock({ $0 }) == nil { usleep(1000) }
+    let child = try XCTUnwrap(fromAnotherThread.withLock { $0 })
+    XCTAssertGreaterThan(child, 0)
+    defer { end(child) }
+
+    // The shell prints its background child's pid and exits: the child is an orphan.
+    var ends: [Int32] = [0, 0]
+    XCTAssertEqual(pipe(&ends), 0)
+    let shell = try spawn(["/bin/sh", "-c", "/bin/sleep 3522 </dev/null >/dev/null 2>&1 & echo $!"], output: ends[1])
+    close(ends[1])
+    var status: Int32 = 0
+    waitpid(shell, &status, 0)
+    var text: [UInt8] = Array(repeating: 0, count: 64)
+    let count = read(ends[0], &text, text.count)
+    close(ends[0])
+    let orphan = try XCTUnwrap(pid_t(String(decoding: text.prefix(max(count, 0)), as: UTF8.self).filter(\.isNumber)))
+    defer { end(orphan) }
+
+    let children = ProcessTree.children()
+    XCTAssertTrue(children.contains(child), "\(children) lacks \(child)")
+    XCTAssertTrue(children.contains(orphan), "\(children) lacks the orphan \(orphan)")
+    XCTAssertFalse(children.contains(shell), "the reaped shell is still listed")
   }
 
   func testCtrlZStopsTheWorkersTooAndTheStopCostsNoIteration() throws {

@@ -29,7 +29,7 @@ enum ProcessTree {
   /// goes on until no such child is left (or a bound of rounds, against a fork bomb).
   static func reapOrphans(keeping keep: Set<pid_t>) {
     for _ in 0..<16 {
-      let orphans = children(of: getpid()).filter { !keep.contains($0) }
+      let orphans = children().filter { !keep.contains($0) }
       guard !orphans.isEmpty else { return }
       for orphan in orphans {
         kill(-orphan, SIGKILL)
@@ -42,11 +42,52 @@ enum ProcessTree {
     }
   }
 
-  /// The processes whose parent is `parent`, read from `/proc/<pid>/stat`. The supervisor scans
-  /// every process of the machine after each worker, so the scan reads with plain system calls
-  /// into one buffer: through Foundation it cost each replicate of a scenario run about 0.8 ms
-  /// on a machine of 65 processes (Speed.md), most of it making strings.
-  static func children(of parent: pid_t) -> [pid_t] {
+  /// This process's children. A scenario run looks after each replicate, so this reads what the
+  /// kernel keeps of them, each thread's `/proc/self/task/<tid>/children` (a child belongs to the
+  /// thread that started it, an orphan to the thread the kernel handed it to): a few reads where
+  /// a scan of every process on the machine took about 1 ms a replicate with 65 processes
+  /// (Speed.md). A kernel built without those files gets the scan.
+  static func children() -> [pid_t] {
+    hasChildrenFiles ? childrenOfEachThread() : children(of: getpid())
+  }
+
+  /// Whether this kernel keeps `children` files (`CONFIG_PROC_CHILDREN`).
+  private static let hasChildrenFiles = access("/proc/thread-self/children", R_OK) == 0
+
+  private static func childrenOfEachThread() -> [pid_t] {
+    guard let threads = opendir("/proc/self/task") else { return [] }
+    defer { closedir(threads) }
+    var children: [pid_t] = []
+    var text: [UInt8] = []
+    while let entry = readdir(threads) {
+      let thread = withUnsafeBytes(of: entry.pointee.d_name) { name in decimal(name.prefix { $0 != 0 }) }
+      // A thread that ended since the listing has no file left, and no children.
+      guard let thread, readWhole("/proc/self/task/\(thread)/children", into: &text) else { continue }
+      children += text.split(separator: UInt8(ascii: " ")).compactMap { decimal($0.filter { $0 != 10 }) }
+    }
+    return children
+  }
+
+  /// The whole of the file at `path` in `bytes` (a list of children has no bound), or false when
+  /// it cannot be opened.
+  private static func readWhole(_ path: String, into bytes: inout [UInt8]) -> Bool {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    bytes.removeAll(keepingCapacity: true)
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { return true }
+      bytes += chunk[..<count]
+    }
+  }
+
+  /// The processes whose parent is `parent`, read from `/proc/<pid>/stat`, where the kernel keeps
+  /// no list of children: every process of the machine, read with plain system calls into one
+  /// buffer (through Foundation it cost each replicate about 0.8 ms, most of it making strings).
+  private static func children(of parent: pid_t) -> [pid_t] {
     guard let directory = opendir("/proc") else { return [] }
     defer { closedir(directory) }
     var children: [pid_t] = []
