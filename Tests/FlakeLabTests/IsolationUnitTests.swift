@@ -95,6 +95,37 @@ final class IsolationUnitTests: XCTestCase {
     XCTAssertTrue(received.allSatisfy { $0.observation == "\($0.index) \(observation)" })
   }
 
+  /// The next worker gets an ended worker's region, with nothing of what it published; the
+  /// region of a worker that may still live is never handed on. A writer in this process stands
+  /// for the worker: what it writes after its channel was dropped shows where the region went.
+  func testAChannelsRegionGoesToTheNextWorkerOnlyOnceItsWorkerEnded() throws {
+    var liveWriter: OutcomeChannelWriter
+    do {
+      let reader = try OutcomeChannelReader()
+      liveWriter = try OutcomeChannelWriter(descriptor: reader.descriptor)
+      liveWriter.record(.failed(observation: "still running"), at: 0, schedule: nil)
+    }
+    let afterALiveWorker = try OutcomeChannelReader()
+    liveWriter.record(.passed, at: 1, schedule: nil)
+    XCTAssertEqual(afterALiveWorker.completed, 0, "a live worker's region was handed on")
+
+    var endedWriter: OutcomeChannelWriter
+    do {
+      let reader = try OutcomeChannelReader()
+      endedWriter = try OutcomeChannelWriter(descriptor: reader.descriptor)
+      endedWriter.announceReady()
+      endedWriter.record(.failed(observation: "published"), at: 0, schedule: nil)
+      XCTAssertEqual(reader.poll().records.count, 1)
+      endedWriter.record(.failed(observation: "never drained"), at: 1, schedule: nil)
+      reader.workerEnded(status: 0, output: "")
+    }
+    let next = try OutcomeChannelReader()
+    XCTAssertEqual([next.completed, next.drain().count], [0, 0])
+    XCTAssertFalse(next.workerIsReady)
+    endedWriter.record(.passed, at: 2, schedule: nil)
+    XCTAssertEqual(next.completed, 1, "the ended worker's region was not reused")
+  }
+
   func testReportFileReplacesAtomicallyAndLeavesNoTemporaryFile() throws {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("flakelab-file-\(UUID().uuidString)")
