@@ -79,7 +79,7 @@ enum ProcessSpawner {
     }
     var pid = pid_t()
     let status =
-      executable.contains("/")
+      executable.utf8.contains(UInt8(ascii: "/"))
       ? posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
       : posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
     guard status == 0 else {
