@@ -95,6 +95,28 @@ final class IsolationUnitTests: XCTestCase {
     XCTAssertTrue(received.allSatisfy { $0.observation == "\($0.index) \(observation)" })
   }
 
+  /// The supervisor reads a quiet ring as seldom as a test's events, and often once it fills.
+  func testTheRingIsReadOftenOnlyWhileItFills() throws {
+    let reader = try OutcomeChannelReader()
+    var writer = try OutcomeChannelWriter(descriptor: reader.descriptor)
+    XCTAssertEqual(reader.readInterval, Supervisor.eventReadInterval)
+    let observation = String(repeating: "x", count: 1000)
+    let underAnEighth = OutcomeChannel.ringCapacity / 8 / (OutcomeChannel.recordHeaderSize + 1000)
+    for index in 0..<underAnEighth {
+      writer.record(.failed(observation: observation), at: index, schedule: nil)
+    }
+    _ = reader.drain()
+    XCTAssertEqual(reader.readInterval, Supervisor.eventReadInterval, "an eighth of the ring is not yet filling")
+    for index in 0...underAnEighth {
+      writer.record(.failed(observation: observation), at: index, schedule: nil)
+    }
+    _ = reader.drain()
+    XCTAssertEqual(reader.readInterval, Supervisor.pollInterval)
+    writer.record(.failed(observation: observation), at: 0, schedule: nil)
+    _ = reader.drain()
+    XCTAssertEqual(reader.readInterval, Supervisor.eventReadInterval)
+  }
+
   /// The next worker gets an ended worker's region, with nothing of what it published; the
   /// region of a worker that may still live is never handed on. A writer in this process stands
   /// for the worker: what it writes after its channel was dropped shows where the region went.

@@ -88,7 +88,7 @@ package struct OutcomeChannelWriter: OutcomeSink {
     let text = Array(observation.utf8.prefix(OutcomeChannel.ringCapacity / 4))
     let length = OutcomeChannel.recordHeaderSize + text.count
     let head = region.word(at: OutcomeChannel.headOffset).pointee.load(ordering: .relaxed)
-    // Wait for the supervisor to make room; it drains the ring every few milliseconds.
+    // Wait for the supervisor to make room: it drains the ring every 2 ms while it fills.
     while head + length
       - region.word(at: OutcomeChannel.tailOffset).pointee.load(ordering: .acquiring)
       > OutcomeChannel.ringCapacity
@@ -171,10 +171,20 @@ package final class OutcomeChannelReader: @unchecked Sendable {
     UInt64(UInt(bitPattern: region.word(at: OutcomeChannel.schedulesOffset).pointee.load(ordering: .acquiring)))
   }
 
+  /// How long the supervisor may leave the ring unread: as long as it leaves a test's events
+  /// while the last read found the ring under an eighth full, so that it does not wake every
+  /// 2 ms on the cores the scenario runs on (about 3% of a core beside `isLoading`, Speed.md);
+  /// 2 ms once a read found more, so that a worker publishing steadily never waits for room.
+  /// Only a worker that goes from publishing little to filling the megabyte within 20 ms waits,
+  /// once, before the reads catch up.
+  private(set) var readInterval = Supervisor.eventReadInterval
+
   /// The records published since the last call, in iteration order.
   package func drain() -> [ChannelRecord] {
     let head = region.word(at: OutcomeChannel.headOffset).pointee.load(ordering: .acquiring)
     var tail = region.word(at: OutcomeChannel.tailOffset).pointee.load(ordering: .relaxed)
+    readInterval =
+      head - tail > OutcomeChannel.ringCapacity / 8 ? Supervisor.pollInterval : Supervisor.eventReadInterval
     var records: [ChannelRecord] = []
     while tail < head {
       let header = copyOut(OutcomeChannel.recordHeaderSize, at: tail)

@@ -50,9 +50,6 @@ extension OutcomeFeed {
 }
 
 extension OutcomeChannelReader: OutcomeFeed {
-  /// Its writer waits while the ring is full.
-  var readInterval: useconds_t { Supervisor.pollInterval }
-
   func poll() -> (completed: Int, records: [ChannelRecord]) {
     // The counter first: a record is published before the counter moves past its iteration.
     let completed = completed

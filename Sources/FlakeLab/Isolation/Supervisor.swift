@@ -61,7 +61,8 @@ package final class Supervisor {
     package let lastLines: String
   }
 
-  /// How often the supervisor reads a scenario worker's ring, which the worker waits on when full.
+  /// How often the supervisor reads a scenario worker's ring while it fills (the worker waits
+  /// when it is full), and looks at a worker whose exit it cannot be woken by.
   static let pollInterval: useconds_t = 2_000
   /// How often it reads a test process, whose events wait in a pipe of a megabyte and say their
   /// own times: a wake-up every 2 ms beside a test that timed a thousand zero sleeps added
