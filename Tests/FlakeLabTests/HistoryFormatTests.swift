@@ -94,6 +94,16 @@ final class HistoryFormatTests: XCTestCase {
 
   /// `flakelab ci`'s JUnit shows a quarantined failure as skipped, for the CI's view; imported,
   /// it is the failure it was, and a test flaky only beside a crash is one.
+  /// A time is written as the second it falls in, as the history records it, even in that
+  /// second's last half millisecond (which Foundation's formatter rounds up).
+  func testATimeIsWrittenAsTheSecondItFallsIn() {
+    let second = 1_795_000_000.0
+    for fraction in [0, 0.5, 0.9994, 0.9996, 0.999_999] {
+      let date = Date(timeIntervalSince1970: second + fraction)
+      XCTAssertEqual(Timestamp.date(Timestamp.iso8601(date))?.timeIntervalSince1970, second, "\(fraction)")
+    }
+  }
+
   func testCIJUnitIsImportedAsTheRunSaidIt() throws {
     let failed = Outcome.failed(observation: "x")
     func test(_ name: String, _ outcomes: [Outcome], quarantined: Bool = false) -> CITest {
