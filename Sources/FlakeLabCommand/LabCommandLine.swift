@@ -79,20 +79,31 @@ public enum LabCommandLine {
     // gets the priority an async `main` gives its task on Linux, which is also the priority Swift
     // Testing runs tests at. Left to inherit the main thread's, it would run at `.high`, as
     // XCTest runs async tests, and a race such as isLoading.endpointYield fails about three times
-    // as often under the global executor (the README's "A faithful worker").
-    Task(priority: .medium) { @MainActor in
-      do {
-        let status = try await command.run()
-        // An interrupt a watcher saw after its last look still ends the command as one.
-        if InterruptSignal.isRaised { exit(ExitStatus.interrupted.rawValue) }
-        exitUnlessStandardOutputFailed(status)
-      } catch {
-        let (line, status) = ErrorText.render(error)
-        fail(line, status: status)
-      }
+    // as often under the global executor (GlobalRates.md, "A faithful worker").
+    if command.needsDeterministicScheduler {
+      Task(priority: .medium) { @MainActor in await runToItsEnd(command) }
+    } else {
+      // An async `main` runs its task's first part on the main thread before it hands the thread
+      // over; a task that waits for the main queue instead moved isLoading's global rate, in the
+      // same loop, from the async `main`'s toward what the lab measured (GlobalRates.md).
+      Task.immediate(priority: .medium) { @MainActor in await runToItsEnd(command) }
     }
     if DeterministicScheduler.isInstalled { DeterministicScheduler.runMainLoop() }
     dispatchMain()
+  }
+
+  /// Runs `command` and exits with what it came to.
+  @MainActor
+  private static func runToItsEnd(_ command: any Command) async -> Never {
+    do {
+      let status = try await command.run()
+      // An interrupt a watcher saw after its last look still ends the command as one.
+      if InterruptSignal.isRaised { exit(ExitStatus.interrupted.rawValue) }
+      exitUnlessStandardOutputFailed(status)
+    } catch {
+      let (line, status) = ErrorText.render(error)
+      fail(line, status: status)
+    }
   }
 
   /// Exits with `status`, or with 2 and the reason when what is still buffered for standard
