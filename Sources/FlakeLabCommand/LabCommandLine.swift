@@ -80,13 +80,13 @@ public enum LabCommandLine {
     // Testing runs tests at. Left to inherit the main thread's, it would run at `.high`, as
     // XCTest runs async tests, and a race such as isLoading.endpointYield fails about three times
     // as often under the global executor (GlobalRates.md, "A faithful worker").
-    if command.needsDeterministicScheduler {
-      Task(priority: .medium) { @MainActor in await runToItsEnd(command) }
-    } else {
+    if command.startsAsAnAsyncMain {
       // An async `main` runs its task's first part on the main thread before it hands the thread
       // over; a task that waits for the main queue instead moved isLoading's global rate, in the
-      // same loop, from the async `main`'s toward what the lab measured (GlobalRates.md).
+      // same loop, from the async `main`'s to what the lab measured (GlobalRates.md).
       Task.immediate(priority: .medium) { @MainActor in await runToItsEnd(command) }
+    } else {
+      Task(priority: .medium) { @MainActor in await runToItsEnd(command) }
     }
     if DeterministicScheduler.isInstalled { DeterministicScheduler.runMainLoop() }
     dispatchMain()

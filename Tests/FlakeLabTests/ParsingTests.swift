@@ -9,6 +9,25 @@ final class ParsingTests: XCTestCase {
   private let all = ListCommand.Options.all
   private var options: [OptionSpec] { [iterations.spec, all.spec] }
 
+  /// A worker under the runtime's own executor starts as an async `main` starts its task; one on
+  /// the lab's executors waits for the main queue, which the deterministic scheduler drains.
+  func testOnlyAWorkerUnderTheRuntimesExecutorStartsAsAnAsyncMain() throws {
+    let commands = LabCommandLine.commands(.standard)
+    func worker(_ executor: String) throws -> any Command {
+      guard case .run(let command) = try LabCommandLine.parse(
+        ["worker", "isLoading.endpointYield", executor, "7", "0", "10"], commands: commands)
+      else { throw UsageError("no command") }
+      return command
+    }
+    let starts = try ["global", "serial", "fifo", "seeded"].map { try worker($0).startsAsAnAsyncMain }
+    XCTAssertEqual(starts, [true, false, false, false])
+    XCTAssertTrue(try worker("seeded").needsDeterministicScheduler)
+    guard case .run(let run) = try LabCommandLine.parse(["run", "isLoading"], commands: commands) else {
+      return XCTFail("no run command")
+    }
+    XCTAssertFalse(run.startsAsAnAsyncMain, "a supervisor runs no iteration")
+  }
+
   func testSplitsPositionalsValuesAndFlags() throws {
     let parsed = try ParsedArguments(
       ["a", "--iterations", "5", "b", "--all", "--", "--c"], options: options, command: "run")

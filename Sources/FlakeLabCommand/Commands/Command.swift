@@ -23,6 +23,11 @@ package protocol Command: SendableMetatype {
   /// the first task exists.
   var needsDeterministicScheduler: Bool { get }
 
+  /// Whether the command starts as an async `main` starts its task, its first part on the main
+  /// thread at once: where it runs iterations on the runtime's own executor, whose failure rates
+  /// depend on how the process was entered (GlobalRates.md, "A faithful worker").
+  var startsAsAnAsyncMain: Bool { get }
+
   @MainActor
   func run() async throws -> ExitStatus
 }
@@ -33,6 +38,8 @@ extension Command {
   package static func subcommands(_ catalog: ScenarioCatalog) -> [CommandEntry] { [] }
 
   package var needsDeterministicScheduler: Bool { false }
+
+  package var startsAsAnAsyncMain: Bool { false }
 
   /// The command as an entry of the command table of a lab with `catalog`.
   package static func entry(_ catalog: ScenarioCatalog) -> CommandEntry {
