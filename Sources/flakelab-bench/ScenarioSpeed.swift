@@ -8,7 +8,7 @@ import Scenarios
 /// one process running the same body N times from a loop on the main actor, as the README's
 /// `@MainActor` test method does, under `withSerialExecutor` for serial. Whole processes, in alternating
 /// rounds; the ratios are medians of the rounds' ratios, with their middle half: runs of seven
-/// rounds a day apart said 1.29× and 1.23× on a quiet machine, and 20 pairs of `farm-bench` 1.12×,
+/// rounds a day apart said 1.29× and 1.23× on a quiet machine, and 20 paired whole runs 1.12×,
 /// more spread than the target's margin, so fifteen rounds are taken. Issue 45 sets global's
 /// target; serial's run is shown beside it. Under global a third command joins each round: the
 /// peer's loop in as many processes, one after another, as the lab runs replicates, which parts

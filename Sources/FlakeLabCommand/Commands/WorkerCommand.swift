@@ -32,7 +32,7 @@ struct WorkerCommand: Command {
   var needsDeterministicScheduler: Bool { executor.needsDeterministicScheduler }
 
   /// Only where the runtime's executor is the one measured: on one queue the lab fixes the order
-  /// of jobs, and so started the serial executor's iterations took 1.13× as long (`farm-bench`).
+  /// of jobs, and so started the serial executor's iterations took 1.13× as long (alternating pairs of whole runs).
   var startsAsAnAsyncMain: Bool { executor.harnessMechanism == .untouched }
 
   func run() async throws -> ExitStatus {
