@@ -82,7 +82,7 @@ package struct RecordedRun: Sendable, Equatable {
     self.source = source
     self.kind = kind
     // The history keeps seconds: a run read back equals the run stored.
-    self.started = Date(timeIntervalSince1970: started.timeIntervalSince1970.rounded(.down))
+    self.started = Timestamp.second(of: started)
     self.commit = commit
     self.branch = branch
     self.machine = machine

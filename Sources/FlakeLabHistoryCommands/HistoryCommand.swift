@@ -103,7 +103,7 @@ struct HistoryCommand: Command {
           + "make one")
     }
     // To the second, as the JSON writes it: the answer reads back equal.
-    let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+    let now = Timestamp.second(of: Date())
     let window = HistoryAnswer.Window(from: now.addingTimeInterval(-Double(days) * 86_400), to: now, branch: branch)
     let quarantine = try QuarantineOption.load(quarantinePath, packagePath: packagePath)
     let recent = try store.recentStatuses(

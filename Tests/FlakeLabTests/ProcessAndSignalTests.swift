@@ -62,18 +62,12 @@ final class ProcessAndSignalTests: XCTestCase {
   /// process (a subreaper, as the supervisor is) are both on them.
   func testTheChildrenListHoldsEveryThreadsChildrenAndAdoptedOrphans() throws {
     OwnProcesses.adoptOrphans
-    // Started with posix_spawn and reaped here: Foundation's Process watches its children itself.
+    // Started and reaped here, as the lab starts its processes: Foundation's Process watches its
+    // children itself.
     @Sendable func spawn(_ arguments: [String], output: Int32? = nil) throws -> pid_t {
-      var actions = posix_spawn_file_actions_t()
-      posix_spawn_file_actions_init(&actions)
-      defer { posix_spawn_file_actions_destroy(&actions) }
-      if let output { posix_spawn_file_actions_adddup2(&actions, output, STDOUT_FILENO) }
-      let argv = arguments.map { strdup($0) } + [nil]
-      defer { argv.forEach { free($0) } }
-      var pid = pid_t()
-      let status = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
-      guard status == 0 else { throw SystemError("posix_spawn") }
-      return pid
+      try ProcessSpawner.launch(arguments[0], Array(arguments.dropFirst()), environment: [:]) { actions in
+        if let output { posix_spawn_file_actions_adddup2(&actions, output, STDOUT_FILENO) }
+      }
     }
     func end(_ pid: pid_t) {
       kill(pid, SIGKILL)

@@ -3,12 +3,17 @@ package import Foundation
 /// Times as the CI reports and the history write them: ISO 8601 in UTC, to the second, which
 /// sorts as text in time order.
 package enum Timestamp {
-  /// The second `date` falls in. Foundation's formatter rounds to the millisecond before it drops
-  /// the fraction, so a run that started in a second's last half millisecond was written as the
-  /// next second, where the history, which drops the fraction, records the one it started in:
-  /// the CI's JUnit and its recorded run disagreed.
+  /// `date` written as the second it falls in. Foundation's formatter rounds to the millisecond
+  /// before it drops the fraction: a run that started in a second's last half millisecond was
+  /// the next second in the CI's JUnit and the one it started in in the history.
   package static func iso8601(_ date: Date) -> String {
-    formatter().string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
+    formatter().string(from: second(of: date))
+  }
+
+  /// The start of the second `date` falls in: what the reports and the history keep of a time,
+  /// so that a time read back equals the one written.
+  package static func second(of date: Date) -> Date {
+    Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
   }
 
   /// The date `text` writes, in ISO 8601 with a zone (JUnit's `timestamp` may have none: then

@@ -133,7 +133,7 @@ package final class OutcomeChannelReader: @unchecked Sendable {
   private var workerHasEnded = false
 
   /// An ended worker's region goes to the next worker: reserving a fresh megabyte and releasing
-  /// it cost each replicate of a scenario run about 1 ms (Speed.md). A channel dropped while its
+  /// it was a third of the supervisor's time per worker (Speed.md). A channel dropped while its
   /// worker may live, as when a run is interrupted, is released.
   deinit {
     guard workerHasEnded else { return }

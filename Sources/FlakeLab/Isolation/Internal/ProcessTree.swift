@@ -45,8 +45,8 @@ enum ProcessTree {
   /// This process's children. A scenario run looks after each replicate, so this reads what the
   /// kernel keeps of them, each thread's `/proc/self/task/<tid>/children` (a child belongs to the
   /// thread that started it, an orphan to the thread the kernel handed it to): a few reads where
-  /// a scan of every process on the machine took about 1 ms a replicate with 65 processes
-  /// (Speed.md). A kernel built without those files gets the scan.
+  /// a scan of every process on the machine was a third of the supervisor's time per worker with
+  /// 65 processes (Speed.md). A kernel built without those files gets the scan.
   static func children() -> [pid_t] {
     hasChildrenFiles ? childrenOfEachThread() : children(of: getpid())
   }
