@@ -14,6 +14,7 @@ final class OwnLabTests: XCTestCase {
   /// SwiftPM's incremental build of a path dependency whose file was renamed or removed stops at
   /// "missing inputs" naming the old file, and a build from nothing is then the only one.
   static let build = Result {
+    OwnProcesses.takeCharge
     let arguments = ["build", "--package-path", package.path]
     let first = try CapturedProcess.run("swift", arguments)
     let stale = (first.output + first.errorOutput).contains("because of missing inputs")

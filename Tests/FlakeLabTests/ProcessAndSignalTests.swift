@@ -61,7 +61,7 @@ final class ProcessAndSignalTests: XCTestCase {
   /// process's children: a child started on another thread and an orphan handed back to this
   /// process (a subreaper, as the supervisor is) are both on them.
   func testTheChildrenListHoldsEveryThreadsChildrenAndAdoptedOrphans() throws {
-    OwnProcesses.adoptOrphans
+    OwnProcesses.takeCharge
     // Started and reaped here, as the lab starts its processes: Foundation's Process watches its
     // children itself.
     @Sendable func spawn(_ arguments: [String], output: Int32? = nil) throws -> pid_t {

@@ -61,7 +61,7 @@ final class ReportOutputTests: XCTestCase {
   /// flakelab with its standard output going to `output` and its standard error read, waited
   /// for at most a minute (a hang fails the test instead of holding it).
   private func run(_ arguments: [String], output: FileHandle, environment: [String: String] = [:]) throws -> (status: Int32, stderr: String) {
-    OwnProcesses.adoptOrphans
+    OwnProcesses.takeCharge
     let process = Process()
     process.executableURL = Flakelab.executable
     process.arguments = arguments

@@ -27,7 +27,7 @@ enum Flakelab {
   /// flakelab started with `arguments` and left running, its output discarded (or sent to
   /// `output` and `errors`), for tests that signal it mid-run.
   static func launch(_ arguments: [String], output: Pipe? = nil, errors: Pipe? = nil) throws -> Process {
-    OwnProcesses.adoptOrphans
+    OwnProcesses.takeCharge
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -55,7 +55,7 @@ enum Flakelab {
   static func run(
     _ program: URL, _ arguments: [String], environment: [String: String], directory: URL?
   ) throws -> Result {
-    OwnProcesses.adoptOrphans
+    OwnProcesses.takeCharge
     let result = try CapturedProcess.run(
       program.path, arguments,
       // A CI job's summary and annotations are the job's, not the tests': only a test that asks
