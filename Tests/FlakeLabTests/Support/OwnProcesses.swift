@@ -26,16 +26,16 @@ enum OwnProcesses {
   /// seconds later is killed, and the process ends as the signal would have ended it. The handler
   /// only writes the signal's number to a pipe; a thread of its own does the rest.
   private static func endWhatWasStartedOnInterrupt() {
-    var ends: [Int32] = [-1, -1]
-    guard pipe(&ends) == 0 else { return }
-    interruptPipe.store(ends[1], ordering: .sequentiallyConsistent)
+    // Closed on exec: no process a test starts holds it.
+    guard let ends = try? PipeEnds() else { return }
+    interruptPipe.store(ends.writeEnd, ordering: .sequentiallyConsistent)
     for signalNumber in [SIGINT, SIGTERM] {
       signal(signalNumber) { signalNumber in
         var byte = UInt8(truncatingIfNeeded: signalNumber)
         _ = write(OwnProcesses.interruptPipe.load(ordering: .sequentiallyConsistent), &byte, 1)
       }
     }
-    let reader = ends[0]
+    let reader = ends.readEnd
     Thread.detachNewThread {
       var signalNumber: UInt8 = 0
       while read(reader, &signalNumber, 1) < 0, errno == EINTR {}
