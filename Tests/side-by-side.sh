@@ -27,4 +27,6 @@ echo "== the long classes, run beside the tests above: $long =="
 # SwiftPM says it ignored the lock: the comment above says why.
 sed 's/Another instance of SwiftPM (PID: [0-9]*) is already running using .* has been passed//' "$log"
 rm -f "$log"
+half() { if [ "$1" -eq 0 ]; then echo "passed"; else echo "FAILED (exit $1)"; fi; }
+echo "== the rest $(half "$rest_status"), the long classes $(half "$long_status")"
 [ "$rest_status" -eq 0 ] && [ "$long_status" -eq 0 ]
