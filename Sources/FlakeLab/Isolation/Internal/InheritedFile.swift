@@ -26,7 +26,8 @@ package final class InheritedFile {
   }
 
   /// Everything in the file at `descriptor`, read from its start whatever its offset (several
-  /// processes share one), then closed: the process's own children never see it.
+  /// processes share an inherited one), then closed: the process's own children never see it.
+  /// Also what reads the kernel's unbounded lists (``ProcessTree``).
   package static func readAll(_ descriptor: Int32) -> [UInt8]? {
     defer { close(descriptor) }
     var bytes: [UInt8] = []

@@ -58,30 +58,16 @@ enum ProcessTree {
     guard let threads = opendir("/proc/self/task") else { return [] }
     defer { closedir(threads) }
     var children: [pid_t] = []
-    var text: [UInt8] = []
     while let entry = readdir(threads) {
       let thread = withUnsafeBytes(of: entry.pointee.d_name) { name in decimal(name.prefix { $0 != 0 }) }
-      // A thread that ended since the listing has no file left, and no children.
-      guard let thread, readWhole("/proc/self/task/\(thread)/children", into: &text) else { continue }
+      // A thread that ended since the listing has no file left, and no children. A list of
+      // children has no bound: read whole.
+      guard let thread else { continue }
+      let descriptor = open("/proc/self/task/\(thread)/children", O_RDONLY | O_CLOEXEC)
+      guard descriptor >= 0, let text = InheritedFile.readAll(descriptor) else { continue }
       children += text.split(separator: UInt8(ascii: " ")).compactMap { decimal($0.filter { $0 != 10 }) }
     }
     return children
-  }
-
-  /// The whole of the file at `path` in `bytes` (a list of children has no bound), or false when
-  /// it cannot be opened.
-  private static func readWhole(_ path: String, into bytes: inout [UInt8]) -> Bool {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
-    bytes.removeAll(keepingCapacity: true)
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0, errno == EINTR { continue }
-      guard count > 0 else { return true }
-      bytes += chunk[..<count]
-    }
   }
 
   /// The processes whose parent is `parent`, read from `/proc/<pid>/stat`, where the kernel keeps
