@@ -110,10 +110,65 @@ final class SourceLocationTests: XCTestCase {
     XCTAssertEqual(found["M.LiteralTests/testB"]?.body, 20...22)
     XCTAssertEqual(found["M.LiteralTests/test with a raw name {"]?.body, 23...23)
     XCTAssertNil(found["M.LiteralTests/testC"])
-    // The bare regex's bracket is a doubt (had it been a division, the bracket would count):
-    // no body of the file decides an owner.
-    XCTAssertEqual(found["M.LiteralTests/testB"]?.isCertain, false)
-    XCTAssertNil(bodies(tests).owner(of: SourceLocation(path: path("M/Literals.swift"), line: 21)))
+    // A `/` after `= ` can be no division: the bare regex is read whole, without doubt.
+    XCTAssertEqual(found["M.LiteralTests/testB"]?.isCertain, true)
+    XCTAssertEqual(bodies(tests).owner(of: SourceLocation(path: path("M/Literals.swift"), line: 21)), "M.LiteralTests/testB")
+  }
+
+  /// Three shapes that compile and were misread: a regex on a line of its own after a string
+  /// (a RegexBuilder), a directive after a `;` on the same line, and an extended regex with an
+  /// escaped line break (every later line was one off).
+  func testRegexBuildersDirectivesAfterASemicolonAndEscapedLineBreaksAreRead() {
+    let builder = SwiftSourceOutline(
+      #"""
+      class T: XCTestCase {
+        func testA() {
+          let pattern = Regex {
+            "a"
+            /\{/
+          }
+        }
+        func testB() {}
+      }
+      """#)
+    XCTAssertNil(builder.doubt)
+    XCTAssertEqual(builder.methods.map(\.body), [2...7, 8...8])
+    let directive = SwiftSourceOutline(
+      """
+      class T: XCTestCase {
+        func testA() {
+          let x = 1; #if NEVER_SET
+          func helper() { }
+          #else
+          func helper() { }; #endif
+          _ = x
+        }
+        func testB() {}
+      }
+      """)
+    XCTAssertNil(directive.doubt)
+    XCTAssertEqual(directive.methods.map(\.body), [2...8, 9...9])
+    let extended = SwiftSourceOutline(
+      #"""
+      class T: XCTestCase {
+        func testA() {
+          let pattern = #/
+            a\
+            b
+          /#
+        }
+        func testB() {}
+      }
+      """#)
+    XCTAssertNil(extended.doubt)
+    XCTAssertEqual(extended.methods.map(\.line), [2, 8])
+  }
+
+  /// Where the reading is unsure, the declared line says so.
+  func testAnUnsureDeclarationSaysWhy() throws {
+    try write(["M/Unsure.swift": "class UnsureTests: XCTestCase {\n  func testA() { let s = \"open\n }\n}\n"])
+    let found = XCTestDeclaration.find(["M.UnsureTests/testA"], under: directory.path)
+    XCTAssertEqual(found["M.UnsureTests/testA"]?.doubt, "Unsure.swift was read with doubt at line 2: a string is not closed on its line")
   }
 
   func testWithoutDoubtEveryLiteralFormIsReadWhole() throws {

@@ -12,7 +12,8 @@ struct SwiftTokens {
     case word(String)
     case open(UInt8)
     case close(UInt8)
-    /// `#if`, `#elseif`, `#else` or `#endif` at the start of a line, without the `#`.
+    /// `#if`, `#elseif`, `#else` or `#endif`, without the `#`: wherever a statement, a
+    /// declaration or a postfix member may begin, after a `;` or a `{` on the same line too.
     case directive(String)
     /// An operator or punctuation character.
     case symbol(UInt8)
@@ -33,8 +34,6 @@ struct SwiftTokens {
   private let bytes: [UInt8]
   private var index = 0
   private var line = 1
-  /// Whether only whitespace came before `index` on its line.
-  private var atLineStart = true
 
   init(_ text: String) {
     bytes = Array(text.utf8)
@@ -50,7 +49,6 @@ struct SwiftTokens {
 
   private mutating func emit(_ kind: Kind, line: Int? = nil) {
     tokens.append(Token(kind: kind, line: line ?? self.line))
-    atLineStart = false
   }
 
   /// Reads code up to the `)` that closes an interpolation (`until` is its depth of
@@ -62,7 +60,6 @@ struct SwiftTokens {
       case UInt8(ascii: "\n"):
         line += 1
         index += 1
-        atLineStart = true
       case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
         index += 1
       case UInt8(ascii: "/") where peek(1) == UInt8(ascii: "/"):
@@ -131,8 +128,8 @@ struct SwiftTokens {
     doubt("a block comment is not closed")
   }
 
-  /// `#` begins a raw string (`#"`, `##"""`), an extended regex (`#/`), a directive at the
-  /// start of a line, or a word (`#available`, a macro).
+  /// `#` begins a raw string (`#"`, `##"""`), an extended regex (`#/`), a directive, or a word
+  /// (`#available`, a macro).
   private mutating func lexHash() {
     var hashes = 0
     while peek(hashes) == UInt8(ascii: "#") { hashes += 1 }
@@ -144,12 +141,11 @@ struct SwiftTokens {
       index += hashes
       lexExtendedRegex(hashes: hashes)
     default:
-      let startedLine = atLineStart
       index += 1
       let start = index
       while let next = current, Self.isWordByte(next) { index += 1 }
       let word = String(decoding: bytes[start..<index], as: UTF8.self)
-      if startedLine, ["if", "elseif", "else", "endif"].contains(word) {
+      if ["if", "elseif", "else", "endif"].contains(word) {
         emit(.directive(word))
       } else {
         emit(.word("#" + word))
@@ -207,6 +203,8 @@ struct SwiftTokens {
     index += 1
     while let byte = current {
       if byte == UInt8(ascii: "\\") {
+        // An escaped line break is a line all the same.
+        if peek(1) == UInt8(ascii: "\n") { line += 1 }
         index += 2
         continue
       }
@@ -222,17 +220,27 @@ struct SwiftTokens {
   }
 
   /// Whether a `/` here can begin a bare regex literal: where an operand is expected (after
-  /// an opening bracket, a comma, an operator or a keyword such as `return`), and not before a
-  /// space, as Swift reads it.
+  /// an opening bracket, a comma, an operator or a keyword such as `return`), or where a prefix
+  /// operator stands (whitespace before it, none after: a result builder's line `/\{/` after a
+  /// string's), and not before a space, as Swift reads it.
   private var mayBeginRegex: Bool {
     guard let next = peek(1), next != UInt8(ascii: " "), next != UInt8(ascii: "\t"), next != UInt8(ascii: "\n"),
       next != UInt8(ascii: "=")
     else { return false }
+    if isPrefixPosition { return true }
     switch tokens.last?.kind {
     case nil, .open, .symbol, .directive: return true
     case .word(let word): return Self.operandKeywords.contains(word)
     case .close, .literal: return false
     }
+  }
+
+  /// Whether the `/` here has whitespace before it and none after: Swift reads an operator so
+  /// spaced as a prefix operator, never a division, so a `/` there begins a regex literal.
+  private var isPrefixPosition: Bool {
+    guard index > 0, let next = peek(1) else { return false }
+    let spaces: Set<UInt8> = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")]
+    return spaces.contains(bytes[index - 1]) && !spaces.contains(next)
   }
 
   private static let operandKeywords: Set<String> = [
@@ -247,6 +255,8 @@ struct SwiftTokens {
     while end < bytes.count, bytes[end] != UInt8(ascii: "\n") {
       let byte = bytes[end]
       if byte == UInt8(ascii: "\\") {
+        // A bare regex ends on its line.
+        if end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "\n") { break }
         end += 2
         continue
       }
@@ -261,7 +271,8 @@ struct SwiftTokens {
       return
     }
     let body = bytes[(index + 1)..<end]
-    if body.contains(where: { Self.confusing.contains($0) }) {
+    // Spaced as a prefix operator, the `/` can be no division.
+    if !isPrefixPosition, body.contains(where: { Self.confusing.contains($0) }) {
       doubt("a `/` may begin a regex holding a bracket or quote")
     }
     index = end + 1

@@ -13,7 +13,11 @@ package struct TestPackage: Sendable {
   package let testBinary: String
   /// Where each listed test is declared, where it could be found (``SourceLocation``).
   package private(set) var locations: [PackageTest: SourceLocation] = [:]
-  /// The lines of each XCTest test's body, to charge a failure to the test whose line it is.
+  /// Why a test's declared line may be wrong, where the reading of its sources was unsure
+  /// (``XCTestDeclaration/doubt``).
+  package private(set) var locationDoubts: [PackageTest: String] = [:]
+  /// The lines of each XCTest test's body: where a failure recorded while another test ran
+  /// probably came from (``FailureOrigin``).
   package private(set) var bodies = TestBodies()
   /// The ID `swift test --filter` matches for each listed test whose framework matches another
   /// than the one it lists: Swift Testing's, with the source location appended.
@@ -170,7 +174,10 @@ package struct TestPackage: Sendable {
         listed.swiftTestingTests = Set(ids)
       case .xctest:
         let declarations = XCTestDeclaration.find(ids, under: path + "/Tests")
-        for test in found { listed.locations[test] = declarations[test.id]?.location }
+        for test in found {
+          listed.locations[test] = declarations[test.id]?.location
+          listed.locationDoubts[test] = declarations[test.id]?.doubt
+        }
         listed.bodies = TestBodies(declarations, listed: ids)
       }
     }

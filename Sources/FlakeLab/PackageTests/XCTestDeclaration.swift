@@ -10,9 +10,13 @@ struct XCTestDeclaration: Equatable {
   let location: SourceLocation
   /// The lines from its `func` to the `}` that closes its body.
   let body: ClosedRange<Int>
-  /// Whether the body may decide whose a failure is: its file was read without doubt and the
-  /// test is declared there once.
-  let isCertain: Bool
+  /// Why its line may be wrong: its file was read with doubt (``SwiftSourceOutline/doubt``), or
+  /// a method of its name is declared in its class more than once. Nil when certain.
+  let doubt: String?
+
+  /// Whether the body may hint whose a failure is: its file was read without doubt and the test
+  /// is declared there once.
+  var isCertain: Bool { doubt == nil }
 
   /// The declarations of `tests` found in the Swift files under `directory`. Each file is read
   /// and outlined once, so that a suite of hundreds of tests in dozens of files costs one pass
@@ -36,9 +40,11 @@ struct XCTestDeclaration: Equatable {
       let className = test[..<slash].split(separator: ".").last ?? ""
       guard let candidates = methods["\(className)/\(function(of: test))"], let first = candidates.first
       else { continue }
+      let file = (first.path as NSString).lastPathComponent
       found[test] = XCTestDeclaration(
         location: SourceLocation(path: first.path, line: first.method.line), body: first.method.body,
-        isCertain: candidates.count == 1 && first.doubt == nil)
+        doubt: candidates.count > 1
+          ? "declared \(candidates.count) times" : first.doubt.map { "\(file) was read with doubt at \($0)" })
     }
     return found
   }
