@@ -16,7 +16,7 @@ public func harnessSwiftPMEntryPoint(passing arguments: UnsafeRawPointer) async 
     let run = InProcessSwiftTesting.entry()
   {
     InProcessSwiftTesting.adopt(configuration.channel)
-    let status = await run { kind, text in
+    let status = await run { kind, text, issues in
       let text = String(cString: text)
       if kind == 0 {
         // Under one queue its tests run one at a time: a start is an iteration's.
@@ -28,7 +28,7 @@ public func harnessSwiftPMEntryPoint(passing arguments: UnsafeRawPointer) async 
       let event: TestEvent =
         switch kind {
         case 0: .testStarted(testID: text, at: TestEvent.now)
-        case 1: .testEnded(testID: text, at: TestEvent.now)
+        case 1: .testEnded(testID: text, at: TestEvent.now, issues: issues)
         default: .runEnded(eventsWritten: Int(text) ?? -1)
         }
       InProcessSwiftTesting.write(event)
@@ -47,7 +47,7 @@ public func harnessSwiftPMEntryPoint(passing arguments: UnsafeRawPointer) async 
 /// The in-process runner of Swift Testing, `libFlakeLabSwiftTesting.so`, opened beside this
 /// library with every symbol bound at once, so that a mismatch shows as a failed open.
 enum InProcessSwiftTesting {
-  typealias Run = @convention(thin) (@convention(c) (Int32, UnsafePointer<CChar>) -> Void) async -> Int32
+  typealias Run = @convention(thin) (@convention(c) (Int32, UnsafePointer<CChar>, Int) -> Void) async -> Int32
 
   /// Where Swift Testing writes its stream (the channel, or the relay's pipe that took its
   /// number), duplicated before any test runs.

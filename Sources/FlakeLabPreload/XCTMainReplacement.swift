@@ -90,10 +90,13 @@ private final class TestEventObserver: NSObject, XCTestObservation {
   }
 
   /// A run `XCTSkip` ended is skipped, not passed. XCTest tells no observer the skip's message.
+  /// An end says how many failures XCTest counted, which the supervisor checks against those it
+  /// read: a test that cut the lab's channel is never taken to have passed.
   func testCaseDidFinish(_ testCase: XCTestCase) {
     EventOutput.write(
       testCase.testRun?.hasBeenSkipped == true
-        ? .testSkipped(testID: current, message: "XCTSkip") : .testEnded(testID: current, at: TestEvent.now))
+        ? .testSkipped(testID: current, message: "XCTSkip")
+        : .testEnded(testID: current, at: TestEvent.now, issues: testCase.testRun?.totalFailureCount))
   }
 
   /// Every test given has run: the supervisor checks the events it read against this count.

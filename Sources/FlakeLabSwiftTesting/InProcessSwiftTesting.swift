@@ -131,6 +131,8 @@ struct SwiftTestingSPI: Sendable {
   let kindType: ValueWitnesses
   /// `testStarted` and `testEnded`, by case index.
   let boundaries: [UInt32]
+  /// `issueRecorded`'s case index.
+  let issue: UInt32
   /// The other kinds the lab reads: the run's start, issues, skips.
   let streamed: Set<UInt32>
 
@@ -159,6 +161,7 @@ struct SwiftTestingSPI: Sendable {
     guard tags.count == 5 else { return nil }
     self.kindType = kindType
     boundaries = Array(tags[0..<2])
+    issue = tags[3]
     streamed = Set(tags[2...])
   }
 
@@ -179,9 +182,10 @@ public func swiftTestingRunnerFits() -> Bool {
   SwiftTestingSPI() != nil
 }
 
-/// For the harness to write: a test's start (0) or end (1), with its ID, or the run's end (2),
-/// with how many events the run wrote in decimal digits.
-public typealias TestBoundary = @convention(c) (Int32, UnsafePointer<CChar>) -> Void
+/// For the harness to write: a test's start (0) or end (1), with its ID and, at its end, how many
+/// issues were recorded in its context; or the run's end (2), with how many events the run wrote
+/// in decimal digits.
+public typealias TestBoundary = @convention(c) (Int32, UnsafePointer<CChar>, Int) -> Void
 
 /// Runs the tests the command line names and returns the exit status, or -1 when it cannot
 /// (a Swift Testing it was not built for, a command line it does not know): the caller then runs
@@ -198,8 +202,9 @@ public func runSwiftTesting(_ boundary: TestBoundary) async -> Int32 {
   // line the harness wrote between them, from a test on another thread, would join two events
   // into one line that reads as neither. One lock around both writers keeps every line whole,
   // and counts the events written, which the run's end declares, so that the supervisor can
-  // tell an event lost from an event never sent.
-  let writing = Mutex(0)
+  // tell an event lost from an event never sent; and each test's issues, which its end declares,
+  // so that a test that cut the stream (closed its descriptor) is never taken to have passed.
+  let writing = Mutex((written: 0, issues: [String: Int]()))
   configuration.setConfigurationEventHandler { event, context in
     let kind = spi.kind(of: event)
     if let boundaryKind = spi.boundaries.firstIndex(of: kind) {
@@ -207,22 +212,28 @@ public func runSwiftTesting(_ boundary: TestBoundary) async -> Int32 {
       guard let test = Unmanaged<Borrowed>.fromOpaque(context)._withUnsafeGuaranteedRef({ $0.contextTest() }),
         !test.isSuite
       else { return }
-      String(describing: test.id).withCString { id in
-        writing.withLock { written in
-          boundary(Int32(boundaryKind), id)
-          written += 1
+      let id = String(describing: test.id)
+      id.withCString { text in
+        writing.withLock { state in
+          boundary(Int32(boundaryKind), text, state.issues.removeValue(forKey: id) ?? 0)
+          state.written += 1
         }
       }
     } else if spi.streamed.contains(kind) {
-      writing.withLock { written in
+      let test =
+        kind == spi.issue
+        ? Unmanaged<Borrowed>.fromOpaque(context)._withUnsafeGuaranteedRef({ $0.contextTest() }).map { String(describing: $0.id) }
+        : nil
+      writing.withLock { state in
         stream(event, context)
-        written += 1
+        state.written += 1
+        if let test { state.issues[test, default: 0] += 1 }
       }
     }
   }
   let runner: OpaqueValue<RunnerRole> = await runner(configuration: configuration)
   await runner.runnerRun()
-  writing.withLock { written in String(written).withCString { boundary(2, $0) } }
+  writing.withLock { state in String(state.written).withCString { boundary(2, $0, 0) } }
   // The lab reads each test's outcome from its events, never from this status.
   return EXIT_SUCCESS
 }

@@ -21,14 +21,115 @@ final class CIDecisionTests: XCTestCase {
     XCTAssertEqual(test("e", []).status, .notRun)
   }
 
-  func testOnlyATestStillFailingRunsAgainAndNoMoreThanItsRetries() {
+  private func run(_ tests: [CITest]) -> CIRun {
+    CIRun(packagePath: ".", retries: 2, timeout: .seconds(60), failOnFlaky: false, seed: 7, tests: tests)
+  }
+
+  private func attempt(_ outcome: Outcome, _ placement: CITest.Placement, round: Int) -> CITest.Attempt {
+    CITest.Attempt(outcome: outcome, seconds: 0.01, index: round, placement: placement)
+  }
+
+  func testOnlyATestStillFailingRunsAgainAloneAndNoMoreThanItsRetries() {
     let failed = Outcome.failed(observation: "x")
     let tests = [
-      test("passed", [.passed]), test("flaky", [failed, .passed]), test("once", [failed]),
+      test("passed", [.passed]), test("flakyAlone", [failed, failed, .passed]), test("once", [failed]),
       test("spent", [failed, failed, failed]), test("crashed", [.crashed(Crash(how: "signal 4 (SIGILL)"))]),
     ]
-    XCTAssertEqual(RetryPlan.next(tests, retries: 2).map(\.id), ["M.once()", "M.crashed()"])
-    XCTAssertEqual(RetryPlan.next(tests, retries: 0), [])
+    XCTAssertEqual(RetryPlan.next(run(tests), retries: 2), [.alone(tests[2].test), .alone(tests[4].test)])
+    XCTAssertEqual(RetryPlan.next(run(tests), retries: 0), [])
+  }
+
+  /// A test that passed alone runs again after the tests before it, then alone, in turn, until
+  /// it passes in the suite or fails alone (flaky) or fails there `retries` times while passing
+  /// alone each time (fails in the suite). XCTest's run again up to the last test checked, Swift
+  /// Testing's whole.
+  func testATestThatPassedAloneRunsAfterTheTestsBeforeItUntilItsStatusIsDecided() {
+    let failed = Outcome.failed(observation: "x")
+    let first = CITest(test: PackageTest(id: "M.T/testA", framework: .xctest), attempts: [.init(outcome: .passed, seconds: 0)])
+    var victim = CITest(
+      test: PackageTest(id: "M.T/testB", framework: .xctest),
+      attempts: [attempt(failed, .pass, round: 0), attempt(.passed, .alone, round: 1)])
+    let last = CITest(test: PackageTest(id: "M.T/testC", framework: .xctest), attempts: [.init(outcome: .passed, seconds: 0)])
+    let swift = CITest(
+      test: PackageTest(id: "M.s()", framework: .swiftTesting),
+      attempts: [attempt(failed, .pass, round: 0), attempt(.passed, .alone, round: 1)])
+    let group = [first.test, victim.test]
+    XCTAssertEqual(
+      RetryPlan.next(run([first, victim, last, swift]), retries: 2),
+      [.suiteAgain(group: group, checking: [victim.test]), .suiteAgain(group: [swift.test], checking: [swift.test])])
+    XCTAssertEqual(victim.status, .flaky, "passed alone, nothing run in the suite yet")
+
+    victim.attempts.append(attempt(failed, .suiteAgain, round: 2))
+    XCTAssertEqual(RetryPlan.next(run([victim]), retries: 2), [.alone(victim.test)])
+    victim.attempts.append(attempt(.passed, .alone, round: 3))
+    XCTAssertEqual(RetryPlan.next(run([victim]), retries: 2), [.suiteAgain(group: [victim.test], checking: [victim.test])])
+    var passesInTheSuite = victim
+    victim.attempts.append(attempt(failed, .suiteAgain, round: 4))
+    XCTAssertEqual(RetryPlan.next(run([victim]), retries: 2), [])
+    XCTAssertEqual(victim.status, .failsInSuite)
+    XCTAssertTrue(victim.failsTheJob(failOnFlaky: false), "it fails every time the suite runs as CI runs it")
+    XCTAssertFalse(victim.status.passedOnce, "a pass alone is not a pass where CI runs it")
+
+    passesInTheSuite.attempts.append(attempt(.passed, .suiteAgain, round: 4))
+    XCTAssertEqual(passesInTheSuite.status, .flaky)
+    XCTAssertEqual(RetryPlan.next(run([passesInTheSuite]), retries: 2), [])
+    var failsAlone = victim
+    failsAlone.attempts[3] = attempt(failed, .alone, round: 3)
+    XCTAssertEqual(failsAlone.status, .flaky, "failed alone once: flaky, not the suite's")
+
+    // Interrupted in the middle: what finished says flaky, never failed in the suite.
+    var cut = victim
+    cut.retriesCut = true
+    XCTAssertEqual(cut.status, .flaky)
+  }
+
+  /// A failure whose line lies in another test's body stays with the test that ran; once that
+  /// test passed alone, the other runs alone, and the failure moves only if it fails there with
+  /// the same failure at the same line.
+  func testAFailureMovesToItsOriginOnlyWhenTheOriginAloneFailsTheSameWay() {
+    let failure = Outcome.failed(observation: "XCTAssertFalse failed")
+    let line = SourceLocation(path: "/p/T.swift", line: 14)
+    let owner = CITest(
+      test: PackageTest(id: "M.T/testA", framework: .xctest), attempts: [.init(outcome: .passed, seconds: 0.01)])
+    var pass = CITest.Attempt(outcome: failure, seconds: 0.01, place: line, index: 0, placement: .pass)
+    pass.origin = FailureOrigin(test: owner.test.id)
+    let bystander = CITest(test: PackageTest(id: "M.T/testB", framework: .xctest), attempts: [pass])
+    var ci = run([owner, bystander])
+    XCTAssertEqual(bystander.status, .failed, "the reading of the sources takes nothing away")
+    XCTAssertEqual(RetryPlan.next(ci, retries: 2), [.alone(bystander.test)])
+    ci.record([.alone(bystander.test)], alone: [attempt(.passed, .alone, round: 1)], again: [:])
+    XCTAssertEqual(RetryPlan.next(ci, retries: 2), [.ownerAlone(owner.test, checking: bystander.test)])
+
+    var shown = ci
+    shown.record(
+      [.ownerAlone(owner.test, checking: bystander.test)],
+      alone: [CITest.Attempt(outcome: failure, seconds: 0.01, place: line, index: 2, placement: .alone)], again: [:])
+    XCTAssertEqual(shown.tests[1].status, .passed)
+    XCTAssertEqual(shown.tests[1].attempts.first?.origin, FailureOrigin(test: owner.test.id, shown: true))
+    XCTAssertEqual(shown.tests[0].attempts.first?.recordedWhile, bystander.test.id)
+    XCTAssertEqual(shown.tests[0].attempts.map(\.outcome), [failure, failure])
+    XCTAssertEqual(shown.tests[0].status, .failed)
+    XCTAssertTrue(shown.failsTheJob, "the failure still fails the job, now as its owner's")
+    XCTAssertEqual(RetryPlan.next(shown, retries: 2), [.alone(owner.test)], "the owner's own retries go on")
+
+    var elsewhere = ci
+    elsewhere.record(
+      [.ownerAlone(owner.test, checking: bystander.test)],
+      alone: [CITest.Attempt(outcome: failure, seconds: 0.01, place: SourceLocation(path: "/p/T.swift", line: 20), index: 2, placement: .alone)],
+      again: [:])
+    XCTAssertEqual(elsewhere.tests[1].attempts.first?.origin?.shown, false)
+    XCTAssertEqual(elsewhere.tests[0].attempts.count, 1, "a check that showed nothing is not the owner's attempt")
+    XCTAssertEqual(
+      RetryPlan.next(elsewhere, retries: 2), [.suiteAgain(group: [owner.test, bystander.test], checking: [bystander.test])])
+  }
+
+  /// A run alone that came to nothing (a process that never ran its test) is no attempt; the
+  /// runner's rounds are bounded all the same.
+  func testARunAloneThatCameToNothingIsNoAttempt() {
+    XCTAssertEqual(RetryPlan.rounds(retries: 2), 5)
+    var ci = run([test("once", [.failed(observation: "x")])])
+    for _ in 0..<10 { ci.record(RetryPlan.next(ci, retries: 2), alone: [nil], again: [:]) }
+    XCTAssertEqual(ci.tests[0].attempts.count, 1)
   }
 
   func testTheJobFailsForAFailureNotForAQuarantinedOneAndForFlakyOnlyWhenAsked() {

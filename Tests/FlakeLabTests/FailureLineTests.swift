@@ -3,10 +3,11 @@ import XCTest
 
 @testable import FlakeLab
 
-/// A failure keeps the line it was recorded at, and belongs to the test whose line it is: an
-/// assertion that lands after its test ended fails that test, never the bystander running then
-/// (combine-schedulers' `testRunsOnMain`, whose background assertion XCTest charged to
-/// `testVoidsThreadHop`). Events written by hand, no process.
+/// A failure keeps the line it was recorded at, and stays with the test that was running when it
+/// was recorded, as `swift test` counts it; where the line lies in another test's body that ran
+/// before (combine-schedulers' `testRunsOnMain`, whose background assertion XCTest charged to
+/// `testVoidsThreadHop`), that test is named as where it probably came from. Events written by
+/// hand, no process.
 final class FailureLineTests: XCTestCase {
   private var directory: URL!
   private var source: String!
@@ -59,7 +60,9 @@ final class FailureLineTests: XCTestCase {
   }
 
   /// XCTest runs `testRunsOnMain` first here; its assertion lands while `testVoidsThreadHop` runs.
-  func testAFailureOnAnEndedTestsLineFailsThatTestNotTheBystander() throws {
+  /// A reading of the sources never takes the failure away: the bystander fails, and the owner
+  /// is named as its probable origin.
+  func testAFailureOnAnEndedTestsLineStaysWithTheRunningTestAndNamesTheOwner() throws {
     let owner = "M.UISchedulerTests/testRunsOnMain"
     let bystander = "M.UISchedulerTests/testVoidsThreadHop"
     let feed = try SuiteEventFeed(testIDs: [owner, bystander], bodies: bodies)
@@ -73,12 +76,47 @@ final class FailureLineTests: XCTestCase {
     _ = feed.poll()
     let finished = feed.drain()
     XCTAssertEqual(finished.map(\.test), [0, 1])
-    XCTAssertEqual(
-      finished[0].outcome,
-      .failed(observation: "XCTAssertFalse failed (recorded after the test ended while testVoidsThreadHop ran)"))
-    XCTAssertEqual(finished[0].place, SourceLocation(path: source, line: 14))
-    XCTAssertNil(finished[1].outcome, "the bystander passed")
+    XCTAssertNil(finished[0].outcome, "the owner passed: no reading of sources fails it")
+    XCTAssertEqual(finished[1].outcome, .failed(observation: "XCTAssertFalse failed"))
+    XCTAssertEqual(finished[1].place, SourceLocation(path: source, line: 14))
+    XCTAssertEqual(finished[1].origin, 0, "the owner is named as where it probably came from")
     XCTAssertEqual(feed.ignoredEvents, 0)
+  }
+
+  /// A failure recorded while no test runs, on a passed test's line, fails that test: nothing
+  /// else would count it.
+  func testAFailureRecordedWhileNoTestRanFailsTheTestWhoseLineItIs() throws {
+    let owner = "M.UISchedulerTests/testRunsOnMain"
+    let feed = try SuiteEventFeed(testIDs: [owner], bodies: bodies)
+    let lines = [
+      TestEvent.runStarted, .testStarted(testID: owner), .testEnded(testID: owner),
+      .issueRecorded(testID: nil, message: "XCTAssertFalse failed", isFailure: true, location: SourceLocation(path: source, line: 14)),
+    ].map(\.line)
+    XCTAssertTrue(SystemCalls.writeAll(Array(lines.joined().utf8), to: feed.descriptor))
+    _ = feed.poll()
+    XCTAssertEqual(
+      feed.drain().first?.outcome,
+      .failed(observation: "XCTAssertFalse failed (recorded after the test ended, while no test ran)"))
+  }
+
+  /// A test's end says how many issues its process recorded; fewer read means the test cut the
+  /// lab's channel, and it is never taken to have passed.
+  func testAnEndWithIssuesTheLabNeverReadIsNotAPass() throws {
+    let test = "M.UISchedulerTests/testVoidsThreadHop"
+    let feed = try SuiteEventFeed(testIDs: [test], bodies: bodies)
+    let lines = [TestEvent.runStarted, .testStarted(testID: test), .testEnded(testID: test, issues: 1)].map(\.line)
+    XCTAssertTrue(SystemCalls.writeAll(Array(lines.joined().utf8), to: feed.descriptor))
+    _ = feed.poll()
+    XCTAssertEqual(feed.drain().first?.outcome, .failed(observation: TestEventFeed.unreceived(1)))
+    // Every issue read: the count agrees, and the outcome is what the issues say.
+    let agreeing = try SuiteEventFeed(testIDs: [test], bodies: bodies)
+    let said = [
+      TestEvent.runStarted, .testStarted(testID: test),
+      .issueRecorded(testID: test, message: "known", isFailure: false), .testEnded(testID: test, issues: 1),
+    ].map(\.line)
+    XCTAssertTrue(SystemCalls.writeAll(Array(said.joined().utf8), to: agreeing.descriptor))
+    _ = agreeing.poll()
+    XCTAssertEqual(agreeing.drain().first.map { $0.outcome == nil }, true, "a known issue read, nothing lost: passed")
   }
 
   /// A failure at a line of no test's body (a helper's, a file of its own) is the running test's.

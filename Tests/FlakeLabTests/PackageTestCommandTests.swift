@@ -94,8 +94,8 @@ final class PackageTestCommandTests: XCTestCase {
         events.append("started \(id)")
         instants.append(at)
       case .issueRecorded(_, let message, let isFailure, _): events.append("issue \(message) \(isFailure)")
-      case .testEnded(let id, let at):
-        events.append("ended \(id)")
+      case .testEnded(let id, let at, let issues):
+        events.append("ended \(id)" + (issues.map { " \($0) issues" } ?? ""))
         instants.append(at)
       case .runEnded(let written): events.append("runEnded \(written)")
       // The images the watch's stacks lie in, said once before any test: not a test's event.
@@ -109,7 +109,7 @@ final class PackageTestCommandTests: XCTestCase {
     // The run's end counts every event before it: the supervisor checks that none was lost.
     XCTAssertEqual(
       events,
-      ["stackImages", "runStarted"] + Array(repeating: ["started \(id)", issue, "ended \(id)"], count: 2).joined() + ["runEnded 7"])
+      ["stackImages", "runStarted"] + Array(repeating: ["started \(id)", issue, "ended \(id) 1 issues"], count: 2).joined() + ["runEnded 7"])
     let said = instants.compactMap { $0 }
     XCTAssertEqual(said.count, 4)
     XCTAssertEqual(said, said.sorted())

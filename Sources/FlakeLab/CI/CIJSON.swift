@@ -4,8 +4,9 @@
 /// "timeoutSeconds", "seed", "selection", "program", "interrupted", "quarantineFile",
 /// "staleQuarantine": [{"test", "closest"}], "passSeconds", "retrySeconds", "failOnFlaky",
 /// "failsTheJob", "tests": [{"test", "framework", "status", "retriesCut", "quarantine": {"reason",
-/// "added"} | null, "source", "replay", "attempts": [{"outcome", "observation", "crash",
-/// "example", "place", "index", "seconds"}]}]}`. Every key is declared once, in ``Key``; fields
+/// "added"} | null, "source", "sourceDoubt", "replay", "attempts": [{"outcome", "observation", "crash",
+/// "example", "place", "index", "placement", "origin": {"test", "shown"}, "recordedWhile",
+/// "seconds"}]}]}`. Every key is declared once, in ``Key``; fields
 /// are only ever added.
 package enum CIJSON {
   /// The name of every field the writer writes and the reader reads.
@@ -46,6 +47,11 @@ package enum CIJSON {
     package static let place = "place"
     package static let index = "index"
     package static let seconds = "seconds"
+    package static let placement = "placement"
+    package static let origin = "origin"
+    package static let shown = "shown"
+    package static let recordedWhile = "recordedWhile"
+    package static let sourceDoubt = "sourceDoubt"
   }
 
   /// The `command` of a ci report, by which an import tells it from `flakelab test`'s.
@@ -65,6 +71,7 @@ package enum CIJSON {
           test.quarantine.map { .object([(Key.reason, .string($0.reason)), (Key.added, .string($0.added))]) } ?? .null
         ),
         (Key.source, test.location.map(JSONReport.location) ?? .null),
+        (Key.sourceDoubt, test.locationDoubt.map(JSONValue.string) ?? .null),
         (Key.replay, run.replay(of: test).map(JSONValue.string) ?? .null),
         (
           Key.attempts,
@@ -73,7 +80,10 @@ package enum CIJSON {
               .object(
                 OutcomeCoding.members(of: attempt.outcome) + (attempt.example.map { [(Key.example, .string($0))] } ?? [])
                   + (attempt.place.map { [(Key.place, JSONReport.location($0))] } ?? [])
-                  + [(Key.index, .int(attempt.index)), (Key.seconds, .double(rounded(attempt.seconds, 1e6)))])
+                  + [(Key.index, .int(attempt.index)), (Key.placement, .string(attempt.placement.rawValue))]
+                  + (attempt.origin.map { [(Key.origin, origin($0))] } ?? [])
+                  + (attempt.recordedWhile.map { [(Key.recordedWhile, .string($0))] } ?? [])
+                  + [(Key.seconds, .double(rounded(attempt.seconds, 1e6)))])
             })
         ),
       ])
@@ -103,6 +113,10 @@ package enum CIJSON {
       (Key.passSeconds, .double(rounded(run.passSeconds, 1e3))), (Key.retrySeconds, .double(rounded(run.retrySeconds, 1e3))),
       (Key.failOnFlaky, .bool(run.failOnFlaky)), (Key.failsTheJob, .bool(run.failsTheJob)), (Key.tests, .array(tests)),
     ])
+  }
+
+  private static func origin(_ origin: FailureOrigin) -> JSONValue {
+    .object([(Key.test, .string(origin.test)), (Key.shown, origin.shown.map(JSONValue.bool) ?? .null)])
   }
 
   /// `value` to `1 / scale`: what the report keeps, and so what a run read back holds.

@@ -79,10 +79,19 @@ package enum CIJSONReader {
       }
       let index = attempt[Key.index]?.int ?? position
       guard index >= 0 else { throw Malformed(what: "attempts of \(id) at indices of 0 or more, not \(index)") }
+      // An earlier FlakeLab retried alone only: its pass is index 0, its retries the rest.
+      var placement: CITest.Placement?
+      if let written = attempt[Key.placement] {
+        guard let read = written.string.flatMap(CITest.Placement.init(rawValue:)) else {
+          throw Malformed(what: "a placement of pass, alone or suiteAgain for each attempt of \(id)")
+        }
+        placement = read
+      }
       attempts.append(
         .init(
           outcome: outcome, example: attempt[Key.example]?.string, seconds: attempt[Key.seconds]?.number ?? 0,
-          place: JSONReport.location(reading: attempt[Key.place]), index: index))
+          place: JSONReport.location(reading: attempt[Key.place]), index: index, placement: placement,
+          origin: attempt[Key.origin].flatMap(origin), recordedWhile: attempt[Key.recordedWhile]?.string))
     }
     let quarantine = entry[Key.quarantine].flatMap { value -> Quarantine.Entry? in
       guard value.isObject else { return nil }
@@ -92,10 +101,15 @@ package enum CIJSONReader {
       test: PackageTest(id: id, framework: framework), attempts: attempts,
       location: JSONReport.location(reading: entry[Key.source]), quarantine: quarantine)
     test.retriesCut = entry[Key.retriesCut]?.bool ?? false
+    test.locationDoubt = entry[Key.sourceDoubt]?.string
     guard test.status == status else {
       throw Malformed(what: "a status its attempts agree with: \(id) says \(status.rawValue), its attempts make it \(test.status.rawValue)")
     }
     return test
+  }
+
+  private static func origin(_ value: JSONValue) -> FailureOrigin? {
+    value[Key.test]?.string.map { FailureOrigin(test: $0, shown: value[Key.shown]?.bool) }
   }
 
   /// No ci report was written before 2026, when `flakelab ci` first wrote one: a run dated

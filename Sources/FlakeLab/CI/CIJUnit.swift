@@ -3,8 +3,9 @@
 /// (`<flakyError>` for a crash or a hang) per failed run; one that failed every time holds a
 /// `<failure>` (`<error>`) and a `<rerunFailure>` (`<rerunError>`) per retry. A quarantined test
 /// that failed is `<skipped>` with what happened: it does not fail the job, and the report says so.
-/// Each test case's `status` is what the run made of it (`passed`, `flaky`, `failed`, `skipped`,
-/// `notRun`), so a history importing the file keeps a quarantined failure as a failure; a run
+/// A test that failed every time after the tests before it and passed alone is a `<failure>`
+/// with a `<rerunFailure>` per run in the suite that failed again. Each test case's `status` is
+/// what the run made of it (`passed`, `flaky`, `failed`, `failsInSuite`, `skipped`, `notRun`), so a history importing the file keeps a quarantined failure as a failure; a run
 /// of a test in flight when the pass's process crashed, none of them crashing alone, has the
 /// type `crashBesideOthers`. Each suite's properties hold the run's seed; a test case that failed
 /// has the command that replays it in its `<system-out>`.
@@ -84,7 +85,7 @@ package enum CIJUnit {
     case .passed, .flaky: return .passed
     case .skipped, .interrupted: return .skipped
     case .notRun: return .error
-    case .failed: return test.attempts.first.map(isError) ?? false ? .error : .failure
+    case .failed, .failsInSuite: return test.attempts.first.map(isError) ?? false ? .error : .failure
     }
   }
 
@@ -119,7 +120,7 @@ package enum CIJUnit {
         children += test.attempts.filter(\.failed).map {
           element(isError($0) ? .flakyError : .flakyFailure, $0, packagePath: packagePath)
         }
-      case .failed:
+      case .failed, .failsInSuite:
         let failed = test.attempts.filter(\.failed)
         children += failed.prefix(1).map { element(isError($0) ? .error : .failure, $0, packagePath: packagePath) }
         children += failed.dropFirst().map {

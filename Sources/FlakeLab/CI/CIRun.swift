@@ -95,13 +95,23 @@ package struct CIRun: Sendable, Equatable {
     return crashes.map { PassCrash(crash: CrashBesideOthers(inFlight: $0.inFlight.map(\.id), how: $0.how), tests: $0.tests) }
   }
 
-  /// The tests every format shows one by one, in this order: those that failed for good, those
-  /// that never started (unless an interrupt kept them from it, which the summary says), the
-  /// flaky ones that failed on their own, and the quarantined ones that did not pass. Flaky tests
-  /// of a crash are shown with their crash (``crashes``).
+  /// The tests every format shows one by one, in this order: those that failed for good or
+  /// every time in the suite, those that never started (unless an interrupt kept them from it,
+  /// which the summary says), the flaky ones that failed on their own, the quarantined ones that
+  /// did not pass, and those that passed though a failure recorded while they ran was shown
+  /// another test's. Flaky tests of a crash are shown with their crash (``crashes``).
   package var shown: [CITest] {
-    tests(.failed) + tests(.interrupted) + (interrupted ? [] : tests(.notRun)) + flakyOnTheirOwn
-      + quarantined.filter { $0.status != .passed }
+    tests(.failed) + tests(.failsInSuite) + tests(.interrupted) + (interrupted ? [] : tests(.notRun)) + flakyOnTheirOwn
+      + quarantined.filter { $0.status != .passed } + tests(.passed).filter { $0.attempts.first?.origin?.shown == true }
+  }
+
+  /// The tests of `test`'s framework that ran before it in the pass, in order (XCTest runs them
+  /// one after another), or beside it (Swift Testing runs them side by side): those its runs in
+  /// the suite again ran with it.
+  package func predecessors(of test: CITest) -> [PackageTest] {
+    let group = tests.map(\.test).filter { $0.framework == test.test.framework && $0 != test.test }
+    guard test.test.framework == .xctest, let position = tests.firstIndex(of: test) else { return group }
+    return Array(tests[..<position].map(\.test).filter { $0.framework == .xctest })
   }
 
   /// The flaky tests that are not part of a crash: each failed on its own in the pass.

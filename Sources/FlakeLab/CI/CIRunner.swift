@@ -52,13 +52,15 @@ package struct CIRunner {
       [TestLaunch.passes(of: tests, in: package, executor: GlobalExecutor(), seed: seed, preload: preload)],
       passes: 0..<1, replicates: 1, seed: seed, packagePath: package.path)
     let attempts = Dictionary(grouping: screened.compactMap { result in result.test.map { ($0.test, result) } }, by: \.0)
-      .mapValues { $0.flatMap { Self.attempts(of: $0.1, index: 0) } }
+      .mapValues { $0.flatMap { Self.attempts(of: $0.1, index: 0, placement: .pass) } }
     let entries = Dictionary(quarantine.entries.map { ($0.test, $0) }, uniquingKeysWith: { first, _ in first })
     var run = CIRun(
       packagePath: package.path, retries: retries, timeout: timeout, failOnFlaky: failOnFlaky, seed: seed,
       tests: tests.map { test in
-        CITest(
+        var found = CITest(
           test: test, attempts: attempts[test] ?? [], location: package.locations[test], quarantine: entries[test.id])
+        found.locationDoubt = package.locationDoubts[test]
+        return found
       }, context: context)
     run.interrupted = passes.wasInterrupted
     run.started = started
@@ -68,52 +70,81 @@ package struct CIRunner {
     return run
   }
 
-  /// Rounds of retries, each of every test still failing, one process at a time. Round `r` runs
-  /// as iteration `r` of the run's seed: each retry draws other random values than the pass and
-  /// the rounds before, as a rerun of `swift test` would, and a replay names the round.
+  /// Rounds of retries (``RetryPlan``), one process at a time. Round `r` runs as iteration `r`
+  /// of the run's seed: each retry draws other random values than the pass and the rounds
+  /// before, as a rerun of `swift test` would, and a replay names the round.
   @MainActor
   private func retry(_ run: inout CIRun, onProgress: @escaping (String, Supervisor.Progress) -> Void) throws {
     var probe: HarnessProbe?
-    var again = RetryPlan.next(run.tests, retries: retries)
     var round = 0
-    while !again.isEmpty {
+    var steps = RetryPlan.next(run, retries: retries)
+    while !steps.isEmpty, round < RetryPlan.rounds(retries: retries) {
       round += 1
-      // Only a run with something to retry pays for the probe a run alone needs.
-      let probed = try probe ?? HarnessProbe.run(binary: package.testBinary, preload: preload, mechanisms: [.untouched])
-      probe = probed
-      let supervisor = Supervisor(
-        options: .init(jobs: 1, timeout: timeout, workerExecutable: workerExecutable)) { onProgress("retries", $0) }
-      let results = try supervisor.run(
-        again.map { test in
-          var alone = TestLaunch.run(
-            test, of: package, executor: GlobalExecutor(), indices: round..<(round + 1), seed: seed, layout: .fresh,
-            probe: probed, preload: preload)
-          alone.replicates = 1
-          return alone
-        })
-      let indices = Dictionary(run.tests.indices.map { (run.tests[$0].test, $0) }, uniquingKeysWith: { first, _ in first })
-      // A round the interrupt cut says nothing of its tests: they were not let finish.
-      if supervisor.wasInterrupted {
-        run.interrupted = true
-        for test in again { if let index = indices[test] { run.tests[index].retriesCut = true } }
-        return
+      let alone = steps.compactMap(\.testAlone)
+      var aloneAttempts: [CITest.Attempt?] = []
+      if !alone.isEmpty {
+        // Only a run with something to retry alone pays for the probe a run alone needs.
+        let probed = try probe ?? HarnessProbe.run(binary: package.testBinary, preload: preload, mechanisms: [.untouched])
+        probe = probed
+        guard let attempts = try runAlone(alone, round: round, probe: probed, onProgress: onProgress) else {
+          return cut(&run, steps)
+        }
+        aloneAttempts = attempts
       }
-      for (test, result) in zip(again, results) {
-        guard let index = indices[test] else { continue }
-        run.tests[index].attempts += Self.attempts(of: result, index: round)
+      var again: [PackageTest: CITest.Attempt] = [:]
+      for case .suiteAgain(let group, let checking) in steps {
+        let passes = PassSupervisor(timeout: timeout) { onProgress("suite again", $0) }
+        let results = try passes.run(
+          [TestLaunch.passes(of: group, in: package, executor: GlobalExecutor(), seed: seed, preload: preload)],
+          passes: round..<(round + 1), replicates: 1, seed: seed, packagePath: package.path)
+        if passes.wasInterrupted { return cut(&run, steps) }
+        for result in results {
+          guard let test = result.test?.test, checking.contains(test) else { continue }
+          again[test] = Self.attempts(of: result, index: round, placement: .suiteAgain).first
+        }
       }
-      again = RetryPlan.next(run.tests, retries: retries)
+      run.record(steps, alone: aloneAttempts, again: again)
+      steps = RetryPlan.next(run, retries: retries)
     }
   }
 
+  /// The tests of a round that run alone, one process after another, each's attempt (nil for one
+  /// that did not run); nil when an interrupt cut the round, which then says nothing of them.
+  @MainActor
+  private func runAlone(
+    _ tests: [PackageTest], round: Int, probe: HarnessProbe, onProgress: @escaping (String, Supervisor.Progress) -> Void
+  ) throws -> [CITest.Attempt?]? {
+    let supervisor = Supervisor(
+      options: .init(jobs: 1, timeout: timeout, workerExecutable: workerExecutable)) { onProgress("retries", $0) }
+    let results = try supervisor.run(
+      tests.map { test in
+        var alone = TestLaunch.run(
+          test, of: package, executor: GlobalExecutor(), indices: round..<(round + 1), seed: seed, layout: .fresh,
+          probe: probe, preload: preload)
+        alone.replicates = 1
+        return alone
+      })
+    guard !supervisor.wasInterrupted else { return nil }
+    return results.map { Self.attempts(of: $0, index: round, placement: .alone).first }
+  }
+
+  /// A round the interrupt cut says nothing of its tests: they were not let finish.
+  private func cut(_ run: inout CIRun, _ steps: [RetryPlan.Step]) {
+    run.interrupted = true
+    let cut = Set(steps.flatMap(\.tests))
+    for index in run.tests.indices where cut.contains(run.tests[index].test) { run.tests[index].retriesCut = true }
+  }
+
   /// The attempts a run of iteration `index` came to: none when it did not run.
-  static func attempts(of result: RunResult, index: Int) -> [CITest.Attempt] {
+  static func attempts(of result: RunResult, index: Int, placement: CITest.Placement) -> [CITest.Attempt] {
     guard result.tally.iterations > 0 else { return [] }
     let outcome = result.tally.outcomesByFrequency.first?.outcome ?? .passed
+    let place = result.tally.places[outcome]
     return [
       CITest.Attempt(
         outcome: outcome, example: result.tally.examples[outcome], seconds: result.testSeconds ?? result.seconds,
-        place: result.tally.places[outcome], index: index)
+        place: place, index: index, placement: placement,
+        origin: place.flatMap { result.origins[$0] }.map { FailureOrigin(test: $0.id) })
     ]
   }
 }

@@ -20,21 +20,57 @@ package enum CIText {
     return Formatting.lines(lines)
   }
 
-  /// `FLAKY  M.S/t()  failed in the pass, passed in retry 1 of 2`, the runs, what it said.
+  /// `FLAKY  M.S/t()  failed in the pass, passed in retry 1 alone`, the runs, what it said,
+  /// where its failure probably came from.
   static func block(_ test: CITest, of run: CIRun) -> [String] {
-    let label = test.quarantine != nil ? "QUARANTINED" : test.status.rawValue.uppercased()
-    var lines = ["\(label)  \(test.test.id)  \(story(test))"]
+    let label = test.quarantine != nil ? "QUARANTINED" : test.status.label
+    var lines = ["\(label)  \(test.test.id)  \(story(test, of: run))"]
     if let entry = test.quarantine {
       lines.append("    quarantined since \(entry.added): \(entry.reason.isEmpty ? "no reason given" : entry.reason); its failures do not fail the job")
     }
-    if let seen = test.seen {
+    if let seen = test.seen ?? test.attempts.first.flatMap({ $0.origin?.shown == true ? $0 : nil }) {
       lines.append("    seen: " + said(seen) + (seen.place.map { " at " + $0.place(relativeTo: run.packagePath) } ?? ""))
     }
+    if let origin = origin(test) { lines.append("    " + origin) }
+    if test.status == .failsInSuite { lines.append("    after: " + predecessors(of: test, in: run)) }
     if let location = test.location {
-      lines.append("    declared at: " + location.place(relativeTo: run.packagePath))
+      lines.append(
+        "    declared at: " + location.place(relativeTo: run.packagePath)
+          + (test.locationDoubt.map { " (unsure: \($0))" } ?? ""))
     }
     if let replay = run.replay(of: test) { lines.append("    replay: " + replay) }
     return lines
+  }
+
+  /// Where the failure recorded in the pass probably came from, and what the experiment showed.
+  static func origin(_ test: CITest) -> String? {
+    guard let first = test.attempts.first else { return nil }
+    if let owner = first.recordedWhile {
+      return "whose: recorded after it ended, while \(owner) ran; it failed so alone too, so the failure is its"
+    }
+    // Alone it failed the same way: the failure comes with the test, wherever its line is.
+    guard let origin = first.origin,
+      !test.attempts(.alone).contains(where: { $0.outcome == first.outcome && $0.place == first.place })
+    else { return nil }
+    let line = "the line is in the body of \(origin.test), which ran before it in the process"
+    switch origin.shown {
+    case true?: return "whose: \(origin.test)'s: \(line), and alone it failed so, while this test passed alone"
+    case false?:
+      return "whose: probably \(origin.test)'s (a task that outlived it?): \(line); alone it did not fail so, "
+        + "so the failure stays with this test"
+    case nil: return "whose: probably \(origin.test)'s (a task that outlived it?): \(line)"
+    }
+  }
+
+  /// The tests a test that fails in the suite ran after: the nearest few by name.
+  static func predecessors(of test: CITest, in run: CIRun) -> String {
+    let before = run.predecessors(of: test).map(\.id)
+    let nearest = before.suffix(3)
+    let more = before.count - nearest.count
+    let which = test.test.framework == .xctest ? "ran before it" : "ran beside it"
+    return "the \(Formatting.count(before.count)) test\(before.count == 1 ? "" : "s") that \(which) in the pass"
+      + (nearest.isEmpty ? "" : ": " + (more > 0 ? "… \(Formatting.count(more)) more, " : "") + nearest.joined(separator: ", "))
+      + "; one of them leaves what fails it"
   }
 
   /// `quarantine entry 'M.old()' names no test of the package: it quarantines nothing; did you mean 'M.new()'?`
@@ -61,38 +97,61 @@ package enum CIText {
     }
   }
 
-  /// What the test's runs came to, in order.
-  static func story(_ test: CITest) -> String {
+  /// What the test's runs came to, in order: the pass, the retries alone, the runs after the
+  /// tests before it.
+  static func story(_ test: CITest, of run: CIRun) -> String {
     guard let first = test.attempts.first else { return "never started: its processes ended before it" }
-    let retries = test.attempts.dropFirst()
-    func did(_ attempt: CITest.Attempt) -> String {
-      switch attempt.outcome {
-      case .crashed: "crashed"
-      case .timedOut: "hung"
-      default: attempt.failed ? "failed" : "passed"
-      }
-    }
     // A crash that none in flight caused alone is the pass's, not this test's.
-    let pass = first.outcome.isCrashBesideOthers ? "in flight when the pass crashed" : did(first) + " in the pass"
-    let cut = test.retriesCut ? ", then retried until the interrupt cut it short" : ""
-    guard !retries.isEmpty else { return pass + cut }
-    if let passed = retries.firstIndex(where: { $0.outcome == .passed }) {
-      return pass + ", passed in retry \(passed) alone"
+    var parts = [
+      first.outcome.isCrashBesideOthers
+        ? "in flight when the pass crashed"
+        : first.origin?.shown == true ? "passed in the pass but for another test's failure" : did(first) + " in the pass"
+    ]
+    let alone = test.attempts(.alone)
+    let again = test.attempts(.suiteAgain)
+    if let runs = runs(alone, "alone", first: first, onlyPlace: again.isEmpty) {
+      if runs.hasPrefix("and ") { parts[0] += " " + runs } else { parts.append(runs) }
     }
-    let kinds = Set(retries.map(did))
-    let times = "\(retries.count) retr\(retries.count == 1 ? "y" : "ies") alone"
-    return (kinds == [did(first)] ? pass + " and in " + times : pass + ", " + kinds.sorted().joined(separator: " or ") + " in " + times) + cut
+    let before = run.predecessors(of: test).count
+    let after = test.test.framework == .xctest ? "after the \(Formatting.count(before)) tests before it" : "beside the others"
+    if let runs = runs(again, after, first: first, onlyPlace: false) { parts.append(runs) }
+    let cut = test.retriesCut ? ", then retried until the interrupt cut it short" : ""
+    return parts.joined(separator: ", ") + cut
+  }
+
+  private static func did(_ attempt: CITest.Attempt) -> String {
+    switch attempt.outcome {
+    case .crashed: "crashed"
+    case .timedOut: "hung"
+    default: attempt.failed ? "failed" : "passed"
+    }
+  }
+
+  /// `passed in retry 1 alone`, `failed in 2 retries alone`, `passed in 2 retries alone`; with
+  /// `onlyPlace`, runs that all failed as the first did read `and in 2 retries alone`.
+  private static func runs(_ runs: [CITest.Attempt], _ place: String, first: CITest.Attempt, onlyPlace: Bool) -> String? {
+    guard !runs.isEmpty else { return nil }
+    let times = "\(runs.count) retr\(runs.count == 1 ? "y" : "ies") \(place)"
+    if runs.allSatisfy({ $0.outcome == .passed }) {
+      return runs.count == 1 ? "passed in retry \(runs[0].index) \(place)" : "passed in " + times
+    }
+    if let passed = runs.first(where: { $0.outcome == .passed }) { return "passed in retry \(passed.index) \(place)" }
+    let kinds = Set(runs.map(did))
+    if onlyPlace, kinds == [did(first)] { return "and in " + times }
+    return kinds.sorted().joined(separator: " or ") + " in " + times
   }
 
   /// `412 tests passed, 3 skipped, 1 flaky, 1 failed; quarantined: 1 did not pass, 2 passed.`
   static func summary(_ run: CIRun) -> String {
     let passed = run.tests(.passed).count
     var parts = ["\(Formatting.count(passed)) test\(passed == 1 ? "" : "s") passed"]
-    for status in [CITest.Status.skipped, .flaky, .failed, .interrupted, .notRun] where !run.tests(status).isEmpty {
+    for status in [CITest.Status.skipped, .flaky, .failed, .failsInSuite, .interrupted, .notRun]
+    where !run.tests(status).isEmpty {
       let name =
         switch status {
         case .notRun: run.interrupted ? "not run before the interrupt" : "never started"
         case .interrupted: "interrupted in their retries"
+        case .failsInSuite: "failed in the suite (passed alone)"
         default: status.rawValue
         }
       parts.append("\(Formatting.count(run.tests(status).count)) \(name)")

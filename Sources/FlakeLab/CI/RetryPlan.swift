@@ -1,12 +1,148 @@
-/// Which tests run again, alone, after the suite's pass: those that failed, crashed or hung,
-/// until one passes or `retries` runs are spent. A round retries every test still failing,
-/// one after another: a test's retries never run beside another's.
+/// What runs after the suite's pass, round by round, decided from the attempts so far: it starts
+/// no process (``CIRunner`` runs each round), so every decision is tested without one.
+///
+/// A test that failed, crashed or hung in the pass runs alone, in a fresh process, until it
+/// passes or `retries` runs are spent: failed if it never passes. One that passes alone is not
+/// flaky yet: a test can fail every time after the tests before it and pass every time alone
+/// (one test pollutes another's state). So it runs, in turn, again after the tests that ran
+/// before it (the pass's tests up to it, in one process) and alone, `retries` times each; it is
+/// flaky once it passes after the others or fails alone, and fails in the suite when it never
+/// does. Before that, where its failure's line lies in another test's body, that test runs alone
+/// once: if it fails there with the same failure at the same line, the failure was its
+/// (``FailureOrigin``). A round's runs never run beside each other.
 package enum RetryPlan {
-  /// The tests of `tests` to retry in the next round, given their attempts so far.
-  package static func next(_ tests: [CITest], retries: Int) -> [PackageTest] {
-    tests.filter { test in
-      guard let first = test.attempts.first, first.failed, test.attempts.count <= retries else { return false }
-      return !test.attempts.dropFirst().contains { $0.outcome == .passed }
-    }.map(\.test)
+  /// One run of a round.
+  package enum Step: Equatable, Sendable {
+    /// `test` alone, in a fresh process.
+    case alone(PackageTest)
+    /// `owner` alone, to see whether the failure recorded while `test` ran is its.
+    case ownerAlone(PackageTest, checking: PackageTest)
+    /// The tests `group` in one process, as the pass ran them, to see whether each of
+    /// `checking` (at the end of the group, or beside it) fails there again.
+    case suiteAgain(group: [PackageTest], checking: [PackageTest])
+  }
+
+  /// The steps of the next round, in order; none when the run is decided.
+  package static func next(_ run: CIRun, retries: Int) -> [Step] {
+    var alone: [Step] = []
+    var checks: [Step] = []
+    var again: [PackageTest] = []
+    let tests = Dictionary(run.tests.map { ($0.test.id, $0.test) }, uniquingKeysWith: { first, _ in first })
+    for test in run.tests {
+      switch next(for: test, retries: retries) {
+      case .alone: alone.append(.alone(test.test))
+      case .owner(let owner): if let owner = tests[owner] { checks.append(.ownerAlone(owner, checking: test.test)) }
+      case .suiteAgain: again.append(test.test)
+      case nil: break
+      }
+    }
+    return alone + checks + suiteAgain(again, of: run.tests.map(\.test))
+  }
+
+  /// What one test runs next.
+  enum Next: Equatable {
+    case alone
+    case owner(String)
+    case suiteAgain
+  }
+
+  /// The next run `test` needs, or nil when its status is decided.
+  static func next(for test: CITest, retries: Int) -> Next? {
+    guard let first = test.attempts.first, first.failed, retries > 0 else { return nil }
+    let alone = test.attempts(.alone)
+    guard alone.contains(where: { $0.outcome == .passed }) else { return alone.count < retries ? .alone : nil }
+    // Failed alone too, or failed in the pass only as one of the tests in flight at a crash none
+    // of them brought on alone: flaky, whatever the suite does.
+    guard alone.allSatisfy({ $0.outcome == .passed }), !first.outcome.isCrashBesideOthers else { return nil }
+    if let origin = first.origin, origin.shown == nil { return .owner(origin.test) }
+    let again = test.attempts(.suiteAgain)
+    guard again.allSatisfy(\.failed), again.count < retries else { return nil }
+    return alone.count > again.count ? .suiteAgain : .alone
+  }
+
+  /// One process per framework for `checking`: the pass's tests of that framework up to the last
+  /// of them (XCTest runs them one after another, so those before a test are the ones that ran
+  /// before it), or all of them (Swift Testing runs them side by side).
+  static func suiteAgain(_ checking: [PackageTest], of all: [PackageTest]) -> [Step] {
+    PackageTest.Framework.allCases.compactMap { framework in
+      let checked = checking.filter { $0.framework == framework }
+      let group = all.filter { $0.framework == framework }
+      guard !checked.isEmpty else { return nil }
+      switch framework {
+      case .xctest:
+        let last = group.lastIndex { checked.contains($0) } ?? group.count - 1
+        return .suiteAgain(group: Array(group[...last]), checking: checked)
+      case .swiftTesting:
+        return .suiteAgain(group: group, checking: checked)
+      }
+    }
+  }
+}
+
+extension RetryPlan {
+  /// The most rounds a run can take: its tests' runs alone until one passes, the owner's run,
+  /// then the runs after the tests before it and alone in turn. A round whose runs came to
+  /// nothing (a process that never ran the test) cannot make the retries go on past it.
+  package static func rounds(retries: Int) -> Int { 2 * retries + 1 }
+}
+
+extension RetryPlan.Step {
+  /// The test this step runs alone, if it runs one alone.
+  package var testAlone: PackageTest? {
+    switch self {
+    case .alone(let test), .ownerAlone(let test, _): test
+    case .suiteAgain: nil
+    }
+  }
+
+  /// The tests whose status this step is run for.
+  package var tests: [PackageTest] {
+    switch self {
+    case .alone(let test): [test]
+    case .ownerAlone(let owner, let checking): [owner, checking]
+    case .suiteAgain(_, let checking): checking
+    }
+  }
+}
+
+extension CIRun {
+  /// Adds what a round's `steps` came to: `alone`, the attempt of each step that ran a test
+  /// alone, in order (nil where the test did not run), and `again`, each checked test's run
+  /// after the tests before it.
+  package mutating func record(
+    _ steps: [RetryPlan.Step], alone: [CITest.Attempt?], again: [PackageTest: CITest.Attempt]
+  ) {
+    let positions = Dictionary(tests.indices.map { (tests[$0].test, $0) }, uniquingKeysWith: { first, _ in first })
+    for (step, attempt) in zip(steps.filter { $0.testAlone != nil }, alone) {
+      guard let attempt else { continue }
+      switch step {
+      case .alone(let test):
+        if let index = positions[test] { tests[index].attempts.append(attempt) }
+      case .ownerAlone(let owner, let checking):
+        guard let owned = positions[owner], let checked = positions[checking] else { continue }
+        checkOwner(owned, of: checked, alone: attempt)
+      case .suiteAgain:
+        break
+      }
+    }
+    for (test, attempt) in again {
+      if let index = positions[test] { tests[index].attempts.append(attempt) }
+    }
+  }
+
+  /// The failure recorded while test `checked` ran in the pass is test `owned`'s when `owned`
+  /// alone failed with that failure at that line: it moves there, recorded after `owned` ended,
+  /// and the run alone is `owned`'s first retry. Otherwise it stays where it was recorded.
+  private mutating func checkOwner(_ owned: Int, of checked: Int, alone: CITest.Attempt) {
+    guard let recorded = tests[checked].attempts.first else { return }
+    let shown = alone.failed && alone.outcome == recorded.outcome && alone.place == recorded.place
+    tests[checked].attempts[0].origin?.shown = shown
+    guard shown, let own = tests[owned].attempts.first else { return }
+    if !own.failed {
+      tests[owned].attempts[0] = CITest.Attempt(
+        outcome: recorded.outcome, example: recorded.example, seconds: own.seconds, place: recorded.place,
+        index: own.index, placement: .pass, recordedWhile: tests[checked].test.id)
+    }
+    tests[owned].attempts.append(alone)
   }
 }

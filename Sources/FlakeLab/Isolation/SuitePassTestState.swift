@@ -7,6 +7,9 @@ extension SuitePassMachine {
     var stop: RunStop?
     /// For each test that ran beside this one in a pass where it failed, in how many.
     var failedBeside: [PackageTest: Int] = [:]
+    /// For each place a failure of it was recorded at that lies in another test's body: that
+    /// test (``FailureOrigin``).
+    var origins: [SourceLocation: PackageTest] = [:]
     /// Processes that ran it whose events did not add up, run again.
     var rerunForLostEvents = 0
     /// Passes in which a process died before any test started whenever it was among the tests.
@@ -26,11 +29,14 @@ extension SuitePassMachine {
     }
 
     /// What one process said of the test: its outcome, its time, and, when it failed, the tests
-    /// that ran beside it (`neighbours`).
-    mutating func note(_ finished: SuiteEventFeed.Finished, neighbours: [PackageTest], pass: Int, replicate: Int) {
+    /// that ran beside it (`neighbours`) and the test its failure's line lies in (`origin`).
+    mutating func note(
+      _ finished: SuiteEventFeed.Finished, neighbours: [PackageTest], origin: PackageTest?, pass: Int, replicate: Int
+    ) {
       duration += finished.duration
       record(finished.outcome ?? .passed, example: finished.example, place: finished.place, pass: pass, replicate: replicate)
       guard finished.outcome.map({ !$0.isOutsideTheRate }) ?? false else { return }
+      if let origin, let place = finished.place { origins[place] = origin }
       if finished.duration >= PassSupervisor.slowFailure { failedSlowly += 1 }
       for neighbour in neighbours { failedBeside[neighbour, default: 0] += 1 }
     }
@@ -46,6 +52,7 @@ extension SuitePassMachine {
         notRun: notRun, stop: stop, cutBy: cut)
       result.test = TestReference(test: test, packagePath: packagePath, layout: .suite)
       result.failedBeside = failedBeside
+      result.origins = origins
       result.rerunForLostEvents = rerunForLostEvents
       result.testSeconds = duration.seconds
       return result

@@ -14,6 +14,9 @@ final class SuiteEventFeed: OutcomeFeed {
     var example: String?
     /// Where its first failure was recorded, when the framework said.
     var place: SourceLocation?
+    /// Another test of the process whose body holds `place` and that ran before this one ended:
+    /// where the failure probably came from (``FailureOrigin``), never a reason to take it away.
+    var origin: Int?
     /// Tests that were in flight at some moment while this one was.
     let neighbours: Set<Int>
     /// From its start to its end (zero for a test skipped before it started).
@@ -32,12 +35,13 @@ final class SuiteEventFeed: OutcomeFeed {
   /// Tests started and not yet ended, with when the supervisor read their start.
   var inFlight: [Int: ContinuousClock.Instant] { starts.mapValues(\.read) }
   private var issues: [Int: [String]] = [:]
+  /// Issue events read for each test in flight, failures or not: what its end's count is checked
+  /// against.
+  private var issuesRead: [Int: Int] = [:]
   /// Where each test in flight first failed, when the framework said.
   private var places: [Int: SourceLocation] = [:]
-  /// Whose line a failure is (XCTest): the test charged with it, whichever test was running.
+  /// Whose body holds a failure's line (XCTest): a hint of where a failure came from.
   private let bodies: TestBodies
-  /// The IDs in the pass's order, to name a bystander.
-  private let testIDs: [String]
   private var executorChanged: Set<Int> = []
   /// Starts and ends counted in the order read: a test's neighbours are worked out from these
   /// only when it fails, so a pass of thousands of tests in flight together costs no set of
@@ -56,6 +60,9 @@ final class SuiteEventFeed: OutcomeFeed {
   private var eventsRead = 0
   /// What the harness said at the run's end: how many such events it wrote.
   private var eventsWritten: Int?
+  /// Issues that tests' ends say were recorded and that never arrived: the tests cut their own
+  /// stream (``TestEventFeed/failure(_:recorded:read:)``), which the lab did not lose.
+  private var unreceived = 0
   /// Lines that name an event's kind but read as no JSON value (two events run together), and
   /// events that fit no test's order of start, issues and end.
   private var outOfPlace = 0
@@ -65,13 +72,12 @@ final class SuiteEventFeed: OutcomeFeed {
   /// a test still running when the harness said the run was over. Then nothing the process said
   /// is any test's outcome: an event was lost on the way, by the lab.
   var lostEvents: Bool {
-    outOfPlace > 0 || eventsWritten.map { $0 != eventsRead || !starts.isEmpty } ?? false
+    outOfPlace > 0 || eventsWritten.map { $0 != eventsRead + unreceived || !starts.isEmpty } ?? false
   }
 
   init(testIDs: [String], bodies: TestBodies = TestBodies()) throws {
     pipe = try EventPipe()
     self.bodies = bodies
-    self.testIDs = testIDs
     positions = Dictionary(testIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
@@ -124,28 +130,29 @@ final class SuiteEventFeed: OutcomeFeed {
       startedAt[test] = events
       starts[test] = TestStart(at: at)
       issues[test] = []
-    case .issueRecorded(let id, let message, true, let location):
+    case .issueRecorded(let id, let message, let isFailure, let location):
+      if let test = id.flatMap(position(of:)), issues[test] != nil { issuesRead[test, default: 0] += 1 }
+      guard isFailure else { return }
       // An issue outside any test's task names no test: it is the test's only when one is in flight.
-      let test = id.flatMap(position(of:)) ?? (starts.count == 1 ? starts.keys.first : nil)
-      if let location, let owner = bodies.owner(of: location).flatMap({ positions[$0] }), owner != test,
-        issues[owner] != nil || finishedAt[owner] != nil
-      {
-        charge(owner, with: message, at: location, during: test)
+      guard let test = id.flatMap(position(of:)) ?? (starts.count == 1 ? starts.keys.first : nil) else {
+        chargeWithNoTestRunning(message, at: location)
         return
       }
-      guard let test, issues[test] != nil else {
+      guard issues[test] != nil else {
         ignoredEvents += 1
         return
       }
       issues[test]?.append(message)
       places[test] = places[test] ?? location
-    case .testEnded(let id, let at):
+    case .testEnded(let id, let at, let recorded):
       guard let test = position(of: id) else { return }
       guard let said = issues[test] else {
         outOfPlace += 1
         return
       }
-      let failure = TestEventFeed.failure(said)
+      let read = issuesRead[test] ?? 0
+      unreceived += max(0, (recorded ?? 0) - read)
+      let failure = TestEventFeed.failure(said, recorded: recorded, read: read)
       finish(
         test, failure.map { .failed(observation: $0.observation) }, example: failure?.example, place: places[test],
         endedAt: at)
@@ -167,38 +174,41 @@ final class SuiteEventFeed: OutcomeFeed {
     finished.append(
       Finished(
         test: test, outcome: outcome, example: changed ? nil : example, place: changed ? nil : place,
+        origin: failed ? place.flatMap { origin(of: $0, failing: test) } : nil,
         neighbours: failed ? neighbours(of: test) : [],
         duration: starts[test]?.duration(toEndAt: endedAt) ?? .zero))
     events += 1
     if startedAt.removeValue(forKey: test) != nil { ended.append((test, events)) }
     starts[test] = nil
     issues[test] = nil
+    issuesRead[test] = nil
     places[test] = nil
     completed += 1
   }
 
-  /// A failure recorded on `owner`'s line while `bystander` (or no test) ran: `owner`'s, never
-  /// the bystander's. Still in flight, it fails with it; already passed in this process, it
-  /// failed after all, recorded after it ended; already failed, it adds nothing. An owner that
-  /// has not run here is no owner: the failure stays with the test that was running, as
-  /// `swift test` charges it, so that no failure is ever dropped.
-  private func charge(_ owner: Int, with message: String, at place: SourceLocation, during bystander: Int?) {
-    if issues[owner] != nil {
-      issues[owner]?.append(message)
-      places[owner] = places[owner] ?? place
-      return
-    }
-    guard let index = finishedAt[owner], finished[index].outcome == nil else { return }
-    let during = bystander.map { " while \(Self.name(testIDs[$0])) ran" } ?? ""
-    let said = FailureText.normalize(message)
-    finished[index].outcome = .failed(observation: "\(said) (recorded after the test ended\(during))")
-    finished[index].example = said == message ? nil : "\(message) (recorded after the test ended\(during))"
-    finished[index].place = place
+  /// The test of the process other than `test` whose body holds `place`, if it started before
+  /// `test` ended (it ran before it, or beside it).
+  private func origin(of place: SourceLocation, failing test: Int) -> Int? {
+    guard let owner = bodies.owner(of: place).flatMap({ positions[$0] }), owner != test,
+      finishedAt[owner] != nil || starts[owner] != nil
+    else { return nil }
+    return owner
   }
 
-  /// A test's function as a report names it beside its own: `Class/testName` → `testName`.
-  private static func name(_ id: String) -> String {
-    id.split(separator: "/").last.map(String.init) ?? id
+  /// A failure recorded while no test ran, on the line of a test that passed in this process: it
+  /// failed after all, recorded after it ended. Nothing else would count it (`swift test` fails
+  /// the run); a test still running, or failed already, takes nothing more.
+  private func chargeWithNoTestRunning(_ message: String, at place: SourceLocation?) {
+    guard let place, let owner = bodies.owner(of: place).flatMap({ positions[$0] }), let index = finishedAt[owner],
+      finished[index].outcome == nil
+    else {
+      ignoredEvents += 1
+      return
+    }
+    let said = FailureText.normalize(message)
+    finished[index].outcome = .failed(observation: "\(said) (recorded after the test ended, while no test ran)")
+    finished[index].example = said == message ? nil : "\(message) (recorded after the test ended, while no test ran)"
+    finished[index].place = place
   }
 
   /// The tests in flight at some moment while `test` was, as it ends: those still in flight,

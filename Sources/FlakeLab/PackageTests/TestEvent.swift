@@ -17,7 +17,10 @@ package enum TestEvent: Equatable, Sendable {
   /// `location` is where it was recorded (the assertion's file and line), when the framework
   /// said: the line a person opens, which need not lie in the test that was running.
   case issueRecorded(testID: String?, message: String, isFailure: Bool, location: SourceLocation? = nil)
-  case testEnded(testID: String, at: Double? = nil)
+  /// `issues`: from the harness, how many issues the framework recorded for the test, counted
+  /// in the test's process (XCTest's failure count; Swift Testing's issue events in the test's
+  /// context). Fewer read means the test cut the lab's channel: what it said never arrived.
+  case testEnded(testID: String, at: Double? = nil, issues: Int? = nil)
   case testSkipped(testID: String, message: String)
   /// What the harness's start-up probe found: whether `check` took effect in this toolchain.
   case probe(check: HarnessProbe.Check, tookEffect: Bool)
@@ -90,7 +93,7 @@ package enum TestEvent: Equatable, Sendable {
     case "testStarted":
       return testID.map { .testStarted(testID: $0, at: at) }
     case "testEnded":
-      return testID.map { .testEnded(testID: $0, at: at) }
+      return testID.map { .testEnded(testID: $0, at: at, issues: payload[Self.issueCount]?.int) }
     case "testSkipped":
       return testID.map { .testSkipped(testID: $0, message: skipReason(messages.first)) }
     case "issueRecorded":
@@ -117,8 +120,10 @@ package enum TestEvent: Equatable, Sendable {
       object = Self.event([("kind", .string("runStarted"))])
     case .testStarted(let testID, let at):
       object = Self.event([("kind", .string("testStarted")), ("testID", .string(testID))] + Self.instant(at))
-    case .testEnded(let testID, let at):
-      object = Self.event([("kind", .string("testEnded")), ("testID", .string(testID))] + Self.instant(at))
+    case .testEnded(let testID, let at, let issues):
+      object = Self.event(
+        [("kind", .string("testEnded")), ("testID", .string(testID))] + Self.instant(at)
+          + (issues.map { [(Self.issueCount, JSONValue.int($0))] } ?? []))
     case .testSkipped(let testID, let message):
       object = Self.event([
         ("kind", .string("testSkipped")), ("testID", .string(testID)),
@@ -153,6 +158,9 @@ package enum TestEvent: Equatable, Sendable {
     }
     return object.serialized() + "\n"
   }
+
+  /// The key of a test's end that says how many issues its process recorded for it.
+  private static let issueCount = "flakelabIssueCount"
 
   /// `Test disabledOne() skipped: "not today"` → `not today`; `skipped` when no reason is given
   /// (`Test disabledOne() skipped.`); the harness's own reason (`XCTSkip`) as it is.

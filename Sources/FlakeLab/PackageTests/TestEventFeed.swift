@@ -23,6 +23,9 @@ final class TestEventFeed: OutcomeFeed {
   private(set) var workerIsReady = false
   /// The issues of the iteration under way, as the test said them; nil between iterations.
   private var issues: [String]?
+  /// Issue events of the iteration under way, failures or not: what its end's count is checked
+  /// against.
+  private var issuesRead = 0
   /// Where the first failure of the iteration under way was recorded, when the framework said.
   private var place: SourceLocation?
   /// Set when the test turned the run's executor off during the iteration under way.
@@ -81,16 +84,19 @@ final class TestEventFeed: OutcomeFeed {
     case .testStarted(let id, let at) where TestEvent.testID(id, belongsTo: testID):
       workerIsReady = true
       issues = []
+      issuesRead = 0
       place = nil
       started = TestStart(at: at)
-    case .issueRecorded(let id, let message, true, let location)
+    case .issueRecorded(let id, let message, let isFailure, let location)
     where issues != nil && id.map { TestEvent.testID($0, belongsTo: testID) } ?? true:
+      if id != nil { issuesRead += 1 }
+      guard isFailure else { return }
       issues?.append(message)
       place = place ?? location
-    case .testEnded(let id, _) where issues == nil && TestEvent.testID(id, belongsTo: testID):
+    case .testEnded(let id, _, _) where issues == nil && TestEvent.testID(id, belongsTo: testID):
       ignoredEvents += 1
-    case .testEnded(let id, let at) where TestEvent.testID(id, belongsTo: testID):
-      let failure = Self.failure(issues ?? [])
+    case .testEnded(let id, let at, let recorded) where TestEvent.testID(id, belongsTo: testID):
+      let failure = Self.failure(issues ?? [], recorded: recorded, read: issuesRead)
       finishIteration(
         failure.map { .failed(observation: $0.observation) }, example: failure?.example, endedAt: at, into: &records)
     case .testSkipped(let id, let message) where TestEvent.testID(id, belongsTo: testID):
@@ -162,7 +168,16 @@ final class TestEventFeed: OutcomeFeed {
   /// An iteration's issues as one failure: each folded (``FailureText``), each once, in a stable
   /// order, so two issues in either order are one outcome; with the messages as the test said
   /// them when folding changed them. Nil when there was no issue.
-  static func failure(_ issues: [String]) -> (observation: String, example: String?)? {
+  ///
+  /// When the test's process recorded more issues for it (`recorded`) than the lab `read`, the
+  /// test cut the lab's channel (closed or replaced the descriptor its events go through): what
+  /// it said never arrived, so the lab cannot vouch that it passed, and it counts as failed.
+  static func failure(_ issues: [String], recorded: Int? = nil, read: Int = 0) -> (observation: String, example: String?)? {
+    if let recorded, recorded > read {
+      let lost = Self.unreceived(recorded - read)
+      guard let said = failure(issues) else { return (lost, nil) }
+      return (said.observation + "; " + lost, said.example.map { $0 + "; " + lost })
+    }
     guard !issues.isEmpty else { return nil }
     var folded: [String: String] = [:]
     for issue in issues {
@@ -173,6 +188,12 @@ final class TestEventFeed: OutcomeFeed {
     let observation = order.joined(separator: "; ")
     let example = FailureText.example(order.map { folded[$0]! }.joined(separator: "; "))
     return (observation, example == observation ? nil : example)
+  }
+
+  /// What a test's failure says when `count` of its issues never reached the lab.
+  static func unreceived(_ count: Int) -> String {
+    "the lab cannot vouch for it: \(count == 1 ? "an issue it recorded" : "issues it recorded") never reached the lab "
+      + "(it closed or replaced the descriptor the lab's events go through)"
   }
 
   private static let kinds = TestEvent.kinds.map { Array($0.utf8) }

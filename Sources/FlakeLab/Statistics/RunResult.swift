@@ -41,6 +41,9 @@ package struct RunResult: Sendable {
   /// In the suite layout: for each test that was running beside this one in a pass where this
   /// one failed, in how many such passes.
   package var failedBeside: [PackageTest: Int] = [:]
+  /// In the suite layout: for each place a failure was recorded at that lies in the body of
+  /// another test that ran before it in its process, that test (``FailureOrigin``).
+  package var origins: [SourceLocation: PackageTest] = [:]
   /// A package's test on one queue: its failing iterations in which it blocked the queue's
   /// thread (a sleep, a semaphore, a condition or group wait), as the harness saw them.
   package var blockedIterations = 0
@@ -83,6 +86,7 @@ package struct RunResult: Sendable {
     rerunForLostEvents += other.rerunForLostEvents
     if let more = other.testSeconds { testSeconds = (testSeconds ?? 0) + more }
     failedBeside.merge(other.failedBeside, uniquingKeysWith: +)
+    origins.merge(other.origins, uniquingKeysWith: { first, _ in first })
     blockedIterations += other.blockedIterations
     blockedAt = blockedAt ?? other.blockedAt
     iterationTimes.add(other.iterationTimes)

@@ -99,6 +99,9 @@ package struct HistoryAnswer: Sendable, Equatable {
     package var flipRate: Double { pairs == 0 ? 0 : Double(flips) / Double(pairs) }
     /// Whether the window shows it flaky: it both passed and failed on one commit (or in one run).
     package var isFlaky: Bool { firstFlaked != nil }
+    /// Whether, never flaky, it failed every time in a suite after the tests before it and passed
+    /// alone in some CI run (``CITest/Status/failsInSuite``): a test before it fails it.
+    package var failsInSuite: Bool { !isFlaky && timeline.contains { $0.status == .failsInSuite } }
   }
 
   package struct GateResult: Sendable, Equatable {

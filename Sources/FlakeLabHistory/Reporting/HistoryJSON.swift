@@ -19,7 +19,8 @@ package enum HistoryJSON {
     }
     let tests: [JSONValue] = answer.tests.map { test in
       .object([
-        ("test", .string(test.test)), ("flaky", .bool(test.isFlaky)), ("ciRuns", .int(test.ciRuns)),
+        ("test", .string(test.test)), ("flaky", .bool(test.isFlaky)), ("failsInSuite", .bool(test.failsInSuite)),
+        ("ciRuns", .int(test.ciRuns)),
         ("ciFailures", .int(test.ciFailures)), ("failureRate", .double(test.rate)), ("low", .double(test.low)),
         ("high", .double(test.high)), ("flips", .int(test.flips)), ("pairs", .int(test.pairs)),
         ("flipRate", .double(test.flipRate)), ("flakyCommits", .array(test.flakyCommits.map(JSONValue.string))),

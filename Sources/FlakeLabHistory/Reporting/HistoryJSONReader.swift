@@ -2,9 +2,9 @@ import FlakeLab
 import Foundation
 
 extension HistoryJSON {
-  /// The answer `bytes` hold, as ``render(_:)`` wrote it (the derived `flaky`, `flipRate`,
-  /// `failureRate`, `low`, `high` and `failsTheJob` are derived again), or nil when they are not
-  /// one.
+  /// The answer `bytes` hold, as ``render(_:)`` wrote it (the derived `flaky`, `failsInSuite`,
+  /// `flipRate`, `failureRate`, `low`, `high` and `failsTheJob` are derived again), or nil when
+  /// they are not one.
   package static func read(_ bytes: some Collection<UInt8>) -> HistoryAnswer? {
     guard let document = JSONParser.parse(bytes), document["command"]?.string == "history",
       let window = document["window"], let from = date(window["from"]), let to = date(window["to"]),

@@ -23,7 +23,7 @@ package enum HistoryMarkdown {
           test.ciRuns == 0
           ? "—" : "\(Formatting.percent(test.rate)) (\(Formatting.percent(test.low))–\(Formatting.percent(test.high)))"
         lines.append(
-          "| \(MarkdownReport.code(test.test)) | \(test.isFlaky ? "yes, on \(test.flakyCommits.count) commit\(test.flakyCommits.count == 1 ? "" : "s")" : "no") "
+          "| \(MarkdownReport.code(test.test)) | \(flaky(test)) "
             + "| \(test.ciFailures) of \(test.ciRuns) | \(rate) | \(test.flips) of \(test.pairs) | \(first) |")
       }
     }
@@ -43,5 +43,11 @@ package enum HistoryMarkdown {
       lines += HistoryText.gateLines(gate, answer: answer).flatMap { ["", MarkdownReport.escaped($0)] }
     }
     return Formatting.lines(lines)
+  }
+
+  /// Whether the test is flaky, or fails in the suite and passes alone, which is not flaky.
+  private static func flaky(_ test: HistoryAnswer.TestHistory) -> String {
+    if test.isFlaky { return "yes, on \(test.flakyCommits.count) commit\(test.flakyCommits.count == 1 ? "" : "s")" }
+    return test.failsInSuite ? "no: fails in the suite, passes alone" : "no"
   }
 }

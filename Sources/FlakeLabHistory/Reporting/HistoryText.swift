@@ -10,7 +10,8 @@ package enum HistoryText {
     lines.append(
       "\(runs(answer.ciRuns, "CI run")) and \(runs(answer.labRuns, "lab run")) on \(runs(answer.commits, "commit")).")
     let flaky = answer.tests.filter(\.isFlaky)
-    let failed = answer.tests.filter { !$0.isFlaky }
+    let inSuite = answer.tests.filter(\.failsInSuite)
+    let failed = answer.tests.filter { !$0.isFlaky && !$0.failsInSuite }
     if answer.tests.isEmpty {
       lines.append("No test failed in the window.")
     }
@@ -26,6 +27,10 @@ package enum HistoryText {
               + (commits > 1 ? "; flaky on \(commits) commits" : ""))
         }
       }
+    }
+    if !inSuite.isEmpty {
+      lines += ["", "Failed in the suite every time and passed alone: a test before it fails it, not flaky (\(inSuite.count)):"]
+      for test in inSuite { lines += ["  " + test.test, "    " + rate(test, confidence: answer.confidence)] }
     }
     if !failed.isEmpty {
       lines += ["", "Failed, never beside a pass on the same commit (\(failed.count)):"]

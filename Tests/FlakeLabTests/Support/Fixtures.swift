@@ -17,6 +17,9 @@ enum Fixtures {
   static let xctestOnly = path("XCTestOnly")
   /// What real packages do that ours do not: slow tests, children, a wait on another thread.
   static let awkward = path("Awkward")
+  /// What `swift test` fails every time and a daily job must fail too, in shapes a reading of
+  /// sources or a cut channel got wrong.
+  static let strictJob = path("StrictJob")
   /// Hundreds of tests writing events at once.
   static let eventStorm = path("EventStorm")
 
@@ -25,6 +28,7 @@ enum Fixtures {
   static let ciJobBuild = build(ciJob)
   static let xctestOnlyBuild = build(xctestOnly)
   static let awkwardBuild = build(awkward)
+  static let strictJobBuild = build(strictJob)
 
   private static func path(_ name: String) -> String {
     directory.appendingPathComponent(name).path

@@ -1,0 +1,31 @@
+import Dispatch
+import Foundation
+import XCTest
+
+/// `testBVictim` fails every time after `testAPolluter`, and passes alone.
+final class PollutionTests: XCTestCase {
+  nonisolated(unsafe) static var dirty = false
+
+  func testAPolluter() {
+    Self.dirty = true
+  }
+
+  func testBVictim() {
+    XCTAssertFalse(Self.dirty, "a test before it left the state dirty")
+  }
+}
+
+/// `testAOwner`'s assertion lands after it ended, while `testBBystander` runs: XCTest charges it
+/// to the bystander every time they run in one process; alone, the bystander passes, and the
+/// owner's process ends before its assertion lands.
+final class LateAssertionTests: XCTestCase {
+  func testAOwner() {
+    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) {
+      XCTFail("a late assertion")
+    }
+  }
+
+  func testBBystander() {
+    Thread.sleep(forTimeInterval: 0.4)
+  }
+}
