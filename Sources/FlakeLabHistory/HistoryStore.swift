@@ -61,6 +61,10 @@ package final class HistoryStore {
     """,
     // Which history this is: a `-wal` whose pages say another is not this one's.
     "CREATE TABLE identity (id TEXT NOT NULL); INSERT INTO identity (id) VALUES (lower(hex(randomblob(16))));",
+    // Every write counts itself here, so that the identity's page is in every commit's log: a
+    // log whose commits never hold it was written for another file (``WriteAheadLog``). Also the
+    // first schema with `failsInSuite` results, which an earlier FlakeLab cannot read.
+    "ALTER TABLE identity ADD COLUMN writes INTEGER NOT NULL DEFAULT 0;",
   ]
 
   /// What a command does with the history.
@@ -202,6 +206,26 @@ package final class HistoryStore {
       try? FileManager.default.removeItem(at: copy)
     }
     if let logged, logged != own { throw .foreignLog(path: path) }
+    // Every FlakeLab write rewrites the identity's page: a log whose commits never hold it was
+    // written for another file (or by another program), whatever pages it would replace.
+    if let log = WriteAheadLog(beside: path), !log.committedPages.isEmpty,
+      let page = identityPage(at: immutableURI(path), flags: SQLITE_OPEN_URI), !log.committedPages.contains(page)
+    {
+      throw .foreignLog(path: path)
+    }
+  }
+
+  /// The page the identity's row is on (its table is one page), as `name` reads.
+  private static func identityPage(at name: String, flags: Int32) -> UInt32? {
+    let (handle, _) = connect(name, SQLITE_OPEN_READONLY | flags)
+    guard let handle else { return nil }
+    defer { sqlite3_close(handle) }
+    var statement: OpaquePointer?
+    let sql = "SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = 'identity'"
+    guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else { return nil }
+    defer { sqlite3_finalize(statement) }
+    guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
+    return UInt32(exactly: sqlite3_column_int64(statement, 0))
   }
 
   /// The history's identity as a read-only connection to `name` sees it; nil before the history
@@ -412,6 +436,12 @@ package final class HistoryStore {
     try execute("BEGIN IMMEDIATE")
     do {
       try body()
+      // The identity's page goes into every commit's log: a log is known as this history's by
+      // it. SQLite writes no page an update leaves as it was, so the count changes it.
+      let counted = "SELECT count(*) AS n FROM pragma_table_info('identity') WHERE name = 'writes'"
+      if try integer(counted, column: "n") > 0 {
+        try execute("UPDATE identity SET writes = writes + 1")
+      }
       try execute("COMMIT")
     } catch {
       try? execute("ROLLBACK")

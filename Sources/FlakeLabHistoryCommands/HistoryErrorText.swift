@@ -19,8 +19,9 @@ extension HistoryError: DescribedError {
     case .full(let path): "the history \(path) cannot grow: the disk is full; nothing was written"
     case .locked(let path): "the history \(path) stayed locked by another writer for \(HistoryStore.busyTimeout); nothing was written"
     case .foreignLog(let path):
-      "the history \(path) has beside it a \(path)-wal of another history (a writer killed before the history was replaced?); "
-        + "nothing was read or written: move the -wal aside to use the history as it is"
+      "the history \(path) has beside it a \(path)-wal written for another history or by another program (a writer "
+        + "killed before the history was replaced?); nothing was read or written: move it aside (mv '\(path)-wal' "
+        + "'\(path)-wal.foreign') to use the history as it is"
     case .sqlite(let path, let what, let message): "the history \(path): \(message) (\(what)); nothing was written"
     }
   }

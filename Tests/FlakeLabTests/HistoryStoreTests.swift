@@ -199,6 +199,41 @@ extension HistoryStoreTests {
     XCTAssertEqual(try HistoryStore(path: history, access: .read).runs(since: .distantPast).map(\.source), ["ours"])
   }
 
+  /// Another history's log that never rewrote its identity page (written by another program,
+  /// or by an earlier FlakeLab) is refused by what it is, not by what it changed: its commits do
+  /// not hold this history's identity page, which every FlakeLab write rewrites.
+  func testALogWhoseCommitsNeverHoldThisHistorysIdentityIsRefused() throws {
+    let history = path("h.sqlite")
+    do {
+      let store = try HistoryStore(path: history)
+      try store.record(run("ours"))
+    }
+    let before = try Data(contentsOf: URL(fileURLWithPath: history))
+    let other = path("other.sqlite")
+    do {
+      let made = try HistoryStore(path: other)
+      try made.record(run("made"))
+    }
+    // Another program's write: the runs' pages in the log, the identity's not.
+    let writer = try HistoryStore(path: other)
+    try writer.execute("UPDATE runs SET source = 'theirs'")
+    let log = try XCTUnwrap(WriteAheadLog(beside: other))
+    XCTAssertFalse(log.committedPages.isEmpty)
+    try FileManager.default.copyItem(atPath: other + "-wal", toPath: history + "-wal")
+    for access in [HistoryStore.Access.read, .write] {
+      XCTAssertThrowsError(try HistoryStore(path: history, access: access)) {
+        XCTAssertEqual($0 as? HistoryError, .foreignLog(path: history))
+      }
+    }
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: history)), before, "left as it was")
+    // Its own log, a writer's still open, is read as ever.
+    try FileManager.default.removeItem(atPath: history + "-wal")
+    let ours = try HistoryStore(path: history)
+    try ours.record(run("second"))
+    let read = try HistoryStore(path: history, access: .read)
+    XCTAssertEqual(try read.runs(since: .distantPast).map(\.source).sorted(), ["ours", "second"])
+  }
+
   /// A history whose last runs are still in its `-wal`, in a directory where SQLite cannot make
   /// the shared-memory file: every run is read, none missed, and nothing is written beside it.
   func testTheRunsStillInTheLogOfAReadOnlyHistoryAreRead() throws {
