@@ -283,11 +283,34 @@ final class DailyJobHostileTests: XCTestCase {
       (tampered(#""started": "20"#, #""started": "1970-01-01T00:00:00Z", "was": "20"#), "it says it started 1970-01-01T00:00:00Z"),
       (tampered(#""seed": ""#, #""seed": "no seed", "was": ""#), "a seed of 0 to 2^64 − 1"),
       (tampered(#""index": 0"#, #""index": -3"#), "at indices of 0 or more, not -3"),
+      // Numbers no run had: each one line, never a trap.
+      (tampered(#""timeoutSeconds": 60.0"#, #""timeoutSeconds": 1e30"#), "a timeoutSeconds of 0 to 1000000000 seconds"),
+      (tampered(#""timeoutSeconds": 60.0"#, #""timeoutSeconds": 1e308"#), "a timeoutSeconds of 0 to 1000000000 seconds"),
+      (tampered(#""timeoutSeconds": 60.0"#, #""timeoutSeconds": -1e30"#), "a timeoutSeconds of 0 to 1000000000 seconds"),
+      (tampered(#""passSeconds": "#, #""passSeconds": 1e300, "was": "#), "a passSeconds of 0 to 1000000000 seconds"),
+      (tampered(#""retries": 2"#, #""retries": 1000000000000"#), "retries of 0 to 100, not 1000000000000"),
     ]
     for (index, (report, message)) in cases.enumerated() {
       expectRefusal(try importing("ci-\(index).json", report), saying: message)
     }
     XCTAssertFalse(FileManager.default.fileExists(atPath: path("h.sqlite")), "nothing of any was stored")
+  }
+
+  /// A lab report with a time no run had (a budget of 1e300 seconds) is one line and exit 2, to
+  /// `merge` and to `history import`, never a trap.
+  func testALabReportWithImpossibleSecondsIsRefused() throws {
+    let lab = try Flakelab.run(
+      ["test", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--iterations", "2",
+       "--format", "json"])
+    XCTAssertEqual(lab.status, 0, lab.stderr)
+    for (from, to) in [(#""budgetSeconds": "#, #""budgetSeconds": 1e300, "was": "#), (#""timeoutSeconds": "#, #""timeoutSeconds": 1e30, "was": "#)] {
+      XCTAssertTrue(lab.stdout.contains(from), from)
+      let report = path("lab.json")
+      try lab.stdout.replacingOccurrences(of: from, with: to).write(toFile: report, atomically: true, encoding: .utf8)
+      let field = from.split(separator: "\"")[0]
+      expectRefusal(try Flakelab.run(["merge", report, report]), saying: "its \(field) is no time a run could have taken")
+      expectRefusal(try importing("lab.json", try String(contentsOfFile: report, encoding: .utf8)), saying: String(field))
+    }
   }
 
   func testALabReportReIndentedIsTheSameRun() throws {

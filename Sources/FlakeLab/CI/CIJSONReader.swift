@@ -44,11 +44,15 @@ package enum CIJSONReader {
       guard seen.insert(test.test.id).inserted else { throw Malformed(what: "each test once: \(test.test.id) is there twice") }
       tests.append(test)
     }
+    let retries = document[Key.retries]?.int ?? 0
+    guard (0...RetryPlan.mostRetries).contains(retries) else {
+      throw Malformed(what: "retries of 0 to \(RetryPlan.mostRetries), not \(retries)")
+    }
     var run = CIRun(
       machine: document[Key.machine].map(JSONReport.machine) ?? .current,
-      packagePath: document[Key.packagePath]?.string ?? "", retries: document[Key.retries]?.int ?? 0,
-      timeout: .seconds(document[Key.timeoutSeconds]?.number ?? 0), failOnFlaky: document[Key.failOnFlaky]?.bool ?? false,
-      seed: seed, tests: tests)
+      packagePath: document[Key.packagePath]?.string ?? "", retries: retries,
+      timeout: .milliseconds(Int64((try seconds(document, Key.timeoutSeconds) * 1000).rounded())),
+      failOnFlaky: document[Key.failOnFlaky]?.bool ?? false, seed: seed, tests: tests)
     run.id = id
     run.started = started
     run.context.selection = document[Key.selection]?.array?.compactMap(\.string) ?? []
@@ -62,8 +66,8 @@ package enum CIJSONReader {
         entry: .init(test: test, reason: entry[Key.reason]?.string ?? "", added: entry[Key.added]?.string ?? ""),
         closest: entry[Key.closest]?.string)
     }
-    run.passSeconds = document[Key.passSeconds]?.number ?? 0
-    run.retrySeconds = document[Key.retrySeconds]?.number ?? 0
+    run.passSeconds = try seconds(document, Key.passSeconds)
+    run.retrySeconds = try seconds(document, Key.retrySeconds)
     return run
   }
 
@@ -89,7 +93,7 @@ package enum CIJSONReader {
       }
       attempts.append(
         .init(
-          outcome: outcome, example: attempt[Key.example]?.string, seconds: attempt[Key.seconds]?.number ?? 0,
+          outcome: outcome, example: attempt[Key.example]?.string, seconds: try seconds(attempt, Key.seconds),
           place: JSONReport.location(reading: attempt[Key.place]), index: index, placement: placement,
           origin: attempt[Key.origin].flatMap(origin), recordedWhile: attempt[Key.recordedWhile]?.string))
     }
@@ -106,6 +110,16 @@ package enum CIJSONReader {
       throw Malformed(what: "a status its attempts agree with: \(id) says \(status.rawValue), its attempts make it \(test.status.rawValue)")
     }
     return test
+  }
+
+  /// The seconds `object` says at `key`, 0 when it says none; a number no run could have lasted
+  /// (negative, 1e30) is refused.
+  private static func seconds(_ object: JSONValue, _ key: String) throws(Malformed) -> Double {
+    guard let value = object[key], value != .null else { return 0 }
+    guard let seconds = value.seconds else {
+      throw Malformed(what: "a \(key) of 0 to \(Int(JSONValue.mostSeconds)) seconds")
+    }
+    return seconds
   }
 
   private static func origin(_ value: JSONValue) -> FailureOrigin? {

@@ -29,5 +29,7 @@ package enum ReportFileError: Error, Equatable {
     case finding(test: String)
     case schedule
     case shard(Shard.Invalid)
+    /// A number of seconds no run could have lasted: negative, or past ``JSONValue/mostSeconds``.
+    case seconds(field: String)
   }
 }

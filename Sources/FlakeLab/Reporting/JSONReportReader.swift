@@ -1,7 +1,8 @@
 extension JSONReport {
   /// The machine a report (a lab's or `ci`'s) says it ran on, as ``MachineInfo`` writes it.
   package static func machine(_ value: JSONValue) -> MachineInfo {
-    MachineInfo(cores: value[Key.cores]?.int ?? 0, os: value[Key.os]?.string ?? "", swift: value[Key.swift]?.string ?? "")
+    MachineInfo(
+      cores: value[Key.cores]?.int ?? 0, os: value[Key.os]?.string ?? "", swift: value[Key.swift]?.string ?? "")
   }
 
   /// The report in `data`, as ``render(_:)`` wrote it (or an earlier version of the lab did);
@@ -28,8 +29,8 @@ extension JSONReport {
       machine: Self.machine(machine),
       runs: results, interrupted: document[Key.interrupted]?.bool ?? false, shard: shard,
       seed: document[Key.seed]?.string.flatMap { UInt64($0) },
-      timeout: document[Key.timeoutSeconds]?.number.map(milliseconds))
-    report.budget = document[Key.budgetSeconds]?.number.map(milliseconds)
+      timeout: try seconds(document, Key.timeoutSeconds, name: name).map(milliseconds))
+    report.budget = try seconds(document, Key.budgetSeconds, name: name).map(milliseconds)
     for entry in document[Key.tests]?.array ?? [] {
       report.tests.append(try finding(entry, screen: results, name: name))
     }
@@ -38,6 +39,14 @@ extension JSONReport {
 
   private static func milliseconds(_ seconds: Double) -> Duration {
     .milliseconds(Int64((seconds * 1000).rounded()))
+  }
+
+  /// The seconds `object` says at `key`: nil when it says none; a number no run could have
+  /// lasted (negative, 1e30) makes the report malformed.
+  private static func seconds(_ object: JSONValue, _ key: String, name: String) throws(ReportFileError) -> Double? {
+    guard let value = object[key], value != .null else { return nil }
+    guard let seconds = value.seconds else { throw .malformed(path: name, .seconds(field: key)) }
+    return seconds
   }
 
   static func run(_ run: JSONValue, name: String) throws(ReportFileError) -> RunResult {
@@ -83,7 +92,7 @@ extension JSONReport {
       run[Key.iterationsIndependent]?.bool ?? (method == .wilson && (replicates?.count ?? 0) > 1)
     var result = RunResult(
       RunKey(scenario: scenario, variant: variant, executor: ExecutorID(executor)), tally: tally,
-      seconds: run[Key.seconds]?.number ?? 0, iterationsAreIndependent: independent,
+      seconds: try seconds(run, Key.seconds, name: name) ?? 0, iterationsAreIndependent: independent,
       schedule: schedule, replicates: replicates)
     result.notRun = max(0, run[Key.notRun]?.int ?? 0)
     result.stop = run[Key.stopped]?.string.flatMap(RunStop.init)
@@ -91,7 +100,7 @@ extension JSONReport {
     result.rerunForLostEvents = max(0, run[Key.rerunForLostEvents]?.int ?? 0)
     result.blockedIterations = max(0, run[Key.blockedIterations]?.int ?? 0)
     result.blockedAt = run[Key.blockedAt]?.string
-    result.testSeconds = run[Key.testSeconds]?.number.flatMap { $0 >= 0 ? $0 : nil }
+    result.testSeconds = try seconds(run, Key.testSeconds, name: name)
     result.iterationTimes = iterationTimes(run[Key.iterationTimes])
     if let id = run[Key.test]?.string {
       (result.test, result.failedBeside) = try test(id, of: run, name: name)
@@ -103,9 +112,9 @@ extension JSONReport {
   /// none, or the entry is not whole.
   private static func iterationTimes(_ times: JSONValue?) -> IterationTimes {
     guard let times, let iterations = times[Key.iterations]?.int, iterations > 0,
-      let seconds = times[Key.seconds]?.number, seconds >= 0
+      let seconds = times[Key.seconds]?.seconds
     else { return IterationTimes() }
-    let fastest = times[Key.fastestFailureSeconds]?.number.flatMap { $0 >= 0 ? $0 : nil }
+    let fastest = times[Key.fastestFailureSeconds]?.seconds
     return IterationTimes(iterations: iterations, seconds: seconds, fastestFailure: fastest)
   }
 
