@@ -222,8 +222,8 @@ public func runSwiftTesting(_ boundary: TestBoundary) async -> Int32 {
     } else if spi.streamed.contains(kind) {
       let test =
         kind == spi.issue
-        ? Unmanaged<Borrowed>.fromOpaque(context)._withUnsafeGuaranteedRef({ $0.contextTest() }).map { String(describing: $0.id) }
-        : nil
+        ? Unmanaged<Borrowed>.fromOpaque(context)._withUnsafeGuaranteedRef({ $0.contextTest() })
+          .map { String(describing: $0.id) } : nil
       writing.withLock { state in
         stream(event, context)
         state.written += 1

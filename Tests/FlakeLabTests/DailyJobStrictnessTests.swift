@@ -23,7 +23,8 @@ final class DailyJobStrictnessTests: XCTestCase {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let history = directory.appendingPathComponent("history.sqlite").path
     let result = try Flakelab.run([
-      "ci", "--package-path", Fixtures.strictJob, "--skip-build", "--no-progress", "--format", "json", "--record", history,
+      "ci", "--package-path", Fixtures.strictJob, "--skip-build", "--no-progress", "--format", "json",
+      "--record", history,
     ])
     let document = try CIJSONReader.read(
       JSONParser.parse(Array(result.stdout.utf8)) ?? .null)
@@ -41,12 +42,14 @@ final class DailyJobStrictnessTests: XCTestCase {
     XCTAssertEqual(job.status, 1)
     let failing = Set(job.run.failingTheJob.map(\.test.id))
     let expected: Set<String> = [
-      "ShapeTests/testBAfterTheRegexBuilder", "ShapeTests/testDAfterTheDirective", "ShapeTests/testFAfterTheEscapedLineBreak",
+      "ShapeTests/testBAfterTheRegexBuilder", "ShapeTests/testDAfterTheDirective",
+      "ShapeTests/testFAfterTheEscapedLineBreak",
       "SharedCheckTests/testBReusesTheCheck", "DerivedCheckTests/testCompare", "PollutionTests/testBVictim",
       "LateAssertionTests/testBBystander", "closesDescriptorsThenFails()",
     ]
     XCTAssertEqual(failing, Set(expected.map { "StrictJobTests." + $0 }))
-    for passing in ["SharedCheckTests/testAChecksTheValue", "BaseCheckTests/testCompare", "LateAssertionTests/testAOwner"] {
+    let passing = ["SharedCheckTests/testAChecksTheValue", "BaseCheckTests/testCompare", "LateAssertionTests/testAOwner"]
+    for passing in passing {
       XCTAssertEqual(try test(passing).status, .passed, "no reading of the sources charges \(passing)")
     }
   }
@@ -59,11 +62,13 @@ final class DailyJobStrictnessTests: XCTestCase {
     let bystander = try test("LateAssertionTests/testBBystander")
     XCTAssertEqual(bystander.status, .failsInSuite)
     XCTAssertEqual(
-      bystander.attempts.first?.origin, FailureOrigin(test: "StrictJobTests.LateAssertionTests/testAOwner", shown: false),
+      bystander.attempts.first?.origin,
+      FailureOrigin(test: "StrictJobTests.LateAssertionTests/testAOwner", shown: false),
       "the owner ran alone and did not fail so: the failure stays")
     let text = CIText.render(try job.run)
     XCTAssertTrue(
-      text.contains("    whose: probably StrictJobTests.LateAssertionTests/testAOwner's (a task that outlived it?)"), text)
+      text.contains(
+        "    whose: probably StrictJobTests.LateAssertionTests/testAOwner's (a task that outlived it?)"), text)
   }
 
   /// Fails every time after the tests before it, passes alone: named so, with those tests, and
@@ -82,7 +87,9 @@ final class DailyJobStrictnessTests: XCTestCase {
 
     let history = try Flakelab.run(["history", "--history", try job.history, "--package-path", Fixtures.strictJob])
     XCTAssertEqual(history.status, 0, history.stderr)
-    let section = history.stdout.components(separatedBy: "\n\n").first { $0.hasPrefix("Failed in the suite every time") }
+    let section = history.stdout.components(separatedBy: "\n\n").first {
+      $0.hasPrefix("Failed in the suite every time")
+    }
     XCTAssertTrue(section?.contains("StrictJobTests.PollutionTests/testBVictim") ?? false, history.stdout)
     XCTAssertFalse(history.stdout.contains("Flaky:"), history.stdout)
   }

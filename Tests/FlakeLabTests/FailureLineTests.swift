@@ -90,7 +90,8 @@ final class FailureLineTests: XCTestCase {
     let feed = try SuiteEventFeed(testIDs: [owner], bodies: bodies)
     let lines = [
       TestEvent.runStarted, .testStarted(testID: owner), .testEnded(testID: owner),
-      .issueRecorded(testID: nil, message: "XCTAssertFalse failed", isFailure: true, location: SourceLocation(path: source, line: 14)),
+      .issueRecorded(
+        testID: nil, message: "XCTAssertFalse failed", isFailure: true, location: SourceLocation(path: source, line: 14)),
     ].map(\.line)
     XCTAssertTrue(SystemCalls.writeAll(Array(lines.joined().utf8), to: feed.descriptor))
     _ = feed.poll()

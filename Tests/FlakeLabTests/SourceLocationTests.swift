@@ -112,7 +112,8 @@ final class SourceLocationTests: XCTestCase {
     XCTAssertNil(found["M.LiteralTests/testC"])
     // A `/` after `= ` can be no division: the bare regex is read whole, without doubt.
     XCTAssertEqual(found["M.LiteralTests/testB"]?.isCertain, true)
-    XCTAssertEqual(bodies(tests).owner(of: SourceLocation(path: path("M/Literals.swift"), line: 21)), "M.LiteralTests/testB")
+    XCTAssertEqual(
+      bodies(tests).owner(of: SourceLocation(path: path("M/Literals.swift"), line: 21)), "M.LiteralTests/testB")
   }
 
   /// Three shapes that compile and were misread: a regex on a line of its own after a string
@@ -168,7 +169,8 @@ final class SourceLocationTests: XCTestCase {
   func testAnUnsureDeclarationSaysWhy() throws {
     try write(["M/Unsure.swift": "class UnsureTests: XCTestCase {\n  func testA() { let s = \"open\n }\n}\n"])
     let found = XCTestDeclaration.find(["M.UnsureTests/testA"], under: directory.path)
-    XCTAssertEqual(found["M.UnsureTests/testA"]?.doubt, "Unsure.swift was read with doubt at line 2: a string is not closed on its line")
+    XCTAssertEqual(
+      found["M.UnsureTests/testA"]?.doubt, "Unsure.swift was read with doubt at line 2: a string is not closed on its line")
   }
 
   func testWithoutDoubtEveryLiteralFormIsReadWhole() throws {

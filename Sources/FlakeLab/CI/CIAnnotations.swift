@@ -21,9 +21,11 @@ package enum CIAnnotations {
       }
       let label = test.quarantine != nil ? "quarantined, \(test.status.rawValue)" : test.status.rawValue
       properties.append("title=" + GitHubAnnotations.property("\(test.test.id) \(label)"))
-      let seen = (test.seen.map { ": " + CIText.said($0) } ?? "") + (run.replay(of: test).map { ". Replay: " + $0 } ?? "")
+      let seen =
+        (test.seen.map { ": " + CIText.said($0) } ?? "") + (run.replay(of: test).map { ". Replay: " + $0 } ?? "")
       let command = test.failsTheJob(failOnFlaky: run.failOnFlaky) ? "::error " : "::warning "
-      return command + properties.joined(separator: ",") + "::" + GitHubAnnotations.data(CIText.story(test, of: run) + seen)
+      return command + properties.joined(separator: ",") + "::"
+        + GitHubAnnotations.data(CIText.story(test, of: run) + seen)
     }
     return tests + crashes
   }

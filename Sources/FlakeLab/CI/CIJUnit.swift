@@ -5,7 +5,8 @@
 /// that failed is `<skipped>` with what happened: it does not fail the job, and the report says so.
 /// A test that failed every time after the tests before it and passed alone is a `<failure>`
 /// with a `<rerunFailure>` per run in the suite that failed again. Each test case's `status` is
-/// what the run made of it (`passed`, `flaky`, `failed`, `failsInSuite`, `skipped`, `notRun`), so a history importing the file keeps a quarantined failure as a failure; a run
+/// what the run made of it (`passed`, `flaky`, `failed`, `failsInSuite`, `skipped`, `notRun`),
+/// so a history importing the file keeps a quarantined failure as a failure; a run
 /// of a test in flight when the pass's process crashed, none of them crashing alone, has the
 /// type `crashBesideOthers`. Each suite's properties hold the run's seed; a test case that failed
 /// has the command that replays it in its `<system-out>`.

@@ -12,7 +12,8 @@ package enum CIMarkdown {
         let seen = test.seen.map(CIText.said).map(MarkdownReport.escaped) ?? ""
         let place = test.seen?.place.map { "<br>at " + MarkdownReport.code($0.place(relativeTo: run.packagePath)) } ?? ""
         lines.append(
-          "| " + [MarkdownReport.code(test.test.id), status, MarkdownReport.escaped(CIText.story(test, of: run)), seen + place]
+          "| "
+            + [MarkdownReport.code(test.test.id), status, MarkdownReport.escaped(CIText.story(test, of: run)), seen + place]
             .joined(separator: " | ") + " |")
       }
       for crash in run.crashes {

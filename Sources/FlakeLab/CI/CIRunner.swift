@@ -103,7 +103,7 @@ package struct CIRunner {
           again[test] = Self.attempts(of: result, index: round, placement: .suiteAgain).first
         }
       }
-      run.record(steps, alone: aloneAttempts, again: again)
+      run.record(steps, alone: aloneAttempts, again: again, retries: retries)
       steps = RetryPlan.next(run, retries: retries)
     }
   }

@@ -26,10 +26,12 @@ package enum CIText {
     let label = test.quarantine != nil ? "QUARANTINED" : test.status.label
     var lines = ["\(label)  \(test.test.id)  \(story(test, of: run))"]
     if let entry = test.quarantine {
-      lines.append("    quarantined since \(entry.added): \(entry.reason.isEmpty ? "no reason given" : entry.reason); its failures do not fail the job")
+      let reason = entry.reason.isEmpty ? "no reason given" : entry.reason
+      lines.append("    quarantined since \(entry.added): \(reason); its failures do not fail the job")
     }
     if let seen = test.seen ?? test.attempts.first.flatMap({ $0.origin?.shown == true ? $0 : nil }) {
-      lines.append("    seen: " + said(seen) + (seen.place.map { " at " + $0.place(relativeTo: run.packagePath) } ?? ""))
+      let place = seen.place.map { " at " + $0.place(relativeTo: run.packagePath) } ?? ""
+      lines.append("    seen: " + said(seen) + place)
     }
     if let origin = origin(test) { lines.append("    " + origin) }
     if test.status == .failsInSuite { lines.append("    after: " + predecessors(of: test, in: run)) }
@@ -69,7 +71,8 @@ package enum CIText {
     let more = before.count - nearest.count
     let which = test.test.framework == .xctest ? "ran before it" : "ran beside it"
     return "the \(Formatting.count(before.count)) test\(before.count == 1 ? "" : "s") that \(which) in the pass"
-      + (nearest.isEmpty ? "" : ": " + (more > 0 ? "… \(Formatting.count(more)) more, " : "") + nearest.joined(separator: ", "))
+      + (nearest.isEmpty
+        ? "" : ": " + (more > 0 ? "… \(Formatting.count(more)) more, " : "") + nearest.joined(separator: ", "))
       + "; one of them leaves what fails it"
   }
 
@@ -105,7 +108,8 @@ package enum CIText {
     var parts = [
       first.outcome.isCrashBesideOthers
         ? "in flight when the pass crashed"
-        : first.origin?.shown == true ? "passed in the pass but for another test's failure" : did(first) + " in the pass"
+        : first.origin?.shown == true
+          ? "passed in the pass but for another test's failure" : did(first) + " in the pass"
     ]
     let alone = test.attempts(.alone)
     let again = test.attempts(.suiteAgain)
@@ -113,7 +117,8 @@ package enum CIText {
       if runs.hasPrefix("and ") { parts[0] += " " + runs } else { parts.append(runs) }
     }
     let before = run.predecessors(of: test).count
-    let after = test.test.framework == .xctest ? "after the \(Formatting.count(before)) tests before it" : "beside the others"
+    let after =
+      test.test.framework == .xctest ? "after the \(Formatting.count(before)) tests before it" : "beside the others"
     if let runs = runs(again, after, first: first, onlyPlace: false) { parts.append(runs) }
     let cut = test.retriesCut ? ", then retried until the interrupt cut it short" : ""
     return parts.joined(separator: ", ") + cut
@@ -129,7 +134,9 @@ package enum CIText {
 
   /// `passed in retry 1 alone`, `failed in 2 retries alone`, `passed in 2 retries alone`; with
   /// `onlyPlace`, runs that all failed as the first did read `and in 2 retries alone`.
-  private static func runs(_ runs: [CITest.Attempt], _ place: String, first: CITest.Attempt, onlyPlace: Bool) -> String? {
+  private static func runs(
+    _ runs: [CITest.Attempt], _ place: String, first: CITest.Attempt, onlyPlace: Bool
+  ) -> String? {
     guard !runs.isEmpty else { return nil }
     let times = "\(runs.count) retr\(runs.count == 1 ? "y" : "ies") \(place)"
     if runs.allSatisfy({ $0.outcome == .passed }) {

@@ -8,13 +8,13 @@
 /// override one and call `super`, and a lexer can misread a file. So the failure stays with the
 /// test that was running, as `swift test` counts it, and the answer says where it probably came
 /// from; it moves to the other test only once an experiment shows it: the test that was running
-/// passed alone, and the other test, run alone, failed with that failure at that line
-/// (``shown``).
+/// passed alone, and the other test, run alone `--retries` times, failed with that failure at
+/// that line every time (``shown``), so that the job fails on it as surely as it would have.
 package struct FailureOrigin: Sendable, Equatable {
   /// The test whose body holds the failure's line.
   package let test: String
-  /// What running ``test`` alone showed: nil until it ran; true when it failed there with the
-  /// same failure at the same line, so the failure is its.
+  /// What running ``test`` alone showed: nil while undecided; true when it failed there with the
+  /// same failure at the same line every time, so the failure is its; false once it did not.
   package var shown: Bool?
 
   package init(test: String, shown: Bool? = nil) {

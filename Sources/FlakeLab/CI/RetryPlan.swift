@@ -7,9 +7,9 @@
 /// (one test pollutes another's state). So it runs, in turn, again after the tests that ran
 /// before it (the pass's tests up to it, in one process) and alone, `retries` times each; it is
 /// flaky once it passes after the others or fails alone, and fails in the suite when it never
-/// does. Before that, where its failure's line lies in another test's body, that test runs alone
-/// once: if it fails there with the same failure at the same line, the failure was its
-/// (``FailureOrigin``). A round's runs never run beside each other.
+/// does. Before that, where its failure's line lies in another test's body, that test runs alone,
+/// up to `retries` times: if it fails there with the same failure at the same line every time,
+/// the failure was its (``FailureOrigin``). A round's runs never run beside each other.
 package enum RetryPlan {
   /// One run of a round.
   package enum Step: Equatable, Sendable {
@@ -36,6 +36,9 @@ package enum RetryPlan {
       case nil: break
       }
     }
+    // An owner retried alone for itself this round answers the check too; one run of it alone.
+    var running = Set(alone.compactMap(\.testAlone))
+    checks = checks.filter { running.insert($0.testAlone!).inserted }
     return alone + checks + suiteAgain(again, of: run.tests.map(\.test))
   }
 
@@ -80,10 +83,13 @@ package enum RetryPlan {
 }
 
 extension RetryPlan {
-  /// The most rounds a run can take: its tests' runs alone until one passes, the owner's run,
-  /// then the runs after the tests before it and alone in turn. A round whose runs came to
-  /// nothing (a process that never ran the test) cannot make the retries go on past it.
-  package static func rounds(retries: Int) -> Int { 2 * retries + 1 }
+  /// The most `--retries` a run takes: a report that says more was not written by one.
+  package static let mostRetries = 100
+
+  /// The most rounds a run can take: its tests' runs alone until one passes, the owner's runs
+  /// alone, then the runs after the tests before it and alone in turn. A round whose runs came
+  /// to nothing (a process that never ran the test) cannot make the retries go on past it.
+  package static func rounds(retries: Int) -> Int { 3 * retries + 1 }
 }
 
 extension RetryPlan.Step {
@@ -108,41 +114,46 @@ extension RetryPlan.Step {
 extension CIRun {
   /// Adds what a round's `steps` came to: `alone`, the attempt of each step that ran a test
   /// alone, in order (nil where the test did not run), and `again`, each checked test's run
-  /// after the tests before it.
+  /// after the tests before it; then decides, where it can, whose each checked failure is.
   package mutating func record(
-    _ steps: [RetryPlan.Step], alone: [CITest.Attempt?], again: [PackageTest: CITest.Attempt]
+    _ steps: [RetryPlan.Step], alone: [CITest.Attempt?], again: [PackageTest: CITest.Attempt], retries: Int
   ) {
     let positions = Dictionary(tests.indices.map { (tests[$0].test, $0) }, uniquingKeysWith: { first, _ in first })
+    // A run of a test alone is its own, whatever it was run for: an owner's check is one of its
+    // retries alone, and its own retry answers a check.
     for (step, attempt) in zip(steps.filter { $0.testAlone != nil }, alone) {
-      guard let attempt else { continue }
-      switch step {
-      case .alone(let test):
-        if let index = positions[test] { tests[index].attempts.append(attempt) }
-      case .ownerAlone(let owner, let checking):
-        guard let owned = positions[owner], let checked = positions[checking] else { continue }
-        checkOwner(owned, of: checked, alone: attempt)
-      case .suiteAgain:
-        break
-      }
+      guard let attempt, let test = step.testAlone, let index = positions[test] else { continue }
+      tests[index].attempts.append(attempt)
     }
     for (test, attempt) in again {
       if let index = positions[test] { tests[index].attempts.append(attempt) }
     }
+    for checked in tests.indices {
+      guard let origin = tests[checked].attempts.first?.origin, origin.shown == nil,
+        let owned = tests.firstIndex(where: { $0.test.id == origin.test })
+      else { continue }
+      checkOwner(owned, of: checked, retries: retries)
+    }
   }
 
-  /// The failure recorded while test `checked` ran in the pass is test `owned`'s when `owned`
-  /// alone failed with that failure at that line: it moves there, recorded after `owned` ended,
-  /// and the run alone is `owned`'s first retry. Otherwise it stays where it was recorded.
-  private mutating func checkOwner(_ owned: Int, of checked: Int, alone: CITest.Attempt) {
+  /// The failure recorded while test `checked` ran in the pass is test `owned`'s once `owned`
+  /// alone failed with that failure at that line `retries` times, each time it ran alone: it
+  /// moves there, recorded after `owned` ended. One run alone that did not fail so leaves it
+  /// where it was recorded.
+  private mutating func checkOwner(_ owned: Int, of checked: Int, retries: Int) {
     guard let recorded = tests[checked].attempts.first else { return }
-    let shown = alone.failed && alone.outcome == recorded.outcome && alone.place == recorded.place
-    tests[checked].attempts[0].origin?.shown = shown
-    guard shown, let own = tests[owned].attempts.first else { return }
-    if !own.failed {
+    let alone = tests[owned].attempts(.alone)
+    guard !alone.isEmpty else { return }
+    if alone.contains(where: { !$0.failed || $0.outcome != recorded.outcome || $0.place != recorded.place }) {
+      tests[checked].attempts[0].origin?.shown = false
+      return
+    }
+    guard alone.count >= retries else { return }
+    tests[checked].attempts[0].origin?.shown = true
+    if let own = tests[owned].attempts.first, !own.failed {
       tests[owned].attempts[0] = CITest.Attempt(
         outcome: recorded.outcome, example: recorded.example, seconds: own.seconds, place: recorded.place,
         index: own.index, placement: .pass, recordedWhile: tests[checked].test.id)
     }
-    tests[owned].attempts.append(alone)
   }
 }

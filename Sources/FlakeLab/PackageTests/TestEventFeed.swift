@@ -172,7 +172,9 @@ final class TestEventFeed: OutcomeFeed {
   /// When the test's process recorded more issues for it (`recorded`) than the lab `read`, the
   /// test cut the lab's channel (closed or replaced the descriptor its events go through): what
   /// it said never arrived, so the lab cannot vouch that it passed, and it counts as failed.
-  static func failure(_ issues: [String], recorded: Int? = nil, read: Int = 0) -> (observation: String, example: String?)? {
+  static func failure(
+    _ issues: [String], recorded: Int? = nil, read: Int = 0
+  ) -> (observation: String, example: String?)? {
     if let recorded, recorded > read {
       let lost = Self.unreceived(recorded - read)
       guard let said = failure(issues) else { return (lost, nil) }

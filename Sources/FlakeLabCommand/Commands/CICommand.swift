@@ -2,9 +2,10 @@ import FlakeLab
 import Foundation
 
 /// `flakelab ci`: a package's tests as a CI job runs them every day: the suite once, as `swift
-/// test` runs it, then each test that failed alone again, up to `--retries` times. A test that
-/// failed and then passed is flaky, one that failed every time failed; the quarantine keeps its
-/// tests' failures from failing the job.
+/// test` runs it, then each test that failed alone again, up to `--retries` times, and one that
+/// passed alone after the tests before it. A test that failed and then passed is flaky, one that
+/// failed every time failed, one that failed every time after the tests before it and passed
+/// alone fails in the suite; the quarantine keeps its tests' failures from failing the job.
 struct CICommand: Command {
   static let name = "ci"
   static let abstract = "Run a package's tests once, as swift test does, retrying each failure alone: flaky or failed."
@@ -14,7 +15,12 @@ struct CICommand: Command {
     Builds the package's tests, then runs the suite once under the global executor, as swift test
     runs it: each framework's tests in a process of their own, XCTest's first, Swift Testing's in
     parallel. A test that failed, crashed or hung runs again alone, in a fresh process, until it
-    passes or its retries are spent: then it is flaky; failing every time, it failed. A crash or a
+    passes or its retries are spent; failing every time, it failed. One that passed alone runs
+    again after the tests that ran before it and alone, in turn, as many times: failing after them
+    every time and passing alone every time, it fails in the suite (a test before it fails it),
+    which fails the job; else it is flaky. A failure is the test's that was running when it was
+    recorded, as swift test counts it; where its line is in another test's body, the answer says
+    so, and the failure moves there only if that test alone fails so every time. A crash or a
     hang is a result; nothing a run starts outlives it.
 
     A seed (--seed, else drawn and printed) decides every process's random values and hash order;
@@ -30,10 +36,12 @@ struct CICommand: Command {
     """
   enum Options {
     static let retries = Option(
-      "retries", "N", "Runs alone of a test that failed, until one passes (0 to 100)", default: 2
+      "retries", "N", "Runs again of a test that failed: alone, then after the tests before it (0 to 100)",
+      default: 2
     ) { text, option throws(UsageError) in
-      guard let value = Int(text), (0...100).contains(value) else {
-        throw UsageError("\(option) takes a whole number from 0 to 100, not '\(ValueParsers.shown(text))'")
+      guard let value = Int(text), (0...RetryPlan.mostRetries).contains(value) else {
+        throw UsageError(
+          "\(option) takes a whole number from 0 to \(RetryPlan.mostRetries), not '\(ValueParsers.shown(text))'")
       }
       return value
     }

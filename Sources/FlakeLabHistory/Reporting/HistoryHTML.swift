@@ -87,7 +87,7 @@ package enum HistoryHTML {
         ? "stopped flaking"
         : test.isFlaky
           ? "<span class=\"verdict flaky\">flaky</span>"
-          : test.failsInSuite ? "<span class=\"verdict\">fails in the suite</span>" : "<span class=\"verdict\">failed</span>"
+          : "<span class=\"verdict\">\(test.failsInSuite ? "fails in the suite" : "failed")</span>"
       let quarantine =
         answer.readyToLeave.contains(test.test)
         ? "ready to leave" : answer.quarantined.contains(test.test) ? "quarantined" : "–"
@@ -101,8 +101,8 @@ package enum HistoryHTML {
   private static let legend =
     "<p class=\"legend\">Each mark is a run, oldest on the left; hover for its commit and day. "
     + [
-      ("passed", "passed"), ("flaky", "failed, then passed a retry"), ("failed", "failed, in the suite too when it passed alone"),
-      ("skipped", "skipped"),
+      ("passed", "passed"), ("flaky", "failed, then passed a retry"),
+      ("failed", "failed, in the suite too when it passed alone"), ("skipped", "skipped"),
       ("notRun", "not run"), ("beside", "failed beside a crash none caused alone"),
     ].map { "<span class=\"key\"><span class=\"run \($0.0)\"></span> \($0.1)</span>" }.joined(separator: " ")
     + " <span class=\"key\"><span class=\"run passed lab\"></span> a lab run (flakelab test), outlined</span></p>"
@@ -155,7 +155,8 @@ package enum HistoryHTML {
     .verdict.flaky { border-color: var(--flaky); color: var(--flaky); }
     .timeline { display: flex; flex-wrap: wrap; gap: 2px; margin-top: 8px; }
     .run { display: inline-block; width: 10px; height: 18px; border-radius: 2px; background: var(--skipped); vertical-align: middle; }
-    .run.passed { background: var(--pass); } .run.flaky { background: var(--flaky); } .run.failed, .run.failsInSuite { background: var(--fail); }
+    .run.passed { background: var(--pass); } .run.flaky { background: var(--flaky); }
+    .run.failed, .run.failsInSuite { background: var(--fail); }
     .run.skipped { background: var(--skipped); } .run.notRun { background: var(--notrun); } .run.beside { background: var(--beside); }
     .run.lab { outline: 2px solid var(--ink); outline-offset: -2px; }
     .legend { color: var(--muted); } .key { white-space: nowrap; margin-right: 10px; }

@@ -29,7 +29,9 @@ package enum HistoryText {
       }
     }
     if !inSuite.isEmpty {
-      lines += ["", "Failed in the suite every time and passed alone: a test before it fails it, not flaky (\(inSuite.count)):"]
+      lines += [
+        "", "Failed in the suite every time and passed alone: a test before it fails it, not flaky (\(inSuite.count)):",
+      ]
       for test in inSuite { lines += ["  " + test.test, "    " + rate(test, confidence: answer.confidence)] }
     }
     if !failed.isEmpty {

@@ -15,17 +15,17 @@ final class PollutionTests: XCTestCase {
   }
 }
 
-/// `testAOwner`'s assertion lands after it ended, while `testBBystander` runs: XCTest charges it
-/// to the bystander every time they run in one process; alone, the bystander passes, and the
-/// owner's process ends before its assertion lands.
+/// `testAOwner`'s assertion lands half a second after it ended, while `testBBystander` runs:
+/// XCTest charges it to the bystander every time they run in one process; alone, the bystander
+/// passes, and the owner's process ends long before its assertion lands, however busy the machine.
 final class LateAssertionTests: XCTestCase {
   func testAOwner() {
-    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(500)) {
       XCTFail("a late assertion")
     }
   }
 
   func testBBystander() {
-    Thread.sleep(forTimeInterval: 0.4)
+    Thread.sleep(forTimeInterval: 1)
   }
 }
