@@ -30,7 +30,10 @@ struct HistoryOpener: RunHistoryOpener {
       case .packageDefault: fallback
       case nil: FileManager.default.fileExists(atPath: fallback) ? fallback : nil
       }
-    return path.map { path in [path] + ["-wal", "-shm", "-journal"].map { path + $0 } } ?? []
+    // SQLite keeps its journals beside the file a link leads to, not beside the link.
+    return path.map { path in
+      [path] + ["-wal", "-shm", "-journal"].map { ReportFile.destination(of: path) + $0 }
+    } ?? []
   }
 
   /// The history at `path` when there is one, to read: reading makes none, and writes nothing.

@@ -430,7 +430,17 @@ final class DailyJobHostileTests: XCTestCase {
     try FileManager.default.createSymbolicLink(atPath: path("link.json"), withDestinationPath: report)
     let package = state.appendingPathComponent("package")
     try FileManager.default.createDirectory(at: package.appendingPathComponent(".flakelab"), withIntermediateDirectories: true)
+    // `linkdir/..` is the directory `linkdir` links into, as the kernel resolves it: the new
+    // history's own, not this one.
+    let deep = state.appendingPathComponent("d/sub")
+    try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: path("linkdir"), withDestinationPath: deep.path)
+    let fresh = path("d/new.sqlite")
+    try FileManager.default.createSymbolicLink(atPath: path("linked.sqlite"), withDestinationPath: fresh)
     let cases: [[String]] = [
+      ["ci", "--package-path", package.path, "--record", fresh, "--output", path("linkdir/../new.sqlite")],
+      ["ci", "--package-path", package.path, "--record", fresh, "--output", path("linkdir/../new.sqlite-wal")],
+      ["ci", "--package-path", package.path, "--record", path("linked.sqlite"), "--output", fresh + "-wal"],
       ["ci", "--package-path", package.path, "--record", history, "--output", history],
       ["ci", "--package-path", package.path, "--record", history, "--output", history + "-wal"],
       ["ci", "--package-path", package.path, "--output", package.path + "/.flakelab/../.flakelab/quarantine.json"],
@@ -445,6 +455,7 @@ final class DailyJobHostileTests: XCTestCase {
     XCTAssertEqual(try String(contentsOfFile: history, encoding: .utf8), "not yet a history")
     XCTAssertEqual(try String(contentsOfFile: report, encoding: .utf8), #"{"flakelab": "report"}"#)
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: package.path + "/.flakelab"), [])
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: state.appendingPathComponent("d").path), ["sub"])
   }
 
   /// A JSON document that lists tests for another reason is no quarantine: a `ci` report read as

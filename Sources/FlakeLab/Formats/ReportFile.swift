@@ -45,21 +45,37 @@ package enum ReportFile {
   }
 
   /// Whether `path` and `other` name one file, or would once it is written: the same inode
-  /// where both exist, else the same absolute path once links and `..` are resolved.
+  /// where both exist, else the same path once its directory is resolved as the kernel resolves
+  /// it (`linkdir/../new.sqlite` is the `new.sqlite` beside what `linkdir` links to, not the one
+  /// beside `linkdir`).
   package static func sameFile(_ path: String, _ other: String) -> Bool {
     let (first, second) = (destination(of: path), destination(of: other))
     var (a, b) = (stat(), stat())
     if stat(first, &a) == 0, stat(second, &b) == 0 { return a.st_dev == b.st_dev && a.st_ino == b.st_ino }
-    func absolute(_ path: String) -> String {
-      let url = URL(fileURLWithPath: path).standardizedFileURL
-      return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent).path
+    return physical(first) == physical(second)
+  }
+
+  /// `path` with its deepest existing directory resolved by the kernel (`realpath`: links and
+  /// `..` as a write through it would follow them), the parts not there yet as they are.
+  static func physical(_ path: String) -> String {
+    var directory = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    var rest: [String] = []
+    while directory.count > 1 {
+      let split = directory.lastIndex(of: "/") ?? directory.startIndex
+      rest.insert(String(directory[directory.index(after: split)...]), at: 0)
+      directory = split == directory.startIndex ? "/" : String(directory[..<split])
+      if let resolved = realpath(directory, nil) {
+        defer { free(resolved) }
+        let base = String(cString: resolved)
+        return (base == "/" ? "" : base) + "/" + rest.joined(separator: "/")
+      }
     }
-    return absolute(first) == absolute(second)
+    return "/" + rest.joined(separator: "/")
   }
 
   /// Where a report for `path` goes: through symbolic links (even to a file not there yet) to
   /// their target, which is replaced; the link stays.
-  static func destination(of path: String) -> String {
+  package static func destination(of path: String) -> String {
     var current = path
     for _ in 0..<16 {
       guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { break }
