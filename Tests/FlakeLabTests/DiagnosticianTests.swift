@@ -505,6 +505,37 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertTrue(tried?.contains(qualified) ?? false, "\(tried ?? "-")")
   }
 
+  /// A replay is offered only where a run showed its seed decides the failure: every iteration
+  /// of the run failed, or its failing seeds failed again when replayed. A controlled run that
+  /// failed some iterations (threads the scheduler does not see, an event loop's, may decide
+  /// them) gets none, and the answer says why; an uncontrolled one says so too.
+  func testAReplayIsOfferedOnlyWhereTheSeedWasShownToDecide() {
+    let arms = [run(.global, .suite, failed: 3, of: 20), run(.serial, .suite, failed: 2, of: 20)]
+    let some = seeds([2, 5], replayed: [], failedAgain: []).filter { $0.test?.layout == .fresh }
+    let unproven = TestFinding(test: test, runs: arms + some, confidence: 0.95)
+    XCTAssertNil(unproven.replay(program: "flakelab"))
+    XCTAssertEqual(
+      unproven.noReplay,
+      "no run showed its seed decides it (none failed every iteration, and no failing seed was replayed to fail "
+        + "again): threads the scheduler does not see, or real time, may decide it")
+    var report = Report(runs: arms + some)
+    report.tests = [unproven]
+    let text = SuiteAnswerText.render(report, verbose: false)
+    XCTAssertFalse(text.contains("    replay: "), text)
+    XCTAssertTrue(text.contains("    no replay: no run showed its seed decides it"), text)
+
+    let every = seeds(Set(0..<16), replayed: [], failedAgain: []).filter { $0.test?.layout == .fresh }
+    XCTAssertNotNil(TestFinding(test: test, runs: arms + every, confidence: 0.95).replay(program: "flakelab"))
+    let agreed = seeds([2, 5, 11], replayed: [0, 1, 2, 3, 5, 11], failedAgain: [2, 5, 11])
+    XCTAssertNotNil(TestFinding(test: test, runs: arms + agreed, confidence: 0.95).replay(program: "flakelab"))
+
+    var uncontrolled = some
+    uncontrolled[0].schedule?.isControlled = false
+    XCTAssertEqual(
+      TestFinding(test: test, runs: arms + uncontrolled, confidence: 0.95).noReplay,
+      "threads outside the scheduler (I/O, Dispatch, real-time sleeps) woke its tasks: a seed does not replay it")
+  }
+
   /// One failing seed failing again and one passing seed passing is chance one time in 20 at a
   /// rate of one in 20: no randomness, however alike, and nothing else either (the seed may
   /// decide it, on too few seeds to show it). Three of each, at three in 16, are not chance.

@@ -108,15 +108,39 @@ package struct TestFinding: Sendable {
     return counts.sorted { ($1.value, $0.key.id) < ($0.value, $1.key.id) }.map { ($0.key, $0.value) }
   }
 
-  /// The command that replays the first failing seeded iteration of the test, if a seed
-  /// reproduces one: for `randomness`, a fresh process with the failing random seed.
+  /// The command that replays the first failing seeded iteration of the test, where the seed
+  /// was shown to reproduce it: for `randomness`, a fresh process with the failing random seed;
+  /// else an iteration of a run whose schedule was the scheduler's alone and that failed every
+  /// iteration, or whose failing seeds failed again when replayed. A seed replays only what the
+  /// scheduler alone decided; threads it does not see (an event loop's, Dispatch's) can decide
+  /// a run it calls controlled, and a replay that does not replay points the wrong way.
   package func replay(program: String) -> String? {
-    // A randomness replay reproduces a failure only where the seed decides it.
+    guard let (run, failing) = replayed else { return nil }
+    return ScheduleText.replayCommand(run, failing, program: program)
+  }
+
+  /// Why a test that failed in runs whose seeds were listed gets no replay, if it gets none.
+  package var noReplay: String? {
+    guard replayed == nil, runs.contains(where: { $0.schedule?.failingIterations.isEmpty == false }) else { return nil }
+    guard runs.contains(where: { $0.schedule?.isControlled == true && $0.schedule?.failingIterations.isEmpty == false })
+    else {
+      return "threads outside the scheduler (I/O, Dispatch, real-time sleeps) woke its tasks: a seed does not replay it"
+    }
+    return "no run showed its seed decides it (none failed every iteration, and no failing seed was replayed to fail "
+      + "again): threads the scheduler does not see, or real time, may decide it"
+  }
+
+  /// The run and failing iteration ``replay(program:)`` names.
+  private var replayed: (RunResult, RunSchedule.FailingIteration)? {
     let replays = runs.filter(Diagnostician.isRandomnessReplay)
+    // Failing seeds replayed failed again, and passing ones passed: the seed decides the runs.
+    let failedAgain = Diagnostician.replayAgreement(runs) != nil
     for run in diagnosis == .randomness ? replays : runs.filter({ !Diagnostician.isRandomnessReplay($0) }) {
-      if let schedule = run.schedule, schedule.isControlled, let failing = schedule.failingIterations.first {
-        return ScheduleText.replayCommand(run, failing, program: program)
+      guard let schedule = run.schedule, schedule.isControlled, let failing = schedule.failingIterations.first else {
+        continue
       }
+      let everyIteration = run.tally.passed == 0 && run.tally.notPassed > 0
+      if diagnosis == .randomness || everyIteration || failedAgain { return (run, failing) }
     }
     return nil
   }

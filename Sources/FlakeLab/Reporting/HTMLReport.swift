@@ -91,6 +91,8 @@ package enum HTMLReport {
     parts.append("<h3>Outcomes, every arm together</h3>" + histogram(tally))
     if let replay = finding.replay(program: report.program) {
       parts.append("<h3>Replay a failing seeded iteration</h3><pre>\(escaped(replay))</pre>")
+    } else if let reason = finding.noReplay {
+      parts.append("<p class=\"where\">No replay: \(escaped(reason))</p>")
     }
     parts.append("<p class=\"back\"><a href=\"#summary\">Back to the summary</a></p>")
     parts.append("</section>")

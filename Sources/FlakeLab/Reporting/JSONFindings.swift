@@ -25,6 +25,7 @@ extension JSONReport {
       (Key.polluters, finding.polluters.map(polluters) ?? .null),
       (Key.arms, .array(finding.runs.map(arm))),
       (Key.replay, finding.replay(program: report.program).map { .string($0) } ?? .null),
+      (Key.noReplay, finding.noReplay.map { .string($0) } ?? .null),
       (Key.drillDown, .array(finding.runs.filter { $0.test?.layout != .suite }.map { run($0, in: report) })),
     ])
   }

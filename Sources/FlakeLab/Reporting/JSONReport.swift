@@ -65,6 +65,7 @@ package enum JSONReport {
     package static let controlled = "controlled"
     package static let failingIterations = "failingIterations"
     package static let replay = "replay"
+    package static let noReplay = "noReplay"
     package static let test = "test"
     package static let framework = "framework"
     package static let processLayout = "processLayout"

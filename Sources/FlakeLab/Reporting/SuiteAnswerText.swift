@@ -85,6 +85,8 @@ package enum SuiteAnswerText {
     }
     if let replay = finding.replay(program: program) {
       lines.append("    replay: \(replay)")
+    } else if let reason = finding.noReplay {
+      lines.append("    no replay: \(reason)")
     }
     return lines
   }
