@@ -5,17 +5,19 @@
 # two), so the two halves take about two thirds of its time one after the other.
 #
 # `--ignore-lock`: SwiftPM otherwise holds the second `swift test` until the first ends; both
-# only read the build. The rest streams here; the long classes' output follows it, and the run
+# only read the build. Whichever starts second says it ignored the lock, a line each half's
+# output has taken out. The rest streams here; the long classes' output follows it, and the run
 # fails when either half does. Ctrl-C or SIGTERM stops both, as it stops one `swift test`.
 set -u
 swift="${SWIFT:-swift}"
 long='^FlakeLabTests\.(TestDiagnosisTests|EventAccountingTests|ReadmeExamplesTests)/'
 log="$(mktemp)"
+ignored='s/Another instance of SwiftPM (PID: [0-9]*) is already running using .* has been passed//'
 "$swift" test --skip-build --ignore-lock --filter "$long" > "$log" 2>&1 &
 beside=$!
 # Both in the background, so that a signal to this script alone is taken at once, not when the
 # rest has ended; SwiftPM answers SIGINT by stopping its test process, which stops what it started.
-"$swift" test --skip-build --ignore-lock --skip "$long" &
+"$swift" test --skip-build --ignore-lock --skip "$long" > >(sed -u "$ignored") 2>&1 &
 rest=$!
 trap 'kill -INT "$beside" "$rest" 2> /dev/null; wait; rm -f "$log"; exit 130' INT TERM
 wait "$rest"
@@ -24,8 +26,7 @@ wait "$beside"
 long_status=$?
 trap - INT TERM
 echo "== the long classes, run beside the tests above: $long =="
-# SwiftPM says it ignored the lock: the comment above says why.
-sed 's/Another instance of SwiftPM (PID: [0-9]*) is already running using .* has been passed//' "$log"
+sed "$ignored" "$log"
 rm -f "$log"
 half() { if [ "$1" -eq 0 ]; then echo "passed"; else echo "FAILED (exit $1)"; fi; }
 echo "== the rest $(half "$rest_status"), the long classes $(half "$long_status")"

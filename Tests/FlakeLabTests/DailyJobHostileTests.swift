@@ -494,13 +494,17 @@ final class DailyJobHostileTests: XCTestCase {
     let package = state.path
     let first = try BuildLock(package: package)
     let second = Locked<BuildLock?>(nil)
+    let said = Locked<[String]>([])
     let thread = Thread {
-      let lock = try? BuildLock(package: package)
+      let lock = try? BuildLock(package: package) { line in said.withLock { $0.append(line) } }
       second.withLock { $0 = lock }
     }
     thread.start()
     Thread.sleep(forTimeInterval: 0.3)
     XCTAssertNil(second.withLock { $0 }, "the second waits while the first builds")
+    XCTAssertEqual(
+      said.withLock { $0 }, ["waiting for another flakelab's build of \(package) to end (SwiftPM builds one at a time)"],
+      "and says so, once")
     first.release()
     let deadline = Date().addingTimeInterval(10)
     while second.withLock({ $0 }) == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }

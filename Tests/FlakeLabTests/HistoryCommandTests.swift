@@ -171,7 +171,8 @@ final class HistoryCommandTests: XCTestCase {
     // Issue 47: without --history, the package's default is missing, and a history recorded
     // beside it (ci --record history.sqlite) is named with the option that reads it.
     try FileManager.default.createDirectory(at: state.appendingPathComponent("pkg"), withIntermediateDirectories: true)
-    FileManager.default.createFile(atPath: state.appendingPathComponent("pkg/history.sqlite").path, contents: Data())
+    XCTAssertTrue(
+      FileManager.default.createFile(atPath: state.appendingPathComponent("pkg/history.sqlite").path, contents: Data()))
     let beside = try flakelab(["history", "--package-path", state.appendingPathComponent("pkg").path])
     XCTAssertEqual(beside.status, 2)
     XCTAssertTrue(beside.stderr.contains("/pkg/history.sqlite is here: --history "), beside.stderr)

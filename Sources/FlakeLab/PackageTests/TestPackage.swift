@@ -38,11 +38,14 @@ package struct TestPackage: Sendable {
   static let listingLimit: Duration = .seconds(60)
 
   /// Builds the package at `path` with its tests (`swift build --build-tests`), showing nothing
-  /// unless the build fails; with `skippingBuild`, uses what an earlier build left.
+  /// unless the build fails (or it waits for another lab's build: `onWait` is told); with
+  /// `skippingBuild`, uses what an earlier build left.
   ///
   /// - Throws: ``PackageError`` for a path that is no package, does not build or has no tests,
   ///   ``LabInterrupted`` when Ctrl-C or SIGTERM stops the build.
-  package static func build(at path: String, skippingBuild: Bool = false) throws -> TestPackage {
+  package static func build(
+    at path: String, skippingBuild: Bool = false, onWait: (String) -> Void = { _ in }
+  ) throws -> TestPackage {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
       isDirectory.boolValue
@@ -61,7 +64,7 @@ package struct TestPackage: Sendable {
     // Two builds of one package at once (ten `quarantine add`s, a lab beside a ci job) collide
     // in SwiftPM's build database, and one fails as if the package did not build: the lab's
     // builds of a package take turns, on a lock of its directory.
-    let lock = try BuildLock(package: path)
+    let lock = try BuildLock(package: path, onWait: onWait)
     defer { lock.release() }
     func swift(_ arguments: [String]) throws -> CapturedProcess {
       do {

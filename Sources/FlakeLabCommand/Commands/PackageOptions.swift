@@ -44,7 +44,7 @@ package struct PackageOptions {
   /// errors first, then the one line that says so.
   package func build() throws -> TestPackage {
     do {
-      return try TestPackage.build(at: path, skippingBuild: skipsBuild)
+      return try TestPackage.build(at: path, skippingBuild: skipsBuild) { printError("\(Program.name): " + $0) }
     } catch PackageError.doesNotBuild(let path, let status, let compilerLines) {
       compilerLines.forEach(printError)
       throw PackageError.doesNotBuild(path: path, status: status, compilerLines: [])
