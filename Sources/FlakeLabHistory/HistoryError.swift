@@ -18,6 +18,11 @@ package enum HistoryError: Error, Equatable {
   case full(path: String)
   /// Another writer held it past the wait (`busy_timeout`).
   case locked(path: String)
+  /// It cannot be written here: the file, its directory or its mount is read-only, or its
+  /// journal cannot be made beside it.
+  case readOnly(path: String)
+  /// The disk failed a read or a write under it.
+  case ioFailed(path: String)
   /// The `-wal` beside it holds another history's pages (left by a writer killed before a cache
   /// restore replaced the history): applied, it would show that history's runs as this one's.
   case foreignLog(path: String)

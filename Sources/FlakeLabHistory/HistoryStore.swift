@@ -474,6 +474,9 @@ package final class HistoryStore {
     case SQLITE_NOTADB: return .notAHistory(path: path)
     case SQLITE_CORRUPT: return .corrupt(path: path)
     case SQLITE_FULL: return .full(path: path)
+    // Opened, a statement that cannot open a file could not make the journal beside it.
+    case SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN: return .readOnly(path: path)
+    case SQLITE_IOERR: return .ioFailed(path: path)
     default: return .sqlite(path: path, what: what.split(separator: "\n").first.map(String.init) ?? what, message: said)
     }
   }

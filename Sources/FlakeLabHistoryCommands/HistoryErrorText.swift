@@ -18,6 +18,10 @@ extension HistoryError: DescribedError {
     case .newerSchema(let path, let version): "the history \(path) has schema \(version), from a later FlakeLab; this one knows up to \(HistoryStore.migrations.count)"
     case .full(let path): "the history \(path) cannot grow: the disk is full; nothing was written"
     case .locked(let path): "the history \(path) stayed locked by another writer for \(HistoryStore.busyTimeout); nothing was written"
+    case .readOnly(let path):
+      "the history \(path) cannot be written here (the file, its directory or its mount is read-only); nothing was "
+        + "written: make it writable, or name another with --record FILE (history import: --history FILE)"
+    case .ioFailed(let path): "the disk failed a read or write of the history \(path); nothing was written: check the disk"
     case .foreignLog(let path):
       "the history \(path) has beside it a \(path)-wal written for another history or by another program (a writer "
         + "killed before the history was replaced?); nothing was read or written: move it aside (mv '\(path)-wal' "
@@ -39,6 +43,11 @@ extension ImportError: DescribedError {
     case .notYet(let path, let started):
       "\(path) says its run started \(Timestamp.iso8601(started)), which has not come; nothing was imported"
     case .report(let error): ErrorText.describe(error) + "; nothing was imported"
+    case .notADate(let path, let text):
+      "\(path) says a run started '\(Formatting.printable(text))', which is no date (ISO 8601, on the calendar); "
+        + "nothing was imported"
+    case .laterVersion(let path, let version):
+      "\(path) was written by flakelab \(version), later than this \(Report.labVersion); nothing was imported"
     }
   }
 }

@@ -189,6 +189,12 @@ final class DailyJobHostileTests: XCTestCase {
     let read = try Flakelab.run(["history", "--history", mount.appendingPathComponent("h.sqlite").path])
     XCTAssertEqual(read.status, 0, read.stderr)
     XCTAssertTrue(read.stdout.contains("1 CI run and 0 lab runs"), read.stdout)
+    // Written to, it says what to do in one line, not SQLite's own words.
+    let written = try Flakelab.run(
+      ["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds",
+       "--record", mount.appendingPathComponent("h.sqlite").path])
+    expectRefusal(written, saying: "cannot be written here (the file, its directory or its mount is read-only)")
+    XCTAssertFalse(written.stderr.contains("attempt to write"), written.stderr)
   }
 
   func testAQuarantineEntryForATestThatNoLongerExistsIsSaid() throws {
@@ -266,6 +272,12 @@ final class DailyJobHostileTests: XCTestCase {
     expectRefusal(
       try importing("future.xml", #"<testsuite timestamp="2999-01-01T00:00:00"><testcase classname="A" name="b"/></testsuite>"#),
       saying: "says its run started 2999-01-01T00:00:00Z, which has not come")
+    // A date no calendar has is refused, never rolled into March or replaced by the file's time.
+    for timestamp in ["2026-02-30T10:00:00", "2026-11-28T24:00:00", "NaN"] {
+      expectRefusal(
+        try importing("day.xml", #"<testsuite timestamp="\#(timestamp)"><testcase classname="A" name="b"/></testsuite>"#),
+        saying: "says a run started '\(timestamp)', which is no date")
+    }
     let ci = try Flakelab.run(
       ["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds|concatenates", "--format", "json"])
     XCTAssertEqual(ci.status, 0, ci.stderr)
@@ -303,7 +315,14 @@ final class DailyJobHostileTests: XCTestCase {
       ["test", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--iterations", "2",
        "--format", "json"])
     XCTAssertEqual(lab.status, 0, lab.stderr)
-    for (from, to) in [(#""budgetSeconds": "#, #""budgetSeconds": 1e300, "was": "#), (#""timeoutSeconds": "#, #""timeoutSeconds": 1e30, "was": "#)] {
+    let later = path("later.json")
+    try lab.stdout.replacingOccurrences(of: "\"flakelab\": \"\(Report.labVersion)\"", with: "\"flakelab\": \"9.0.0\"")
+      .write(toFile: later, atomically: true, encoding: .utf8)
+    expectRefusal(try importing("later.json", try String(contentsOfFile: later, encoding: .utf8)), saying: "flakelab 9.0.0")
+    let impossible = [
+      (#""budgetSeconds": "#, #""budgetSeconds": 1e300, "was": "#), (#""timeoutSeconds": "#, #""timeoutSeconds": 1e30, "was": "#),
+    ]
+    for (from, to) in impossible {
       XCTAssertTrue(lab.stdout.contains(from), from)
       let report = path("lab.json")
       try lab.stdout.replacingOccurrences(of: from, with: to).write(toFile: report, atomically: true, encoding: .utf8)

@@ -131,7 +131,7 @@ package enum CIJSONReader {
   static let earliest = Timestamp.date("2026-01-01T00:00:00Z")!
 
   /// Whether version `a` (`1.2.3`) is later than `b`.
-  static func isLater(_ a: String, than b: String) -> Bool {
+  package static func isLater(_ a: String, than b: String) -> Bool {
     let parts = { (text: String) in text.split(separator: ".").map { Int($0) ?? 0 } }
     let (left, right) = (parts(a), parts(b))
     for index in 0..<max(left.count, right.count) {

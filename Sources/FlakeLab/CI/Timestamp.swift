@@ -17,8 +17,10 @@ package enum Timestamp {
   }
 
   /// The date `text` writes, in ISO 8601 with a zone (JUnit's `timestamp` may have none: then
-  /// UTC), or nil.
+  /// UTC), or nil. A date no calendar has (February 30th, hour 24) is nil too: Foundation's
+  /// parser rolls it into the next month or day.
   package static func date(_ text: String) -> Date? {
+    guard isOnTheCalendar(text) else { return nil }
     let formatter = formatter()
     if let date = formatter.date(from: text) { return date }
     formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate]
@@ -31,6 +33,22 @@ package enum Timestamp {
   /// file dated 2999 would otherwise stand as the newest run for ever.
   package static func hasCome(_ date: Date, now: Date = Date()) -> Bool {
     date <= now.addingTimeInterval(86_400)
+  }
+
+  /// Whether the date and time `text` begins with (`2026-02-28T23:59:59`) exist: a month of
+  /// 1 to 12, a day within its month, a time of day before 24:00.
+  private static func isOnTheCalendar(_ text: String) -> Bool {
+    let fields = text.utf8.prefix(19).split { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "T") || $0 == UInt8(ascii: ":") }
+    guard text.utf8.count >= 19, fields.count == 6 else { return false }
+    let numbers = fields.map { Int(String(decoding: $0, as: UTF8.self)) }
+    guard numbers.allSatisfy({ $0 != nil }) else { return false }
+    let (year, month, day, hour, minute, second) =
+      (numbers[0]!, numbers[1]!, numbers[2]!, numbers[3]!, numbers[4]!, numbers[5]!)
+    guard (1...12).contains(month), (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
+    else { return false }
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+    return (1...days).contains(day)
   }
 
   private static func formatter() -> ISO8601DateFormatter {

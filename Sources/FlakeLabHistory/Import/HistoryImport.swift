@@ -18,10 +18,13 @@ package enum HistoryImport {
         bytes, path: path, source: "junit-sha256:" + SHA256.hex(of: bytes), modified: modified, commit: commit,
         branch: branch)
     case UInt8(ascii: "{"):
-      guard let document = JSONParser.parse(bytes), document["flakelab"]?.string != nil else {
+      guard let document = JSONParser.parse(bytes), let version = document["flakelab"]?.string else {
         throw .unknownFormat(path: path)
       }
       if document["command"]?.string == "ci" { return try ciRun(document, path: path) }
+      guard !CIJSONReader.isLater(version, than: Report.labVersion) else {
+        throw .laterVersion(path: path, version: version)
+      }
       let report: Report
       do { report = try JSONReport.read(bytes, name: path) } catch { throw .report(error) }
       // A report says no start of its own: its file's time stands for it.

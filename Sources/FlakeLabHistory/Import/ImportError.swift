@@ -15,6 +15,10 @@ package enum ImportError: Error, Equatable {
   case unnamedTestCase(path: String)
   /// The file says its run started after tomorrow.
   case notYet(path: String, started: Date)
+  /// A time the file writes that is no date (`2026-02-30T10:00:00`, `NaN`).
+  case notADate(path: String, text: String)
+  /// A report a later FlakeLab wrote, whose fields this one may misread.
+  case laterVersion(path: String, version: String)
   /// A FlakeLab `ci` report missing what the history needs (`what`).
   case malformedCIReport(path: String, what: String)
   /// A FlakeLab `test` report the lab cannot read back.

@@ -19,8 +19,14 @@ enum JUnitImport {
     }
     guard root.name == "testsuites" || root.name == "testsuite" else { throw .notJUnit(path: path, root: root.name) }
     let suites = root.name == "testsuite" ? [root] : root.descendants(named: "testsuite")
-    // The suites' own time when they say it, else the file's.
-    let started = suites.compactMap { $0.attributes["timestamp"].flatMap(Timestamp.date) }.min() ?? modified
+    // The suites' own time when they say it, else the file's; a time that is no date is refused,
+    // never rolled into another day or replaced by the file's.
+    var times: [Date] = []
+    for text in suites.compactMap({ $0.attributes["timestamp"] }) {
+      guard let date = Timestamp.date(text) else { throw .notADate(path: path, text: text) }
+      times.append(date)
+    }
+    let started = times.min() ?? modified
     guard Timestamp.hasCome(started) else { throw .notYet(path: path, started: started) }
     let ownStatus = root.name == "testsuites" && root.attributes["name"] == CIJUnit.name
     var results: [RecordedRun.Result] = []
@@ -42,7 +48,11 @@ enum JUnitImport {
       suites.lazy.flatMap { $0.descendants(named: "property") }.first { $0.attributes["name"] == name }?.attributes["value"]
     }
     if ownStatus, let id = property(CIJUnit.Property.run), !id.isEmpty {
-      let ran = property(CIJUnit.Property.started).flatMap(Timestamp.date) ?? started
+      var ran = started
+      if let text = property(CIJUnit.Property.started) {
+        guard let date = Timestamp.date(text) else { throw .notADate(path: path, text: text) }
+        ran = date
+      }
       guard Timestamp.hasCome(ran) else { throw .notYet(path: path, started: ran) }
       let ranOn = property(CIJUnit.Property.commit)
       return RecordedRun(
