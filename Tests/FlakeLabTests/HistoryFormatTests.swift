@@ -102,6 +102,20 @@ final class HistoryFormatTests: XCTestCase {
       let date = Date(timeIntervalSince1970: second + fraction)
       XCTAssertEqual(Timestamp.date(Timestamp.iso8601(date))?.timeIntervalSince1970, second, "\(fraction)")
     }
+    // Worked out by hand, it writes what Foundation's formatter writes, leap days, 1900 and 2100
+    // (no leap years), 2000 (one) and times before 1970 among them.
+    let formatter = ISO8601DateFormatter()
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    var generator = SystemRandomNumberGenerator()
+    let edges: [Double] = [0, -1, 951_782_400, 951_868_799, 4_107_542_399, -2_203_891_200, 1_795_000_000]
+    for seconds in edges + (0..<2000).map({ _ in Double(Int64.random(in: -2_208_988_800...7_258_118_400, using: &generator)) }) {
+      let date = Date(timeIntervalSince1970: seconds)
+      XCTAssertEqual(Timestamp.iso8601(date), formatter.string(from: date), "\(seconds)")
+    }
+    // A day no calendar has is no date, however Foundation's parser would roll it.
+    XCTAssertNil(Timestamp.date("2026-02-29T00:00:00Z"))
+    XCTAssertNotNil(Timestamp.date("2028-02-29T00:00:00Z"))
+    XCTAssertNil(Timestamp.date("2026-04-31T12:00:00+02:00"))
   }
 
   func testCIJUnitIsImportedAsTheRunSaidIt() throws {

@@ -64,6 +64,25 @@ final class HistoryPageTests: XCTestCase {
     XCTAssertEqual(answer.quarantined, ["M.known()"])
   }
 
+  /// However many results (400 tests failing in 250 runs here), the page holds at most
+  /// ``HistoryHTML/mostTests`` tests and ``HistoryHTML/mostMarks`` runs each, and says so.
+  func testAHistoryOfManyResultsStaysAPageABrowserOpens() {
+    let tests = (0..<400).map { "M.t\($0)()" }
+    let runs = (0..<250).map { day in
+      RecordedRun(
+        source: "ci-\(day)", kind: .ci, started: Date(timeIntervalSince1970: 1_790_000_000 + Double(day) * 60),
+        commit: "c\(day)", branch: "main",
+        results: tests.map { .init(test: $0, status: .failed, attempts: 1, failures: 1) })
+    }
+    let window = HistoryAnswer.Window(
+      from: Date(timeIntervalSince1970: 1_790_000_000), to: Date(timeIntervalSince1970: 1_790_100_000), branch: nil)
+    let page = HistoryHTML.render(HistoryAnalysis.answer(runs, window: window), path: "h.sqlite")
+    XCTAssertEqual(page.components(separatedBy: "<section id=\"test-").count - 1, HistoryHTML.mostTests)
+    XCTAssertEqual(page.components(separatedBy: "role=\"listitem\"").count - 1, HistoryHTML.mostTests * HistoryHTML.mostMarks)
+    XCTAssertTrue(page.contains("The first 300 of 400 tests that did not pass"), String(page.prefix(3000)))
+    XCTAssertTrue(page.contains("(the last 200 of 250 runs)"))
+  }
+
   func testABrowserShowsThePageWithNoErrorAndNoRequest() throws {
     try HeadlessBrowser.assertShows(HistoryHTML.render(answer(), path: ".flakelab/history.sqlite"))
   }

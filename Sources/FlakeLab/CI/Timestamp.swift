@@ -3,11 +3,28 @@ package import Foundation
 /// Times as the CI reports and the history write them: ISO 8601 in UTC, to the second, which
 /// sorts as text in time order.
 package enum Timestamp {
-  /// `date` written as the second it falls in. Foundation's formatter rounds to the millisecond
-  /// before it drops the fraction: a run that started in a second's last half millisecond was
-  /// the next second in the CI's JUnit and the one it started in in the history.
+  /// `date` written as the second it falls in (`2026-11-28T23:59:59Z`). Foundation's formatter
+  /// rounds to the millisecond before it drops the fraction: a run that started in a second's
+  /// last half millisecond was the next second in the CI's JUnit and the one it started in in the
+  /// history. Worked out from the count of seconds, as the proleptic Gregorian calendar has it:
+  /// a history page writes a day per mark, tens of thousands of them, and a formatter made for
+  /// each took most of its time.
   package static func iso8601(_ date: Date) -> String {
-    formatter().string(from: second(of: date))
+    let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+    let (days, time) = (seconds.floorDivided(by: 86_400), seconds.floorModulo(86_400))
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's `civil_from_days`).
+    let shifted = days + 719_468
+    let era = shifted.floorDivided(by: 146_097)
+    let dayOfEra = shifted - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthIndex = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    let yearText = year >= 0 && year < 10_000 ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)
+    return "\(yearText)-\(two(month))-\(two(day))T\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))Z"
   }
 
   /// The start of the second `date` falls in: what the reports and the history keep of a time,
@@ -55,5 +72,17 @@ package enum Timestamp {
     let formatter = ISO8601DateFormatter()
     formatter.timeZone = TimeZone(identifier: "UTC")
     return formatter
+  }
+}
+
+extension Int64 {
+  /// The quotient rounded toward negative infinity: a date before 1970 falls in the day before.
+  fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+    let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
+    return remainder < 0 ? quotient - 1 : quotient
+  }
+
+  fileprivate func floorModulo(_ divisor: Int64) -> Int64 {
+    self - floorDivided(by: divisor) * divisor
   }
 }

@@ -8,7 +8,14 @@ import FlakeLab
 /// status as the legend says, the commit, day and counts on hover; the window's first and last
 /// days under it. Then the crashes none of their tests caused alone, what stopped flaking, what
 /// may leave the quarantine and the gate. The page is well-formed XML, which the tests check.
+///
+/// A history of a million results stays a page a browser opens: at most ``mostTests`` tests (the
+/// flaky first, then by rate) and the last ``mostMarks`` runs of each, and the page says what it
+/// left out; `--format json` holds everything.
 package enum HistoryHTML {
+  package static let mostTests = 300
+  package static let mostMarks = 200
+
   package static func render(_ answer: HistoryAnswer, path: String) -> String {
     let flaky = answer.tests.filter(\.isFlaky).count
     let title =
@@ -24,9 +31,15 @@ package enum HistoryHTML {
     if answer.tests.isEmpty {
       body.append("<p>No test failed in the window.</p>")
     } else {
-      body.append(overview(answer))
+      let shown = answer.tests.prefix(mostTests)
+      body.append(overview(answer, shown))
+      if shown.count < answer.tests.count {
+        body.append(
+          "<p class=\"where\">The first \(shown.count) of \(answer.tests.count) tests that did not pass, the flaky first, "
+            + "then by rate: --format json has every one.</p>")
+      }
       body.append(legend)
-      for (index, test) in answer.tests.enumerated() { body.append(section(test, index: index, answer: answer)) }
+      for (index, test) in shown.enumerated() { body.append(section(test, index: index, answer: answer)) }
     }
     if !answer.crashes.isEmpty {
       body.append(
@@ -69,12 +82,12 @@ package enum HistoryHTML {
   }
 
   /// A row per test: the numbers a reader compares, each test linked to its timeline.
-  private static func overview(_ answer: HistoryAnswer) -> String {
+  private static func overview(_ answer: HistoryAnswer, _ tests: ArraySlice<HistoryAnswer.TestHistory>) -> String {
     let confidence = Int((answer.confidence * 100).rounded())
     let header =
       "<tr><th>Test</th><th class=\"number\">CI failure rate (\(confidence)% interval)</th><th class=\"number\">Flips</th>"
       + "<th>First flaky commit</th><th>Status</th><th>Quarantine</th></tr>"
-    let rows = answer.tests.enumerated().map { index, test in
+    let rows = tests.enumerated().map { index, test in
       let rate =
         test.ciRuns == 0
         ? "lab runs only"
@@ -116,11 +129,13 @@ package enum HistoryHTML {
           "<br/>First flaked on \(code(HistoryText.short($0.commit))) \(HistoryText.day($0.started))"
             + (test.flakyCommits.count > 1 ? "; flaky on \(test.flakyCommits.count) commits" : "")
         } ?? "") + "</p>",
-      "<div class=\"timeline\" role=\"list\">" + test.timeline.map(mark).joined() + "</div>",
+      "<div class=\"timeline\" role=\"list\">" + test.timeline.suffix(mostMarks).map(mark).joined() + "</div>",
     ]
-    if let first = test.timeline.first, let last = test.timeline.last {
+    if let first = test.timeline.suffix(mostMarks).first, let last = test.timeline.last {
+      let left = test.timeline.count - mostMarks
       parts.append(
-        "<p class=\"axis\"><span>\(HistoryText.day(first.started))</span><span>\(HistoryText.day(last.started))</span></p>")
+        "<p class=\"axis\"><span>\(HistoryText.day(first.started))\(left > 0 ? " (the last \(mostMarks) of \(test.timeline.count) runs)" : "")"
+          + "</span><span>\(HistoryText.day(last.started))</span></p>")
     }
     parts.append("</section>")
     return parts.joined(separator: "\n")
