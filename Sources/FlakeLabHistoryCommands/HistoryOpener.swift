@@ -17,7 +17,11 @@ struct HistoryOpener: RunHistoryOpener {
     let fallback = Self.defaultPath(in: packagePath)
     switch target {
     case .file(let path): return try HistoryStore(path: path)
-    case .packageDefault: return try HistoryStore(path: fallback)
+    case .packageDefault:
+      let store = try HistoryStore(path: fallback)
+      Self.ignoreHistoryInGit(beside: fallback)
+      return store
+    case .nowhere: return nil
     case nil: return FileManager.default.fileExists(atPath: fallback) ? try HistoryStore(path: fallback) : nil
     }
   }
@@ -28,12 +32,30 @@ struct HistoryOpener: RunHistoryOpener {
       switch target {
       case .file(let path): path
       case .packageDefault: fallback
+      case .nowhere: nil
       case nil: FileManager.default.fileExists(atPath: fallback) ? fallback : nil
       }
     // SQLite keeps its journals beside the file a link leads to, not beside the link.
     return path.map { path in
       [path] + ["-wal", "-shm", "-journal"].map { ReportFile.destination(of: path) + $0 }
     } ?? []
+  }
+
+  /// What `.flakelab/.gitignore` says, made with the package's history: the history is each
+  /// machine's record, no source, while the quarantine beside it belongs in git.
+  static let gitignore = """
+    # Made by flakelab: the history is this machine's record of runs, kept out of git; the
+    # quarantine (quarantine.json) is the team's list, and belongs in git.
+    history.sqlite
+    history.sqlite-*
+
+    """
+
+  /// Writes `.flakelab/.gitignore` beside the package's history, unless one is there.
+  private static func ignoreHistoryInGit(beside history: String) {
+    let file = URL(fileURLWithPath: history).deletingLastPathComponent().appendingPathComponent(".gitignore").path
+    guard !FileManager.default.fileExists(atPath: file) else { return }
+    try? Data(gitignore.utf8).write(to: URL(fileURLWithPath: file), options: .withoutOverwriting)
   }
 
   /// The history at `path` when there is one, to read: reading makes none, and writes nothing.

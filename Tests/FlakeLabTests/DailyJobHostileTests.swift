@@ -222,9 +222,26 @@ final class DailyJobHostileTests: XCTestCase {
     let own = URL(fileURLWithPath: Fixtures.ciJob).appendingPathComponent(".flakelab")
     XCTAssertFalse(FileManager.default.fileExists(atPath: own.path))
     defer { try? FileManager.default.removeItem(at: own) }
-    let ci = try Flakelab.run(["ci", "--record", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds"])
+    let common = ["--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds"]
+    let ci = try Flakelab.run(["ci", "--record"] + common)
     XCTAssertEqual(ci.status, 0, ci.stderr)
-    XCTAssertTrue(FileManager.default.fileExists(atPath: own.appendingPathComponent("history.sqlite").path))
+    let history = own.appendingPathComponent("history.sqlite").path
+    XCTAssertTrue(FileManager.default.fileExists(atPath: history))
+    // Beside it, what belongs in git: the quarantine, not the history.
+    XCTAssertEqual(
+      try String(contentsOf: own.appendingPathComponent(".gitignore"), encoding: .utf8),
+      "# Made by flakelab: the history is this machine's record of runs, kept out of git; the\n"
+        + "# quarantine (quarantine.json) is the team's list, and belongs in git.\nhistory.sqlite\nhistory.sqlite-*\n")
+    // Once there, a run goes in unasked, and says so; --no-record keeps it out.
+    let unasked = try Flakelab.run(["ci"] + common)
+    XCTAssertEqual(unasked.status, 0, unasked.stderr)
+    XCTAssertTrue(unasked.stderr.contains("recorded in the package's history"), unasked.stderr)
+    XCTAssertTrue(unasked.stderr.contains("--no-record leaves it alone"), unasked.stderr)
+    let kept = try Flakelab.run(["ci", "--no-record"] + common)
+    XCTAssertEqual(kept.status, 0, kept.stderr)
+    XCTAssertEqual(kept.stderr, "")
+    XCTAssertEqual(try Flakelab.runTool("/usr/bin/env", ["sqlite3", history, "SELECT count(*) FROM runs"]), "2\n")
+    expectRefusal(try Flakelab.run(["ci", "--record", "--no-record"] + common), saying: "--record and --no-record")
   }
 
   private func importing(_ name: String, _ content: String, history: String? = nil) throws -> Flakelab.Result {

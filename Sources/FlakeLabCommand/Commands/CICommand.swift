@@ -59,6 +59,7 @@ struct CICommand: Command {
   static let options =
     PackageOptions.selectingTests
     + [Options.retries.spec, Options.failOnFlaky.spec, QuarantineOption.option.spec, RecordTarget.option.spec]
+    + [RecordTarget.noRecord.spec]
     + [Options.seed.spec, MeasurementOptions.Options.timeout(default: PackageOptions.defaultTimeout).spec]
     + [renderings.option.spec, OutputStage.output.spec, ProgressDisplay.noProgress.spec]
 
@@ -81,7 +82,7 @@ struct CICommand: Command {
     retries = try arguments[Options.retries]
     failsOnFlaky = arguments[Options.failOnFlaky]
     quarantinePath = try arguments[QuarantineOption.option]
-    record = try arguments[RecordTarget.option]
+    record = try RecordTarget.chosen(arguments)
     timeout = try arguments[MeasurementOptions.Options.timeout(default: PackageOptions.defaultTimeout)]
     seed = try arguments[Options.seed] ?? UInt64.random(in: 0...UInt64.max)
     output = try OutputStage(arguments, formats: Self.renderings.option, environment: environment)
@@ -111,7 +112,10 @@ struct CICommand: Command {
     }
     progress?.clear()
     let status = output.finish(CommandOutput(run))
-    if let history, !run.interrupted { try history.record(run) }
+    if let history, !run.interrupted {
+      try history.record(run)
+      if record == nil { printError("\(Program.name): \(RecordTarget.implicitNote(packagePath: package.path))") }
+    }
     return status
   }
 }

@@ -8,6 +8,8 @@ package enum RecordTarget: Sendable, Equatable {
   /// `--record` alone: the package's own history, made if need be.
   case packageDefault
   case file(String)
+  /// `--no-record`: no history, not even the package's own that exists.
+  case nowhere
 
   package static let option: Option<RecordTarget?> = {
     var option = Option<RecordTarget?>(
@@ -18,6 +20,23 @@ package enum RecordTarget: Sendable, Equatable {
     option.spec.valueMayBeLeftOut = true
     return option
   }()
+
+  package static let noRecord = Flag("no-record", "Record the run in no history, not even the package's own")
+
+  /// Said when a run went into the package's history though no `--record` asked: that it did,
+  /// and how not to.
+  package static func implicitNote(packagePath: String) -> String {
+    "recorded in the package's history (.flakelab/history.sqlite in \(packagePath)), which exists; --no-record leaves "
+      + "it alone"
+  }
+
+  /// The target `--record` and `--no-record` choose, which cannot both be given.
+  package static func chosen(_ arguments: ParsedArguments) throws(UsageError) -> RecordTarget? {
+    let record = try arguments[option]
+    guard arguments[noRecord] else { return record }
+    guard record == nil else { throw UsageError("--record and --no-record cannot both be given") }
+    return .nowhere
+  }
 }
 
 /// Opens the history a run is recorded in: before anything runs, so that a history that cannot

@@ -73,7 +73,7 @@ struct TestCommand: Command {
     PackageOptions.selectingTests + [Options.list.spec]
     + [Options.executor.spec, Options.executors.spec, Options.layout.spec]
     + [Options.index.spec, Options.budget.spec, Options.verbose.spec, FailureRateGate.failOnFlaky.spec]
-    + [RecordTarget.option.spec]
+    + [RecordTarget.option.spec, RecordTarget.noRecord.spec]
     + MeasurementOptions.specs(defaultTimeout: PackageOptions.defaultTimeout, iterations: Options.iterations)
 
 
@@ -108,7 +108,7 @@ struct TestCommand: Command {
       throw UsageError("--list prints text or, with --format json, one JSON document; not \(try arguments[Renderings.reportOption].rawValue)")
     }
     index = try arguments[Options.index]
-    record = try arguments[RecordTarget.option]
+    record = try RecordTarget.chosen(arguments)
     var measurementOptions = try MeasurementOptions(
       arguments, variants: [], defaultTimeout: PackageOptions.defaultTimeout, iterations: Options.iterations)
     measurementOptions.measurement.budget = try arguments[Options.budget]
@@ -161,6 +161,7 @@ struct TestCommand: Command {
     // short is no evidence to keep.
     if let history, !result.report.interrupted {
       try history.record(result.report, started: started, git: GitState.of(packageOptions.path))
+      if record == nil { printError("\(Program.name): \(RecordTarget.implicitNote(packagePath: packageOptions.path))") }
     }
     return status
   }
