@@ -105,6 +105,20 @@ final class SavedAnswerTests: XCTestCase {
       ])
   }
 
+  /// The markdown's line of runs alone names a layout only where it is not the line's own.
+  func testTheMarkdownNamesNoLayoutTwice() {
+    let runs = [
+      run(victim, .suite, .global, passed: 14, [(.failed(observation: "x"), 6)]),
+      run(victim, .alone, .global, passed: 7, [(.failed(observation: "x"), 3)]),
+      run(victim, .fresh, .serial, passed: 10),
+    ]
+    var report = Report(runs: runs)
+    report.tests = TestFinding.findings(of: [victim], runs: runs, polluters: [:], locations: [:], confidence: 0.95)
+    let markdown = MarkdownReport.render(report)
+    XCTAssertTrue(markdown.contains("alone: global 3/10, fresh serial 0/10"), markdown)
+    XCTAssertFalse(markdown.contains("alone: alone"), markdown)
+  }
+
   /// Issue 47: the page says what the text says of a test beyond its arms (here, the polluter
   /// search's evidence), and each plot's row its counts, as the text's arm lines do.
   func testThePageGivesThePolluterSearchAndEachRowsCounts() throws {

@@ -90,7 +90,7 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
     case .interference: "isolate the state it shares with its neighbours"
     case .firstRun: "make the first run deterministic"
     case .fifoDependent: "await the state, not the order of jobs"
-    case .needsParallelism: "fix the race in the code; never serialize the test"
+    case .needsParallelism: "fix the race, in the code or the test's expectation; never serialize the test"
     case .randomness: "inject the random values, or compare without order"
     case .timing: "inject a clock, or wait for the event"
     case .crashBesideOthers: "find the test in flight that brings on the crash"
@@ -108,14 +108,17 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
     case .serialDeterministic:
       "replay it on one queue (--executor serial), where it fails every time; if it checks a state between two steps "
         + "of the work (isLoading), give the work a suspension point where the test looks and run the test on the serial "
-        + "executor; if the code checks, awaits, then acts on what it checked, that is a real bug one queue exposes: fix the code"
+        + "executor (Swift Testing: @Suite(.serialized, .serialExecutor), FlakeLabTesting's trait; XCTest: the test's "
+        + "body in await withSerialExecutor { }, from FlakeLab); if the code checks, awaits, then acts on what it "
+        + "checked, that is a real bug one queue exposes: fix the code"
     case .interference:
       "isolate the state it shares with its neighbours (a shared default, the environment, files); "
         + "no neighbour was named as the one that fails it: run it with each suspect (--filter) to tell"
     case .firstRun: "make the first run deterministic: lazy initialization, caches and warm-up decide it"
     case .fifoDependent:
       "a serial executor makes it deterministic, but the test still depends on that order of jobs; await the state instead"
-    case .needsParallelism: "fix the code: serializing the test would hide the race"
+    case .needsParallelism:
+      "fix the race, in the code or in what the test expects of concurrent work: serializing the test would hide it"
     case .randomness:
       "replay the failing seed to see the value; make the test independent of the draw: inject a seeded generator or "
         + "fixed values, and compare sets and dictionaries without their order (sorted, or JSONEncoder's .sortedKeys)"

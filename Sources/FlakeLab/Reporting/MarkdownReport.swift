@@ -34,14 +34,16 @@ package enum MarkdownReport {
       lines += ["", "| test | verdict | diagnosis | failed | what to do |", "| --- | --- | --- | --- | --- |"]
       for finding in unstable {
         // `suite: global 6/6, serial 0/6`, then the runs alone, one line each; a layout other
-        // than the line's own is named (`one-at-a-time global`, `fresh serial`, `stressed global`).
+        // than the line's own is named (`one-at-a-time global`, `fresh serial`, `stressed global`),
+        // never the line's name again (`alone: global 3/10`, not `alone: alone global`).
         let screen = finding.runs.filter { $0.test?.layout.isSuitePass == true }
         let alone = finding.runs.filter { $0.test?.layout.isSuitePass == false }
         let arms = [("suite", screen, TestReference.ProcessLayout.suite), ("alone", alone, .repetitions)]
           .filter { !$0.1.isEmpty }.map { name, runs, plain in
             "\(name): " + runs.map { run in
               (run.test?.isConfirmation == true ? "second-seed " : "")
-                + (run.test.map { $0.layout == plain ? "" : "\($0.layout.rawValue) " } ?? "") + "\(run.executor) "
+                + (run.test.map { $0.layout == plain || $0.layout.rawValue == name ? "" : "\($0.layout.rawValue) " } ?? "")
+                + "\(run.executor) "
                 + "\(Formatting.count(run.tally.notPassed))/\(Formatting.count(run.tally.ran))"
             }.joined(separator: ", ")
           }
