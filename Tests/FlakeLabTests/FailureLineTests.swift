@@ -156,10 +156,39 @@ final class FailureLineTests: XCTestCase {
     let place = ThreadBlocks.place(call: "dispatch_semaphore_wait", frame: "XCTestCase.fulfillment(of:timeout:) at Tests/Support/Asserts.swift:40")
     XCTAssertEqual(ThreadBlocks.location(of: place, from: "/pkg"), SourceLocation(path: "/pkg/Tests/Support/Asserts.swift", line: 40))
     XCTAssertNil(ThreadBlocks.location(of: ThreadBlocks.place(call: "usleep", frame: "T.test()"), from: "/pkg"))
-    // The frame's path is the package's, wherever the lab runs from: `--package-path` as given.
+    // The frame's path is the package's as given (`--package-path`), so that a report names it
+    // as the run did, wherever `merge` reads it.
     let relative = try XCTUnwrap(ThreadBlocks.location(of: place, from: "Fixtures/P"))
-    XCTAssertEqual(relative.path, FileManager.default.currentDirectoryPath + "/Fixtures/P/Tests/Support/Asserts.swift")
+    XCTAssertEqual(relative.path, "Fixtures/P/Tests/Support/Asserts.swift")
     XCTAssertEqual(relative.place(relativeTo: "Fixtures/P"), "Tests/Support/Asserts.swift:40")
+  }
+
+  /// A wait that blocked the queue's thread is counted in passing iterations too: one that every
+  /// iteration makes, passing or failing, is no cause of the failures, and the arm's line says
+  /// which it was.
+  func testABlockInPassingIterationsIsCountedApart() throws {
+    let test = "M.T/testWaits"
+    let feed = try TestEventFeed(testID: test, firstIndex: 0, iterations: 3)
+    let blocked = TestEvent.threadBlocked(call: "usleep", frame: "T.testWaits() at Tests/M/T.swift:4")
+    let lines = [
+      TestEvent.runStarted, .testStarted(testID: test), blocked,
+      .issueRecorded(testID: test, message: "late", isFailure: true), .testEnded(testID: test),
+      .testStarted(testID: test), blocked, .testEnded(testID: test),
+      .testStarted(testID: test), .testEnded(testID: test),
+    ].map(\.line)
+    XCTAssertTrue(SystemCalls.writeAll(Array(lines.joined().utf8), to: feed.descriptor))
+    _ = feed.poll()
+    XCTAssertEqual(feed.blocks.failingIterations, 1)
+    XCTAssertEqual(feed.blocks.passingIterations, 1)
+    var run = RunResult(
+      RunKey(test: PackageTest(id: test, framework: .xctest), executor: .serial), tally: Tally(), seconds: 1,
+      iterationsAreIndependent: true)
+    run.blockedIterations = 1
+    run.blockedPassingIterations = 1
+    run.blockedAt = "T.testWaits() at Tests/M/T.swift:4, in usleep"
+    XCTAssertTrue(
+      SuiteAnswerText.armLine(run).hasSuffix("1 blocked the queue's thread at T.testWaits() at Tests/M/T.swift:4, in usleep "
+        + "(and 1 that passed blocked it too)"), SuiteAnswerText.armLine(run))
   }
 
   /// The line every format leads with is the failure's, kept through JSON and `merge`.

@@ -172,6 +172,7 @@ package final class Supervisor {
       if run.test != nil { result.testSeconds = state.iterationTime.seconds }
       result.ignoredEvents = state.ignoredEvents
       result.blockedIterations = state.blocks.failingIterations
+      result.blockedPassingIterations = state.blocks.passingIterations
       result.blockedAt = state.blocks.commonest
       result.iterationTimes = state.times
       return result

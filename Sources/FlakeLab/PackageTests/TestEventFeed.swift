@@ -38,6 +38,8 @@ final class TestEventFeed: OutcomeFeed {
   private var blockedAt: Block?
   /// Each place failing iterations blocked at, unnamed, with how many blocked there.
   private var failingBlocks: [Block: Int] = [:]
+  /// Passing iterations that blocked the queue's thread, wherever.
+  private var passingBlocks = 0
   /// Names the stacks the harness captured where the test blocked, once it said its images.
   private var symbols: StackSymbols?
   private let packagePath: String
@@ -138,7 +140,10 @@ final class TestEventFeed: OutcomeFeed {
     if let started {
       times.record(started.duration(toEndAt: endedAt), failed: outcome.map { !$0.isOutsideTheRate } ?? false)
     }
-    guard let outcome else { return }
+    guard let outcome else {
+      if blockedAt != nil { passingBlocks += 1 }
+      return
+    }
     records.append(ChannelRecord(index: index, outcome: outcome, fingerprint: 0, example: example, place: place))
     if let blockedAt, !outcome.isOutsideTheRate { failingBlocks[blockedAt, default: 0] += 1 }
   }
@@ -157,6 +162,7 @@ final class TestEventFeed: OutcomeFeed {
   /// test's threads may have been waiting for.
   var blocks: ThreadBlocks {
     var blocks = ThreadBlocks()
+    blocks.passingIterations = passingBlocks
     for (block, count) in failingBlocks {
       let frame = block.frame ?? block.stack.flatMap { symbols?.frame(of: $0) }
       blocks.failingIterations += count

@@ -1,9 +1,12 @@
 import Foundation
 
 /// Failing iterations of a test on one queue in which it blocked the queue's thread, as the
-/// harness saw them (``TestEvent/threadBlocked(call:frame:stack:)``), and where it blocked most often.
+/// harness saw them (``TestEvent/threadBlocked(call:frame:stack:)``), and where it blocked most
+/// often; and how many passing iterations blocked it too, which a block that fails the test
+/// stands apart from (a wait every iteration makes, passing or failing, decides nothing).
 package struct ThreadBlocks: Equatable, Sendable {
   package var failingIterations = 0
+  package var passingIterations = 0
   /// Each place, `frame` via `call`, with the failing iterations that blocked there.
   package var places: [String: Int] = [:]
 
@@ -16,13 +19,15 @@ package struct ThreadBlocks: Equatable, Sendable {
 
   package mutating func add(_ other: ThreadBlocks) {
     failingIterations += other.failingIterations
+    passingIterations += other.passingIterations
     places.merge(other.places, uniquingKeysWith: +)
   }
 
   /// The file and line of a place the harness named (`UploadTests.testUpload() at
   /// Tests/UploadTests.swift:12, in dispatch_semaphore_wait`), its path from `directory`, the
-  /// package's, which the harness writes it from (``StackSymbols``); nil when the harness could
-  /// name the function only.
+  /// package's as given, which the harness writes it from (``StackSymbols``): a report names it
+  /// as the run did, whatever directory `merge` reads it from. Nil when the harness could name
+  /// the function only.
   package static func location(of place: String, from directory: String) -> SourceLocation? {
     guard let at = place.range(of: " at ", options: .backwards) else { return nil }
     let rest = place[at.upperBound...]
@@ -30,8 +35,7 @@ package struct ThreadBlocks: Equatable, Sendable {
     guard let colon = spot.lastIndex(of: ":"), let line = Int(spot[spot.index(after: colon)...]) else { return nil }
     let path = String(spot[..<colon])
     guard !path.hasPrefix("/") else { return SourceLocation(path: path, line: line) }
-    let base = directory.hasPrefix("/") ? directory : FileManager.default.currentDirectoryPath + "/" + directory
-    return SourceLocation(path: base + "/" + path, line: line)
+    return SourceLocation(path: directory + "/" + path, line: line)
   }
 
   /// The place the harness names when a run loop on the queue's thread had nothing it could run

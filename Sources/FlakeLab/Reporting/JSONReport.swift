@@ -36,6 +36,7 @@ package enum JSONReport {
     package static let ignoredEvents = "ignoredEvents"
     package static let rerunForLostEvents = "rerunForLostEvents"
     package static let blockedIterations = "blockedIterations"
+    package static let blockedPassingIterations = "blockedPassingIterations"
     package static let ruledOut = "ruledOut"
     package static let secondSeed = "secondSeed"
     package static let unconfirmed = "unconfirmed"
@@ -166,6 +167,7 @@ package enum JSONReport {
       (Key.ignoredEvents, .int(result.ignoredEvents)),
       (Key.rerunForLostEvents, .int(result.rerunForLostEvents)),
       (Key.blockedIterations, .int(result.blockedIterations)),
+      (Key.blockedPassingIterations, .int(result.blockedPassingIterations)),
       (Key.blockedAt, result.blockedAt.map { .string($0) } ?? .null),
       (Key.testSeconds, result.testSeconds.map { .double($0) } ?? .null),
       (Key.iterationTimes, iterationTimes(result.iterationTimes)),

@@ -99,6 +99,7 @@ extension JSONReport {
     result.ignoredEvents = max(0, run[Key.ignoredEvents]?.int ?? 0)
     result.rerunForLostEvents = max(0, run[Key.rerunForLostEvents]?.int ?? 0)
     result.blockedIterations = max(0, run[Key.blockedIterations]?.int ?? 0)
+    result.blockedPassingIterations = max(0, run[Key.blockedPassingIterations]?.int ?? 0)
     result.blockedAt = run[Key.blockedAt]?.string
     result.testSeconds = try seconds(run, Key.testSeconds, name: name)
     result.iterationTimes = iterationTimes(run[Key.iterationTimes])

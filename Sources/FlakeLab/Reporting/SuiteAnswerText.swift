@@ -192,6 +192,10 @@ package enum SuiteAnswerText {
     if run.test?.isConfirmation == true { line += " · second seed: does the cause show again?" }
     if let place = run.blockedAt, run.blockedIterations > 0 {
       line += " · \(Formatting.count(run.blockedIterations)) blocked the queue's thread at \(place)"
+      line +=
+        run.blockedPassingIterations == 0
+        ? " (no passing iteration blocked it)"
+        : " (and \(Formatting.count(run.blockedPassingIterations)) that passed blocked it too)"
     }
     if run.notRun > 0, let stop = run.stop {
       line += " · stopped: \(TextReport.reason(stop))"

@@ -47,6 +47,8 @@ package struct RunResult: Sendable {
   /// A package's test on one queue: its failing iterations in which it blocked the queue's
   /// thread (a sleep, a semaphore, a condition or group wait), as the harness saw them.
   package var blockedIterations = 0
+  /// Its passing iterations in which it blocked the queue's thread too.
+  package var blockedPassingIterations = 0
   /// Where it blocked the most often: the innermost frame of the test binary, and the call.
   package var blockedAt: String?
   /// A package's test alone: how long its counted iterations took, each apart.
@@ -88,6 +90,7 @@ package struct RunResult: Sendable {
     failedBeside.merge(other.failedBeside, uniquingKeysWith: +)
     origins.merge(other.origins, uniquingKeysWith: { first, _ in first })
     blockedIterations += other.blockedIterations
+    blockedPassingIterations += other.blockedPassingIterations
     blockedAt = blockedAt ?? other.blockedAt
     iterationTimes.add(other.iterationTimes)
     replicates += other.replicates
