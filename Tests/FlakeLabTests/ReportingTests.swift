@@ -170,3 +170,24 @@ final class ReportingTests: XCTestCase {
     XCTAssertFalse(try underTerminal("--no-progress").contains("ETA"))
   }
 }
+
+/// Failures that differ only in numbers are one row of a histogram, with each number that
+/// varies given as its range; the JSON keeps every outcome apart.
+final class OutcomeGroupTests: XCTestCase {
+  func testFailuresThatDifferOnlyInNumbersAreOneRowWithTheirRange() {
+    var tally = Tally()
+    tally.record(.passed, count: 80)
+    tally.record(.failed(observation: "expected 3, got 4"), count: 9)
+    tally.record(.failed(observation: "expected 3, got 17"), count: 6)
+    tally.record(.failed(observation: "expected 3, got 9.5"), count: 1)
+    tally.record(.failed(observation: "isLoading was false right after the tap"), count: 3)
+    tally.record(.timedOut, count: 1)
+    XCTAssertEqual(
+      OutcomeGroups.rows(tally.histogram).map { "\($0.count) \($0.text)" },
+      ["80 passed", "16 expected 3, got 4–17", "3 isLoading was false right after the tap", "1 timed out"])
+    let lines = TextReport.histogramLines(tally)
+    XCTAssertTrue(lines.contains { $0.hasSuffix("16.00%  expected 3, got 4–17") }, "\(lines)")
+    XCTAssertEqual(lines.count, 4)
+    XCTAssertEqual(tally.outcomesByFrequency.count, 5, "the tally keeps each outcome apart, for JSON")
+  }
+}

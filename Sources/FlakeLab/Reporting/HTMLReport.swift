@@ -146,17 +146,20 @@ package enum HTMLReport {
       + "</table><p>Rates under the global executor depend on this machine's cores and load.</p></footer>"
   }
 
-  /// Outcome counts as bars, passes first.
+  /// Outcome counts as bars, passes first; failures that differ only in numbers are one bar
+  /// (``OutcomeGroups``), an outcome of its own said as the test said it.
   private static func histogram(_ tally: Tally) -> String {
     let total = max(1, tally.iterations)
-    let rows = tally.histogram.map { outcome, count in
-      let width = String(format: "%.1f", 100 * Double(count) / Double(total))
-      let said = tally.examples[outcome] ?? OutcomeText.describe(outcome)
+    let said = Dictionary(
+      tally.histogram.map { (OutcomeText.describe($0.outcome), tally.examples[$0.outcome]) }, uniquingKeysWith: { a, _ in a })
+    let rows = OutcomeGroups.rows(tally.histogram).map { row in
+      let width = String(format: "%.1f", 100 * Double(row.count) / Double(total))
+      let text = said[row.text].flatMap { $0 } ?? row.text
       // A crash charged to every test in flight names them all: the JSON report keeps the list.
-      let text = said.count > 300 ? String(said.prefix(299)) + "…" : said
-      return "<tr><td class=\"count\">\(Formatting.count(count))</td>"
-        + "<td class=\"bar\"><span class=\"\(outcome == .passed ? "passed" : "failed")\" style=\"width: \(width)%\"></span></td>"
-        + "<td>\(escaped(text))</td></tr>"
+      let shown = text.count > 300 ? String(text.prefix(299)) + "…" : text
+      return "<tr><td class=\"count\">\(Formatting.count(row.count))</td>"
+        + "<td class=\"bar\"><span class=\"\(row.isPassed ? "passed" : "failed")\" style=\"width: \(width)%\"></span></td>"
+        + "<td>\(escaped(shown))</td></tr>"
     }
     return "<table class=\"histogram\">\(rows.joined())</table>"
   }

@@ -56,17 +56,16 @@ package enum TextReport {
   static let outcomesShown = 10
 
   /// The outcome histogram, jcstress style, shown once a run has more than one outcome:
-  /// `    9,860  98.60%  isLoading was false right after the tap`.
+  /// `    9,860  98.60%  isLoading was false right after the tap`; failures that differ only in
+  /// numbers are one row (``OutcomeGroups``).
   package static func histogramLines(_ tally: Tally) -> [String] {
-    let histogram = tally.histogram
+    let histogram = OutcomeGroups.rows(tally.histogram)
     guard histogram.count > 1 || tally.passed == 0 else { return [] }
     var table = TextTable([.right, .right, .left])
     let shown = histogram.prefix(outcomesShown)
-    for (outcome, count) in shown {
+    for row in shown {
       table.add([
-        Formatting.count(count),
-        Formatting.percent(Double(count) / Double(max(1, tally.iterations))),
-        OutcomeText.describe(outcome),
+        Formatting.count(row.count), Formatting.percent(Double(row.count) / Double(max(1, tally.iterations))), row.text,
       ])
     }
     let rest = histogram.dropFirst(outcomesShown)
