@@ -77,6 +77,8 @@ install: build
 	$(FLAKELAB) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/flakelab
 	$(FLAKELAB) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_flakelab
 	$(FLAKELAB) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/flakelab.fish
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*|*":$(PREFIX)/bin/:"*) ;; *) [ -n "$(DESTDIR)" ] || \
+	  echo "note: $(PREFIX)/bin is not on your PATH: add it (export PATH=\"$(PREFIX)/bin:\$$PATH\" in your shell's profile) to run flakelab by name";; esac
 
 clean:
 	rm -rf .build

@@ -191,6 +191,29 @@ final class FailureLineTests: XCTestCase {
         + "(and 1 that passed blocked it too)"), SuiteAnswerText.armLine(run))
   }
 
+  /// In `flakelab test`'s answer, a failure whose line is another test's that ran before it stays
+  /// the failing test's, with that test named as where it probably came from, through JSON too.
+  func testTheAnswerNamesWhereAFailureProbablyCameFrom() throws {
+    let bystander = PackageTest(id: "M.UISchedulerTests/testVoidsThreadHop", framework: .xctest)
+    let owner = PackageTest(id: "M.UISchedulerTests/testRunsOnMain", framework: .xctest)
+    let place = SourceLocation(path: source, line: 14)
+    var tally = Tally()
+    tally.record(.passed, count: 16)
+    tally.record(.failed(observation: "XCTAssertFalse failed"), count: 1, place: place)
+    var run = RunResult(RunKey(test: bystander, executor: .global), tally: tally, seconds: 1, iterationsAreIndependent: false)
+    run.test = TestReference(test: bystander, packagePath: directory.path, layout: .suite)
+    run.origins = [place: owner]
+    var report = Report(runs: [run])
+    report.tests = TestFinding.findings(of: [bystander], runs: [run], polluters: [:], locations: [:], confidence: 0.95)
+    let read = try JSONReport.read(Data(JSONReport.render(report).utf8), name: "r.json")
+    XCTAssertEqual(read.runs.first?.origins, [place: owner])
+    let text = SuiteAnswerText.render(read, verbose: false)
+    XCTAssertTrue(
+      text.contains("its failure's line, UISchedulerTests.swift:14, is in the body of M.UISchedulerTests/testRunsOnMain"),
+      text)
+    XCTAssertNotEqual(read.tests.first?.verdict, .stable, "the failure is still this test's")
+  }
+
   /// The line every format leads with is the failure's, kept through JSON and `merge`.
   func testTheFailuresLineLeadsTheAnswerAndSurvivesJSON() throws {
     let test = PackageTest(id: "M.UISchedulerTests/testRunsOnMain", framework: .xctest)

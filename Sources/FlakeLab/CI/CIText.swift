@@ -6,7 +6,8 @@ package enum CIText {
     var lines = [
       run.machine.line + " · seed \(run.seed)",
       "The suite ran once under global, as swift test runs it; a test that failed, crashed or hung ran again alone, "
-        + "in a fresh process, up to \(run.retries) time\(run.retries == 1 ? "" : "s").",
+        + "in a fresh process, up to \(run.retries) time\(run.retries == 1 ? "" : "s"), and one that then passed alone "
+        + "ran after the tests before it and alone in turn, as often.",
       "",
     ]
     let crashes = run.crashes
@@ -118,7 +119,12 @@ package enum CIText {
     }
     let before = run.predecessors(of: test).count
     let after =
-      test.test.framework == .xctest ? "after the \(Formatting.count(before)) tests before it" : "beside the others"
+      switch (test.test.framework, before) {
+      case (.swiftTesting, _): "beside the others"
+      case (.xctest, 0): "in the suite again, where it runs first"
+      case (.xctest, 1): "after the test before it"
+      case (.xctest, _): "after the \(Formatting.count(before)) tests before it"
+      }
     if let runs = runs(again, after, first: first, onlyPlace: false) { parts.append(runs) }
     let cut = test.retriesCut ? ", then retried until the interrupt cut it short" : ""
     return parts.joined(separator: ", ") + cut

@@ -93,6 +93,13 @@ package struct TestFinding: Sendable {
     runs.lazy.compactMap { $0.tally.places[outcome] }.first
   }
 
+  /// The test a failure recorded at `place` probably came from: its body holds the line, and it
+  /// ran before this one in the suite pass's process (``FailureOrigin``). A hint: the failure
+  /// stays this test's, as `swift test` counts it.
+  package func origin(of place: SourceLocation) -> PackageTest? {
+    runs.lazy.compactMap { $0.origins[place] }.first
+  }
+
   /// `outcome` as the test said it, or as the lab words it.
   package func said(_ outcome: Outcome) -> String {
     runs.lazy.compactMap { $0.tally.examples[outcome] }.first ?? OutcomeText.describe(outcome)

@@ -37,6 +37,7 @@ package enum JSONReport {
     package static let rerunForLostEvents = "rerunForLostEvents"
     package static let blockedIterations = "blockedIterations"
     package static let blockedPassingIterations = "blockedPassingIterations"
+    package static let origins = "origins"
     package static let ruledOut = "ruledOut"
     package static let secondSeed = "secondSeed"
     package static let unconfirmed = "unconfirmed"
@@ -214,6 +215,11 @@ package enum JSONReport {
       let beside = result.failedBeside.sorted { ($1.value, $0.key.id) < ($0.value, $1.key.id) }
       members.append(
         (Key.failedBeside, .array(beside.map { .object([(Key.test, .string($0.key.id)), (Key.passes, .int($0.value))]) })))
+    }
+    if !result.origins.isEmpty {
+      let origins = result.origins.sorted { ($0.key.path, $0.key.line) < ($1.key.path, $1.key.line) }
+      members.append(
+        (Key.origins, .array(origins.map { .object([(Key.place, location($0.key)), (Key.test, .string($0.value.id))]) })))
     }
     return members
   }

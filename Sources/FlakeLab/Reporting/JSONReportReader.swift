@@ -105,6 +105,12 @@ extension JSONReport {
     result.iterationTimes = iterationTimes(run[Key.iterationTimes])
     if let id = run[Key.test]?.string {
       (result.test, result.failedBeside) = try test(id, of: run, name: name)
+      for entry in run[Key.origins]?.array ?? [] {
+        guard let place = JSONReport.location(reading: entry[Key.place]), let owner = entry[Key.test]?.string,
+          let framework = result.test?.test.framework
+        else { throw .malformed(path: name, .finding(test: id)) }
+        result.origins[place] = PackageTest(id: owner, framework: framework)
+      }
     }
     return result
   }

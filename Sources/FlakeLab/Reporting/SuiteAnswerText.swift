@@ -96,6 +96,14 @@ package enum SuiteAnswerText {
   /// contrasts left undecided and the causes ruled out. The text and the page both give them.
   static func evidence(_ finding: TestFinding) -> [String] {
     var lines: [String] = []
+    if let failure = finding.commonestFailure, let place = finding.place(of: failure),
+      let origin = finding.origin(of: place)
+    {
+      lines.append(
+        "its failure's line, \(place.place(relativeTo: finding.packagePath ?? ".")), is in the body of \(origin.id), "
+          + "which ran before it in its process: probably a task of that test's that outlived it (XCTest charges an "
+          + "assertion to the test running when it lands); counted here, as swift test counts it")
+    }
     if let polluters = finding.polluters {
       lines.append(pollutersLine(polluters, alone: finding.runs.filter { $0.test?.layout.isSuitePass == false }))
     }
