@@ -74,7 +74,7 @@ package enum CIText {
     return "the \(Formatting.count(before.count)) test\(before.count == 1 ? "" : "s") that \(which) in the pass"
       + (nearest.isEmpty
         ? "" : ": " + (more > 0 ? "… \(Formatting.count(more)) more, " : "") + nearest.joined(separator: ", "))
-      + "; one of them leaves what fails it"
+      + "; one of them probably leaves what fails it (it failed after them each time, and passed each time alone)"
   }
 
   /// `quarantine entry 'M.old()' names no test of the package: it quarantines nothing; did you mean 'M.new()'?`
