@@ -21,7 +21,8 @@ extension HistoryError: DescribedError {
     case .readOnly(let path):
       "the history \(path) cannot be written here (the file, its directory or its mount is read-only); nothing was "
         + "written: make it writable, or name another with --record FILE (history import: --history FILE)"
-    case .ioFailed(let path): "the disk failed a read or write of the history \(path); nothing was written: check the disk"
+    case .ioFailed(let path):
+      "the disk failed a read or write of the history \(path); nothing was written: check the disk"
     case .foreignLog(let path):
       "the history \(path) has beside it a \(path)-wal written for another history or by another program (a writer "
         + "killed before the history was replaced?); nothing was read or written: move it aside (mv '\(path)-wal' "

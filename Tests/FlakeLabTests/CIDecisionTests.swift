@@ -122,7 +122,8 @@ final class CIDecisionTests: XCTestCase {
     for second in [
       CITest.Attempt(outcome: .passed, seconds: 0.01, index: 3, placement: .alone),
       CITest.Attempt(
-        outcome: failure, seconds: 0.01, place: SourceLocation(path: "/p/T.swift", line: 20), index: 3, placement: .alone),
+        outcome: failure, seconds: 0.01, place: SourceLocation(path: "/p/T.swift", line: 20), index: 3,
+        placement: .alone),
     ] {
       var stays = ci
       stays.record([.ownerAlone(owner.test, checking: bystander.test)], alone: [same], again: [:], retries: 2)

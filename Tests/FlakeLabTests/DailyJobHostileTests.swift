@@ -292,7 +292,8 @@ final class DailyJobHostileTests: XCTestCase {
     // A date no calendar has is refused, never rolled into March or replaced by the file's time.
     for timestamp in ["2026-02-30T10:00:00", "2026-11-28T24:00:00", "NaN"] {
       expectRefusal(
-        try importing("day.xml", #"<testsuite timestamp="\#(timestamp)"><testcase classname="A" name="b"/></testsuite>"#),
+        try importing(
+          "day.xml", #"<testsuite timestamp="\#(timestamp)"><testcase classname="A" name="b"/></testsuite>"#),
         saying: "says a run started '\(timestamp)', which is no date")
     }
     let ci = try Flakelab.run(
@@ -302,6 +303,7 @@ final class DailyJobHostileTests: XCTestCase {
       XCTAssertTrue(ci.stdout.contains(from), from)
       return ci.stdout.replacingOccurrences(of: from, with: to)
     }
+    func impossible(_ field: String) -> String { "a \(field) of 0 to 1000000000 seconds" }
     let attempt = try XCTUnwrap(ci.stdout.range(of: #"\{"outcome": "passed"[^}]*\}"#, options: .regularExpression).map { String(ci.stdout[$0]) })
     let cases: [(String, String)] = [
       (tampered("\"flakelab\": \"\(Report.labVersion)\"", "\"flakelab\": \"9.0.0\""), "flakelab 9.0.0 wrote it"),
@@ -313,10 +315,10 @@ final class DailyJobHostileTests: XCTestCase {
       (tampered(#""seed": ""#, #""seed": "no seed", "was": ""#), "a seed of 0 to 2^64 − 1"),
       (tampered(#""index": 0"#, #""index": -3"#), "at indices of 0 or more, not -3"),
       // Numbers no run had: each one line, never a trap.
-      (tampered(#""timeoutSeconds": 60.0"#, #""timeoutSeconds": 1e30"#), "a timeoutSeconds of 0 to 1000000000 seconds"),
-      (tampered(#""timeoutSeconds": 60.0"#, #""timeoutSeconds": 1e308"#), "a timeoutSeconds of 0 to 1000000000 seconds"),
-      (tampered(#""timeoutSeconds": 60.0"#, #""timeoutSeconds": -1e30"#), "a timeoutSeconds of 0 to 1000000000 seconds"),
-      (tampered(#""passSeconds": "#, #""passSeconds": 1e300, "was": "#), "a passSeconds of 0 to 1000000000 seconds"),
+      (tampered(#""timeoutSeconds": 60.0"#, #""timeoutSeconds": 1e30"#), impossible("timeoutSeconds")),
+      (tampered(#""timeoutSeconds": 60.0"#, #""timeoutSeconds": 1e308"#), impossible("timeoutSeconds")),
+      (tampered(#""timeoutSeconds": 60.0"#, #""timeoutSeconds": -1e30"#), impossible("timeoutSeconds")),
+      (tampered(#""passSeconds": "#, #""passSeconds": 1e300, "was": "#), impossible("passSeconds")),
       (tampered(#""retries": 2"#, #""retries": 1000000000000"#), "retries of 0 to 100, not 1000000000000"),
     ]
     for (index, (report, message)) in cases.enumerated() {
@@ -329,23 +331,27 @@ final class DailyJobHostileTests: XCTestCase {
   /// `merge` and to `history import`, never a trap.
   func testALabReportWithImpossibleSecondsIsRefused() throws {
     let lab = try Flakelab.run(
-      ["test", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--iterations", "2",
-       "--format", "json"])
+      ["test", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds"]
+        + ["--iterations", "2", "--format", "json"])
     XCTAssertEqual(lab.status, 0, lab.stderr)
     let later = path("later.json")
     try lab.stdout.replacingOccurrences(of: "\"flakelab\": \"\(Report.labVersion)\"", with: "\"flakelab\": \"9.0.0\"")
       .write(toFile: later, atomically: true, encoding: .utf8)
-    expectRefusal(try importing("later.json", try String(contentsOfFile: later, encoding: .utf8)), saying: "flakelab 9.0.0")
+    expectRefusal(
+      try importing("later.json", try String(contentsOfFile: later, encoding: .utf8)), saying: "flakelab 9.0.0")
     let impossible = [
-      (#""budgetSeconds": "#, #""budgetSeconds": 1e300, "was": "#), (#""timeoutSeconds": "#, #""timeoutSeconds": 1e30, "was": "#),
+      (#""budgetSeconds": "#, #""budgetSeconds": 1e300, "was": "#),
+      (#""timeoutSeconds": "#, #""timeoutSeconds": 1e30, "was": "#),
     ]
     for (from, to) in impossible {
       XCTAssertTrue(lab.stdout.contains(from), from)
       let report = path("lab.json")
       try lab.stdout.replacingOccurrences(of: from, with: to).write(toFile: report, atomically: true, encoding: .utf8)
       let field = from.split(separator: "\"")[0]
-      expectRefusal(try Flakelab.run(["merge", report, report]), saying: "its \(field) is no time a run could have taken")
-      expectRefusal(try importing("lab.json", try String(contentsOfFile: report, encoding: .utf8)), saying: String(field))
+      expectRefusal(
+        try Flakelab.run(["merge", report, report]), saying: "its \(field) is no time a run could have taken")
+      expectRefusal(
+        try importing("lab.json", try String(contentsOfFile: report, encoding: .utf8)), saying: String(field))
     }
   }
 
@@ -539,8 +545,8 @@ final class DailyJobHostileTests: XCTestCase {
     Thread.sleep(forTimeInterval: 0.3)
     XCTAssertNil(second.withLock { $0 }, "the second waits while the first builds")
     XCTAssertEqual(
-      said.withLock { $0 }, ["waiting for another flakelab's build of \(package) to end (SwiftPM builds one at a time)"],
-      "and says so, once")
+      said.withLock { $0 },
+      ["waiting for another flakelab's build of \(package) to end (SwiftPM builds one at a time)"], "and says so, once")
     first.release()
     let deadline = Date().addingTimeInterval(10)
     while second.withLock({ $0 }) == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }

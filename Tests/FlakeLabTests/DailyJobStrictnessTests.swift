@@ -48,8 +48,9 @@ final class DailyJobStrictnessTests: XCTestCase {
       "LateAssertionTests/testBBystander", "closesDescriptorsThenFails()",
     ]
     XCTAssertEqual(failing, Set(expected.map { "StrictJobTests." + $0 }))
-    let passing = ["SharedCheckTests/testAChecksTheValue", "BaseCheckTests/testCompare", "LateAssertionTests/testAOwner"]
-    for passing in passing {
+    for passing in [
+      "SharedCheckTests/testAChecksTheValue", "BaseCheckTests/testCompare", "LateAssertionTests/testAOwner",
+    ] {
       XCTAssertEqual(try test(passing).status, .passed, "no reading of the sources charges \(passing)")
     }
   }
@@ -82,7 +83,8 @@ final class DailyJobStrictnessTests: XCTestCase {
       text.contains(
         "FAILS IN SUITE  StrictJobTests.PollutionTests/testBVictim  failed in the pass, passed in 2 retries alone, "
           + "failed in 2 retries after the 5 tests before it"), text)
-    XCTAssertTrue(text.contains("StrictJobTests.PollutionTests/testAPolluter; one of them probably leaves what fails it"), text)
+    XCTAssertTrue(
+      text.contains("StrictJobTests.PollutionTests/testAPolluter; one of them probably leaves what fails it"), text)
     XCTAssertTrue(text.contains("2 failed in the suite (passed alone)"), text)
 
     let history = try Flakelab.run(["history", "--history", try job.history, "--package-path", Fixtures.strictJob])

@@ -91,7 +91,8 @@ final class FailureLineTests: XCTestCase {
     let lines = [
       TestEvent.runStarted, .testStarted(testID: owner), .testEnded(testID: owner),
       .issueRecorded(
-        testID: nil, message: "XCTAssertFalse failed", isFailure: true, location: SourceLocation(path: source, line: 14)),
+        testID: nil, message: "XCTAssertFalse failed", isFailure: true,
+        location: SourceLocation(path: source, line: 14)),
     ].map(\.line)
     XCTAssertTrue(SystemCalls.writeAll(Array(lines.joined().utf8), to: feed.descriptor))
     _ = feed.poll()
@@ -186,9 +187,11 @@ final class FailureLineTests: XCTestCase {
     run.blockedIterations = 1
     run.blockedPassingIterations = 1
     run.blockedAt = "T.testWaits() at Tests/M/T.swift:4, in usleep"
+    let line = SuiteAnswerText.armLine(run)
     XCTAssertTrue(
-      SuiteAnswerText.armLine(run).hasSuffix("1 blocked the queue's thread at T.testWaits() at Tests/M/T.swift:4, in usleep "
-        + "(and 1 that passed blocked it too)"), SuiteAnswerText.armLine(run))
+      line.hasSuffix(
+        "1 blocked the queue's thread at T.testWaits() at Tests/M/T.swift:4, in usleep (and 1 that passed blocked it too)"),
+      line)
   }
 
   /// In `flakelab test`'s answer, a failure whose line is another test's that ran before it stays
@@ -200,7 +203,8 @@ final class FailureLineTests: XCTestCase {
     var tally = Tally()
     tally.record(.passed, count: 16)
     tally.record(.failed(observation: "XCTAssertFalse failed"), count: 1, place: place)
-    var run = RunResult(RunKey(test: bystander, executor: .global), tally: tally, seconds: 1, iterationsAreIndependent: false)
+    var run = RunResult(
+      RunKey(test: bystander, executor: .global), tally: tally, seconds: 1, iterationsAreIndependent: false)
     run.test = TestReference(test: bystander, packagePath: directory.path, layout: .suite)
     run.origins = [place: owner]
     var report = Report(runs: [run])
@@ -208,9 +212,8 @@ final class FailureLineTests: XCTestCase {
     let read = try JSONReport.read(Data(JSONReport.render(report).utf8), name: "r.json")
     XCTAssertEqual(read.runs.first?.origins, [place: owner])
     let text = SuiteAnswerText.render(read, verbose: false)
-    XCTAssertTrue(
-      text.contains("its failure's line, UISchedulerTests.swift:14, is in the body of M.UISchedulerTests/testRunsOnMain"),
-      text)
+    let named = "its failure's line, UISchedulerTests.swift:14, is in the body of M.UISchedulerTests/testRunsOnMain"
+    XCTAssertTrue(text.contains(named), text)
     XCTAssertNotEqual(read.tests.first?.verdict, .stable, "the failure is still this test's")
   }
 

@@ -108,7 +108,8 @@ final class HistoryFormatTests: XCTestCase {
     formatter.timeZone = TimeZone(identifier: "UTC")
     var generator = SystemRandomNumberGenerator()
     let edges: [Double] = [0, -1, 951_782_400, 951_868_799, 4_107_542_399, -2_203_891_200, 1_795_000_000]
-    for seconds in edges + (0..<2000).map({ _ in Double(Int64.random(in: -2_208_988_800...7_258_118_400, using: &generator)) }) {
+    let drawn = (0..<2000).map { _ in Double(Int64.random(in: -2_208_988_800...7_258_118_400, using: &generator)) }
+    for seconds in edges + drawn {
       let date = Date(timeIntervalSince1970: seconds)
       XCTAssertEqual(Timestamp.iso8601(date), formatter.string(from: date), "\(seconds)")
     }

@@ -78,7 +78,8 @@ final class HistoryPageTests: XCTestCase {
       from: Date(timeIntervalSince1970: 1_790_000_000), to: Date(timeIntervalSince1970: 1_790_100_000), branch: nil)
     let page = HistoryHTML.render(HistoryAnalysis.answer(runs, window: window), path: "h.sqlite")
     XCTAssertEqual(page.components(separatedBy: "<section id=\"test-").count - 1, HistoryHTML.mostTests)
-    XCTAssertEqual(page.components(separatedBy: "role=\"listitem\"").count - 1, HistoryHTML.mostTests * HistoryHTML.mostMarks)
+    XCTAssertEqual(
+      page.components(separatedBy: "role=\"listitem\"").count - 1, HistoryHTML.mostTests * HistoryHTML.mostMarks)
     XCTAssertTrue(page.contains("The first 300 of 400 tests that did not pass"), String(page.prefix(3000)))
     XCTAssertTrue(page.contains("(the last 200 of 250 runs)"))
   }

@@ -109,7 +109,8 @@ final class PackageTestCommandTests: XCTestCase {
     // The run's end counts every event before it: the supervisor checks that none was lost.
     XCTAssertEqual(
       events,
-      ["stackImages", "runStarted"] + Array(repeating: ["started \(id)", issue, "ended \(id) 1 issues"], count: 2).joined() + ["runEnded 7"])
+      ["stackImages", "runStarted"] + Array(repeating: ["started \(id)", issue, "ended \(id) 1 issues"], count: 2).joined()
+        + ["runEnded 7"])
     let said = instants.compactMap { $0 }
     XCTAssertEqual(said.count, 4)
     XCTAssertEqual(said, said.sorted())

@@ -170,7 +170,8 @@ final class SourceLocationTests: XCTestCase {
     try write(["M/Unsure.swift": "class UnsureTests: XCTestCase {\n  func testA() { let s = \"open\n }\n}\n"])
     let found = XCTestDeclaration.find(["M.UnsureTests/testA"], under: directory.path)
     XCTAssertEqual(
-      found["M.UnsureTests/testA"]?.doubt, "Unsure.swift was read with doubt at line 2: a string is not closed on its line")
+      found["M.UnsureTests/testA"]?.doubt,
+      "Unsure.swift was read with doubt at line 2: a string is not closed on its line")
   }
 
   func testWithoutDoubtEveryLiteralFormIsReadWhole() throws {

@@ -393,10 +393,11 @@ final class TestDiagnosisTests: XCTestCase {
       SavedReports.blockingAnswer, ["--format", "markdown"],
       environment: ["GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": Fixtures.flakeKinds])
     XCTAssertEqual(result.status, 0, result.stderr)
-    // The harness saw the semaphore's wait block the queue's thread (inside `#expect`, whose
-    // expansion has no line: the call alone); the annotation lands on the failing line.
+    // The harness saw the semaphore's wait block the queue's thread, and named the test's frame
+    // that called it; the annotation lands on that line, the failing one.
+    let frame = "blocksThread() at Tests/FlakeKindsTests/Kinds.swift:49, in DispatchSemaphore.wait"
     let advice =
-      "DispatchSemaphore.wait blocks the queue's thread until async work ends: await that work there instead "
+      "\(frame) blocks the queue's thread until async work ends: await that work there instead "
       + "(XCTest's async fulfillment(of:timeout:), a continuation), in the test or the helper that blocks; never serialize this test"
     XCTAssertEqual(
       result.stderr,
@@ -409,7 +410,7 @@ final class TestDiagnosisTests: XCTestCase {
       "### flakelab test: 1 of 2 tests not stable", "",
       "| test | verdict | diagnosis | failed | what to do |", "| --- | --- | --- | --- | --- |",
       "| `FlakeKindsTests.blocksThread()` | flaky | **blocks-thread**: blocks a thread waiting for async work: never finishes on one queue"
-        + "<br>open `Tests/FlakeKindsTests/Kinds.swift:49: Expectation failed: (done.wait(timeout: .now() + 1) → .timedOut) == .success`"
+        + "<br>open `Tests/FlakeKindsTests/Kinds.swift:49: blocks the queue's thread (\(frame))`"
         + " | suite: serial 3/3<br>alone: global 0/6, serial 3/3, seeded 3/3, fresh global 0/3, fresh serial 3/3, stressed global 0/6"
         + " | \(advice) |",
       "",

@@ -8,7 +8,9 @@ extension CIRun {
   /// test that never failed. The seed decides what the process draws, not when its threads run:
   /// under the global executor a replay repeats a failure the seed decided, not an interleaving.
   package func replay(of test: CITest) -> String? {
-    guard let failure = test.attempts.first(where: { $0.failed && $0.placement == .alone }) ?? test.attempts.first(where: \.failed)
+    guard
+      let failure = test.attempts.first(where: { $0.failed && $0.placement == .alone })
+        ?? test.attempts.first(where: \.failed)
     else { return nil }
     let package = ScheduleText.shellQuoted(packagePath)
     guard failure.placement == .alone else {

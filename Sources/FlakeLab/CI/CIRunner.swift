@@ -84,7 +84,8 @@ package struct CIRunner {
       var aloneAttempts: [CITest.Attempt?] = []
       if !alone.isEmpty {
         // Only a run with something to retry alone pays for the probe a run alone needs.
-        let probed = try probe ?? HarnessProbe.run(binary: package.testBinary, preload: preload, mechanisms: [.untouched])
+        let probed =
+          try probe ?? HarnessProbe.run(binary: package.testBinary, preload: preload, mechanisms: [.untouched])
         probe = probed
         guard let attempts = try runAlone(alone, round: round, probe: probed, onProgress: onProgress) else {
           return cut(&run, steps)

@@ -23,7 +23,8 @@ package enum Timestamp {
     let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
     let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
     func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    let yearText = year >= 0 && year < 10_000 ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)
+    let digits = String(year)
+    let yearText = (0..<1000).contains(year) ? String(repeating: "0", count: 4 - digits.count) + digits : digits
     return "\(yearText)-\(two(month))-\(two(day))T\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))Z"
   }
 
@@ -55,7 +56,8 @@ package enum Timestamp {
   /// Whether the date and time `text` begins with (`2026-02-28T23:59:59`) exist: a month of
   /// 1 to 12, a day within its month, a time of day before 24:00.
   private static func isOnTheCalendar(_ text: String) -> Bool {
-    let fields = text.utf8.prefix(19).split { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "T") || $0 == UInt8(ascii: ":") }
+    let separators: Set<UInt8> = [UInt8(ascii: "-"), UInt8(ascii: "T"), UInt8(ascii: ":")]
+    let fields = text.utf8.prefix(19).split { separators.contains($0) }
     guard text.utf8.count >= 19, fields.count == 6 else { return false }
     let numbers = fields.map { Int(String(decoding: $0, as: UTF8.self)) }
     guard numbers.allSatisfy({ $0 != nil }) else { return false }

@@ -156,9 +156,9 @@ struct SuitePassMachine {
     for finished in end.finished {
       let test = ran[finished.test]
       done.insert(test)
-      states[test].note(
-        finished, neighbours: finished.neighbours.map { group[ran[$0]] }, origin: finished.origin.map { group[ran[$0]] },
-        pass: pass, replicate: replicate)
+      let origin = finished.origin.map { group[ran[$0]] }
+      let neighbours = finished.neighbours.map { group[ran[$0]] }
+      states[test].note(finished, neighbours: neighbours, origin: origin, pass: pass, replicate: replicate)
     }
     if end.scheduleIsUncontrolled {
       for index in states.indices { states[index].schedule?.isControlled = false }

@@ -171,9 +171,7 @@ package final class Supervisor {
       // A package's test alone: its own time is what its processes did once ready.
       if run.test != nil { result.testSeconds = state.iterationTime.seconds }
       result.ignoredEvents = state.ignoredEvents
-      result.blockedIterations = state.blocks.failingIterations
-      result.blockedPassingIterations = state.blocks.passingIterations
-      result.blockedAt = state.blocks.commonest
+      result.note(state.blocks)
       result.iterationTimes = state.times
       return result
     }

@@ -37,6 +37,17 @@ package struct TestPackage: Sendable {
   /// How long a test binary may take to list its tests.
   static let listingLimit: Duration = .seconds(60)
 
+  /// Throws unless `path` is a directory with a manifest.
+  private static func checkIsPackage(_ path: String) throws {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+      throw PackageError.noDirectory(path: path)
+    }
+    guard FileManager.default.fileExists(atPath: path + "/Package.swift") else {
+      throw PackageError.noManifest(path: path)
+    }
+  }
+
   /// Builds the package at `path` with its tests (`swift build --build-tests`), showing nothing
   /// unless the build fails (or it waits for another lab's build: `onWait` is told); with
   /// `skippingBuild`, uses what an earlier build left.
@@ -46,13 +57,7 @@ package struct TestPackage: Sendable {
   package static func build(
     at path: String, skippingBuild: Bool = false, onWait: (String) -> Void = { _ in }
   ) throws -> TestPackage {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else { throw PackageError.noDirectory(path: path) }
-    guard FileManager.default.fileExists(atPath: path + "/Package.swift") else {
-      throw PackageError.noManifest(path: path)
-    }
+    try checkIsPackage(path)
     // SwiftPM leaves empty `TemporaryDirectory.*` folders behind: give it a directory of the
     // lab's own, removed afterwards.
     let scratch = FileManager.default.temporaryDirectory

@@ -151,14 +151,16 @@ package enum HTMLReport {
   private static func histogram(_ tally: Tally) -> String {
     let total = max(1, tally.iterations)
     let said = Dictionary(
-      tally.histogram.map { (OutcomeText.describe($0.outcome), tally.examples[$0.outcome]) }, uniquingKeysWith: { a, _ in a })
+      tally.histogram.map { (OutcomeText.describe($0.outcome), tally.examples[$0.outcome]) },
+      uniquingKeysWith: { first, _ in first })
     let rows = OutcomeGroups.rows(tally.histogram).map { row in
       let width = String(format: "%.1f", 100 * Double(row.count) / Double(total))
       let text = said[row.text].flatMap { $0 } ?? row.text
       // A crash charged to every test in flight names them all: the JSON report keeps the list.
       let shown = text.count > 300 ? String(text.prefix(299)) + "…" : text
       return "<tr><td class=\"count\">\(Formatting.count(row.count))</td>"
-        + "<td class=\"bar\"><span class=\"\(row.isPassed ? "passed" : "failed")\" style=\"width: \(width)%\"></span></td>"
+        + "<td class=\"bar\"><span class=\"\(row.isPassed ? "passed" : "failed")\" "
+        + "style=\"width: \(width)%\"></span></td>"
         + "<td>\(escaped(shown))</td></tr>"
     }
     return "<table class=\"histogram\">\(rows.joined())</table>"

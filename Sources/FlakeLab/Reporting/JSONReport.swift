@@ -218,8 +218,10 @@ package enum JSONReport {
     }
     if !result.origins.isEmpty {
       let origins = result.origins.sorted { ($0.key.path, $0.key.line) < ($1.key.path, $1.key.line) }
-      members.append(
-        (Key.origins, .array(origins.map { .object([(Key.place, location($0.key)), (Key.test, .string($0.value.id))]) })))
+      let entries: [JSONValue] = origins.map {
+        .object([(Key.place, location($0.key)), (Key.test, .string($0.value.id))])
+      }
+      members.append((Key.origins, .array(entries)))
     }
     return members
   }

@@ -105,12 +105,7 @@ extension JSONReport {
     result.iterationTimes = iterationTimes(run[Key.iterationTimes])
     if let id = run[Key.test]?.string {
       (result.test, result.failedBeside) = try test(id, of: run, name: name)
-      for entry in run[Key.origins]?.array ?? [] {
-        guard let place = JSONReport.location(reading: entry[Key.place]), let owner = entry[Key.test]?.string,
-          let framework = result.test?.test.framework
-        else { throw .malformed(path: name, .finding(test: id)) }
-        result.origins[place] = PackageTest(id: owner, framework: framework)
-      }
+      result.origins = try origins(run, of: result.test, name: name)
     }
     return result
   }
@@ -123,6 +118,19 @@ extension JSONReport {
     else { return IterationTimes() }
     let fastest = times[Key.fastestFailureSeconds]?.seconds
     return IterationTimes(iterations: iterations, seconds: seconds, fastestFailure: fastest)
+  }
+
+  /// Where a run's failures probably came from (``RunResult/origins``).
+  private static func origins(
+    _ run: JSONValue, of test: TestReference?, name: String
+  ) throws(ReportFileError) -> [SourceLocation: PackageTest] {
+    var origins: [SourceLocation: PackageTest] = [:]
+    for entry in run[Key.origins]?.array ?? [] {
+      guard let place = JSONReport.location(reading: entry[Key.place]), let owner = entry[Key.test]?.string, let test
+      else { throw .malformed(path: name, .finding(test: test?.test.id ?? "?")) }
+      origins[place] = PackageTest(id: owner, framework: test.test.framework)
+    }
+    return origins
   }
 
   /// The package test a run measured, and the tests beside it in the passes it failed.

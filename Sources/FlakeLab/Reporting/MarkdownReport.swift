@@ -42,7 +42,7 @@ package enum MarkdownReport {
           .filter { !$0.1.isEmpty }.map { name, runs, plain in
             "\(name): " + runs.map { run in
               (run.test?.isConfirmation == true ? "second-seed " : "")
-                + (run.test.map { $0.layout == plain || $0.layout.rawValue == name ? "" : "\($0.layout.rawValue) " } ?? "")
+                + (run.test.map { [plain.rawValue, name].contains($0.layout.rawValue) ? "" : "\($0.layout.rawValue) " } ?? "")
                 + "\(run.executor) "
                 + "\(Formatting.count(run.tally.notPassed))/\(Formatting.count(run.tally.ran))"
             }.joined(separator: ", ")

@@ -29,7 +29,8 @@ package enum OutcomeGroups {
       }
     }
     let rows = groups.map { group in
-      group.row ?? Row(text: merged(group.members.map(\.parts)), count: group.members.reduce(0) { $0 + $1.count }, isPassed: false)
+      let count = group.members.reduce(0) { $0 + $1.count }
+      return group.row ?? Row(text: merged(group.members.map(\.parts)), count: count, isPassed: false)
     }
     return rows.enumerated().sorted { ($0.element.count, -$0.offset) > ($1.element.count, -$1.offset) }.map(\.element)
   }

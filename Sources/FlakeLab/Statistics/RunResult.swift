@@ -101,6 +101,13 @@ package struct RunResult: Sendable {
       confidence: estimate.confidence)
   }
 
+  /// What the harness said of its iterations' blocks of the queue's thread.
+  package mutating func note(_ blocks: ThreadBlocks) {
+    blockedIterations = blocks.failingIterations
+    blockedPassingIterations = blocks.passingIterations
+    blockedAt = blocks.commonest
+  }
+
   /// This run with `other` added.
   package func adding(_ other: RunResult) -> RunResult {
     var sum = self

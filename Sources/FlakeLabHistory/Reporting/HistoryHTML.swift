@@ -35,8 +35,8 @@ package enum HistoryHTML {
       body.append(overview(answer, shown))
       if shown.count < answer.tests.count {
         body.append(
-          "<p class=\"where\">The first \(shown.count) of \(answer.tests.count) tests that did not pass, the flaky first, "
-            + "then by rate: --format json has every one.</p>")
+          "<p class=\"where\">The first \(shown.count) of \(answer.tests.count) tests that did not pass, "
+            + "the flaky first, then by rate: --format json has every one.</p>")
       }
       body.append(legend)
       for (index, test) in shown.enumerated() { body.append(section(test, index: index, answer: answer)) }
@@ -132,10 +132,10 @@ package enum HistoryHTML {
       "<div class=\"timeline\" role=\"list\">" + test.timeline.suffix(mostMarks).map(mark).joined() + "</div>",
     ]
     if let first = test.timeline.suffix(mostMarks).first, let last = test.timeline.last {
-      let left = test.timeline.count - mostMarks
+      let left = test.timeline.count > mostMarks ? " (the last \(mostMarks) of \(test.timeline.count) runs)" : ""
       parts.append(
-        "<p class=\"axis\"><span>\(HistoryText.day(first.started))\(left > 0 ? " (the last \(mostMarks) of \(test.timeline.count) runs)" : "")"
-          + "</span><span>\(HistoryText.day(last.started))</span></p>")
+        "<p class=\"axis\"><span>\(HistoryText.day(first.started))\(left)</span>"
+          + "<span>\(HistoryText.day(last.started))</span></p>")
     }
     parts.append("</section>")
     return parts.joined(separator: "\n")
