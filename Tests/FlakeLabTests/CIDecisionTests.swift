@@ -136,6 +136,26 @@ final class CIDecisionTests: XCTestCase {
     }
   }
 
+  /// An owner whose runs alone fail the same way moves nothing while the test that was running
+  /// has not passed alone: its failure is its own until then.
+  func testNoFailureMovesWhileTheTestThatRanHasNotPassedAlone() {
+    let failure = Outcome.failed(observation: "XCTAssertFalse failed")
+    let line = SourceLocation(path: "/p/T.swift", line: 14)
+    let same = { (round: Int) in
+      CITest.Attempt(outcome: failure, seconds: 0.01, place: line, index: round, placement: .alone)
+    }
+    let owner = CITest(
+      test: PackageTest(id: "M.T/testA", framework: .xctest),
+      attempts: [CITest.Attempt(outcome: failure, seconds: 0.01, place: line, placement: .pass)])
+    var pass = CITest.Attempt(outcome: failure, seconds: 0.01, place: line, index: 0, placement: .pass)
+    pass.origin = FailureOrigin(test: owner.test.id)
+    var ci = run([owner, CITest(test: PackageTest(id: "M.T/testB", framework: .xctest), attempts: [pass])])
+    ci.record([.alone(owner.test), .alone(ci.tests[1].test)], alone: [same(1), same(1)], again: [:], retries: 2)
+    ci.record([.alone(owner.test), .alone(ci.tests[1].test)], alone: [same(2), same(2)], again: [:], retries: 2)
+    XCTAssertNil(ci.tests[1].attempts.first?.origin?.shown)
+    XCTAssertEqual(ci.tests[1].status, .failed, "it failed alone too: its failure is its own")
+  }
+
   /// A run alone that came to nothing (a process that never ran its test) is no attempt; the
   /// runner's rounds are bounded all the same.
   func testARunAloneThatCameToNothingIsNoAttempt() {

@@ -174,6 +174,16 @@ extension HistoryStoreTests {
       results: [.init(test: "M.t()", status: .passed, attempts: 1, failures: 0)])
   }
 
+  /// Opened to read or to write, `history` is refused for the log beside it, and left as it was.
+  private func assertRefused(_ history: String, unchangedFrom before: Data, line: UInt = #line) {
+    for access in [HistoryStore.Access.read, .write] {
+      XCTAssertThrowsError(try HistoryStore(path: history, access: access), line: line) {
+        XCTAssertEqual($0 as? HistoryError, .foreignLog(path: history), line: line)
+      }
+    }
+    XCTAssertEqual(try? Data(contentsOf: URL(fileURLWithPath: history)), before, "left as it was", line: line)
+  }
+
   /// A `-wal` left beside a history by a killed writer, after a cache restore replaced the
   /// history with another: refused before anything applies it, the history as it was.
   func testAWriteAheadLogOfAnotherHistoryIsRefusedAndNeverApplied() throws {
@@ -189,12 +199,7 @@ extension HistoryStoreTests {
     try writer.record(run("theirs"))
     // The other writer is still open, its pages in its log: that log is left beside ours.
     try FileManager.default.copyItem(atPath: other + "-wal", toPath: history + "-wal")
-    for access in [HistoryStore.Access.read, .write] {
-      XCTAssertThrowsError(try HistoryStore(path: history, access: access)) {
-        XCTAssertEqual($0 as? HistoryError, .foreignLog(path: history))
-      }
-    }
-    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: history)), before, "left as it was")
+    assertRefused(history, unchangedFrom: before)
     try FileManager.default.removeItem(atPath: history + "-wal")
     XCTAssertEqual(try HistoryStore(path: history, access: .read).runs(since: .distantPast).map(\.source), ["ours"])
   }
@@ -220,12 +225,7 @@ extension HistoryStoreTests {
     let log = try XCTUnwrap(WriteAheadLog(beside: other))
     XCTAssertFalse(log.committedPages.isEmpty)
     try FileManager.default.copyItem(atPath: other + "-wal", toPath: history + "-wal")
-    for access in [HistoryStore.Access.read, .write] {
-      XCTAssertThrowsError(try HistoryStore(path: history, access: access)) {
-        XCTAssertEqual($0 as? HistoryError, .foreignLog(path: history))
-      }
-    }
-    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: history)), before, "left as it was")
+    assertRefused(history, unchangedFrom: before)
     // Its own log, a writer's still open, is read as ever.
     try FileManager.default.removeItem(atPath: history + "-wal")
     let ours = try HistoryStore(path: history)

@@ -110,7 +110,7 @@ package enum CIText {
       first.outcome.isCrashBesideOthers
         ? "in flight when the pass crashed"
         : first.origin?.shown == true
-          ? "passed in the pass but for another test's failure" : did(first) + " in the pass"
+          ? "failed in the pass with another test's failure" : did(first) + " in the pass"
     ]
     let alone = test.attempts(.alone)
     let again = test.attempts(.suiteAgain)

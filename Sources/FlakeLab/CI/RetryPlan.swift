@@ -136,12 +136,14 @@ extension CIRun {
     }
   }
 
-  /// The failure recorded while test `checked` ran in the pass is test `owned`'s once `owned`
-  /// alone failed with that failure at that line `retries` times, each time it ran alone: it
-  /// moves there, recorded after `owned` ended. One run alone that did not fail so leaves it
-  /// where it was recorded.
+  /// The failure recorded while test `checked` ran in the pass is test `owned`'s once `checked`
+  /// passed alone and `owned` alone failed with that failure at that line `retries` times, each
+  /// time it ran alone: it moves there, recorded after `owned` ended. One run alone that did not
+  /// fail so leaves it where it was recorded; so does a run of `checked` alone that failed.
   private mutating func checkOwner(_ owned: Int, of checked: Int, retries: Int) {
     guard let recorded = tests[checked].attempts.first else { return }
+    let checkedAlone = tests[checked].attempts(.alone)
+    guard !checkedAlone.isEmpty, checkedAlone.allSatisfy({ $0.outcome == .passed }) else { return }
     let alone = tests[owned].attempts(.alone)
     guard !alone.isEmpty else { return }
     if alone.contains(where: { !$0.failed || $0.outcome != recorded.outcome || $0.place != recorded.place }) {
