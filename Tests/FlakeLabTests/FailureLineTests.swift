@@ -200,12 +200,7 @@ final class FailureLineTests: XCTestCase {
     let bystander = PackageTest(id: "M.UISchedulerTests/testVoidsThreadHop", framework: .xctest)
     let owner = PackageTest(id: "M.UISchedulerTests/testRunsOnMain", framework: .xctest)
     let place = SourceLocation(path: source, line: 14)
-    var tally = Tally()
-    tally.record(.passed, count: 16)
-    tally.record(.failed(observation: "XCTAssertFalse failed"), count: 1, place: place)
-    var run = RunResult(
-      RunKey(test: bystander, executor: .global), tally: tally, seconds: 1, iterationsAreIndependent: false)
-    run.test = TestReference(test: bystander, packagePath: directory.path, layout: .suite)
+    var run = suiteRun(of: bystander, passed: 16, failed: 1, at: place)
     run.origins = [place: owner]
     var report = Report(runs: [run])
     report.tests = TestFinding.findings(of: [bystander], runs: [run], polluters: [:], locations: [:], confidence: 0.95)
@@ -217,16 +212,22 @@ final class FailureLineTests: XCTestCase {
     XCTAssertNotEqual(read.tests.first?.verdict, .stable, "the failure is still this test's")
   }
 
+  /// Suite passes of `test` under global: `failed` of them with XCTAssertFalse at `place`.
+  private func suiteRun(of test: PackageTest, passed: Int, failed: Int, at place: SourceLocation) -> RunResult {
+    var tally = Tally()
+    tally.record(.passed, count: passed)
+    tally.record(.failed(observation: "XCTAssertFalse failed"), count: failed, place: place)
+    var run = RunResult(
+      RunKey(test: test, executor: .global), tally: tally, seconds: 1, iterationsAreIndependent: false)
+    run.test = TestReference(test: test, packagePath: directory.path, layout: .suite)
+    return run
+  }
+
   /// The line every format leads with is the failure's, kept through JSON and `merge`.
   func testTheFailuresLineLeadsTheAnswerAndSurvivesJSON() throws {
     let test = PackageTest(id: "M.UISchedulerTests/testRunsOnMain", framework: .xctest)
     let place = SourceLocation(path: source, line: 14)
-    var tally = Tally()
-    tally.record(.passed, count: 12)
-    tally.record(.failed(observation: "XCTAssertFalse failed"), count: 8, place: place)
-    var run = RunResult(
-      RunKey(test: test, executor: .global), tally: tally, seconds: 1, iterationsAreIndependent: false)
-    run.test = TestReference(test: test, packagePath: directory.path, layout: .suite)
+    let run = suiteRun(of: test, passed: 12, failed: 8, at: place)
     var report = Report(runs: [run])
     report.tests = TestFinding.findings(
       of: [test], runs: [run], polluters: [:], locations: [test: SourceLocation(path: source, line: 8)],
@@ -238,7 +239,7 @@ final class FailureLineTests: XCTestCase {
     XCTAssertTrue(text.contains("    open: UISchedulerTests.swift:14: XCTAssertFalse failed\n"), text)
 
     let read = try JSONReport.read(Data(JSONReport.render(report).utf8), name: "r.json")
-    XCTAssertEqual(read.runs.first?.tally.places, tally.places)
+    XCTAssertEqual(read.runs.first?.tally.places, run.tally.places)
     XCTAssertEqual(read.tests.first?.lead, finding.lead)
     let annotations = GitHubAnnotations.lines(read, workspace: directory.path)
     XCTAssertTrue(annotations.contains { $0.hasPrefix("::warning file=UISchedulerTests.swift,line=14,") }, "\(annotations)")

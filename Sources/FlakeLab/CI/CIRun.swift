@@ -110,7 +110,9 @@ package struct CIRun: Sendable, Equatable {
   /// the suite again ran with it.
   package func predecessors(of test: CITest) -> [PackageTest] {
     let group = tests.map(\.test).filter { $0.framework == test.test.framework && $0 != test.test }
-    guard test.test.framework == .xctest, let position = tests.firstIndex(of: test) else { return group }
+    guard test.test.framework == .xctest, let position = tests.firstIndex(where: { $0.test == test.test }) else {
+      return group
+    }
     return Array(tests[..<position].map(\.test).filter { $0.framework == .xctest })
   }
 

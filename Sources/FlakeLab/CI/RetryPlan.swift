@@ -39,7 +39,7 @@ package enum RetryPlan {
     // An owner retried alone for itself this round answers the check too; one run of it alone.
     var running = Set(alone.compactMap(\.testAlone))
     checks = checks.filter { running.insert($0.testAlone!).inserted }
-    return alone + checks + suiteAgain(again, of: run.tests.map(\.test))
+    return alone + checks + suiteAgain(again, in: run)
   }
 
   /// What one test runs next.
@@ -63,21 +63,13 @@ package enum RetryPlan {
     return alone.count > again.count ? .suiteAgain : .alone
   }
 
-  /// One process per framework for `checking`: the pass's tests of that framework up to the last
-  /// of them (XCTest runs them one after another, so those before a test are the ones that ran
-  /// before it), or all of them (Swift Testing runs them side by side).
-  static func suiteAgain(_ checking: [PackageTest], of all: [PackageTest]) -> [Step] {
+  /// One process per framework for `checking`: the last of them in the pass's order with the
+  /// tests that ran before it or beside it (``CIRun/predecessors(of:)``), which holds the others.
+  static func suiteAgain(_ checking: [PackageTest], in run: CIRun) -> [Step] {
     PackageTest.Framework.allCases.compactMap { framework in
       let checked = checking.filter { $0.framework == framework }
-      let group = all.filter { $0.framework == framework }
-      guard !checked.isEmpty else { return nil }
-      switch framework {
-      case .xctest:
-        let last = group.lastIndex { checked.contains($0) } ?? group.count - 1
-        return .suiteAgain(group: Array(group[...last]), checking: checked)
-      case .swiftTesting:
-        return .suiteAgain(group: group, checking: checked)
-      }
+      guard let last = run.tests.last(where: { checked.contains($0.test) }) else { return nil }
+      return .suiteAgain(group: run.predecessors(of: last) + [last.test], checking: checked)
     }
   }
 }

@@ -209,6 +209,16 @@ extension JSONValue {
     }
   }
 
+  /// The most seconds a report says anything lasted or may last: about 31 years. A number past
+  /// it (1e30, 1e308) is no time a run had, and would overflow a `Duration`.
+  package static let mostSeconds = 1e9
+
+  /// The value as a count of seconds a report can hold (0 to ``mostSeconds``); nil for any
+  /// other value, a negative or huge number among them.
+  package var seconds: Double? {
+    number.flatMap { $0 >= 0 && $0 <= Self.mostSeconds ? $0 : nil }
+  }
+
   package var bool: Bool? {
     if case .bool(let value) = self { value } else { nil }
   }
