@@ -16,7 +16,7 @@ let package = Package(
     .library(name: "FlakeLabTesting", targets: ["FlakeLabTesting"]),
     .executable(name: "flakelab", targets: ["flakelab"]),
     .executable(name: "flakelab-worker", targets: ["flakelab-worker"]),
-    // Preloaded into a user's test binary by `flakelab test`; found next to `flakelab`.
+    // Preloaded into a user's test binary by `flakelab test` and `flakelab ci`; found next to `flakelab`.
     .library(name: "FlakeLabPreload", type: .dynamic, targets: ["FlakeLabPreload"]),
     // Opened by the harness to run Swift Testing tests in the test process; beside it.
     .library(name: "FlakeLabSwiftTesting", type: .dynamic, targets: ["FlakeLabSwiftTesting"]),

@@ -8,9 +8,25 @@
 # only read the build. Whichever starts second says it ignored the lock, a line each half's
 # output has taken out. The rest streams here; the long classes' output follows it, and the run
 # fails when either half does. Ctrl-C or SIGTERM stops both, as it stops one `swift test`.
+#
+# The long classes are those declared `…: XCTestCase, LongHalf` (Tests/FlakeLabTests/Support/
+# LongHalf.swift); `--long-classes` prints them, and SourceHygieneTests checks that reading
+# against the classes that conform. SwiftPM's own `swift test --parallel` does not serve: it runs
+# every test in a process of its own, so that what a class shares between its tests (a fixture's
+# build, one real run that many checks read) is paid again for each, and it cannot be told which
+# tests are long.
 set -u
+cd "$(dirname "$0")/.."
+long_classes() {
+  grep -ho '^final class [A-Za-z0-9_]*: XCTestCase, LongHalf {' Tests/FlakeLabTests/*.swift \
+    | sed 's/^final class \([A-Za-z0-9_]*\):.*/\1/' | sort
+}
+if [ "${1:-}" = "--long-classes" ]; then
+  long_classes
+  exit 0
+fi
 swift="${SWIFT:-swift}"
-long='^FlakeLabTests\.(TestDiagnosisTests|EventAccountingTests|ReadmeExamplesTests)/'
+long="^FlakeLabTests\\.($(long_classes | paste -sd '|'))/"
 log="$(mktemp)"
 ignored='s/Another instance of SwiftPM (PID: [0-9]*) is already running using .* has been passed//'
 "$swift" test --skip-build --ignore-lock --filter "$long" > "$log" 2>&1 &

@@ -110,7 +110,7 @@ package struct RecordedRun: Sendable, Equatable {
   /// source is its JSON report's digest, so that the report's file imported later adds nothing.
   package init(_ report: Report, started: Date, git: GitState?) {
     self.init(
-      report, source: Self.source(ofReport: JSONReport.document(report)), started: started, commit: git?.commit,
+      report, source: Self.source(ofReport: ReportJSON.document(report)), started: started, commit: git?.commit,
       branch: git?.branch)
   }
 

@@ -1,7 +1,7 @@
 import FlakeLab
 import Foundation
 
-/// Issue 34: `flakelab test` in its default run on FlakeKinds, a corpus of tests whose causes are
+/// `flakelab test` in its default run on FlakeKinds, a corpus of tests whose causes are
 /// known (Labels.tsv), twice, as two users would run it (two seeds): how many answers are right,
 /// how many would send the maintainer the wrong way (harmful), how many tell nothing
 /// (undetermined, or stable for a flaky test), how many changed between the runs, and what each

@@ -1,3 +1,4 @@
+import FlakeLab
 import Foundation
 
 /// What each call the harness defines costs a test on one queue, where the watch is on, and
@@ -44,40 +45,47 @@ func interposerCostFigures(flakelab: String) throws {
     }
     return figures
   }
-  let arms = ["plain", "global", "serial"]
-  var figures: [String: [String: [Double]]] = [:]
+  // Each round: the plain binary (nil), then the lab under each executor.
+  let arms: [ExecutorID?] = [nil] + labArms
+  var figures: [ExecutorID?: [String: [Double]]] = [:]
   for _ in 0..<3 {
     for arm in arms {
       let got =
-        arm == "plain"
-        ? try run(binary, [test])
-        : try run(
-          flakelab,
-          ["test", "--package-path", package, "--skip-build", "--no-progress", "--layout", "repetitions", "--executor", arm,
-           "--iterations", "2"])
+        try arm.map { executor in
+          try run(
+            flakelab,
+            ["test", "--package-path", package, "--skip-build", "--no-progress", "--layout", "repetitions",
+             "--executor", executor.name, "--iterations", "2"])
+        } ?? run(binary, [test])
       for (call, values) in got { figures[arm, default: [:]][call, default: []] += values }
     }
   }
   print(
     "Interposer cost: each call the harness defines, returning at once, in the WatchedCalls fixture, "
       + "median of 3 alternating rounds")
-  let calls = (figures["plain"] ?? [:]).keys.sorted()
+  let calls = (figures[nil] ?? [:]).keys.sorted()
   printCosts(of: calls.filter { !$0.hasSuffix(".first") }, figures, goal: " (goal ≤ 5 µs)")
   print("  an iteration's first call of each, which the watch tells on one queue (its stack and its event):")
   printCosts(of: calls.filter { $0.hasSuffix(".first") }, figures, goal: "")
 }
 
+/// The lab's arms: under global the watch is off, on one queue it is on.
+private let labArms: [ExecutorID] = [.global, .serial]
+
 /// A row a call: the plain binary's median, and what each lab arm adds to it.
-private func printCosts(of calls: [String], _ figures: [String: [String: [Double]]], goal: String) {
-  print("  call                       plain     lab global (watch off)   lab serial (watch on)")
+private func printCosts(of calls: [String], _ figures: [ExecutorID?: [String: [Double]]], goal: String) {
+  let headings = labArms.map { "lab \($0.name) (watch \($0 == .global ? "off" : "on"))" }
+  print("  call                       plain     " + headings.map { $0.padding(toLength: 25, withPad: " ", startingAt: 0) }
+    .joined().trimmingCharacters(in: .whitespaces))
   for call in calls {
-    let plain = median(figures["plain"]?[call] ?? [])
-    func extra(_ arm: String) -> String {
+    let plain = median(figures[nil]?[call] ?? [])
+    func extra(_ arm: ExecutorID) -> String {
       guard let values = figures[arm]?[call], !values.isEmpty else { return "–" }
       return String(format: "%+.2f µs", (median(values) - plain) / 1000)
     }
     print(
       "  " + call.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: " %6.2f µs", plain / 1000)
-        + "   " + extra("global").padding(toLength: 22, withPad: " ", startingAt: 0) + "   " + extra("serial") + goal)
+        + "   " + labArms.map { extra($0).padding(toLength: 25, withPad: " ", startingAt: 0) }.joined()
+          .trimmingCharacters(in: .whitespaces) + goal)
   }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// Whether `flakelab ci` and the listing grow with a suite as the suite itself does: for each
 /// size, a generated package of that many passing tests (three in four Swift Testing, the rest
 /// XCTest, a hundred a file), `flakelab ci --retries 0` against `swift test --skip-build` and
-/// against the test binary run once per framework (issue 45: within 10% + 0.1 s of it), in
+/// against the test binary run once per framework (within 10% + 0.1 s of it), in
 /// alternating rounds, and `flakelab test --list` per thousand tests. A cost that grows faster
 /// than the suite shows as a ratio that rises with the size.
 ///

@@ -119,7 +119,7 @@ func suitePassFigures(packagePath: String, worker: String) throws -> Double {
   }
   print("")
   print(
-    "flakelab test, suite passes under global: \(packagePath), \(tests.count) tests, \(passes) passes a round, "
+    "flakelab test, suite passes under \(ExecutorID.global.name): \(packagePath), \(tests.count) tests, \(passes) passes a round, "
       + "median of \(rounds) alternating rounds")
   print(
     String(

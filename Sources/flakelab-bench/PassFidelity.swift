@@ -1,7 +1,7 @@
 import FlakeLab
 import Foundation
 
-/// Issue 35: whether the lab's suite pass sees what `swift test` sees. Each round runs one lab
+/// Whether the lab's suite pass sees what `swift test` sees. Each round runs one lab
 /// pass under global (the harness preloaded, the events read) and the test binary as `swift
 /// test` runs it (`--testing-library xctest`, then `swift-testing`, its console read), one after
 /// the other, so that drift in load hits both alike. For each test that failed on either side:

@@ -2,15 +2,15 @@ import FlakeLab
 import Foundation
 import Scenarios
 
-/// Issue 45: the scenario lab end to end against the loop a user would write, as
+/// The scenario lab end to end against the loop a user would write, as
 /// swift-concurrency-extras' tests do: `flakelab run SELECTOR --iterations N` (its listing, its
 /// ten replicate processes under global, its report) against `flakelab-bench peer SELECTOR N`,
 /// one process running the same body N times from a loop on the main actor, as the README's
 /// `@MainActor` test method does, under `withSerialExecutor` for serial. Whole processes, in alternating
 /// rounds; the ratios are medians of the rounds' ratios, with their middle half: runs of seven
 /// rounds a day apart said 1.29× and 1.23× on a quiet machine, and 20 paired whole runs 1.12×,
-/// more spread than the target's margin, so fifteen rounds are taken. Issue 45 sets global's
-/// target; serial's run is shown beside it. Under global a third command joins each round: the
+/// more spread than the target's margin, so fifteen rounds are taken. The target (≤ 1.15×) is
+/// global's; serial's run is shown beside it. Under global a third command joins each round: the
 /// peer's loop in as many processes, one after another, as the lab runs replicates, which parts
 /// what the replicates' fresh processes cost from what the lab adds to them (each started and
 /// timed by the bench, whose spawning it includes, as the lab's includes its own). Returns global's.
@@ -19,7 +19,7 @@ func scenarioSpeedFigures(flakelab: String) throws -> Double {
   let rounds = 15
   let selector = "isLoading.endpointYield"
   let iterations = 50_000
-  let replicates = RateMeasurement.defaultReplicates
+  let replicates = SupervisedRun.defaultReplicates
   print("")
   print(
     "flakelab run \(selector) --iterations \(iterations) against the peer's loop in a process, "

@@ -1,7 +1,7 @@
 import FlakeLab
 import Foundation
 
-/// Issue 44: whether tests that measure time fail more often in the lab than in plain runs of
+/// Whether tests that measure time fail more often in the lab than in plain runs of
 /// their binary, per executor. Each round runs the WatchedCalls fixture's `TimingTests` (XCTest)
 /// and `TimingSuite` (Swift Testing) plainly, as `swift test` runs them, then a lab suite pass under global
 /// (the watch off) and one on one queue (the watch on), so that drift in load hits all alike.
@@ -28,10 +28,13 @@ func timingFidelityFigures(worker: String) throws {
   }
   print("")
   print("Timing fidelity: tests that measure time, plain runs of the binary against lab passes, \(rounds) alternating rounds")
-  print("  test                              plain      lab global                lab serial (watch on)")
+  let labArms: [ExecutorID] = [.global, .serial]
+  print(
+    "  test                              plain      lab \(ExecutorID.global.name)                lab "
+      + "\(ExecutorID.serial.name) (watch on)")
   // Every test under each lab arm against its plain runs: one family of contrasts, corrected
   // as one (ten at 5% each would call a test "more often" by chance in four figures of ten).
-  let contrasts = tests.flatMap { test in [ExecutorID.global, .serial].map { (test: test, executor: $0) } }
+  let contrasts = tests.flatMap { test in labArms.map { (test: test, executor: $0) } }
   let counts = contrasts.map { contrast in
     (lab: failures[contrast.executor]?[contrast.test.id] ?? 0, plain: failures[nil]?[contrast.test.id] ?? 0)
   }

@@ -95,7 +95,7 @@ func allFigures() async throws {
       format: "flakelab test speed: suite passes %.2f× the time of a swift test loop (target ≤ 1.0) · "
         + "Swift Testing repetitions %.2f× the binary's own --repetitions rate (target ≥ 1.0×) · "
         + "flakelab ci %.2f× swift test (target ≤ 1.10×) · "
-        + "flakelab run under global %.2f× the peer's loop (target ≤ 1.15×)",
+        + "flakelab run under \(ExecutorID.global.name) %.2f× the peer's loop (target ≤ 1.15×)",
       suiteRatio, repetitionsRatio, ciRatio, scenarioRatio)
       + suiteSizes.map { String(format: " · at %d tests %.2f×", $0.size, $0.ratio) }.joined())
 }

@@ -16,8 +16,8 @@ final class BatchMachineTests: XCTestCase {
 
   private func end(
     completed: Int, status: Int32 = SIGILL, ready: Bool = true, timedOut: Bool = false
-  ) -> BatchMachine.WorkerEnd {
-    BatchMachine.WorkerEnd(
+  ) -> BatchMachine.BatchEnd {
+    BatchMachine.BatchEnd(
       exit: ProcessExit(
         status: status, wasTimedOut: timedOut, wasReady: ready, lastLines: "Fatal error: boom",
         lifetime: .milliseconds(10)),

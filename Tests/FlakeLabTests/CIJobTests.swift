@@ -31,14 +31,12 @@ final class CIJobTests: XCTestCase {
     return (result.status, result.stdout, result.stderr)
   }
 
-  /// Each test's status and its attempts' outcomes, from `--format json`.
+  /// Each test's status and its attempts' outcomes, from `--format json` read back as the run.
   private func statuses(_ json: String) throws -> [String: (status: String, outcomes: [String])] {
-    let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-    let tests = try XCTUnwrap(document["tests"] as? [[String: Any]])
+    let run = try CIJSONReader.read(XCTUnwrap(JSONParser.parse(Array(json.utf8))))
     return Dictionary(
-      uniqueKeysWithValues: tests.map { test in
-        let attempts = test["attempts"] as? [[String: Any]] ?? []
-        return (test["test"] as? String ?? "?", (test["status"] as? String ?? "?", attempts.map { $0["outcome"] as? String ?? "?" }))
+      uniqueKeysWithValues: run.tests.map { test in
+        (test.test.id, (test.status.rawValue, test.attempts.map { OutcomeCoding.kind(of: $0.outcome) }))
       })
   }
 

@@ -7,7 +7,7 @@ import XCTest
   import FoundationXML
 #endif
 
-/// Issue 37: FlakeLab where teams run CI. Every YAML the README, the guide and the GitHub Action
+/// FlakeLab where teams run CI. Every YAML the README, the guide and the GitHub Action
 /// show parses with a strict parser and names the keys its system requires; the action's steps
 /// run here as a job would run them, against a copy of the CIJob fixture, with a fake `GITHUB_*`
 /// environment, and leave the job summary, the annotations, the JUnit and the history a real run

@@ -7,7 +7,7 @@ import XCTest
   import FoundationXML
 #endif
 
-/// The daily job as a hostile pull request and a busy CI fleet meet it (issue 33): quarantine
+/// The daily job as a hostile pull request and a busy CI fleet meet it: quarantine
 /// edits made at once, files that are FIFOs, devices or never end, XML nested past any runner,
 /// names that would forge lines, outputs that cannot be written, histories that are read-only or
 /// damaged. Each is the right result, or one line and exit 2, and never a hang or a lost entry.
@@ -212,10 +212,9 @@ final class DailyJobHostileTests: XCTestCase {
       ["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "concatenates", "--quarantine", file,
        "--format", "json"])
     XCTAssertEqual(ci.status, 0, ci.stderr)
-    let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(ci.stdout.utf8)) as? [String: Any])
-    let stale = try XCTUnwrap(document["staleQuarantine"] as? [[String: Any]])
-    XCTAssertEqual(stale.first?["test"] as? String, "CIJobTests.addz()")
-    XCTAssertEqual(stale.first?["closest"] as? String, "CIJobTests.adds()")
+    let stale = try CIJSONReader.read(XCTUnwrap(JSONParser.parse(Array(ci.stdout.utf8)))).context.staleQuarantine
+    XCTAssertEqual(stale.first?.entry.test, "CIJobTests.addz()")
+    XCTAssertEqual(stale.first?.closest, "CIJobTests.adds()")
   }
 
   func testRecordAloneMeansThePackagesOwnHistory() throws {
@@ -444,9 +443,9 @@ final class DailyJobHostileTests: XCTestCase {
   }
 
   func testACodeSpanHoldsAnyRunOfBackticks() {
-    XCTAssertEqual(MarkdownReport.code("M.plain()"), "`M.plain()`")
-    XCTAssertEqual(MarkdownReport.code("M.`raw`()"), "`` M.`raw`() ``")
-    XCTAssertEqual(MarkdownReport.code("M.``two``()"), "``` M.``two``() ```")
+    XCTAssertEqual(ReportMarkdown.code("M.plain()"), "`M.plain()`")
+    XCTAssertEqual(ReportMarkdown.code("M.`raw`()"), "`` M.`raw`() ``")
+    XCTAssertEqual(ReportMarkdown.code("M.``two``()"), "``` M.``two``() ```")
   }
 
   func testAnImportIsFiledUnderThePackagesCheckoutWhereverItRuns() throws {

@@ -7,8 +7,9 @@ import XCTest
 final class DiagnosticianTests: XCTestCase {
   private let test = PackageTest(id: "M.race()", framework: .swiftTesting)
 
-  private func run(_ executor: ExecutorID, _ layout: TestReference.ProcessLayout, failed: Int, of ran: Int) -> RunResult
-  {
+  private func run(
+    _ executor: ExecutorID, _ layout: TestReference.ProcessLayout, failed: Int, of ran: Int, stop: RunStop? = nil
+  ) -> RunResult {
     var tally = Tally()
     tally.record(.passed, count: ran - failed)
     tally.record(.failed(observation: "x"), count: failed)
@@ -16,13 +17,93 @@ final class DiagnosticianTests: XCTestCase {
       RunKey(scenario: "M", variant: "race()", executor: executor), tally: tally, seconds: 1,
       iterationsAreIndependent: executor != .global)
     result.test = TestReference(test: test, packagePath: ".", layout: layout)
+    result.stop = stop
     return result
   }
 
-  /// Issue 44: the second seed goes on while its contrast is undecided and can still decide: the
+  /// Runs of one shape and the cause they show, with why.
+  private struct Shape {
+    let why: String
+    let runs: [RunResult]
+    let diagnosis: TestDiagnosis
+  }
+
+  /// The rules on shapes of runs given outright, one row each: the runs, what they show, and why.
+  func testEachShapeOfRunsShowsItsCause() {
+    let shapes = [
+      Shape(
+        why: "stopped arms of one queue are what blocks-thread asks: every iteration there failed, and the suite "
+          + "passes under serial each failed after a wait of a second or more",
+        runs: [
+          run(.global, .suite, failed: 0, of: 20), run(.serial, .suite, failed: 3, of: 3, stop: .everyIterationFailedSlowly),
+          run(.global, .repetitions, failed: 0, of: 40),
+          run(.serial, .repetitions, failed: 3, of: 3, stop: .everyIterationFailed),
+          run(.seeded, .repetitions, failed: 3, of: 3, stop: .everyIterationFailed), run(.global, .fresh, failed: 0, of: 20),
+        ],
+        diagnosis: .blocksThread),
+      Shape(
+        why: "a race's first runs are mostly global, its warm ones mostly on one queue, where it never fails: pooled "
+          + "over executors first runs fail more (a default run once called FlakeKinds' race() first-run); compared "
+          + "like with like, it is the race it is",
+        runs: [
+          run(.global, .suite, failed: 12, of: 20), run(.serial, .suite, failed: 0, of: 20),
+          run(.global, .repetitions, failed: 16, of: 40), run(.serial, .repetitions, failed: 0, of: 40),
+          run(.seeded, .repetitions, failed: 0, of: 40), run(.global, .fresh, failed: 14, of: 20),
+        ],
+        diagnosis: .needsParallelism),
+      Shape(
+        why: "the seeds' toggle race fails warm too and never on one queue, in any layout; its first runs fail more "
+          + "(threads still being made): a race, which first runs make likelier, never first-run",
+        runs: [
+          run(.global, .suite, failed: 11, of: 20), run(.serial, .suite, failed: 0, of: 20),
+          run(.global, .oneAtATime, failed: 12, of: 20),
+          run(.global, .repetitions, failed: 3, of: 40), run(.serial, .repetitions, failed: 0, of: 40),
+          run(.seeded, .repetitions, failed: 0, of: 40), run(.global, .fresh, failed: 8, of: 20),
+          run(.serial, .fresh, failed: 0, of: 20), run(.global, .stressed, failed: 5, of: 40),
+        ],
+        diagnosis: .needsParallelism),
+      Shape(
+        why: "a race a busy pool hides in parallel suite passes (0 of 20, as in swift test) fails when the tests run "
+          + "one at a time, as swift test --no-parallel and Xcode run them",
+        runs: [
+          run(.global, .suite, failed: 0, of: 20), run(.serial, .suite, failed: 0, of: 20),
+          run(.global, .oneAtATime, failed: 16, of: 20),
+          run(.global, .repetitions, failed: 30, of: 40), run(.serial, .repetitions, failed: 0, of: 40),
+          run(.seeded, .repetitions, failed: 0, of: 40), run(.global, .fresh, failed: 15, of: 20),
+          run(.serial, .fresh, failed: 0, of: 20),
+        ],
+        diagnosis: .needsParallelism),
+      Shape(
+        why: "a first run's failure (a coin on the first call in each process) fails suite passes, first runs all, "
+          + "far more than warm repetitions; against fresh processes alone, also first runs, the neighbours change "
+          + "nothing: first-run, never interference",
+        runs: [
+          run(.global, .suite, failed: 9, of: 20), run(.serial, .suite, failed: 11, of: 20),
+          run(.global, .repetitions, failed: 2, of: 40), run(.serial, .repetitions, failed: 0, of: 40),
+          run(.seeded, .repetitions, failed: 1, of: 40), run(.global, .fresh, failed: 10, of: 20),
+          run(.serial, .fresh, failed: 9, of: 20),
+        ],
+        diagnosis: .firstRun),
+      Shape(
+        why: "an arm stopped after its first three failures reads 3 of 3 whatever its rate, so it decides no contrast "
+          + "of rates (a test failing 15–30% everywhere whose fresh and seeded arms stopped so was called first-run)",
+        runs: [
+          run(.global, .suite, failed: 4, of: 9), run(.serial, .suite, failed: 1, of: 9),
+          run(.global, .repetitions, failed: 0, of: 3), run(.serial, .repetitions, failed: 1, of: 3),
+          run(.seeded, .repetitions, failed: 3, of: 3, stop: .everyIterationFailed),
+          run(.global, .fresh, failed: 3, of: 3, stop: .everyIterationFailed),
+        ],
+        diagnosis: .undetermined),
+    ]
+    for shape in shapes {
+      XCTAssertEqual(Diagnostician.judge(shape.runs, confidence: 0.95).diagnosis, shape.diagnosis, shape.why)
+    }
+  }
+
+  /// The second seed goes on while its contrast is undecided and can still decide: the
   /// toggle race's 1 of 40 under global against 0 on one queue decides nothing yet; 6 of 160
   /// against 0 of 160 shows the race again; a failure on one queue, or none under global, has
-  /// answered. Its stages are an arm's iterations, then as many again, then twice as many.
+  /// answered. Its looks are an arm's iterations, then as many again, then twice as many.
   func testTheSecondSeedGoesOnWhileItsContrastIsUndecided() {
     let thin = [run(.global, .repetitions, failed: 1, of: 40), run(.fifo, .repetitions, failed: 0, of: 40)]
     XCTAssertTrue(SecondSeed.isUndecided(.needsParallelism, in: thin, confidence: 0.95))
@@ -37,10 +118,10 @@ final class DiagnosticianTests: XCTestCase {
     // then as many again, then twice as many, within four times the arm's 40.
     let first = [run(.global, .repetitions, failed: 9, of: 40), run(.fifo, .repetitions, failed: 0, of: 40)]
     XCTAssertEqual(
-      SecondSeed.stageEnds(for: .needsParallelism, firstSeed: first, iterations: 40, confidence: 0.95), [32, 64, 128])
+      SecondSeed.lookEnds(for: .needsParallelism, firstSeed: first, iterations: 40, confidence: 0.95), [32, 64, 128])
     let clear = [run(.global, .repetitions, failed: 30, of: 40), run(.fifo, .repetitions, failed: 0, of: 40)]
     XCTAssertEqual(
-      SecondSeed.stageEnds(for: .needsParallelism, firstSeed: clear, iterations: 40, confidence: 0.95), [10, 20, 40])
+      SecondSeed.lookEnds(for: .needsParallelism, firstSeed: clear, iterations: 40, confidence: 0.95), [10, 20, 40])
   }
 
   /// A drill-down cut short (three iterations an arm): a test that failed in half the suite
@@ -64,19 +145,6 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .needsParallelism)
   }
 
-  /// A race's first runs are mostly global (suite passes, fresh processes), its warm ones mostly
-  /// on one queue, where it never fails: pooled over executors, first runs "fail more" (a
-  /// default run once called FlakeKinds' race() first-run). Compared like with like, it is
-  /// the race it is.
-  func testFirstRunsAreComparedWithWarmRunsUnderTheSameExecutors() {
-    let runs = [
-      run(.global, .suite, failed: 12, of: 20), run(.serial, .suite, failed: 0, of: 20),
-      run(.global, .repetitions, failed: 16, of: 40), run(.serial, .repetitions, failed: 0, of: 40),
-      run(.seeded, .repetitions, failed: 0, of: 40), run(.global, .fresh, failed: 14, of: 20),
-    ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .needsParallelism)
-  }
-
   /// Every suite pass failed under global, and at least as many fresh processes alone passed
   /// under global: interference. Alone is compared in fresh processes, first runs as suite
   /// passes are, so that the neighbours are all that differs.
@@ -91,63 +159,6 @@ final class DiagnosticianTests: XCTestCase {
     // (fresh processes alone never failed; the suite passes have neighbours).
     runs[5] = run(.global, .fresh, failed: 0, of: 3)
     XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .undetermined)
-  }
-
-  /// Issue 34: a first run's failure (a coin on the first call in each process) fails suite
-  /// passes, first runs all, far more than warm repetitions, neighbours or not. Against fresh
-  /// processes alone, also first runs, the neighbours change nothing: first-run, never
-  /// interference.
-  func testAFirstRunFailureIsNoInterference() {
-    let runs = [
-      run(.global, .suite, failed: 9, of: 20), run(.serial, .suite, failed: 11, of: 20),
-      run(.global, .repetitions, failed: 2, of: 40), run(.serial, .repetitions, failed: 0, of: 40),
-      run(.seeded, .repetitions, failed: 1, of: 40), run(.global, .fresh, failed: 10, of: 20),
-      run(.serial, .fresh, failed: 9, of: 20),
-    ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .firstRun)
-  }
-
-  /// Issue 34: the seeds' toggle race fails warm too, and never on one queue, in any layout; its
-  /// first runs fail more (threads still being made). A race, which first runs make likelier:
-  /// needs-parallelism, never first-run.
-  func testARaceThatFirstRunsMakeLikelierIsARace() {
-    let runs = [
-      run(.global, .suite, failed: 11, of: 20), run(.serial, .suite, failed: 0, of: 20),
-      run(.global, .oneAtATime, failed: 12, of: 20),
-      run(.global, .repetitions, failed: 3, of: 40), run(.serial, .repetitions, failed: 0, of: 40),
-      run(.seeded, .repetitions, failed: 0, of: 40), run(.global, .fresh, failed: 8, of: 20),
-      run(.serial, .fresh, failed: 0, of: 20), run(.global, .stressed, failed: 5, of: 40),
-    ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .needsParallelism)
-  }
-
-  /// Issue 34: a cause a contrast of rates showed is a measurement of a moment. Its arms run
-  /// again with a second seed, apart; the cause stands only if they show it again, else the
-  /// test is undetermined, and the answer says what the first seed showed. Causes shown
-  /// otherwise (every iteration on one queue, the seeds replayed) need no second seed.
-  func testACauseStandsOnlyIfASecondSeedShowsItAgain() {
-    let first = [
-      run(.global, .suite, failed: 6, of: 20), run(.serial, .suite, failed: 0, of: 20),
-      run(.global, .repetitions, failed: 12, of: 40), run(.serial, .repetitions, failed: 0, of: 40),
-      run(.seeded, .repetitions, failed: 0, of: 40), run(.global, .fresh, failed: 5, of: 20),
-      run(.serial, .fresh, failed: 0, of: 20),
-    ]
-    XCTAssertEqual(Diagnostician.judge(first, confidence: 0.95).diagnosis, .needsParallelism)
-    XCTAssertEqual(CauseContrast.arms(for: .needsParallelism)?.map(\.layout), [.repetitions, .repetitions])
-    XCTAssertNil(CauseContrast.arms(for: .serialDeterministic))
-    func second(_ globalFailed: Int) -> [RunResult] {
-      [run(.global, .repetitions, failed: globalFailed, of: 40), run(.serial, .repetitions, failed: 0, of: 40)].map {
-        var run = $0
-        run.test?.isConfirmation = true
-        return run
-      }
-    }
-    XCTAssertEqual(Diagnostician.judge(first + second(9), confidence: 0.95).diagnosis, .needsParallelism)
-    let unrepeated = first + second(1)
-    XCTAssertEqual(Diagnostician.judge(unrepeated, confidence: 0.95).diagnosis, .undetermined)
-    let finding = TestFinding(test: test, runs: unrepeated, confidence: 0.95)
-    XCTAssertEqual(finding.unconfirmed, .needsParallelism)
-    XCTAssertFalse(finding.ruledOut.contains(.needsParallelism), "\(finding.ruledOut)")
   }
 
   /// FlakeKinds' deadline in Swift Testing (about 25 ms of arithmetic against 30 ms), in one of
@@ -171,7 +182,7 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertEqual(Diagnostician.judge(first + second, confidence: 0.95).diagnosis, .undetermined)
   }
 
-  /// Issue 44, FlakeKinds' Swift Testing deadline (25 ms of arithmetic against 30 ms): its
+  /// FlakeKinds' Swift Testing deadline (25 ms of arithmetic against 30 ms): its
   /// neighbours, running beside it in parallel passes, load its cores as much as they share its
   /// state. Missed in 13 of 20 such passes, never one at a time nor alone, and 7 of 40 with busy
   /// threads against 0 of 40 calm (here 4 of 40: leaning, not significant): the load is not ruled out, so
@@ -229,7 +240,7 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertEqual(Diagnostician.judge(runs(warm: 1, stressed: 1), confidence: 0.95).diagnosis, .interference)
   }
 
-  /// Issue 35, combine-schedulers' `testRunsOnMain` (its assertion races the main run loop once
+  /// In combine-schedulers, `testRunsOnMain` (its assertion races the main run loop once
   /// another class's test ran first): suite passes 9 of 20 under global, fresh processes alone
   /// 0 of 20, one warm failure in 40 alone. Failures beside neighbours do not make it a race
   /// (that contrast holds the neighbours still): its neighbours' experiment names the cause. And
@@ -251,19 +262,6 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertEqual(race.diagnosis, .needsParallelism)
   }
 
-  /// Issue 34: a race a busy pool hides in parallel suite passes (0 of 20, as in swift test)
-  /// fails when the tests run one at a time, as swift test --no-parallel and Xcode run them.
-  func testARaceSeenOnlyOneAtATimeIsARace() {
-    let runs = [
-      run(.global, .suite, failed: 0, of: 20), run(.serial, .suite, failed: 0, of: 20),
-      run(.global, .oneAtATime, failed: 16, of: 20),
-      run(.global, .repetitions, failed: 30, of: 40), run(.serial, .repetitions, failed: 0, of: 40),
-      run(.seeded, .repetitions, failed: 0, of: 40), run(.global, .fresh, failed: 15, of: 20),
-      run(.serial, .fresh, failed: 0, of: 20),
-    ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .needsParallelism)
-  }
-
   /// Ctrl-C in the drill-down: arms of 0 of 0 say nothing, so no `timing`; Ctrl-C in the first
   /// pass: one failing iteration is no `always-fails`.
   func testAnInterruptedRunConcludesNothing() {
@@ -280,7 +278,7 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertEqual(Diagnostician.judge(first, confidence: 0.95).diagnosis, .undetermined)
   }
 
-  /// Issue 34: failing now and then under every executor is no cause by itself (it was
+  /// Failing now and then under every executor is no cause by itself (it was
   /// `timing`, what was left when nothing else fit). Timing is what the stressed arm shows: the
   /// same warm repetitions fail significantly more with busy threads competing. An arm the
   /// `--budget` cut shows nothing and rules nothing out, but leaves the stress experiment's
@@ -361,7 +359,7 @@ final class DiagnosticianTests: XCTestCase {
       ])
   }
 
-  /// Issue 24, point 6: failing under seeded and never under serial is `fifo-dependent` (the
+  /// Failing under seeded and never under serial is `fifo-dependent` (the
   /// order of jobs, not of tests); a report of an earlier FlakeLab that says `order-dependent`
   /// means the same.
   func testFailingUnderSeededAndNeverUnderSerialIsFIFODependent() {
@@ -378,57 +376,7 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertNil(TestDiagnosis(reading: "no-such-diagnosis"))
   }
 
-  /// Issue 24, point 5: an arm stopped after its first three failures reads 3 of 3 whatever its
-  /// rate, so it decides no contrast of rates. A test failing 15–30% everywhere whose fresh and
-  /// seeded arms happened to stop so was called `first-run` on 3 of 3 against 0 of 3.
-  func testAnArmStoppedAfterThreeFailuresDecidesNoContrast() {
-    var fresh = run(.global, .fresh, failed: 3, of: 3)
-    fresh.stop = .everyIterationFailed
-    var seeded = run(.seeded, .repetitions, failed: 3, of: 3)
-    seeded.stop = .everyIterationFailed
-    let runs = [
-      run(.global, .suite, failed: 4, of: 9), run(.serial, .suite, failed: 1, of: 9),
-      run(.global, .repetitions, failed: 0, of: 3), run(.serial, .repetitions, failed: 1, of: 3), seeded, fresh,
-    ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .undetermined)
-  }
-
-  /// Stopped arms of one queue are what blocks-thread asks: every iteration there failed, and
-  /// the suite passes under serial each failed after a wait of a second or more.
-  func testStoppedOneQueueArmsStillShowABlockedThread() {
-    var serial = run(.serial, .repetitions, failed: 3, of: 3)
-    serial.stop = .everyIterationFailed
-    var seeded = run(.seeded, .repetitions, failed: 3, of: 3)
-    seeded.stop = .everyIterationFailed
-    var suite = run(.serial, .suite, failed: 3, of: 3)
-    suite.stop = .everyIterationFailedSlowly
-    let runs = [
-      run(.global, .suite, failed: 0, of: 20), suite,
-      run(.global, .repetitions, failed: 0, of: 40), serial, seeded, run(.global, .fresh, failed: 0, of: 20),
-    ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .blocksThread)
-  }
-
-  /// Issue 24, point 2: the swift-concurrency-extras README's `isLoading` test with one yield
-  /// fails every time on one queue, in microseconds, and passes now and then under global. No
-  /// wait, so no blocked thread: one queue's order fails it (`serial-deterministic`), and the
-  /// advice is not "never serialize this test", the opposite of that README's remedy.
-  func testFailingEveryTimeOnOneQueueWithoutAWaitIsSerialDeterministic() {
-    var serial = run(.serial, .repetitions, failed: 3, of: 3)
-    serial.stop = .everyIterationFailed
-    var seeded = run(.seeded, .repetitions, failed: 3, of: 3)
-    seeded.stop = .everyIterationFailed
-    var runs = [
-      run(.global, .suite, failed: 3, of: 20), run(.serial, .suite, failed: 20, of: 20),
-      run(.global, .repetitions, failed: 2, of: 40), serial, seeded, run(.global, .fresh, failed: 1, of: 20),
-    ]
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .serialDeterministic)
-    // The same counts, each serial pass a second long: a wait that ran out.
-    runs[1].seconds = 25
-    XCTAssertEqual(Diagnostician.judge(runs, confidence: 0.95).diagnosis, .blocksThread)
-  }
-
-  /// Issue 44: a wait the harness cannot see (a spin on a flag for work that needs the queue)
+  /// A wait the harness cannot see (a spin on a flag for work that needs the queue)
   /// shows in the time each failure took: on one queue at least 98 ms, under global 1.6 ms an
   /// iteration. Failing every time there is then a blocked thread, not the queue's order; one
   /// failure as fast as global's iterations is the order's again (a stall of the machine can
@@ -475,7 +423,7 @@ final class DiagnosticianTests: XCTestCase {
     }
   }
 
-  /// Issue 24, point 3, and issue 34: a test that a hash order decides (a two-key dictionary
+  /// A test that a hash order decides (a two-key dictionary
   /// encoded to JSON): the seeds that failed it fail it again, as many that passed pass, and all
   /// or nothing within one process: `randomness`, drawn per process.
   func testTheSameSeedsFailingAgainIsRandomness() {
@@ -586,7 +534,7 @@ final class DiagnosticianTests: XCTestCase {
     XCTAssertEqual(Diagnostician.judge(arms + firstRound + grown, confidence: 0.95).diagnosis, .randomness)
   }
 
-  /// Issue 24, point 1: global rates move between processes far beyond binomial noise. A test
+  /// Global rates move between processes far beyond binomial noise. A test
   /// failing 15–30% under every executor gave fresh 9 of 20 against warm 9 of 40, and was called
   /// first-run; with the warm replicates' spread and six contrasts sharing the error, it is not.
   func testAGlobalSwingIsNoFirstRun() {

@@ -115,16 +115,16 @@ final class DispersionTests: XCTestCase {
 
   func testReplicatesSurviveJSONAndMerge() throws {
     var shard = Report(runs: [result(spread)], shard: try Shard(index: 0, count: 2))
-    let text = JSONReport.render(shard)
-    let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-    let run = try XCTUnwrap((document["runs"] as? [[String: Any]])?.first)
-    XCTAssertEqual((run["confidence"] as? [String: Any])?["method"] as? String, "quasi-binomial-wilson")
-    XCTAssertEqual(try XCTUnwrap(run["dispersion"] as? Double), 30.562031, accuracy: 1e-9)
-    XCTAssertEqual((run["replicates"] as? [[String: Any]])?.count, 10)
-    let read = try JSONReport.read(Data(text.utf8), name: "a.json")
+    let text = ReportJSON.render(shard)
+    let document = try XCTUnwrap(JSONParser.parse(Array(text.utf8)))
+    let run = try XCTUnwrap(document["runs"]?.array?.first)
+    XCTAssertEqual(run["confidence"]?["method"]?.string, "quasi-binomial-wilson")
+    XCTAssertEqual(try XCTUnwrap(run["dispersion"]?.number), 30.562031, accuracy: 1e-9)
+    XCTAssertEqual(run["replicates"]?.array?.count, 10)
+    let read = try ReportJSON.read(Data(text.utf8), name: "a.json")
     XCTAssertEqual(read.runs[0].replicates, spread)
     shard.shard = try Shard(index: 1, count: 2)
-    let other = try JSONReport.read(Data(JSONReport.render(shard).utf8), name: "b.json")
+    let other = try ReportJSON.read(Data(ReportJSON.render(shard).utf8), name: "b.json")
     let merged = try ReportMerger.merge([("a.json", read), ("b.json", other)])
     XCTAssertEqual(merged.runs[0].replicates, spread + spread)
     // A report says whether a run's iterations were independent, also for an executor the lab
@@ -133,12 +133,12 @@ final class DispersionTests: XCTestCase {
     let independent = RunResult(
       RunKey(scenario: "s", variant: "v", executor: ExecutorID("tracing")), tally: result(spread).tally, seconds: 1,
       iterationsAreIndependent: true, replicates: spread)
-    let written = JSONReport.render(Report(runs: [independent, result(spread, executor: "tracing")]))
+    let written = ReportJSON.render(Report(runs: [independent, result(spread, executor: "tracing")]))
     let older = written.replacingOccurrences(of: "\"iterationsIndependent\": true, ", with: "")
       .replacingOccurrences(of: "\"iterationsIndependent\": false, ", with: "")
     XCTAssertNotEqual(older, written)
     for text in [written, older] {
-      let readBack = try JSONReport.read(Data(text.utf8), name: "d.json")
+      let readBack = try ReportJSON.read(Data(text.utf8), name: "d.json")
       XCTAssertEqual(readBack.runs.map(\.iterationsAreIndependent), [true, false])
       XCTAssertEqual(readBack.runs.map(\.estimate.method), [.wilson, .quasiBinomialWilson])
     }
@@ -152,7 +152,7 @@ final class DispersionTests: XCTestCase {
       (broken, .replicate(run: "s.v")), (miscounted, .countsDoNotAddUp(run: "s.v")),
     ]
     for (text, malformation) in errors {
-      XCTAssertThrowsError(try JSONReport.read(Data(text.utf8), name: "c.json")) {
+      XCTAssertThrowsError(try ReportJSON.read(Data(text.utf8), name: "c.json")) {
         XCTAssertEqual($0 as? ReportFileError, .malformed(path: "c.json", malformation))
       }
     }

@@ -6,7 +6,7 @@ import XCTest
 /// A suite pass's events add up, or none of them is an outcome: the supervisor's accounting on
 /// streams written by hand (no process), and hundreds of passes of ordinary tests, side by side,
 /// with both cores loaded, each counted exactly as it is written.
-final class EventAccountingTests: XCTestCase {
+final class EventAccountingTests: XCTestCase, LongHalf {
   private let tests = ["T.a()", "T.b()"]
 
   /// The feed after reading `lines`, written into its pipe as a test process would.
@@ -84,7 +84,7 @@ final class EventAccountingTests: XCTestCase {
     for result in results.withLock({ $0 }) {
       let result = try XCTUnwrap(result).get()
       XCTAssertEqual(result.status, 0, result.stderr)
-      let report = try JSONReport.read(Array(result.stdout.utf8), name: "stdout")
+      let report = try ReportJSON.read(Array(result.stdout.utf8), name: "stdout")
       XCTAssertEqual(report.runs.count, 21)
       for run in report.runs {
         let name = run.key.variant
@@ -101,7 +101,7 @@ final class EventAccountingTests: XCTestCase {
     }
   }
 
-  /// Issue 23, point 3: an interrupted screen says what it cut, run by run, and concludes no
+  /// An interrupted screen says what it cut, run by run, and concludes no
   /// diagnosis from the passes it got to.
   func testAnInterruptedScreenSaysWhatItCutAndDiagnosesNothing() throws {
     let storm = Fixtures.eventStorm
@@ -116,9 +116,8 @@ final class EventAccountingTests: XCTestCase {
       XCTAssertEqual(run.tally.iterations + run.notRun, passes, "\(run.key)")
       XCTAssertEqual(run.stop, .interrupted, "\(run.key)")
     }
-    let document = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
-    for finding in try XCTUnwrap(document["tests"] as? [[String: Any]]) where finding["verdict"] as? String == "failing" {
-      XCTAssertEqual(finding["diagnosis"] as? String, "undetermined", "\(finding["test"] ?? "")")
+    for finding in try ReportJSON.read(data, name: "stdout").tests where finding.verdict == .failing {
+      XCTAssertEqual(finding.diagnosis, .undetermined, finding.test.id)
     }
   }
 }

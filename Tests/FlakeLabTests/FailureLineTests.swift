@@ -204,7 +204,7 @@ final class FailureLineTests: XCTestCase {
     run.origins = [place: owner]
     var report = Report(runs: [run])
     report.tests = TestFinding.findings(of: [bystander], runs: [run], polluters: [:], locations: [:], confidence: 0.95)
-    let read = try JSONReport.read(Data(JSONReport.render(report).utf8), name: "r.json")
+    let read = try ReportJSON.read(Data(ReportJSON.render(report).utf8), name: "r.json")
     XCTAssertEqual(read.runs.first?.origins, [place: owner])
     let text = SuiteAnswerText.render(read, verbose: false)
     let named = "its failure's line, UISchedulerTests.swift:14, is in the body of M.UISchedulerTests/testRunsOnMain"
@@ -238,10 +238,10 @@ final class FailureLineTests: XCTestCase {
     let text = SuiteAnswerText.render(report, verbose: false)
     XCTAssertTrue(text.contains("    open: UISchedulerTests.swift:14: XCTAssertFalse failed\n"), text)
 
-    let read = try JSONReport.read(Data(JSONReport.render(report).utf8), name: "r.json")
+    let read = try ReportJSON.read(Data(ReportJSON.render(report).utf8), name: "r.json")
     XCTAssertEqual(read.runs.first?.tally.places, run.tally.places)
     XCTAssertEqual(read.tests.first?.lead, finding.lead)
-    let annotations = GitHubAnnotations.lines(read, workspace: directory.path)
+    let annotations = ReportAnnotations.lines(read, workspace: directory.path)
     XCTAssertTrue(annotations.contains { $0.hasPrefix("::warning file=UISchedulerTests.swift,line=14,") }, "\(annotations)")
   }
 
@@ -273,7 +273,7 @@ final class FailureLineTests: XCTestCase {
     let run = CIRun(packagePath: directory.path, retries: 1, timeout: .seconds(60), failOnFlaky: true, seed: 7, tests: [test])
     let read = try CIJSONReader.read(try XCTUnwrap(JSONParser.parse(Array(CIJSON.render(run).utf8))))
     XCTAssertEqual(read.tests.first?.attempts.first?.place, place)
-    // One path style in every format: from the package (issue 47).
+    // One path style in every format: from the package.
     XCTAssertTrue(CIText.render(read).contains("seen: XCTAssertFalse failed at UISchedulerTests.swift:14"), CIText.render(read))
     XCTAssertTrue(CIText.render(read).contains("declared at: UISchedulerTests.swift:8"), CIText.render(read))
     XCTAssertTrue(CIJUnit.render(read).contains("XCTAssertFalse failed at UISchedulerTests.swift:14"))

@@ -26,7 +26,7 @@ final class HTMLReportTests: XCTestCase {
       again.stderr.contains("baseline: no test's verdict or suite rate changed significantly (2 tests in both reports)"),
       again.stderr)
     XCTAssertTrue(page.contains("<title>flakelab test: 1 of 2 tests not stable</title>"), page)
-    // Issue 47: the page opens with the summary by cause, its count and what to do, each test
+    // The page opens with the summary by cause, its count and what to do, each test
     // linked to its section with the line to open; the section links back.
     XCTAssertTrue(
       page.contains(
@@ -74,9 +74,9 @@ final class HTMLReportTests: XCTestCase {
       run.test = TestReference(test: test, packagePath: ".", layout: .repetitions)
       return run
     }
-    let page = HTMLReport.render(Report(runs: runs))
+    let page = ReportHTML.render(Report(runs: runs))
     assertSelfContained(page)
-    XCTAssertTrue(page.contains(">…" + String(test.id.suffix(HTMLReport.labelCharacters - 1)) + "</text>"), page)
+    XCTAssertTrue(page.contains(">…" + String(test.id.suffix(ReportHTML.labelCharacters - 1)) + "</text>"), page)
     XCTAssertTrue(page.contains("<title>\(test.id) (repetitions, global)</title>"), page)
     XCTAssertTrue(page.contains(">repetitions, serial</text>"), page)
   }

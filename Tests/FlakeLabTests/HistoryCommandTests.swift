@@ -1,4 +1,5 @@
 import FlakeLab
+import FlakeLabHistory
 import Foundation
 import XCTest
 
@@ -69,18 +70,18 @@ final class HistoryCommandTests: XCTestCase {
     let answer = try flakelab(["history", "--history", history, "--format", "json", "--max-failure-rate", "0.01"])
     XCTAssertEqual(answer.status, 1, "broken() failed 2 of 2 CI runs: shown above 1%")
     XCTAssertEqual(answer.stderr, "")
-    let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any])
-    XCTAssertEqual(document["ciRuns"] as? Int, 3)
-    XCTAssertEqual(document["labRuns"] as? Int, 1)
-    let tests = Dictionary(uniqueKeysWithValues: (document["tests"] as? [[String: Any]] ?? []).map { ($0["test"] as? String ?? "", $0) })
-    XCTAssertEqual(tests["CIJobTests.broken()"]?["ciFailures"] as? Int, 2)
-    XCTAssertEqual(tests["CIJobTests.broken()"]?["flaky"] as? Bool, false)
+    let document = try XCTUnwrap(HistoryJSON.read(Array(answer.stdout.utf8)))
+    XCTAssertEqual(document.ciRuns, 3)
+    XCTAssertEqual(document.labRuns, 1)
+    let tests = Dictionary(uniqueKeysWithValues: document.tests.map { ($0.test, $0) })
+    XCTAssertEqual(tests["CIJobTests.broken()"]?.ciFailures, 2)
+    XCTAssertEqual(tests["CIJobTests.broken()"]?.isFlaky, false)
     // Failed on c1, passed on the checkout's commit: a flip, but no commit saw both.
-    XCTAssertEqual(tests["CIJobTests.failsOnce()"]?["flips"] as? Int, 1)
-    XCTAssertEqual(tests["CIJobTests.failsOnce()"]?["flaky"] as? Bool, false)
+    XCTAssertEqual(tests["CIJobTests.failsOnce()"]?.flips, 1)
+    XCTAssertEqual(tests["CIJobTests.failsOnce()"]?.isFlaky, false)
     // One failure in two runs already shows a rate above 1% (Wilson's low end 9.45%).
     XCTAssertEqual(
-      Set((document["gate"] as? [String: Any])?["over"] as? [String] ?? []),
+      Set(document.gate?.over ?? []),
       ["CIJobTests.broken()", "CIJobTests.brokenButQuarantined()", "CIJobTests.failsOnce()", "CIJobTests.JobXCTests/testFailsOnce"])
     let loose = try flakelab(["history", "--history", history, "--max-failure-rate", "0.5"])
     XCTAssertEqual(loose.status, 0, "none is shown above 50% in two runs")
@@ -168,7 +169,7 @@ final class HistoryCommandTests: XCTestCase {
     XCTAssertEqual(missing.status, 2)
     XCTAssertTrue(missing.stderr.hasPrefix("flakelab: no history at "), missing.stderr)
     XCTAssertFalse(FileManager.default.fileExists(atPath: state.appendingPathComponent("none.sqlite").path))
-    // Issue 47: without --history, the package's default is missing, and a history recorded
+    // Without --history, the package's default is missing, and a history recorded
     // beside it (ci --record history.sqlite) is named with the option that reads it.
     try FileManager.default.createDirectory(at: state.appendingPathComponent("pkg"), withIntermediateDirectories: true)
     XCTAssertTrue(

@@ -163,7 +163,7 @@ final class HistoryFormatTests: XCTestCase {
     XCTAssertFalse(try store.record(imported))
   }
 
-  /// Issue 36: `ci`'s JSON is read back as the run it was written from, field for field, by the
+  /// `ci`'s JSON is read back as the run it was written from, field for field, by the
   /// reader beside the writer; and the history files that run with ci's own types.
   func testACIReportReadsBackAsTheRunItWasWrittenFrom() throws {
     let failed = Outcome.failed(observation: "x")

@@ -4,7 +4,7 @@ import XCTest
 
 @testable import FlakeLabHistory
 
-/// `flakelab history --format html` (issue 36): an overview table, a timeline per test with a
+/// `flakelab history --format html`: an overview table, a timeline per test with a
 /// legend and each run's commit and day on hover, light and dark, self-contained, and as a
 /// browser shows it.
 final class HistoryPageTests: XCTestCase {

@@ -64,7 +64,7 @@ final class HistoryStoreTests: XCTestCase {
   }
 
   /// A history the first schema wrote, made by the sqlite3 shell, opens migrated with its runs
-  /// as they were, and the machine its prose named as fields (issue 36).
+  /// as they were, and the machine its prose named as fields.
   func testAHistoryOfTheFirstSchemaIsMigratedWithItsRunsKept() throws {
     let file = path("v1.sqlite")
     let shell = Process()
@@ -262,7 +262,7 @@ extension HistoryStoreTests {
   /// Writers that open the same new history at once (two CI jobs on a fresh cache): each gets a
   /// history, none mistakes the other's first migration for somebody else's database or fails
   /// to turn WAL on while the other does. Fifty new files, four writers each.
-  /// Issue 47: `flakelab history` read a history and left WAL's `-wal` and `-shm` beside it.
+  /// `flakelab history` read a history and left WAL's `-wal` and `-shm` beside it.
   func testAReadLeavesNothingBesideTheHistory() throws {
     let file = path("h.sqlite")
     do { _ = try HistoryStore(path: file) }

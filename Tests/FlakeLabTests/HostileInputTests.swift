@@ -4,7 +4,7 @@ import XCTest
 @testable import FlakeLab
 @testable import FlakeLabCommand
 
-/// What people and scripts hand the lab beyond a typo (issue 15, points 13 to 15): devices,
+/// What people and scripts hand the lab beyond a typo: devices,
 /// pipes and files that are not ours as `--output`, reports that do not belong together, a
 /// scenario that crashes the process replaying it, names with line breaks. Each is one clear
 /// line and exit 2, or the right result, never a crash, a replaced device or a lost report.
@@ -91,7 +91,7 @@ final class HostileInputTests: XCTestCase {
     XCTAssertThrowsError(try ReportMerger.merge([("empty.json", Report(runs: []))])) { error in
       XCTAssertEqual(ErrorText.render(error).line, "empty.json has no runs: there is nothing to merge or gate")
     }
-    // Issue 23, point 8: a run listed twice would be doubled; an executor no flakelab has is
+    // A run listed twice would be doubled; an executor no flakelab has is
     // not a report flakelab made.
     let once = try report("one", .fresh, shard: 0).runs[0]
     XCTAssertThrowsError(try ReportMerger.merge([("twice.json", Report(runs: [once, once]))])) { error in
@@ -107,7 +107,7 @@ final class HostileInputTests: XCTestCase {
     }
   }
 
-  /// Issue 23, point 8: a raw identifier may hold a `/`, which is no suite's end.
+  /// A raw identifier may hold a `/`, which is no suite's end.
   func testARawNameWithASlashKeepsItsSuiteAndFunction() {
     let inSuite = PackageTest(id: "M.Suite/`a/b works`()", framework: .swiftTesting)
     XCTAssertEqual([inSuite.suite, inSuite.function], ["M.Suite", "`a/b works`()"])
@@ -117,7 +117,7 @@ final class HostileInputTests: XCTestCase {
     XCTAssertEqual([plain.suite, plain.function], ["M.S", "test()"])
   }
 
-  /// Issue 23, point 8: a workspace reached through a symbolic link still gives relative paths,
+  /// A workspace reached through a symbolic link still gives relative paths,
   /// and an empty one is the current directory, never `/`.
   func testAnnotationPathsAreRelativeThroughASymlinkedWorkspace() throws {
     let real = temporary.appendingPathComponent("flakelab-workspace-\(UUID().uuidString)")
@@ -134,7 +134,7 @@ final class HostileInputTests: XCTestCase {
     XCTAssertEqual(SourceLocation(path: link.path + "/Tests/A.swift", line: 3).path(relativeTo: real.path), "Tests/A.swift")
   }
 
-  /// Issue 23, point 8: durations people mean, and `--list` in the formats it has.
+  /// Durations people mean, and `--list` in the formats it has.
   func testADurationIsPlainAndTheListingHasTextAndJSON() throws {
     for budget in ["1e-9s", "0.0001s", "-1s", "1e3ms"] {
       expectRefusal(try Flakelab.run(["test", "--budget", budget]), saying: "--budget takes a duration")

@@ -173,7 +173,7 @@ final class IsolationUnitTests: XCTestCase {
       RunKey(scenario: "s", variant: "v", executor: .serial), tally: tally, seconds: 0.5,
         iterationsAreIndependent: true)],
       shard: try Shard(index: 1, count: 2))
-    let read = try JSONReport.read(Data(JSONReport.render(report).utf8), name: "test")
+    let read = try ReportJSON.read(Data(ReportJSON.render(report).utf8), name: "test")
     XCTAssertEqual(read.runs.first?.tally, tally)
     XCTAssertEqual(read.shard, report.shard)
   }

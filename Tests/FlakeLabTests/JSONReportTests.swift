@@ -18,9 +18,9 @@ final class JSONReportTests: XCTestCase {
       test: PackageTest(id: "M.S/t()", framework: .swiftTesting), packagePath: "/tmp/a b", layout: .fresh)
     run.iterationTimes = IterationTimes(iterations: 100, seconds: 0.31, fastestFailure: 0.0125)
     let report = Report(runs: [run], shard: try Shard(index: 1, count: 3), seed: 42, timeout: .milliseconds(250))
-    let text = JSONReport.render(report)
-    let read = try JSONReport.read(Array(text.utf8), name: "a.json")
-    XCTAssertEqual(JSONReport.render(read), text)
+    let text = ReportJSON.render(report)
+    let read = try ReportJSON.read(Array(text.utf8), name: "a.json")
+    XCTAssertEqual(ReportJSON.render(read), text)
     XCTAssertEqual(read.runs.first?.iterationTimes, run.iterationTimes)
   }
 

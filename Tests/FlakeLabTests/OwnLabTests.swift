@@ -35,7 +35,7 @@ final class OwnLabTests: XCTestCase {
   /// The runs of a JSON report, by `scenario.variant executor`.
   private func runs(_ result: CapturedProcess) throws -> [String: RunResult] {
     XCTAssertFalse(result.output.isEmpty, result.errorOutput)
-    let report = try JSONReport.read(Array(result.output.utf8), name: "stdout")
+    let report = try ReportJSON.read(Array(result.output.utf8), name: "stdout")
     return Dictionary(uniqueKeysWithValues: report.runs.map { ("\($0.selector) \($0.executor)", $0) })
   }
 
@@ -47,7 +47,7 @@ final class OwnLabTests: XCTestCase {
     XCTAssertFalse(result.output.contains("isLoading"), result.output)
   }
 
-  /// Issue 36: a lab of one's own links FlakeLabCommand, which keeps no history: it never loads
+  /// A lab of one's own links FlakeLabCommand, which keeps no history: it never loads
   /// SQLite (nor do its workers, which are it), and it says so when asked to record a run.
   func testALabOfOnesOwnLinksNoSQLiteAndRecordsNothing() throws {
     var environment = ProcessInfo.processInfo.environment

@@ -18,7 +18,7 @@ final class PackageTestCommandTests: XCTestCase {
         // These check one test repeated per worker; the suite layout has TestDiagnosisTests.
         + (arguments.contains("--layout") ? [] : ["--layout", "repetitions"]) + arguments)
     XCTAssertFalse(result.stdout.isEmpty, result.stderr)
-    let report = try JSONReport.read(Array(result.stdout.utf8), name: "stdout")
+    let report = try ReportJSON.read(Array(result.stdout.utf8), name: "stdout")
     // Keyed by the run's test ID and executor: `NumberFactsTests.IsLoadingTests/yield() serial`.
     let keyed = Dictionary(
       uniqueKeysWithValues: report.runs.map { ("\($0.test?.test.id ?? "?") \($0.executor)", $0) })
@@ -188,7 +188,7 @@ final class PackageTestCommandTests: XCTestCase {
     process.interrupt()
     process.waitUntilExit()
     XCTAssertEqual(process.terminationStatus, 130)
-    let report = try JSONReport.read(try XCTUnwrap(FileManager.default.contents(atPath: path)), name: path)
+    let report = try ReportJSON.read(try XCTUnwrap(FileManager.default.contents(atPath: path)), name: path)
     XCTAssertTrue(report.interrupted)
     // The test hangs on its 50th run in a process, and 2 s are less than the 5 s limit: what
     // ran is up to 49 passes per process, nothing else.
@@ -252,7 +252,7 @@ final class PackageTestCommandTests: XCTestCase {
       "flakelab: the package at '\(broken)' does not build (swift build --build-tests exited 1)")
   }
 
-  /// Issue 23, point 4: --fail-on-flaky holds in every layout, with --index, and in a merge of
+  /// --fail-on-flaky holds in every layout, with --index, and in a merge of
   /// shards; a merge with no package test in it refuses the flag.
   func testFailOnFlakyFailsTheCommandInEveryLayoutAndInAMerge() throws {
     // yield() fails under serial every time and under global nearly always: failing or flaky,
@@ -285,7 +285,7 @@ final class PackageTestCommandTests: XCTestCase {
       refused.stderr, "flakelab: --fail-on-flaky judges a package's tests, and these reports hold no flakelab test run\n")
   }
 
-  /// Issue 23, point 6: --filter and --skip match what `swift test --filter` matches, which for
+  /// --filter and --skip match what `swift test --filter` matches, which for
   /// Swift Testing is the ID with the source file, line and column appended.
   func testFilterMatchesTheSourceFileAsSwiftTestDoes() throws {
     let listed = try Flakelab.run(
@@ -302,7 +302,7 @@ final class PackageTestCommandTests: XCTestCase {
     XCTAssertTrue(skipped.stdout.contains(xctest + "testYield"), skipped.stdout)
   }
 
-  /// Issue 23, point 8: XCTest joins an assertion and its message with " - ", also when the test
+  /// XCTest joins an assertion and its message with " - ", also when the test
   /// gave none; the outcome is the assertion alone.
   func testAnXCTestFailureWithoutAMessageEndsWithTheAssertion() throws {
     let (status, runs, stderr) = try test(["--executor", "global", "--iterations", "2", "--filter", "XCTests/testNaive"])

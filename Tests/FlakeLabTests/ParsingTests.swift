@@ -5,7 +5,7 @@ import XCTest
 @testable import FlakeLabCommand
 
 final class ParsingTests: XCTestCase {
-  private let iterations = MeasurementOptions.Options.iterations
+  private let iterations = RunOptions.Options.iterations
   private let all = ListCommand.Options.all
   private var options: [OptionSpec] { [iterations.spec, all.spec] }
 

@@ -124,7 +124,7 @@ final class ProcessAndSignalTests: XCTestCase {
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     XCTAssertEqual(process.terminationStatus, 0)
-    let run = try JSONReport.read(data, name: "stdout").runs.first
+    let run = try ReportJSON.read(data, name: "stdout").runs.first
     XCTAssertEqual(Flakelab.counts(run), ["iterations": 500, "passed": 490, "failed": 0, "crashed": 0, "timedOut": 10])
   }
 
@@ -138,7 +138,7 @@ final class ProcessAndSignalTests: XCTestCase {
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     XCTAssertEqual(process.terminationStatus, 0)
-    let run = try JSONReport.read(data, name: "stdout").runs.first
+    let run = try ReportJSON.read(data, name: "stdout").runs.first
     XCTAssertEqual(Flakelab.counts(run), ["iterations": 300, "passed": 297, "failed": 0, "crashed": 3, "timedOut": 0])
   }
 

@@ -3,7 +3,7 @@ import XCTest
 
 @testable import FlakeLab
 
-/// `flakelab test` tells the truth on packages of the kinds people have (issue 15): an XCTest-only
+/// `flakelab test` tells the truth on packages of the kinds people have: an XCTest-only
 /// package, and Swift Testing tests that skip, fail for reasons, trap before they start, are
 /// slow now and then, leave children behind, turn the serial executor off, or wait on another
 /// thread within a timeout. Each fixture is built once per test run, by its first listing.
@@ -15,7 +15,7 @@ final class RealPackageTruthTests: XCTestCase {
       "test", "--package-path", Fixtures.awkward, "--skip-build", "--layout", "repetitions", "--iterations", "40", "--executors", "global,serial,seeded",
       "--format", "json",
     ])
-    return (result.status, try JSONReport.read(Data(result.stdout.utf8), name: "stdout"), result.stderr)
+    return (result.status, try ReportJSON.read(Data(result.stdout.utf8), name: "stdout"), result.stderr)
   }
 
   private func run(_ report: Report, _ function: String, _ executor: String) throws -> RunResult {
@@ -39,7 +39,7 @@ final class RealPackageTruthTests: XCTestCase {
       "--skip", "Blocking", "--format", "json",
     ])
     XCTAssertEqual(result.status, 0, result.stderr)
-    let report = try JSONReport.read(Data(result.stdout.utf8), name: "stdout")
+    let report = try ReportJSON.read(Data(result.stdout.utf8), name: "stdout")
     XCTAssertEqual(report.runs.count, 8)
     for executor in ["global", "serial"] {
       for test in ["testGreets", "testLeavesAChildRunning", "testClosesDescriptorsAndOpensAFile"] {
@@ -187,7 +187,7 @@ final class RealPackageTruthTests: XCTestCase {
     XCTAssertEqual(try run(report, "turnsTheSerialExecutorOff()", "global").tally.passed, 40)
   }
 
-  /// Issue 23, point 3: the answer says what each verdict rests on under each executor, names
+  /// The answer says what each verdict rests on under each executor, names
   /// a test never measured under one, and a gate is never met on its iterations there.
   func testAnExecutorATestTurnedOffIsNamedAndPassesNoGate() throws {
     _ = try Fixtures.awkwardBuild.get()
@@ -218,7 +218,7 @@ final class RealPackageTruthTests: XCTestCase {
           + "(the executor was off when each of its 3 iterations ended), so no gate is shown to hold"), gated.stderr)
   }
 
-  /// Issue 33: under serial alone, a test that left the executor off ran; it is never measured
+  /// Under serial alone, a test that left the executor off ran; it is never measured
   /// there, not "never started" (swift-async-algorithms: 95 tests said so).
   func testATestThatTurnedTheOnlyExecutorOffRanAndWasNotMeasured() throws {
     _ = try Fixtures.awkwardBuild.get()
@@ -293,7 +293,7 @@ final class RealPackageTruthTests: XCTestCase {
     XCTAssertEqual(status, 130)
     XCTAssertEqual(stderr, "flakelab: interrupted while listing the tests; nothing was measured\n")
     XCTAssertEqual(OwnProcesses.left("sleep 3519"), [])
-    // Issue 23, point 8: killed outright, flakelab can stop nothing; the harness, preloaded into
+    // Killed outright, flakelab can stop nothing; the harness, preloaded into
     // the lister too, has the kernel end it with flakelab.
     let (killed, _, _) = try interrupt(
       ["test", "--package-path", package.path, "--skip-build", "--layout", "repetitions"], with: SIGKILL, once: "sleep 3519")
@@ -335,14 +335,14 @@ final class RealPackageTruthTests: XCTestCase {
     ]
     let json = try Flakelab.run(arguments + ["--format", "json"])
     XCTAssertEqual(json.status, 0, json.stderr)
-    let report = try JSONReport.read(Data(json.stdout.utf8), name: "stdout")
+    let report = try ReportJSON.read(Data(json.stdout.utf8), name: "stdout")
     let global = try run(report, "testWaitsForATaskByBlockingItsThread", "global")
     XCTAssertEqual([global.tally.iterations, global.tally.passed, global.notRun], [20, 20, 0])
     XCTAssertNil(global.stop)
     let serial = try run(report, "testWaitsForATaskByBlockingItsThread", "serial")
     XCTAssertEqual([serial.tally.iterations, serial.tally.timedOut, serial.notRun], [3, 3, 17])
     XCTAssertEqual(serial.stop, .everyIterationTimedOut)
-    // Issue 44: a wait to a deadline 20 ms away is told when it returns, not before; each of its
+    // A wait to a deadline 20 ms away is told when it returns, not before; each of its
     // failing iterations on one queue is still told, at the test's frame, which glibc's unwinder
     // does not reach (libswiftDispatch's wait has no unwind table): read off the stack above it.
     let briefly = "testWaitsBrieflyForATaskByBlockingItsThread"

@@ -80,7 +80,7 @@ final class ReportOutputTests: XCTestCase {
     return (process.terminationStatus, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
   }
 
-  /// Issue 23, point 5: a report larger than the C library's buffer to a full standard output.
+  /// A report larger than the C library's buffer to a full standard output.
   func testAReportStandardOutputCannotTakeIsExitTwo() throws {
     let full = try XCTUnwrap(FileHandle(forWritingAtPath: "/dev/full"))
     let result = try run(["run", "lab.crash", "--iterations", "100", "--format", "html"], output: full)

@@ -185,7 +185,7 @@ final class OutcomeGroupTests: XCTestCase {
     XCTAssertEqual(
       OutcomeGroups.rows(tally.histogram).map { "\($0.count) \($0.text)" },
       ["80 passed", "16 expected 3, got 4–17", "3 isLoading was false right after the tap", "1 timed out"])
-    let lines = TextReport.histogramLines(tally)
+    let lines = ReportText.histogramLines(tally)
     XCTAssertTrue(lines.contains { $0.hasSuffix("16.00%  expected 3, got 4–17") }, "\(lines)")
     XCTAssertEqual(lines.count, 4)
     XCTAssertEqual(tally.outcomesByFrequency.count, 5, "the tally keeps each outcome apart, for JSON")

@@ -63,17 +63,17 @@ final class SavedAnswerTests: XCTestCase {
   }
 
   private func readBack(_ report: Report) throws -> Report {
-    try JSONReport.read(Array(JSONReport.render(report).utf8), name: "report.json")
+    try ReportJSON.read(Array(ReportJSON.render(report).utf8), name: "report.json")
   }
 
   private func renderings(_ report: Report) -> [String] {
     [
-      SuiteAnswerText.render(report, verbose: true), MarkdownReport.render(report), HTMLReport.render(report),
-      GitHubAnnotations.lines(report, workspace: "/tmp/pkg").joined(separator: "\n"), JSONReport.render(report),
+      SuiteAnswerText.render(report, verbose: true), ReportMarkdown.render(report), ReportHTML.render(report),
+      ReportAnnotations.lines(report, workspace: "/tmp/pkg").joined(separator: "\n"), ReportJSON.render(report),
     ]
   }
 
-  /// Issue 47: with more than one test not stable, the text answer leads with what a maintainer
+  /// With more than one test not stable, the text answer leads with what a maintainer
   /// triages from: how many, by verdict and by cause, then each cause, the most harmful first,
   /// with what to do in a phrase and a line per test with the line to open; the blocks follow.
   func testTheTextAnswerLeadsWithTheTestsNotStableByCause() throws {
@@ -114,20 +114,20 @@ final class SavedAnswerTests: XCTestCase {
     ]
     var report = Report(runs: runs)
     report.tests = TestFinding.findings(of: [victim], runs: runs, polluters: [:], locations: [:], confidence: 0.95)
-    let markdown = MarkdownReport.render(report)
+    let markdown = ReportMarkdown.render(report)
     XCTAssertTrue(markdown.contains("alone: global 3/10, fresh serial 0/10"), markdown)
     XCTAssertFalse(markdown.contains("alone: alone"), markdown)
   }
 
-  /// Issue 47: the page says what the text says of a test beyond its arms (here, the polluter
+  /// The page says what the text says of a test beyond its arms (here, the polluter
   /// search's evidence), and each plot's row its counts, as the text's arm lines do.
   func testThePageGivesThePolluterSearchAndEachRowsCounts() throws {
     let report = derivedReport()
-    let page = HTMLReport.render(report)
+    let page = ReportHTML.render(report)
     let finding = try XCTUnwrap(report.tests.first { $0.test == victim })
     let evidence = SuiteAnswerText.evidence(finding)
     XCTAssertTrue(evidence.contains { $0.hasPrefix("polluter search: failed in 5 of 5 passes") }, "\(evidence)")
-    for line in evidence { XCTAssertTrue(page.contains(HTMLReport.escaped(line)), line) }
+    for line in evidence { XCTAssertTrue(page.contains(ReportHTML.escaped(line)), line) }
     XCTAssertTrue(page.contains(">6 of 20</text>"), "the victim's suite pass under global")
     XCTAssertTrue(page.contains(">0 of 40</text>"), "its repetitions")
   }
@@ -151,7 +151,7 @@ final class SavedAnswerTests: XCTestCase {
           + "(a test with no pass under serial rests on the others)"), sentences)
   }
 
-  /// Each mode of the screen says what its passes can miss: issue 44 asked it of every mode.
+  /// Each mode of the screen says what its passes can miss, every mode alike.
   func testWhatThePassesCanMissIsSaidForEachModeOfTheScreen() {
     let screen = [
       run(stable, .suite, .global, passed: 20), run(stable, .suite, .serial, passed: 20),

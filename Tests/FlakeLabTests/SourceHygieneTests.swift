@@ -1,8 +1,9 @@
 import Foundation
 import XCTest
 
-/// The kinds of drift a machine can catch in our own sources (issue 46): a doc comment's link
-/// to a name nothing declares, and lines past the width the code is written to.
+/// The kinds of drift a machine can catch in our own sources: a doc comment's link
+/// to a name nothing declares, lines past the width the code is written to, and a split of
+/// `make test` that no longer matches the classes.
 final class SourceHygieneTests: XCTestCase {
   private static let root = ReadmeExamplesTests.root
 
@@ -85,5 +86,26 @@ final class SourceHygieneTests: XCTestCase {
     let total = counts.reduce(0) { $0 + $1.lines }
     let most = counts.sorted { $0.lines > $1.lines }.prefix(5).map { "\($0.path) \($0.lines)" }
     XCTAssertLessThanOrEqual(total, ceiling, "lines over 120 characters; the most: \(most.joined(separator: ", "))")
+  }
+
+  /// `make test`'s long half is read from the sources by `Tests/side-by-side.sh`: it names every
+  /// class whose type conforms to ``LongHalf``, and no other.
+  func testTheLongHalfIsTheClassesThatConformToItsMarker() throws {
+    let script = Process()
+    script.executableURL = URL(fileURLWithPath: "/bin/bash")
+    script.arguments = [Self.root.appendingPathComponent("Tests/side-by-side.sh").path, "--long-classes"]
+    let output = Pipe()
+    script.standardOutput = output
+    try script.run()
+    let listed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      .split(separator: "\n").map(String.init)
+    script.waitUntilExit()
+    XCTAssertEqual(script.terminationStatus, 0)
+    let declared = try Self.swiftFiles().filter { $0.path.hasPrefix("Tests/") }.flatMap { file in
+      file.text.matches(of: /class ([A-Za-z0-9_]+): XCTestCase/).map { String($0.1) }
+    }
+    let conforming = declared.filter { (_typeByName("FlakeLabTests.\($0)") as? any LongHalf.Type) != nil }
+    XCTAssertFalse(listed.isEmpty)
+    XCTAssertEqual(listed, conforming.sorted())
   }
 }

@@ -127,8 +127,8 @@ final class StatisticsTests: XCTestCase {
   }
 
   func testCSVQuoting() {
-    XCTAssertEqual(CSVReport.quote("plain"), "plain")
-    XCTAssertEqual(CSVReport.quote("fact was '', then \"x\""), "\"fact was '', then \"\"x\"\"\"")
+    XCTAssertEqual(ReportCSV.quote("plain"), "plain")
+    XCTAssertEqual(ReportCSV.quote("fact was '', then \"x\""), "\"fact was '', then \"\"x\"\"\"")
   }
 
   func testATextHistogramListsTenOutcomesAndCountsTheRest() {
@@ -136,7 +136,7 @@ final class StatisticsTests: XCTestCase {
     tally.record(.passed, count: 5)
     // Fifteen failures that differ in words: messages that differ only in numbers are one row.
     for failure in "abcdefghijklmno" { tally.record(.failed(observation: "failure \(failure)"), count: 1) }
-    let lines = TextReport.histogramLines(tally)
+    let lines = ReportText.histogramLines(tally)
     guard lines.count == 11 else { return XCTFail("\(lines)") }
     XCTAssertTrue(lines[0].contains("passed"))
     XCTAssertTrue(lines[10].contains("6 more distinct outcomes"), lines[10])
@@ -151,13 +151,13 @@ final class StatisticsTests: XCTestCase {
       iterationsAreIndependent: false)
     result.verdict = Verdict(judging: .canFail, on: result, cores: 2)
     XCTAssertEqual(result.verdict?.status, .notShown)
-    let junit = JUnitReport.render(Report(runs: [result]))
+    let junit = ReportJUnit.render(Report(runs: [result]))
     XCTAssertTrue(junit.contains("<skipped message=\"can fail? not shown: "), junit)
     XCTAssertTrue(junit.contains("skipped=\"1\""), junit)
     XCTAssertFalse(junit.contains("<failure"), junit)
   }
 
-  /// Issue 44: what a stable answer can miss. n passes catch a rate p with 95% probability when
+  /// What a stable answer can miss. n passes catch a rate p with 95% probability when
   /// 1 − (1 − p)^n ≥ 0.95: 13.91% in 20 passes, 20.6% in 13 (swift-async-algorithms' hang that
   /// `swift test --no-parallel` met once in 15 runs passed 13 passes unseen).
   func testTheRateAStableAnswerWouldCatch() {

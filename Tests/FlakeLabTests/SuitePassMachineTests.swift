@@ -16,8 +16,8 @@ final class SuitePassMachineTests: XCTestCase {
   private func end(
     passed: [Int] = [], inFlight: [(Int, Duration)] = [], status: Int32 = SIGILL, timedOut: Bool = false,
     ready: Bool = true, lost: Bool = false
-  ) -> SuitePassMachine.ProcessEnd {
-    SuitePassMachine.ProcessEnd(
+  ) -> SuitePassMachine.PassProcessEnd {
+    SuitePassMachine.PassProcessEnd(
       exit: ProcessExit(
         status: status, wasTimedOut: timedOut, wasReady: ready, lastLines: "Fatal error: boom",
         lifetime: .milliseconds(50)),
@@ -180,21 +180,21 @@ final class SuitePassMachineTests: XCTestCase {
     XCTAssertNil(machine.states[2].stop)
   }
 
-  func testTheBudgetStopsAnArmWhosePassWouldEndPastTheDeadline() {
+  func testTheBudgetStopsAnArmWhosePassWouldEndPastTheScreensHalf() {
     let start = ContinuousClock.now
-    var budget = PassBudget(arms: 2, deadline: start + .seconds(10))
-    XCTAssertTrue(budget.allows(arm: 0, isFirstPass: true, now: start + .seconds(20)), "the first pass always runs")
-    budget.passTook(.seconds(6), arm: 0)
-    budget.passTook(.seconds(1), arm: 1)
-    XCTAssertFalse(budget.allows(arm: 0, isFirstPass: false, now: start + .seconds(5)))
-    XCTAssertTrue(budget.allows(arm: 1, isFirstPass: false, now: start + .seconds(5)))
-    XCTAssertFalse(budget.stoppedEveryArm)
-    XCTAssertFalse(budget.allows(arm: 0, isFirstPass: false, now: start), "a stopped arm stays stopped")
+    var budget = PassBudget(series: 2, budget: TestBudget(.seconds(20), from: start, diagnosisFollows: true))
+    XCTAssertTrue(budget.allows(series: 0, isFirstPass: true, now: start + .seconds(20)), "the first pass always runs")
+    budget.passTook(.seconds(6), series: 0)
+    budget.passTook(.seconds(1), series: 1)
+    XCTAssertFalse(budget.allows(series: 0, isFirstPass: false, now: start + .seconds(5)))
+    XCTAssertTrue(budget.allows(series: 1, isFirstPass: false, now: start + .seconds(5)))
+    XCTAssertFalse(budget.stoppedEverySeries)
+    XCTAssertFalse(budget.allows(series: 0, isFirstPass: false, now: start), "a stopped arm stays stopped")
     XCTAssertEqual(budget.stopped, [true, false])
     // The passes alone, which no answer needs, are bound from their first.
-    var alone = PassBudget(arms: 2, deadline: start + .seconds(10), boundFromTheirFirstPass: [1])
-    XCTAssertTrue(alone.allows(arm: 0, isFirstPass: true, now: start + .seconds(20)))
-    XCTAssertFalse(alone.allows(arm: 1, isFirstPass: true, now: start + .seconds(20)))
+    var alone = PassBudget(series: 2, budget: TestBudget(.seconds(20), from: start, diagnosisFollows: true), boundFromTheirFirstPass: [1])
+    XCTAssertTrue(alone.allows(series: 0, isFirstPass: true, now: start + .seconds(20)))
+    XCTAssertFalse(alone.allows(series: 1, isFirstPass: true, now: start + .seconds(20)))
     XCTAssertEqual(alone.stopped, [false, true])
   }
 }

@@ -6,7 +6,7 @@ import XCTest
 /// `flakelab test` in its default suite layout, on the FlakeKinds fixture (one test of each kind
 /// the diagnosis tells apart): the suite passes' exact counts, crash and hang attribution with
 /// resumption, and the diagnoses that are certain by construction.
-final class TestDiagnosisTests: XCTestCase {
+final class TestDiagnosisTests: XCTestCase, LongHalf {
   override func setUp() async throws {
     let listing = try Fixtures.flakeKindsBuild.get()
     XCTAssertEqual(listing.status, 0, listing.stderr)
@@ -15,8 +15,8 @@ final class TestDiagnosisTests: XCTestCase {
   private struct Answer {
     let status: Int32
     let report: Report
-    /// `tests[]` of the JSON report, by test ID.
-    let tests: [String: [String: Any]]
+    /// `tests[]` of the JSON report as its reader reads it back, by test ID.
+    let tests: [String: TestFinding]
     let stderr: String
   }
 
@@ -25,16 +25,17 @@ final class TestDiagnosisTests: XCTestCase {
       ["test", "--package-path", Fixtures.flakeKinds, "--skip-build", "--format", "json", "--no-progress"] + arguments,
       environment: environment)
     XCTAssertFalse(result.stdout.isEmpty, result.stderr)
-    let report = try JSONReport.read(Array(result.stdout.utf8), name: "stdout")
-    let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-    let tests = try XCTUnwrap(document["tests"] as? [[String: Any]])
+    let report = try ReportJSON.read(Array(result.stdout.utf8), name: "stdout")
     return Answer(
       status: result.status, report: report,
-      tests: Dictionary(uniqueKeysWithValues: tests.map { ($0["test"] as? String ?? "?", $0) }), stderr: result.stderr)
+      tests: Dictionary(uniqueKeysWithValues: report.tests.map { ($0.test.id, $0) }), stderr: result.stderr)
   }
 
-  private func arm(_ finding: [String: Any]?, _ layout: String, _ executor: String) -> [String: Any]? {
-    (finding?["arms"] as? [[String: Any]])?.first { $0["processLayout"] as? String == layout && $0["executor"] as? String == executor }
+  /// The finding's first run in `layout` under `executor`: an arm of the JSON report's `arms`.
+  private func arm(
+    _ finding: TestFinding?, _ layout: TestReference.ProcessLayout, _ executor: ExecutorID
+  ) -> RunResult? {
+    finding?.runs.first { $0.test?.layout == layout && $0.executor == executor }
   }
 
   private let blocks = "FlakeKindsTests.blocksThread()"
@@ -60,76 +61,74 @@ final class TestDiagnosisTests: XCTestCase {
     }
     // Waits for a task with a semaphore: every iteration on one queue fails by its own wait.
     let blocking = answer.tests[blocks]
-    XCTAssertEqual(blocking?["verdict"] as? String, "flaky")
-    XCTAssertEqual(blocking?["diagnosis"] as? String, "blocks-thread")
+    XCTAssertEqual(blocking?.verdict, .flaky)
+    XCTAssertEqual(blocking?.diagnosis, .blocksThread)
     // Each of its first three serial passes failed after its one-second wait: it leaves the
     // later serial passes, which would wait again to say so.
-    XCTAssertEqual(arm(blocking, "suite", "serial")?["notPassed"] as? Int, 3)
-    XCTAssertEqual(arm(blocking, "suite", "serial")?["notRun"] as? Int, passes - 3)
-    XCTAssertEqual(arm(blocking, "suite", "serial")?["stopped"] as? String, "everyIterationFailedSlowly")
-    XCTAssertEqual(arm(blocking, "suite", "global")?["notPassed"] as? Int, 0)
-    XCTAssertEqual(arm(blocking, "repetitions", "seeded")?["stopped"] as? String, "everyIterationFailed")
-    // Issue 35: its answer leads with the line that blocks, the semaphore's wait in Kinds.swift
+    XCTAssertEqual(arm(blocking, .suite, .serial)?.tally.notPassed, 3)
+    XCTAssertEqual(arm(blocking, .suite, .serial)?.notRun, passes - 3)
+    XCTAssertEqual(arm(blocking, .suite, .serial)?.stop, .everyIterationFailedSlowly)
+    XCTAssertEqual(arm(blocking, .suite, .global)?.tally.notPassed, 0)
+    XCTAssertEqual(arm(blocking, .repetitions, .seeded)?.stop, .everyIterationFailed)
+    // Its answer leads with the line that blocks, the semaphore's wait in Kinds.swift
     // (the frame inside `#expect`'s expansion has no line of its own: then the failure's, the same).
-    let open = blocking?["open"] as? [String: Any]
-    XCTAssertTrue(["blocking-frame", "failure"].contains(open?["reason"] as? String ?? ""), "\(open ?? [:])")
-    XCTAssertTrue((open?["path"] as? String)?.hasSuffix("/Tests/FlakeKindsTests/Kinds.swift") ?? false, "\(open ?? [:])")
-    XCTAssertEqual(open?["line"] as? Int, 49)
-    XCTAssertTrue((blocking?["advice"] as? String)?.contains("DispatchSemaphore.wait") ?? false, "\(blocking?["advice"] ?? "")")
+    let open = blocking?.lead
+    XCTAssertTrue([.blockingFrame, .failure].contains(open?.reason), "\(String(describing: open))")
+    XCTAssertTrue(open?.location.path.hasSuffix("/Tests/FlakeKindsTests/Kinds.swift") ?? false, "\(String(describing: open))")
+    XCTAssertEqual(open?.location.line, 49)
+    XCTAssertTrue(blocking?.advice?.contains("DispatchSemaphore.wait") ?? false, blocking?.advice ?? "")
     // A blocking fulfillment(of:timeout:) shim spins XCTWaiter's run loop in no blocking call:
     // the harness sees the run loop idle on the queue's thread, and the lab names the shim's
-    // line, which the answer opens at and the advice names (issue 44: the frame to open).
+    // line, which the answer opens at and the advice names (the frame to open).
     let shim = answer.tests["FlakeKindsTests.WaiterShimTests/testWaitsThroughABlockingShim"]
-    XCTAssertEqual(shim?["diagnosis"] as? String, "blocks-thread")
-    let shimRuns = answer.report.tests.first { $0.test.id.hasSuffix("testWaitsThroughABlockingShim") }?.runs ?? []
+    XCTAssertEqual(shim?.diagnosis, .blocksThread)
+    let shimRuns = shim?.runs ?? []
     let shimLine = "fulfillmentBlocking(of:timeout:) at Tests/FlakeKindsTests/Corpus/BlockedThreads.swift:58, in RunLoop.run"
     XCTAssertTrue(
       shimRuns.contains { !$0.ranInParallel && ($0.blockedAt ?? "").hasSuffix(shimLine) && $0.blockedIterations > 0 },
       "\(shimRuns.map { "\($0.executor) \($0.blockedAt ?? "-")" })")
-    let shimOpen = shim?["open"] as? [String: Any]
-    XCTAssertTrue((shimOpen?["path"] as? String)?.hasSuffix("/Corpus/BlockedThreads.swift") ?? false, "\(shimOpen ?? [:])")
-    XCTAssertEqual(shimOpen?["line"] as? Int, 58)
-    let shimAdvice = shim?["advice"] as? String ?? ""
+    let shimOpen = shim?.lead
+    XCTAssertTrue(
+      shimOpen?.location.path.hasSuffix("/Corpus/BlockedThreads.swift") ?? false, "\(String(describing: shimOpen))")
+    XCTAssertEqual(shimOpen?.location.line, 58)
+    let shimAdvice = shim?.advice ?? ""
     XCTAssertTrue(shimAdvice.contains("a run loop spun inside one of the queue's jobs at closure #1 in XCTestCase.fulfillmentBlocking"), shimAdvice)
     // Reads a setting its neighbour changes while they overlap: fails in every pass under
     // global, where they run side by side, and never alone.
     let reading = answer.tests[reads]
-    XCTAssertEqual(reading?["diagnosis"] as? String, "interference")
-    XCTAssertEqual(arm(reading, "suite", "global")?["notPassed"] as? Int, passes)
-    XCTAssertEqual(arm(reading, "repetitions", "global")?["notPassed"] as? Int, 0)
-    let neighbours = (reading?["neighbours"] as? [[String: Any]])?.compactMap { $0["test"] as? String } ?? []
+    XCTAssertEqual(reading?.diagnosis, .interference)
+    XCTAssertEqual(arm(reading, .suite, .global)?.tally.notPassed, passes)
+    XCTAssertEqual(arm(reading, .repetitions, .global)?.tally.notPassed, 0)
+    let neighbours = reading?.neighbours.map(\.test.id) ?? []
     XCTAssertTrue(neighbours.contains(changes), "\(neighbours)")
     // The search names the one neighbour that fails it, beside it, and the advice names it.
-    let readingPolluters = reading?["polluters"] as? [String: Any]
-    XCTAssertEqual(readingPolluters?["tests"] as? [String], [changes])
-    XCTAssertEqual(readingPolluters?["placement"] as? String, "beside")
-    XCTAssertEqual(readingPolluters?["failed"] as? Int, readingPolluters?["passes"] as? Int)
-    XCTAssertTrue((reading?["advice"] as? String)?.hasPrefix(changes) ?? false, "\(reading?["advice"] ?? "")")
+    let readingPolluters = reading?.polluters
+    XCTAssertEqual(readingPolluters?.tests.map(\.id), [changes])
+    XCTAssertEqual(readingPolluters?.placement, .beside)
+    XCTAssertEqual(readingPolluters?.failed, readingPolluters?.passes)
+    XCTAssertTrue(reading?.advice?.hasPrefix(changes) ?? false, reading?.advice ?? "")
     // XCTest: one test changes a default that the two after it in the class's order read.
     let changer = "FlakeKindsTests.CurrencyTests/testChangesTheCurrency"
     for victim in ["FlakeKindsTests.CurrencyTests/testFormatsAPrice", "FlakeKindsTests.CurrencyTests/testParsesAPrice"] {
       let finding = answer.tests[victim]
-      XCTAssertEqual(finding?["diagnosis"] as? String, "interference", victim)
-      XCTAssertEqual(arm(finding, "suite", "serial")?["notPassed"] as? Int, passes, victim)
-      let polluters = finding?["polluters"] as? [String: Any]
-      XCTAssertEqual(polluters?["tests"] as? [String], [changer], victim)
-      XCTAssertEqual(polluters?["placement"] as? String, "before", victim)
-      // Issue 35: the answer leads with the polluter's declaration.
-      let open = finding?["open"] as? [String: Any]
-      XCTAssertEqual(open?["reason"] as? String, "polluter", victim)
-      XCTAssertEqual(open?["detail"] as? String, changer, victim)
-      XCTAssertTrue((finding?["advice"] as? String)?.contains("running the tests one at a time keeps the order") ?? false)
+      XCTAssertEqual(finding?.diagnosis, .interference, victim)
+      XCTAssertEqual(arm(finding, .suite, .serial)?.tally.notPassed, passes, victim)
+      XCTAssertEqual(finding?.polluters?.tests.map(\.id), [changer], victim)
+      XCTAssertEqual(finding?.polluters?.placement, .before, victim)
+      // The answer leads with the polluter's declaration.
+      XCTAssertEqual(finding?.lead?.reason, .polluter, victim)
+      XCTAssertEqual(finding?.lead?.detail, changer, victim)
+      XCTAssertTrue(finding?.advice?.contains("running the tests one at a time keeps the order") ?? false)
     }
     for id in [changer, "FlakeKindsTests.CurrencyTests/testRoundsAnAmount"] {
-      XCTAssertEqual(answer.tests[id]?["verdict"] as? String, "stable", id)
+      XCTAssertEqual(answer.tests[id]?.verdict, .stable, id)
     }
     // Stable ones are not drilled down: their arms are the screen's, the suite passes under
     // each executor and, under global, for Swift Testing the passes one test at a time and for
     // every test its passes alone.
     for id in [stable, changes] {
-      XCTAssertEqual(answer.tests[id]?["verdict"] as? String, "stable", id)
-      let arms = (answer.tests[id]?["arms"] as? [[String: Any]])?.compactMap { $0["processLayout"] as? String }
-      XCTAssertEqual(arms, ["suite", "suite", "one-at-a-time", "alone"], id)
+      XCTAssertEqual(answer.tests[id]?.verdict, .stable, id)
+      XCTAssertEqual(answer.tests[id]?.runs.compactMap(\.test?.layout), [.suite, .suite, .oneAtATime, .alone], id)
     }
   }
 
@@ -143,10 +142,10 @@ final class TestDiagnosisTests: XCTestCase {
     XCTAssertEqual(runs["FlakeKindsTests.Stopping/stopsItsProcessWhenAsked()"]?.tally.timedOut, 2)
     let neighbour = "FlakeKindsTests.Stopping/takesItsTimeWhenAsked()"
     XCTAssertEqual(runs[neighbour]?.tally.passed, 2, "\(runs[neighbour]?.tally ?? Tally())")
-    XCTAssertEqual(answer.tests[neighbour]?["verdict"] as? String, "stable")
+    XCTAssertEqual(answer.tests[neighbour]?.verdict, .stable)
   }
 
-  /// Issue 24, points 2 and 3, on real runs with a fixed seed: a test that fails every time on
+  /// On real runs with a fixed seed: a test that fails every time on
   /// one queue without a wait is serial-deterministic, never blocks-thread; a test that a random
   /// value or a hash order decides is randomness, per iteration or per process, and its replay
   /// fails again.
@@ -155,16 +154,16 @@ final class TestDiagnosisTests: XCTestCase {
     XCTAssertEqual(answer.status, 0, answer.stderr)
     for id in ["FlakeKindsTests.NumberFactTests/isLoading()", "FlakeKindsTests.reentrancy()"] {
       let finding = answer.tests[id]
-      let runs = try XCTUnwrap(answer.report.tests.first { $0.test.id == id }?.runs, id)
+      let runs = try XCTUnwrap(finding?.runs, id)
       // Every iteration on one queue failed, and each of its arms ran whole: a test that passed
       // alone is not broken, so three failures do not settle its arms, even when every screen
       // pass failed (isLoading under load).
       let fifo = runs.filter { $0.executor.jobOrder == .fifo }
       let passedSomewhere = runs.contains { $0.tally.passed > 0 }
       XCTAssertTrue(fifo.allSatisfy { $0.tally.notPassed == $0.tally.ran }, id)
-      let serial = arm(finding, "repetitions", "serial")
-      XCTAssertEqual(serial?["notPassed"] as? Int, serial?["ran"] as? Int, id)
-      XCTAssertGreaterThanOrEqual(serial?["ran"] as? Int ?? 0, 3, id)
+      let serial = arm(finding, .repetitions, .serial)
+      XCTAssertEqual(serial?.tally.notPassed, serial?.tally.ran, id)
+      XCTAssertGreaterThanOrEqual(serial?.tally.ran ?? 0, 3, id)
       if passedSomewhere {
         // An arm whose first iterations each blocked the queue's thread has its answer there
         // (reentrancy() sleeps 2 ms before its second call).
@@ -188,37 +187,40 @@ final class TestDiagnosisTests: XCTestCase {
       let fifoWhole = Diagnostician.Counts(fifo.filter { $0.stop == nil })
       let fifoDecides = fifoWhole.alwaysFails && fifoWhole.ran >= 2 * RunSettling.limit + 1 && global.passes
       guard standsOut else {
-        let expected = fifoDecides ? "serial-deterministic" : passedSomewhere ? "undetermined" : "always-fails"
-        XCTAssertEqual(finding?["diagnosis"] as? String, expected, "\(id): global failed \(global.failed) of \(global.ran)")
+        let expected: TestDiagnosis = fifoDecides ? .serialDeterministic : passedSomewhere ? .undetermined : .alwaysFails
+        XCTAssertEqual(finding?.diagnosis, expected, "\(id): global failed \(global.failed) of \(global.ran)")
         continue
       }
-      XCTAssertEqual(finding?["diagnosis"] as? String, "serial-deterministic", "\(id): global failed \(global.failed) of \(global.ran)")
-      XCTAssertTrue((finding?["advice"] as? String)?.contains("give the work a suspension point") ?? false, id)
-      XCTAssertNil(finding?["randomDraw"] as? String, id)
+      XCTAssertEqual(finding?.diagnosis, .serialDeterministic, "\(id): global failed \(global.failed) of \(global.ran)")
+      XCTAssertTrue(finding?.advice?.contains("give the work a suspension point") ?? false, id)
+      XCTAssertNil(finding?.randomDraw, id)
     }
-    for (id, draw) in [("FlakeKindsTests.randomValue()", "per-iteration"), ("FlakeKindsTests.hashOrder()", "per-process")] {
+    let draws: [(String, Diagnostician.RandomDraw)] = [
+      ("FlakeKindsTests.randomValue()", .perIteration), ("FlakeKindsTests.hashOrder()", .perProcess),
+    ]
+    for (id, draw) in draws {
       let finding = answer.tests[id]
-      XCTAssertEqual(finding?["diagnosis"] as? String, "randomness", id)
-      XCTAssertEqual(finding?["randomDraw"] as? String, draw, id)
+      XCTAssertEqual(finding?.diagnosis, .randomness, id)
+      XCTAssertEqual(finding?.randomDraw, draw, id)
       // The seeds: fresh processes on one queue, some failing; the replay of those that failed
       // and as many that passed: every failing seed failed again, every passing one passed.
-      let arms = finding?["arms"] as? [[String: Any]] ?? []
-      func sum(_ layout: String, _ key: String) -> Int {
-        arms.filter { $0["processLayout"] as? String == layout && $0["executor"] as? String == "serial" }
-          .reduce(0) { $0 + ($1[key] as? Int ?? 0) }
+      let arms = finding?.runs ?? []
+      func sum(_ layout: TestReference.ProcessLayout, _ count: (Tally) -> Int) -> Int {
+        arms.filter { $0.test?.layout == layout && $0.executor == .serial }.reduce(0) { $0 + count($1.tally) }
       }
-      let (seedsFailed, seedsRan) = (sum("fresh", "notPassed"), sum("fresh", "ran"))
+      let (seedsFailed, seedsRan) = (sum(.fresh, \.notPassed), sum(.fresh, \.ran))
       XCTAssertTrue(seedsFailed > 0 && seedsFailed < seedsRan, "\(id): \(seedsFailed) of \(seedsRan)")
       // Should a replay disagree, every arm's counts say which process and how (seen once in CI).
       let armLines = arms.map { arm in
-        ["processLayout", "executor", "ran", "notPassed", "crashed", "timedOut", "executorChanged", "stopped"]
-          .map { "\($0)=\(arm[$0].map { "\($0)" } ?? "-")" }.joined(separator: " ")
+        "\(arm.test?.layout.rawValue ?? "-") \(arm.executor) ran=\(arm.tally.ran) notPassed=\(arm.tally.notPassed) "
+          + "crashed=\(arm.tally.crashed) timedOut=\(arm.tally.timedOut) executorChanged=\(arm.tally.executorChanged) "
+          + "stopped=\(arm.stop?.rawValue ?? "-")"
       }
-      XCTAssertEqual(sum("replay", "notPassed"), seedsFailed, "\(id): \(armLines.joined(separator: "; "))")
-      let replayed = sum("replay", "ran") - seedsFailed
+      XCTAssertEqual(sum(.replay, \.notPassed), seedsFailed, "\(id): \(armLines.joined(separator: "; "))")
+      let replayed = sum(.replay, \.ran) - seedsFailed
       XCTAssertTrue(replayed > 0 && replayed <= min(seedsFailed, seedsRan - seedsFailed), "\(id): \(replayed) passing seeds")
       // Its replay command reproduces the failure: the seed decides the value or the order.
-      let replay = try XCTUnwrap(finding?["replay"] as? String, id)
+      let replay = try XCTUnwrap(finding?.replay(program: answer.report.program), id)
       XCTAssertTrue(replay.contains("--layout fresh") && replay.contains("--executor serial"), replay)
       let seedAndIndex = try XCTUnwrap(replay.firstMatch(of: /--seed (\d+) --index (\d+)/), replay)
       let again = try test([
@@ -297,16 +299,18 @@ final class TestDiagnosisTests: XCTestCase {
     XCTAssertEqual(runs[stable]?.tally.iterations, 4)
     XCTAssertEqual(runs[stable]?.tally.passed, 4)
     XCTAssertEqual(runs["FlakeKindsTests.race()"]?.tally.iterations, 4)
-    XCTAssertEqual(answer.tests["FlakeKindsTests.Misbehaving/crashesWhenAsked()"]?["verdict"] as? String, "failing")
+    XCTAssertEqual(answer.tests["FlakeKindsTests.Misbehaving/crashesWhenAsked()"]?.verdict, .failing)
     // Timed out in every pass, the hang runs alone in fresh processes under global first: timed
     // out there too, it is failing, and no other arm waits three timeouts to say so again.
     let hanging = answer.tests["FlakeKindsTests.Misbehaving/hangsWhenAsked()"]
-    XCTAssertEqual(hanging?["verdict"] as? String, "failing")
-    XCTAssertEqual(arm(hanging, "fresh", "global")?["timedOut"] as? Int, 3)
-    let others = [("repetitions", "global"), ("repetitions", "serial"), ("fresh", "serial"), ("stressed", "global")]
+    XCTAssertEqual(hanging?.verdict, .failing)
+    XCTAssertEqual(arm(hanging, .fresh, .global)?.tally.timedOut, 3)
+    let others: [(TestReference.ProcessLayout, ExecutorID)] = [
+      (.repetitions, .global), (.repetitions, .serial), (.fresh, .serial), (.stressed, .global),
+    ]
     for (layout, executor) in others {
-      XCTAssertEqual(arm(hanging, layout, executor)?["ran"] as? Int, 0, layout + executor)
-      XCTAssertEqual(arm(hanging, layout, executor)?["stopped"] as? String, "hangsAlone", layout + executor)
+      XCTAssertEqual(arm(hanging, layout, executor)?.tally.ran, 0, "\(layout) \(executor)")
+      XCTAssertEqual(arm(hanging, layout, executor)?.stop, .hangsAlone, "\(layout) \(executor)")
     }
   }
 
@@ -329,7 +333,7 @@ final class TestDiagnosisTests: XCTestCase {
     XCTAssertTrue(seen[0].beforeTheTestStarted, "\(seen[0])")
     XCTAssertTrue(seen[0].how.hasPrefix("signal 4 (SIGILL)"), seen[0].how)
     XCTAssertTrue(seen[0].how.contains("the arguments trap when the run is planned"), seen[0].how)
-    XCTAssertEqual(answer.tests[planned]?["verdict"] as? String, "failing")
+    XCTAssertEqual(answer.tests[planned]?.verdict, .failing)
     XCTAssertTrue(answer.stderr.contains("not met: \(planned) is failing"), answer.stderr)
     for id in [stable, "FlakeKindsTests.race()"] {
       XCTAssertEqual(runs[id]?.tally.iterations, 4, id)
@@ -353,18 +357,19 @@ final class TestDiagnosisTests: XCTestCase {
       XCTAssertEqual(run.stop, .budgetSpent, "\(run.key)")
     }
     // It failed its serial pass, so it was due a diagnosis, which never started.
-    let arms = try XCTUnwrap(answer.tests[blocks]?["arms"] as? [[String: Any]])
+    let arms = try XCTUnwrap(answer.tests[blocks]?.runs)
     // The passes alone, which no answer needs, are bound from their first: none ran.
-    let alonePasses = try XCTUnwrap(arms.first { $0["processLayout"] as? String == "alone" })
-    XCTAssertEqual(alonePasses["ran"] as? Int, 0, "\(alonePasses)")
-    XCTAssertEqual(alonePasses["stopped"] as? String, "budgetSpent", "\(alonePasses)")
-    let drilled = arms.filter { !["suite", "one-at-a-time", "alone"].contains($0["processLayout"] as? String) }
+    let alonePasses = try XCTUnwrap(arms.first { $0.test?.layout == .alone })
+    XCTAssertEqual(alonePasses.tally.ran, 0, "\(alonePasses.key)")
+    XCTAssertEqual(alonePasses.stop, .budgetSpent, "\(alonePasses.key)")
+    let screenLayouts: Set<TestReference.ProcessLayout?> = [.suite, .oneAtATime, .alone]
+    let drilled = arms.filter { !screenLayouts.contains($0.test?.layout) }
     XCTAssertEqual(drilled.count, 6)
     for arm in drilled {
-      XCTAssertEqual(arm["ran"] as? Int, 0, "\(arm)")
-      XCTAssertEqual(arm["stopped"] as? String, "budgetSpent", "\(arm)")
+      XCTAssertEqual(arm.tally.ran, 0, "\(arm.key)")
+      XCTAssertEqual(arm.stop, .budgetSpent, "\(arm.key)")
     }
-    // Issue 23, point 3: every format says what was cut, rendered from the run's saved report.
+    // Every format says what was cut, rendered from the run's saved report.
     let merge = ["merge", saved]
     let csv = try Flakelab.run(merge + ["--format", "csv"]).stdout.split(separator: "\r\n")
     XCTAssertEqual(csv.count, 5, "\(csv)")

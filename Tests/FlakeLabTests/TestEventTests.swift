@@ -71,7 +71,7 @@ final class TestEventTests: XCTestCase {
     XCTAssertNil(StackSymbols(imageMap: "not a map", program: "M.xctest", packagePath: ".").frame(of: "not a stack"))
   }
 
-  /// Issue 34: a failing iteration in which the harness saw the queue's thread block counts as
+  /// A failing iteration in which the harness saw the queue's thread block counts as
   /// blocked, at its place; a passing one that blocked, or a block between iterations, does not.
   func testAFailingIterationThatBlockedTheQueueIsCountedWithItsPlace() throws {
     let feed = try TestEventFeed(testID: id, firstIndex: 0, iterations: 10)
@@ -141,7 +141,7 @@ final class TestEventTests: XCTestCase {
       "◇ Test started at … in File.swift")
   }
 
-  // Issue 15, point 5: what the test said, whole, grouped.
+  // What the test said, whole, grouped.
 
   func testASwiftTestingIssueKeepsItsDetailsAndItsComment() throws {
     let line = #"{"kind":"event","version":0,"payload":{"kind":"issueRecorded","testID":"M.t()/F.swift:1:1","#
@@ -189,7 +189,7 @@ final class TestEventTests: XCTestCase {
     XCTAssertEqual(FailureText.normalize("count → 3 == 1024, deadbeef"), "count → 3 == 1024, deadbeef")
   }
 
-  // Issue 15, points 4 and 11: skipped iterations, and no iteration counted twice.
+  // Skipped iterations, and no iteration counted twice.
 
   func testASkippedTestIsASkippedOutcomeWithItsReason() throws {
     let line = #"{"kind":"event","version":0,"payload":{"kind":"testSkipped","testID":"Module.Suite/yield()/F.swift:1:1","#
@@ -213,7 +213,7 @@ final class TestEventTests: XCTestCase {
     XCTAssertEqual(feed.ignoredEvents, 3)
   }
 
-  // Issue 15, points 1 to 3: what a test binary lists.
+  // What a test binary lists.
 
   /// An event names its test by the test's ID or that ID extended by `/` parts (Swift Testing's
   /// source location): one rule, for one test and for a pass's many.

@@ -7,8 +7,8 @@ package enum CIAnnotations {
     let crashes = run.crashes.map { crash in
       let failsTheJob = crash.tests.contains { $0.failsTheJob(failOnFlaky: run.failOnFlaky) }
       let tests = crash.tests.map(\.test.id).sorted()
-      return (failsTheJob ? "::error " : "::warning ") + "title=" + GitHubAnnotations.property("crash of the pass's process")
-        + "::" + GitHubAnnotations.data(
+      return (failsTheJob ? "::error " : "::warning ") + "title=" + ReportAnnotations.property("crash of the pass's process")
+        + "::" + ReportAnnotations.data(
           crash.crash.sentence + " Flaky, each passed alone: " + Formatting.list(tests) + "."
             + (crash.crash.how.map { " Seen: " + $0 } ?? ""))
     }
@@ -16,16 +16,16 @@ package enum CIAnnotations {
       var properties: [String] = []
       if let location = test.seen?.place ?? test.location {
         properties += [
-          "file=" + GitHubAnnotations.property(location.path(relativeTo: workspace)), "line=\(location.line)",
+          "file=" + ReportAnnotations.property(location.path(relativeTo: workspace)), "line=\(location.line)",
         ]
       }
       let label = test.quarantine != nil ? "quarantined, \(test.status.rawValue)" : test.status.rawValue
-      properties.append("title=" + GitHubAnnotations.property("\(test.test.id) \(label)"))
+      properties.append("title=" + ReportAnnotations.property("\(test.test.id) \(label)"))
       let seen =
         (test.seen.map { ": " + CIText.said($0) } ?? "") + (run.replay(of: test).map { ". Replay: " + $0 } ?? "")
       let command = test.failsTheJob(failOnFlaky: run.failOnFlaky) ? "::error " : "::warning "
       return command + properties.joined(separator: ",") + "::"
-        + GitHubAnnotations.data(CIText.story(test, of: run) + seen)
+        + ReportAnnotations.data(CIText.story(test, of: run) + seen)
     }
     return tests + crashes
   }

@@ -70,7 +70,7 @@ package enum CIJSON {
           Key.quarantine,
           test.quarantine.map { .object([(Key.reason, .string($0.reason)), (Key.added, .string($0.added))]) } ?? .null
         ),
-        (Key.source, test.location.map(JSONReport.location) ?? .null),
+        (Key.source, test.location.map(ReportJSON.location) ?? .null),
         (Key.sourceDoubt, test.locationDoubt.map(JSONValue.string) ?? .null),
         (Key.replay, run.replay(of: test).map(JSONValue.string) ?? .null),
         (
@@ -79,7 +79,7 @@ package enum CIJSON {
             test.attempts.map { attempt in
               .object(
                 OutcomeCoding.members(of: attempt.outcome) + (attempt.example.map { [(Key.example, .string($0))] } ?? [])
-                  + (attempt.place.map { [(Key.place, JSONReport.location($0))] } ?? [])
+                  + (attempt.place.map { [(Key.place, ReportJSON.location($0))] } ?? [])
                   + [(Key.index, .int(attempt.index)), (Key.placement, .string(attempt.placement.rawValue))]
                   + (attempt.origin.map { [(Key.origin, origin($0))] } ?? [])
                   + (attempt.recordedWhile.map { [(Key.recordedWhile, .string($0))] } ?? [])
@@ -93,7 +93,7 @@ package enum CIJSON {
       (Key.started, .string(Timestamp.iso8601(run.started))),
       (Key.commit, run.context.git.map { .string($0.commit) } ?? .null),
       (Key.branch, run.context.git?.branch.map(JSONValue.string) ?? .null),
-      (Key.machine, JSONReport.machine(run.machine)),
+      (Key.machine, ReportJSON.machine(run.machine)),
       (Key.packagePath, .string(run.packagePath)), (Key.retries, .int(run.retries)),
       (Key.timeoutSeconds, .double(run.timeout.seconds)),
       // As a string: a 64-bit seed is more than a JSON number keeps exactly.

@@ -49,7 +49,7 @@ package enum CIJSONReader {
       throw Malformed(what: "retries of 0 to \(RetryPlan.mostRetries), not \(retries)")
     }
     var run = CIRun(
-      machine: document[Key.machine].map(JSONReport.machine) ?? .current,
+      machine: document[Key.machine].map(ReportJSON.machine) ?? .current,
       packagePath: document[Key.packagePath]?.string ?? "", retries: retries,
       timeout: .milliseconds(Int64((try seconds(document, Key.timeoutSeconds) * 1000).rounded())),
       failOnFlaky: document[Key.failOnFlaky]?.bool ?? false, seed: seed, tests: tests)
@@ -94,7 +94,7 @@ package enum CIJSONReader {
       attempts.append(
         .init(
           outcome: outcome, example: attempt[Key.example]?.string, seconds: try seconds(attempt, Key.seconds),
-          place: JSONReport.location(reading: attempt[Key.place]), index: index, placement: placement,
+          place: ReportJSON.location(reading: attempt[Key.place]), index: index, placement: placement,
           origin: attempt[Key.origin].flatMap(origin), recordedWhile: attempt[Key.recordedWhile]?.string))
     }
     let quarantine = entry[Key.quarantine].flatMap { value -> Quarantine.Entry? in
@@ -103,7 +103,7 @@ package enum CIJSONReader {
     }
     var test = CITest(
       test: PackageTest(id: id, framework: framework), attempts: attempts,
-      location: JSONReport.location(reading: entry[Key.source]), quarantine: quarantine)
+      location: ReportJSON.location(reading: entry[Key.source]), quarantine: quarantine)
     test.retriesCut = entry[Key.retriesCut]?.bool ?? false
     test.locationDoubt = entry[Key.sourceDoubt]?.string
     guard test.status == status else {

@@ -9,18 +9,18 @@ package enum CIMarkdown {
       lines += ["", "| test | status | what happened | seen |", "| --- | --- | --- | --- |"]
       for test in shown {
         let status = test.quarantine != nil ? "quarantined (\(test.status.rawValue))" : test.status.rawValue
-        let seen = test.seen.map(CIText.said).map(MarkdownReport.escaped) ?? ""
-        let place = test.seen?.place.map { "<br>at " + MarkdownReport.code($0.place(relativeTo: run.packagePath)) } ?? ""
+        let seen = test.seen.map(CIText.said).map(ReportMarkdown.escaped) ?? ""
+        let place = test.seen?.place.map { "<br>at " + ReportMarkdown.code($0.place(relativeTo: run.packagePath)) } ?? ""
         lines.append(
           "| "
-            + [MarkdownReport.code(test.test.id), status, MarkdownReport.escaped(CIText.story(test, of: run)), seen + place]
+            + [ReportMarkdown.code(test.test.id), status, ReportMarkdown.escaped(CIText.story(test, of: run)), seen + place]
             .joined(separator: " | ") + " |")
       }
       for crash in run.crashes {
-        let tests = crash.tests.map(\.test.id).sorted().map(MarkdownReport.code).joined(separator: ", ")
+        let tests = crash.tests.map(\.test.id).sorted().map(ReportMarkdown.code).joined(separator: ", ")
         let cells = [
-          tests, "flaky beside a crash", MarkdownReport.escaped(crash.crash.headline + ": " + CrashBesideOthers.meaning),
-          MarkdownReport.escaped(crash.crash.how ?? ""),
+          tests, "flaky beside a crash", ReportMarkdown.escaped(crash.crash.headline + ": " + CrashBesideOthers.meaning),
+          ReportMarkdown.escaped(crash.crash.how ?? ""),
         ]
         lines.append("| " + cells.joined(separator: " | ") + " |")
       }
@@ -28,11 +28,11 @@ package enum CIMarkdown {
     let replays = shown.compactMap { test in run.replay(of: test).map { (test.test.id, $0) } }
     if !replays.isEmpty {
       lines += ["", "<details><summary>Replay a failure with its seed (\(run.seed))</summary>", ""]
-      for (test, command) in replays { lines += [MarkdownReport.code(test) + ":", "", "```sh", command, "```", ""] }
+      for (test, command) in replays { lines += [ReportMarkdown.code(test) + ":", "", "```sh", command, "```", ""] }
       lines.append("</details>")
     }
     let stale = run.context.staleQuarantine
-    if !stale.isEmpty { lines += [""] + stale.map { "- " + MarkdownReport.escaped(CIText.stale($0)) } }
+    if !stale.isEmpty { lines += [""] + stale.map { "- " + ReportMarkdown.escaped(CIText.stale($0)) } }
     lines += ["", CIText.summary(run) + " " + CIText.verdict(run)]
     return Formatting.lines(lines)
   }

@@ -28,7 +28,7 @@ package struct CIRunner {
   @MainActor
   package func run(
     _ tests: [PackageTest], quarantine: Quarantine, failOnFlaky: Bool, context: CIRun.Context = CIRun.Context(),
-    onProgress: @escaping (_ stage: String, Supervisor.Progress) -> Void = { _, _ in }
+    onProgress: @escaping (_ phase: String, Supervisor.Progress) -> Void = { _, _ in }
   ) throws -> CIRun {
     SuspendSignal.install()
     defer { SuspendSignal.restoreDefault() }
@@ -42,7 +42,7 @@ package struct CIRunner {
   @MainActor
   private func passAndRetries(
     _ tests: [PackageTest], quarantine: Quarantine, failOnFlaky: Bool, context: CIRun.Context,
-    onProgress: @escaping (_ stage: String, Supervisor.Progress) -> Void
+    onProgress: @escaping (_ phase: String, Supervisor.Progress) -> Void
   ) throws -> CIRun {
     let clock = ContinuousClock()
     let start = clock.now

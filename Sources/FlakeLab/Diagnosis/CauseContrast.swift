@@ -94,7 +94,7 @@ package enum CauseContrast {
   /// Iterations each arm needs for `cause`'s contrast to show, with probability `power`, the
   /// difference `runs` measured, at `confidence` shared among `contrasts`; nil when they
   /// measured none. A rate that was the reason to ask is likelier high than low, so the second
-  /// seed runs in stages beyond this size while it is undecided.
+  /// seed runs in looks beyond this size while it is undecided.
   static func iterationsToDecide(
     _ cause: TestDiagnosis, from runs: [RunResult], confidence: Double, contrasts: Int, power: Double
   ) -> Int? {

@@ -294,7 +294,7 @@ package enum Diagnostician {
     }.map(\.0)
   }
 
-  /// Whether the test is worth the randomness replays (``DrillDown``): it failed alone, and
+  /// Whether the test is worth the randomness replays (``DrillDownPlan``): it failed alone, and
   /// under serial, where the replays run, it both failed and passed (some seeds pass it), never
   /// after a wait. A random value or a hash order decides a test alone as beside others, under
   /// every executor, in microseconds; one that fails every time on one queue is decided there.

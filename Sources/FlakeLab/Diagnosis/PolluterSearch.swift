@@ -2,17 +2,22 @@ import Foundation
 
 /// Names the culprit of an `interference`: the neighbour, or the few, whose presence fails the
 /// victim. Most victims of test-order dependence need exactly one other test to fail (Wei et
-/// al., TACAS 2021; iFixFlakies, FSE 2019), so the search is delta debugging (Zeller and
-/// Hildebrandt's ddmin) over the neighbours of the victim's framework, each subset run as a
-/// suite pass under the executor that failed it, in the suite's order: one polluter costs
-/// about log₂ n passes. A set found for one victim is tried first on the next, so that the
-/// victims of one polluter cost a few passes each.
+/// al., TACAS 2021; iFixFlakies, FSE 2019), so the search is delta debugging
+/// (``DeltaDebugging``) over the neighbours of the victim's framework, each subset run as a
+/// suite pass under the executor that failed it, in the suite's order: one polluter costs about
+/// log₂ n passes. A set found for one victim is tried first on the next, so that the victims of
+/// one polluter cost a few passes each.
 ///
-/// A pass decides "reproduces" when the victim fails in it. Where the victim failed only now
-/// and then in the screen, a subset gets enough passes that a polluter among them would show
-/// (``passesPerCheck(rate:)``), and a victim too rare to bisect is not searched: a wrong name
-/// is worse than none. What is named is confirmed apart: the victim with the polluters alone
-/// fails significantly more often than the victim alone.
+/// A check decides "reproduces" when the victim fails in one of its passes. Where the victim
+/// failed only now and then in the screen, a check gets enough passes that a polluter among
+/// them would show (``passesPerCheck(rate:)``), and a victim too rare to bisect is not searched:
+/// a wrong name is worse than none. Each set named is confirmed apart: the victim with it alone
+/// fails significantly more often than the victim alone. A check can reproduce by chance (a
+/// victim that fails now and then with any neighbour), so a set only checked is never named.
+///
+/// The search starts no process: it asks for one pass at a time (``Pass``) and is fed what the
+/// victim came to in it, so every decision is tested without a process; ``SuiteDiagnosis`` runs
+/// the passes.
 package struct PolluterSearch {
   /// A test that failed in suite passes and never alone, and where to look.
   package struct Victim {
@@ -20,17 +25,36 @@ package struct PolluterSearch {
     /// The executor of the suite passes that failed it.
     package let executor: any IterationExecutor
     /// Its failures in those passes, and its iterations alone under the same kind of executor.
-    package let suite: (failed: Int, ran: Int)
-    package let alone: (failed: Int, ran: Int)
+    package let suite: Failures
+    package let alone: Failures
     /// The tests of its framework that ran in those passes, in the suite's order.
     package let neighbours: [PackageTest]
   }
 
-  let measurement: RateMeasurement
-  let package: TestPackage
-  let preload: String
-  let deadline: ContinuousClock.Instant?
-  let onProgress: (Supervisor.Progress) -> Void
+  /// How often the victim failed in some iterations.
+  package struct Failures: Equatable {
+    package var failed = 0
+    package var ran = 0
+
+    package init(failed: Int = 0, ran: Int = 0) {
+      self.failed = failed
+      self.ran = ran
+    }
+
+    var rate: Double { Double(failed) / Double(max(1, ran)) }
+  }
+
+  /// One suite pass the search asks for: the victim with `tests` of its neighbours (in the
+  /// suite's order) and no other test, under the victim's executor, as pass `index` of the seed.
+  package struct Pass {
+    package let victim: Victim
+    package let neighbours: [PackageTest]
+    package let index: Int
+
+    /// The pass's tests, in the suite's order.
+    package var tests: [PackageTest] { victim.neighbours.filter(neighbours.contains) + [victim.test] }
+  }
+
   /// The checks a search may run before it gives up (ddmin needs O(n²) on the worst sets).
   static let checkLimit = 24
   /// The passes a search's checks may take in all: a rare victim gets fewer checks, each of
@@ -41,145 +65,77 @@ package struct PolluterSearch {
   /// Polluters of one victim found one after another, at most.
   static let mostPolluters = 10
 
-  /// The polluters of each victim the search could tell; whether Ctrl-C cut it short.
-  package func run(_ victims: [Victim]) throws -> (polluters: [PackageTest: Polluters], interrupted: Bool) {
-    var found: [PackageTest: Polluters] = [:]
-    var session = Session()
-    do {
-      for victim in victims {
-        found[victim.test] = try polluters(of: victim, in: &session)
+  private let confidence: Double
+  private let budget: TestBudget
+  private var victims: ArraySlice<Victim>
+  private var search: VictimSearch?
+  /// Polluters named so far, by executor, tried first on the next victims.
+  private var named: [ExecutorID: [PackageTest]] = [:]
+  /// The next pass's index (its seeds).
+  private var nextPass = 0
+  /// What the search found, victim by victim.
+  package private(set) var found: [PackageTest: Polluters] = [:]
+  /// Set when an interrupt cut the search short.
+  package private(set) var interrupted = false
+
+  package init(_ victims: [Victim], confidence: Double, budget: TestBudget = .unbounded) {
+    self.victims = victims[...]
+    self.confidence = confidence
+    self.budget = budget
+  }
+
+  /// The first pass to run at `now`; nil when there is none.
+  package mutating func start(at now: ContinuousClock.Instant) -> Pass? {
+    nextVictim(at: now)
+  }
+
+  /// The last pass came to `victimRun` for the victim (nil when it never ran there); nil when
+  /// the search is over. `interrupted` when Ctrl-C cut it; no pass starts past the budget.
+  package mutating func ran(
+    _ victimRun: Failures?, interrupted: Bool, at now: ContinuousClock.Instant
+  ) -> Pass? {
+    guard var current = search else { return nil }
+    guard !interrupted else {
+      self.interrupted = true
+      return end()
+    }
+    current.record(victimRun ?? Failures())
+    search = current
+    return next(at: now)
+  }
+
+  private mutating func next(at now: ContinuousClock.Instant) -> Pass? {
+    guard let current = search else { return nextVictim(at: now) }
+    guard let subset = current.subset else {
+      if let polluters = current.polluters {
+        found[current.victim.test] = polluters
+        named[current.victim.executor.id, default: []] += polluters.tests.filter {
+          !named[current.victim.executor.id, default: []].contains($0)
+        }
       }
-    } catch let cut as Cut {
-      return (found, cut.wasInterrupted)
+      search = nil
+      return nextVictim(at: now)
     }
-    return (found, false)
+    guard budget.isInTime(at: now) else { return end() }
+    search?.processes += 1
+    defer { nextPass += 1 }
+    return Pass(victim: current.victim, neighbours: subset, index: nextPass)
   }
 
-  /// The search's state across victims.
-  private struct Session {
-    /// Polluters named so far, by executor, tried first on the next victims.
-    var named: [ExecutorID: [PackageTest]] = [:]
-    /// The next pass's index (its seeds).
-    var pass = 0
-    /// The processes the current victim's search has run.
-    var processes = 0
-
-    mutating func name(_ polluters: [PackageTest], under executor: ExecutorID) {
-      named[executor, default: []] += polluters.filter { !named[executor, default: []].contains($0) }
+  private mutating func nextVictim(at now: ContinuousClock.Instant) -> Pass? {
+    while let victim = victims.popFirst() {
+      guard let perCheck = Self.passesPerCheck(rate: victim.suite.rate) else { continue }
+      let known = named[victim.executor.id, default: []].filter(victim.neighbours.contains)
+      search = VictimSearch(victim: victim, perCheck: perCheck, known: known, confidence: confidence)
+      return next(at: now)
     }
+    return nil
   }
 
-  /// The budget ran out, or Ctrl-C (`wasInterrupted`), before a pass could start or finish.
-  private struct Cut: Error {
-    let wasInterrupted: Bool
-  }
-
-  /// One victim's polluters: those named for earlier victims that fail it too, then, while the
-  /// neighbours left still fail it, one more set found by ddmin at a time.
-  private func polluters(of victim: Victim, in session: inout Session) throws -> Polluters? {
-    guard let perCheck = Self.passesPerCheck(rate: Double(victim.suite.failed) / Double(max(1, victim.suite.ran)))
-    else { return nil }
-    session.processes = 0
-    func reproduces(_ subset: [PackageTest]) throws -> Bool {
-      try failures(of: victim, with: subset, passes: perCheck, stopAtFirst: true, session: &session).failed > 0
-    }
-    func confirmed(_ subset: [PackageTest]) throws -> (failed: Int, ran: Int)? {
-      try self.confirmed(subset, of: victim, passes: max(Self.confirmingPasses, perCheck), session: &session)
-    }
-
-    // Each polluter is confirmed with the victim (the first over several passes), and the
-    // neighbours left still fail it if another polluter is among them.
-    var polluters: [PackageTest] = []
-    var evidence: (failed: Int, ran: Int)?
-    var together = false
-    for known in session.named[victim.executor.id, default: []] where victim.neighbours.contains(known) {
-      if evidence == nil {
-        guard let counts = try confirmed([known]) else { continue }
-        evidence = counts
-        polluters.append(known)
-      } else if try reproduces([known]) {
-        polluters.append(known)
-      }
-    }
-    var rest = victim.neighbours.filter { !polluters.contains($0) }
-    var restFails = try reproduces(rest)
-    var onlyManyTogether = false
-    while restFails, polluters.count < Self.mostPolluters {
-      let minimum = try Self.minimize(rest, limit: min(Self.checkLimit, Self.passLimit / perCheck), reproduces: reproduces)
-      guard minimum.isMinimal, minimum.elements.count <= Polluters.namedAtMost else {
-        onlyManyTogether = polluters.isEmpty && minimum.isMinimal
-        break
-      }
-      // A set that fails it only together is named alone: beside single polluters, it would
-      // read as one more of them.
-      guard minimum.elements.count == 1 || polluters.isEmpty else { break }
-      if evidence == nil {
-        guard let counts = try confirmed(minimum.elements) else { break }
-        evidence = counts
-      }
-      polluters += minimum.elements
-      rest.removeAll(where: minimum.elements.contains)
-      together = minimum.elements.count > 1
-      if together { break }
-      restFails = try reproduces(rest)
-    }
-    if let evidence {
-      session.name(polluters, under: victim.executor.id)
-      return Polluters(
-        tests: polluters, together: together, isComplete: !restFails, placement: placement(of: victim),
-        failed: evidence.failed, passes: evidence.ran, candidates: victim.neighbours.count,
-        processes: session.processes)
-    }
-    // Its neighbours fail it, and no few of them do: the evidence is the screen's passes.
-    guard onlyManyTogether else { return nil }
-    return Polluters(
-      tests: [], isComplete: true, placement: placement(of: victim), failed: victim.suite.failed,
-      passes: victim.suite.ran, candidates: victim.neighbours.count, processes: session.processes)
-  }
-
-  /// The victim's failures in `passes` passes with `subset` and no other test, if significantly
-  /// more than alone.
-  private func confirmed(
-    _ subset: [PackageTest], of victim: Victim, passes: Int, session: inout Session
-  ) throws -> (failed: Int, ran: Int)? {
-    let counts = try failures(of: victim, with: subset, passes: passes, stopAtFirst: false, session: &session)
-    let test = TwoProportionTest(
-      baselineFailures: victim.alone.failed, baselineIterations: victim.alone.ran, failures: counts.failed,
-      iterations: counts.ran)
-    return test.roseSignificantly(confidence: measurement.confidence) ? counts : nil
-  }
-
-  /// The victim's failures in `passes` suite passes with `subset` of its neighbours (in the
-  /// suite's order) and no other test, stopping at the first failure if asked.
-  private func failures(
-    of victim: Victim, with subset: [PackageTest], passes: Int, stopAtFirst: Bool, session: inout Session
-  ) throws -> (failed: Int, ran: Int) {
-    var counts = (failed: 0, ran: 0)
-    let arm = TestLaunch.passes(
-      of: victim.neighbours.filter(subset.contains) + [victim.test], in: package, executor: victim.executor,
-      seed: measurement.seed, preload: preload)
-    for _ in 0..<passes {
-      if let deadline, ContinuousClock.now >= deadline { throw Cut(wasInterrupted: false) }
-      let supervisor = PassSupervisor(timeout: measurement.timeout, onProgress: onProgress)
-      let results = try supervisor.run(
-        [arm], passes: session.pass..<(session.pass + 1), replicates: 1, seed: measurement.seed,
-        packagePath: package.path)
-      session.pass += 1
-      session.processes += 1
-      if supervisor.wasInterrupted { throw Cut(wasInterrupted: true) }
-      let tally = results.first { $0.test?.test == victim.test }?.tally ?? Tally()
-      counts.ran += tally.ran
-      counts.failed += tally.notPassed
-      if stopAtFirst, counts.failed > 0 { break }
-    }
-    return counts
-  }
-
-  /// Beside it when its framework runs tests side by side under the executor, before it
-  /// otherwise.
-  private func placement(of victim: Victim) -> Polluters.Placement {
-    victim.test.framework == .swiftTesting && (victim.executor.harnessMechanism ?? .untouched).runsTestsInParallel
-      ? .beside : .before
+  private mutating func end() -> Pass? {
+    search = nil
+    victims = []
+    return nil
   }
 
   /// Passes that make a subset with a polluter fail the victim at least once in 95 of 100
@@ -190,39 +146,153 @@ package struct PolluterSearch {
     guard rate >= 0.05 else { return nil }
     return Int((log(0.05) / log(1 - rate)).rounded(.up))
   }
+}
 
-  /// A smallest subset of `candidates` that `reproduces`, `candidates` reproducing (ddmin):
-  /// it tries each of n parts, then each part's complement, and splits finer when none
-  /// reproduces. The answer is 1-minimal (`isMinimal`: no element can be left out) unless
-  /// `limit` checks ran out first.
-  package static func minimize<Element>(
-    _ candidates: [Element], limit: Int, reproduces: ([Element]) throws -> Bool
-  ) rethrows -> (elements: [Element], checks: Int, isMinimal: Bool) {
-    var current = candidates
-    var granularity = 2
-    var checks = 0
-    while current.count >= 2 {
-      let size = (current.count + granularity - 1) / granularity
-      let parts = stride(from: 0, to: current.count, by: size).map { Array(current[$0..<min($0 + size, current.count)]) }
-      let complements = parts.count > 2
-        ? parts.indices.map { skipped in parts.indices.filter { $0 != skipped }.flatMap { parts[$0] } } : []
-      var reduced: (elements: [Element], granularity: Int)?
-      for (subset, next) in parts.map({ ($0, 2) }) + complements.map({ ($0, max(granularity - 1, 2)) }) {
-        guard checks < limit else { return (current, checks, false) }
-        checks += 1
-        if try reproduces(subset) {
-          reduced = (subset, next)
-          break
-        }
-      }
-      if let reduced {
-        (current, granularity) = reduced
-      } else if granularity >= current.count {
-        break
-      } else {
-        granularity = min(current.count, granularity * 2)
+extension PolluterSearch {
+  /// One victim's search: the polluters named for earlier victims that fail it too, then,
+  /// while the neighbours left still fail it, one more set found by delta debugging at a time.
+  /// Every set is confirmed before it is named.
+  private struct VictimSearch {
+    /// What the search is checking: each step asks one question of passes.
+    enum Step {
+      /// A polluter of an earlier victim, confirmed with this one.
+      case confirmingKnown(PackageTest, rest: [PackageTest])
+      /// Whether the neighbours not named still fail it.
+      case checkingRest
+      case minimizing(DeltaDebugging<PackageTest>)
+      /// The set delta debugging found, confirmed.
+      case confirmingFound([PackageTest])
+      case done
+    }
+
+    let victim: Victim
+    let perCheck: Int
+    let confidence: Double
+    var step: Step
+    /// The current check's failures so far, and its passes.
+    var counts = Failures()
+    var passesInCheck = 0
+    var processes = 0
+    var named: [PackageTest] = []
+    /// The passes of the first set confirmed.
+    var evidence: Failures?
+    var together = false
+    var rest: [PackageTest]
+    var restFails = true
+    /// Its neighbours together fail it, and delta debugging found no few of them that do.
+    var onlyManyTogether = false
+
+    init(victim: Victim, perCheck: Int, known: [PackageTest], confidence: Double) {
+      self.victim = victim
+      self.perCheck = perCheck
+      self.confidence = confidence
+      rest = victim.neighbours
+      step = known.first.map { .confirmingKnown($0, rest: Array(known.dropFirst())) } ?? .checkingRest
+    }
+
+    private var confirming: Int { max(PolluterSearch.confirmingPasses, perCheck) }
+
+    /// The neighbours of the next pass; nil when the search is over.
+    var subset: [PackageTest]? {
+      switch step {
+      case .confirmingKnown(let known, _): [known]
+      case .checkingRest: rest
+      case .minimizing(let search): search.question
+      case .confirmingFound(let found): found
+      case .done: nil
       }
     }
-    return (current, checks, true)
+
+    /// A check stops at its first failure, or after its passes; a confirmation runs them all.
+    private var check: (passes: Int, stopsAtFirstFailure: Bool) {
+      switch step {
+      case .confirmingKnown, .confirmingFound: (confirming, false)
+      case .checkingRest, .minimizing, .done: (perCheck, true)
+      }
+    }
+
+    mutating func record(_ pass: Failures) {
+      counts.failed += pass.failed
+      counts.ran += pass.ran
+      let (passes, stopsAtFirst) = check
+      // A pass in which the victim did not run counts as one: a check still ends.
+      passesInCheck += 1
+      guard passesInCheck >= passes || (stopsAtFirst && counts.failed > 0) else { return }
+      let answer = counts
+      counts = Failures()
+      passesInCheck = 0
+      decide(answer)
+    }
+
+    private mutating func decide(_ answer: Failures) {
+      switch step {
+      case .confirmingKnown(let known, let others):
+        if confirms(answer) { name([known], answer) }
+        step = others.first.map { .confirmingKnown($0, rest: Array(others.dropFirst())) } ?? .checkingRest
+      case .checkingRest:
+        restFails = answer.failed > 0
+        let limit = min(PolluterSearch.checkLimit, PolluterSearch.passLimit / perCheck)
+        step = restFails && named.count < PolluterSearch.mostPolluters
+          ? .minimizing(DeltaDebugging(rest, limit: limit)) : .done
+        if case .minimizing(let search) = step, search.question == nil { minimized(search) }
+      case .minimizing(var search):
+        search.answer(answer.failed > 0)
+        if search.question == nil { minimized(search) } else { step = .minimizing(search) }
+      case .confirmingFound(let found):
+        guard confirms(answer) else {
+          step = .done
+          return
+        }
+        name(found, answer)
+        together = found.count > 1
+        step = together ? .done : .checkingRest
+      case .done:
+        break
+      }
+    }
+
+    /// What delta debugging ended with: a set of few, confirmed next; or the search is over.
+    private mutating func minimized(_ search: DeltaDebugging<PackageTest>) {
+      guard search.isMinimal, search.current.count <= Polluters.namedAtMost else {
+        onlyManyTogether = named.isEmpty && search.isMinimal
+        step = .done
+        return
+      }
+      // A set that fails it only together is named alone: beside single polluters, it would
+      // read as one more of them.
+      step = search.current.count == 1 || named.isEmpty ? .confirmingFound(search.current) : .done
+    }
+
+    private mutating func name(_ tests: [PackageTest], _ answer: Failures) {
+      named += tests
+      rest.removeAll(where: tests.contains)
+      evidence = evidence ?? answer
+    }
+
+    /// Whether the victim failed significantly more often in `passes` than alone.
+    private func confirms(_ passes: Failures) -> Bool {
+      TwoProportionTest(
+        baselineFailures: victim.alone.failed, baselineIterations: victim.alone.ran, failures: passes.failed,
+        iterations: passes.ran
+      ).roseSignificantly(confidence: confidence)
+    }
+
+    /// The answer, once the search is over: the sets confirmed, or that only many neighbours
+    /// together fail it (the screen's passes are the evidence); nil when it found neither.
+    var polluters: Polluters? {
+      guard case .done = step else { return nil }
+      let placement: Polluters.Placement =
+        victim.test.framework == .swiftTesting && (victim.executor.harnessMechanism ?? .untouched).runsTestsInParallel
+        ? .beside : .before
+      if let evidence {
+        return Polluters(
+          tests: named, together: together, isComplete: !restFails, placement: placement, failed: evidence.failed,
+          passes: evidence.ran, candidates: victim.neighbours.count, processes: processes)
+      }
+      guard onlyManyTogether else { return nil }
+      return Polluters(
+        tests: [], isComplete: true, placement: placement, failed: victim.suite.failed, passes: victim.suite.ran,
+        candidates: victim.neighbours.count, processes: processes)
+    }
   }
 }

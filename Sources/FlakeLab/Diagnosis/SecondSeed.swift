@@ -9,15 +9,15 @@
 /// The first runs chose among up to ``Diagnostician/contrasts`` causes, each at the report's
 /// error shared among them; the second seed asks one question, decided beforehand, at the
 /// report's error: a replication, as a second lab would run it. It is sized from the first
-/// seed's rates for ``power`` and runs in stages while undecided: that size, as many again, then
+/// seed's rates for ``power`` and runs in looks while undecided: that size, as many again, then
 /// twice as many, never beyond ``cap`` times an arm's own iterations. Looking at the answer after
-/// each stage spends a little of the error each time: three looks at most, each at the report's
+/// each look spends a little of the error each time: three looks at most, each at the report's
 /// level (a Pocock-like bound would ask a little more).
 package enum SecondSeed {
-  /// The probability a second seed's first stage shows again the difference the first seed
+  /// The probability a second seed's first look shows again the difference the first seed
   /// measured.
   static let power = 0.9
-  /// The fewest iterations a second seed's first stage runs an arm: fewer decide nothing.
+  /// The fewest iterations a second seed's first look runs an arm: fewer decide nothing.
   static let fewest = 10
   /// The most a second seed runs an arm, in times its own iterations: the test's share.
   static let cap = 4
@@ -30,10 +30,10 @@ package enum SecondSeed {
     SplitMix64.mix(first ^ 0x5EC0_4D5E_ED00_0002)
   }
 
-  /// Where each stage of an arm of `iterations` ends, for `cause` shown by `firstSeed`: the
+  /// Where each look of an arm of `iterations` ends, for `cause` shown by `firstSeed`: the
   /// size that gives ``power`` to the difference the first seed measured (at least ``fewest``),
   /// then twice, then four times that, each within ``cap`` times `iterations`.
-  static func stageEnds(
+  static func lookEnds(
     for cause: TestDiagnosis, firstSeed: [RunResult], iterations: Int, confidence: Double
   ) -> [Int] {
     let size =

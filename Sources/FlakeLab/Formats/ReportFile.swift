@@ -7,7 +7,7 @@ package enum ReportFile {
   package static func read(_ path: String) throws(ReportFileError) -> Report {
     let bytes: [UInt8]
     do { bytes = try InputFile.read(path, origin: .named) } catch { throw .unreadable(error) }
-    return try JSONReport.read(bytes, name: path)
+    return try ReportJSON.read(bytes, name: path)
   }
 
   /// Fails unless a report can be written to `path`: checked before a run, so that a typo in

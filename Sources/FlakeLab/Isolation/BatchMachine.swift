@@ -34,8 +34,10 @@ struct BatchMachine {
     }
   }
 
-  /// How a worker ended, beyond the outcomes it published.
-  struct WorkerEnd {
+  /// How the worker of a batch ended, beyond the outcomes it published: one run's iterations,
+  /// counted by the worker, so the end says how far it got. A suite pass's process ends
+  /// otherwise (``SuitePassMachine/PassProcessEnd``): many tests, read from their events.
+  struct BatchEnd {
     var exit: ProcessExit
     /// Iterations it finished; the one after them is the one it was in.
     var completed: Int
@@ -104,7 +106,7 @@ struct BatchMachine {
   ///
   /// - Throws: ``Supervisor/WorkerStartFailure`` when a scenario's worker never started, which
   ///   is the lab's failure, not the scenario's.
-  mutating func workerEnded(_ batch: Supervisor.Batch, _ end: WorkerEnd) throws(Supervisor.WorkerStartFailure) {
+  mutating func workerEnded(_ batch: Supervisor.Batch, _ end: BatchEnd) throws(Supervisor.WorkerStartFailure) {
     let run = batch.run
     let exit = end.exit
     runs[run].workerTime += exit.lifetime

@@ -1,32 +1,32 @@
-/// `--budget` over suite passes: after its first pass, an arm starts no pass that, taking as
-/// long as its last one, would end past the deadline, so a slow executor's passes stop before a
-/// fast one's. An arm stopped stays stopped; its tests' passes left are cut by the budget. An
-/// arm no answer needs (the passes alone) is bound from its first pass.
+/// `--budget` over suite passes: after its first pass, a series starts no pass that, taking as
+/// long as its last one, would end past the screen's share of the budget (``TestBudget``), so a slow executor's passes stop before a
+/// fast one's. A series stopped stays stopped; its tests' passes left are cut by the budget. A
+/// series no answer needs (the passes alone) is bound from its first pass.
 struct PassBudget {
-  let deadline: ContinuousClock.Instant?
-  /// Each arm the budget stopped.
+  let budget: TestBudget
+  /// Each series the budget stopped.
   private(set) var stopped: [Bool]
   private var lastPass: [Duration]
-  /// The arms whose first pass the budget may stop too.
+  /// The series whose first pass the budget may stop too.
   private let boundFromTheirFirstPass: Set<Int>
 
-  init(arms: Int, deadline: ContinuousClock.Instant?, boundFromTheirFirstPass: Set<Int> = []) {
-    self.deadline = deadline
+  init(series: Int, budget: TestBudget, boundFromTheirFirstPass: Set<Int> = []) {
+    self.budget = budget
     self.boundFromTheirFirstPass = boundFromTheirFirstPass
-    stopped = Array(repeating: false, count: arms)
-    lastPass = Array(repeating: .zero, count: arms)
+    stopped = Array(repeating: false, count: series)
+    lastPass = Array(repeating: .zero, count: series)
   }
 
-  /// Whether the arm's next pass may start at `now`.
-  mutating func allows(arm: Int, isFirstPass: Bool, now: ContinuousClock.Instant) -> Bool {
-    guard let deadline, !isFirstPass || boundFromTheirFirstPass.contains(arm) else { return true }
-    if stopped[arm] || now + lastPass[arm] > deadline { stopped[arm] = true }
-    return !stopped[arm]
+  /// Whether the series' next pass may start at `now`.
+  mutating func allows(series: Int, isFirstPass: Bool, now: ContinuousClock.Instant) -> Bool {
+    guard budget.limit != nil, !isFirstPass || boundFromTheirFirstPass.contains(series) else { return true }
+    if stopped[series] || !budget.screenMayStart(passLasting: lastPass[series], at: now) { stopped[series] = true }
+    return !stopped[series]
   }
 
-  var stoppedEveryArm: Bool { stopped.allSatisfy { $0 } }
+  var stoppedEverySeries: Bool { stopped.allSatisfy { $0 } }
 
-  mutating func passTook(_ duration: Duration, arm: Int) {
-    lastPass[arm] = duration
+  mutating func passTook(_ duration: Duration, series: Int) {
+    lastPass[series] = duration
   }
 }

@@ -16,7 +16,7 @@ struct PassProgress {
   }
 
   /// Notes the tests `end`'s process finished, of `tests` (the process's, in order).
-  mutating func note(_ end: SuitePassMachine.ProcessEnd, tests: [PackageTest], executor: ExecutorID) {
+  mutating func note(_ end: SuitePassMachine.PassProcessEnd, tests: [PackageTest], executor: ExecutorID) {
     for finished in end.finished where finished.duration > slowest?.duration ?? .zero {
       slowest = (tests[finished.test].id, finished.duration, executor)
     }

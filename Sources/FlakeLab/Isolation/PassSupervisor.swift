@@ -12,15 +12,16 @@ import Foundation
 /// process to start next, is ``SuitePassMachine``'s to decide; this class starts and watches the
 /// processes, and keeps to the budget and the interrupt.
 package final class PassSupervisor {
-  /// The passes under one executor.
-  package struct Arm {
+  /// The passes under one executor, in one layout: what a screen, a daily job's pass or a
+  /// polluter search's check asks of the test binary.
+  package struct Series {
     let executor: any IterationExecutor
     /// The pass's tests, a group per framework (each framework runs in a process of its own).
     let groups: [[PackageTest]]
     /// The passes' layout: the tests side by side as the framework runs them, one at a time, or
     /// each alone in a process.
     let layout: TestReference.ProcessLayout
-    /// How many of the screen's passes the arm runs, its first; nil runs them all.
+    /// How many of the screen's passes the series runs, its first; nil runs them all.
     let passes: Int?
     /// Starts the tests given (a subset of one group) as pass `pass`.
     let launch: ([PackageTest], _ pass: Int) throws -> (launch: WorkerLaunch, feed: SuiteEventFeed)
@@ -36,10 +37,10 @@ package final class PassSupervisor {
       self.launch = launch
     }
 
-    /// The passes of `passes` the arm runs.
+    /// The passes of `passes` the series runs.
     func passCount(of passes: Range<Int>) -> Int { min(self.passes ?? passes.count, passes.count) }
 
-    /// The groups of consecutive passes the arm's runs are measured in: `replicates`, fewer when
+    /// The groups of consecutive passes the series' runs are measured in: `replicates`, fewer when
     /// it runs fewer passes.
     func replicateCount(of passes: Range<Int>, replicates: Int) -> Int {
       max(1, min(replicates, passCount(of: passes)))
@@ -50,7 +51,7 @@ package final class PassSupervisor {
       (pass - passes.lowerBound) * replicateCount(of: passes, replicates: replicates) / passCount(of: passes)
     }
 
-    /// Whether `--budget` may stop the arm before its first pass: the passes alone, which no
+    /// Whether `--budget` may stop the series before its first pass: the passes alone, which no
     /// answer needs and which cost a process per test (a minute and more for thousands).
     var isBoundFromItsFirstPass: Bool { layout == .alone }
   }
@@ -71,87 +72,87 @@ package final class PassSupervisor {
     self.onProgress = onProgress
   }
 
-  /// Runs passes `passes` under every arm, in `replicates` groups of consecutive passes, and
-  /// returns a result per arm and test: arms in order, each arm's tests group by group. No pass
-  /// of an arm after its first (of the passes alone, none at all) starts when its last pass,
-  /// taken again, would end past `deadline` (`--budget`); the tests' passes left are not run,
+  /// Runs passes `passes` under every series, in `replicates` groups of consecutive passes, and
+  /// returns a result per series and test: the series in order, each one's tests group by group. No pass
+  /// of a series after its first (of the passes alone, none at all) starts when its last pass,
+  /// taken again, would end past the screen's share of `budget`; the tests' passes left are not run,
   /// stopped by ``RunStop/budgetSpent``.
   package func run(
-    _ arms: [Arm], passes: Range<Int>, replicates: Int, seed: UInt64, packagePath: String,
-    deadline: ContinuousClock.Instant? = nil
+    _ allSeries: [Series], passes: Range<Int>, replicates: Int, seed: UInt64, packagePath: String,
+    budget: TestBudget = .unbounded
   ) throws -> [RunResult] {
     try InterruptSignal.watching {
-      try supervise(arms, passes: passes, replicates: replicates, seed: seed, packagePath: packagePath, deadline: deadline)
+      try supervise(allSeries, passes: passes, replicates: replicates, seed: seed, packagePath: packagePath, budget: budget)
     }
   }
 
   private func supervise(
-    _ arms: [Arm], passes: Range<Int>, replicates: Int, seed: UInt64, packagePath: String,
-    deadline: ContinuousClock.Instant?
+    _ allSeries: [Series], passes: Range<Int>, replicates: Int, seed: UInt64, packagePath: String,
+    budget: TestBudget
   ) throws -> [RunResult] {
     let clock = ContinuousClock()
     let start = clock.now
-    var machines = arms.map { passMachines(of: $0, passes: passes, replicates: replicates, seed: seed) }
-    let total = arms.reduce(0) { $0 + $1.passCount(of: passes) }
+    var machines = allSeries.map { passMachines(of: $0, passes: passes, replicates: replicates, seed: seed) }
+    let total = allSeries.reduce(0) { $0 + $1.passCount(of: passes) }
     var progress = PassProgress(total: total, start: start, onProgress: onProgress)
     ProcessTree.becomeSubreaper()
     defer { ProcessTree.reapOrphans(keeping: []) }
 
-    var budget = PassBudget(
-      arms: arms.count, deadline: deadline,
-      boundFromTheirFirstPass: Set(arms.indices.filter { arms[$0].isBoundFromItsFirstPass }))
+    var passBudget = PassBudget(
+      series: allSeries.count, budget: budget,
+      boundFromTheirFirstPass: Set(allSeries.indices.filter { allSeries[$0].isBoundFromItsFirstPass }))
     passLoop: for pass in passes {
-      for (armIndex, arm) in arms.enumerated() where pass - passes.lowerBound < arm.passCount(of: passes) {
-        let replicate = arm.replicate(of: pass, in: passes, replicates: replicates)
-        guard budget.allows(arm: armIndex, isFirstPass: pass == passes.lowerBound, now: clock.now) else {
-          if budget.stoppedEveryArm { break passLoop }
+      for (seriesIndex, series) in allSeries.enumerated() where pass - passes.lowerBound < series.passCount(of: passes) {
+        let replicate = series.replicate(of: pass, in: passes, replicates: replicates)
+        guard passBudget.allows(series: seriesIndex, isFirstPass: pass == passes.lowerBound, now: clock.now) else {
+          if passBudget.stoppedEverySeries { break passLoop }
           continue
         }
         let passStart = clock.now
-        for groupIndex in arm.groups.indices {
-          var action = machines[armIndex][groupIndex].startPass(pass, replicate: replicate)
+        for groupIndex in series.groups.indices {
+          var action = machines[seriesIndex][groupIndex].startPass(pass, replicate: replicate)
           while case .run(let positions) = action {
             if InterruptSignal.isRaised {
               wasInterrupted = true
               break passLoop
             }
-            let group = arm.groups[groupIndex]
+            let group = series.groups[groupIndex]
             let tests = positions.map { group[$0] }
-            let end = try runProcess(arm, tests: tests, pass: pass) { longest in
-              progress.show(inFlight: longest.map { (tests[$0.test].id, $0.ran, arm.executor.id) }, states: machines, clock: clock)
+            let end = try runProcess(series, tests: tests, pass: pass) { longest in
+              progress.show(inFlight: longest.map { (tests[$0.test].id, $0.ran, series.executor.id) }, states: machines, clock: clock)
             }
             // A process an interrupt ended says nothing of its tests: the pass is left there.
             if InterruptSignal.isRaised {
               wasInterrupted = true
               break passLoop
             }
-            progress.note(end, tests: tests, executor: arm.executor.id)
-            action = machines[armIndex][groupIndex].ended(end)
+            progress.note(end, tests: tests, executor: series.executor.id)
+            action = machines[seriesIndex][groupIndex].ended(end)
           }
         }
-        budget.passTook(clock.now - passStart, arm: armIndex)
+        passBudget.passTook(clock.now - passStart, series: seriesIndex)
         progress.passDone(states: machines, clock: clock)
       }
     }
-    return arms.enumerated().flatMap { armIndex, arm in
+    return allSeries.enumerated().flatMap { seriesIndex, series in
       results(
-        of: machines[armIndex], under: arm.executor, layout: arm.layout, packagePath: packagePath,
-        planned: arm.passCount(of: passes),
-        cutBy: wasInterrupted ? .interrupted : budget.stopped[armIndex] ? .budgetSpent : nil)
+        of: machines[seriesIndex], under: series.executor, layout: series.layout, packagePath: packagePath,
+        planned: series.passCount(of: passes),
+        cutBy: wasInterrupted ? .interrupted : passBudget.stopped[seriesIndex] ? .budgetSpent : nil)
     }
   }
 
-  /// The decisions of `arm`'s passes, a machine per group.
-  private func passMachines(of arm: Arm, passes: Range<Int>, replicates: Int, seed: UInt64) -> [SuitePassMachine] {
-    arm.groups.map { group in
+  /// The decisions of `series`' passes, a machine per group.
+  private func passMachines(of series: Series, passes: Range<Int>, replicates: Int, seed: UInt64) -> [SuitePassMachine] {
+    series.groups.map { group in
       SuitePassMachine(
-        group: group, timeout: timeout, replicates: arm.replicateCount(of: passes, replicates: replicates),
-        schedule: arm.executor.needsDeterministicScheduler ? RunSchedule(seed: seed) : nil,
-        testsAlone: arm.layout == .alone)
+        group: group, timeout: timeout, replicates: series.replicateCount(of: passes, replicates: replicates),
+        schedule: series.executor.needsDeterministicScheduler ? RunSchedule(seed: seed) : nil,
+        testsAlone: series.layout == .alone)
     }
   }
 
-  /// An arm's results, group by group; each carries the arm's time and ignored events, every
+  /// A series' results, group by group; each carries the series' time and ignored events, every
   /// test's together.
   private func results(
     of machines: [SuitePassMachine], under executor: any IterationExecutor, layout: TestReference.ProcessLayout,
@@ -173,10 +174,10 @@ package final class PassSupervisor {
   /// Runs `tests` as pass `pass` in one process, until it exits, hangs or is interrupted;
   /// `onTick` is told now and then which test has been in flight longest.
   private func runProcess(
-    _ arm: Arm, tests: [PackageTest], pass: Int, onTick: ((test: Int, ran: Duration)?) -> Void = { _ in }
-  ) throws -> SuitePassMachine.ProcessEnd {
+    _ series: Series, tests: [PackageTest], pass: Int, onTick: ((test: Int, ran: Duration)?) -> Void = { _ in }
+  ) throws -> SuitePassMachine.PassProcessEnd {
     let clock = ContinuousClock()
-    let (launch, feed) = try arm.launch(tests, pass)
+    let (launch, feed) = try series.launch(tests, pass)
     let worker = try WorkerProcess(launch, indices: pass..<(pass + 1))
     let started = clock.now
     var status: Int32?
@@ -213,7 +214,7 @@ package final class PassSupervisor {
     // Only now: until the process ended, a failure could still land on a finished test's line.
     let finished = feed.drain()
     let now = clock.now
-    return SuitePassMachine.ProcessEnd(
+    return SuitePassMachine.PassProcessEnd(
       exit: worker.exit(status: status ?? 0, lifetime: now - started), finished: finished,
       inFlight: feed.inFlight.map { ($0.key, now - $0.value) }.sorted { $0.test < $1.test },
       scheduleIsUncontrolled: feed.scheduleIsUncontrolled, ignoredEvents: feed.ignoredEvents,

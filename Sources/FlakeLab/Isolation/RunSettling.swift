@@ -1,6 +1,6 @@
 /// When a run's first iterations settle its answer, so that the rest would only cost time to say
 /// it again, and what a supervised run comes to: the one rule and the one assembly the scenario
-/// supervisor, the suite passes and the drill-down share.
+/// supervisor, the suite passes and the diagnosis share.
 package enum RunSettling {
   /// Iterations from a run's start that settle it when they all came to the same costly end: a
   /// test that never finishes under an executor would otherwise cost the whole timeout, a

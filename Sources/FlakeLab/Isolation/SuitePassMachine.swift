@@ -50,7 +50,7 @@ struct SuitePassMachine {
     var progress: Progress
     /// The tests the process was given.
     let ran: [Int]
-    let end: ProcessEnd
+    let end: PassProcessEnd
     var done: Set<Int>
   }
 
@@ -66,7 +66,7 @@ struct SuitePassMachine {
     /// The last suspect runs alone, to die before the start too.
     case confirmingDeath(Resume, all: [Int], test: Int)
     /// Another test runs alone, to show the binary can start one at all.
-    case provingStart(Resume, test: Int, alone: ProcessEnd)
+    case provingStart(Resume, test: Int, alone: PassProcessEnd)
   }
 
   init(group: [PackageTest], timeout: Duration, replicates: Int, schedule: RunSchedule?, testsAlone: Bool = false) {
@@ -84,7 +84,7 @@ struct SuitePassMachine {
   }
 
   /// The process the last action started ended as `end`.
-  mutating func ended(_ end: ProcessEnd) -> Action {
+  mutating func ended(_ end: PassProcessEnd) -> Action {
     switch phase {
     case .idle: preconditionFailure("no process of the group was under way")
     case .running(let progress): return passProcessEnded(end, progress)
@@ -132,7 +132,7 @@ struct SuitePassMachine {
     return .passDone
   }
 
-  private mutating func passProcessEnded(_ end: ProcessEnd, _ progress: Progress) -> Action {
+  private mutating func passProcessEnded(_ end: PassProcessEnd, _ progress: Progress) -> Action {
     var progress = progress
     seconds += end.exit.lifetime
     // The process ran `ran`: its positions map back to the group's.
@@ -185,7 +185,7 @@ struct SuitePassMachine {
   }
 
   private mutating func suspectAloneEnded(
-    _ alone: ProcessEnd, _ resume: Resume, suspects: [Int], next: Int, culprits: inout [(test: Int, outcome: Outcome)]
+    _ alone: PassProcessEnd, _ resume: Resume, suspects: [Int], next: Int, culprits: inout [(test: Int, outcome: Outcome)]
   ) -> Action {
     // Alone, a hang is the test's, whether or not its start was read before it. Only the same
     // end makes a culprit: a test that hangs alone did not crash the pass's process (it hangs
@@ -241,7 +241,7 @@ struct SuitePassMachine {
     return .run([test])
   }
 
-  private mutating func deathConfirmed(_ alone: ProcessEnd, _ resume: Resume, all: [Int], test: Int) -> Action {
+  private mutating func deathConfirmed(_ alone: PassProcessEnd, _ resume: Resume, all: [Int], test: Int) -> Action {
     guard alone.diedBeforeAnyTestStarted else { return afterDeathCheck(resume) }
     if !testsStarted, let other = all.first(where: { $0 != test }) {
       phase = .provingStart(resume, test: test, alone: alone)
@@ -252,7 +252,7 @@ struct SuitePassMachine {
 
   /// Never "did not start": the test whose presence kills the process is charged the crash its
   /// process alone came to, and the pass resumes without it.
-  private mutating func culprit(_ test: Int, alone: ProcessEnd, _ resume: Resume) -> Action {
+  private mutating func culprit(_ test: Int, alone: PassProcessEnd, _ resume: Resume) -> Action {
     record(.crashed(alone.crash), to: test)
     states[test].diedBeforeStarting += 1
     var progress = resume.progress
@@ -289,7 +289,7 @@ struct SuitePassMachine {
   }
 
   /// Notes whether `end`'s process got as far as a test.
-  private mutating func noteStart(_ end: ProcessEnd) {
+  private mutating func noteStart(_ end: PassProcessEnd) {
     if end.startedATest { testsStarted = true }
   }
 }

@@ -1,7 +1,8 @@
 extension SuitePassMachine {
   /// How one process of a pass ended: its exit, and the tests its events say it finished and
-  /// left in flight.
-  struct ProcessEnd {
+  /// left in flight. A worker running one run's iterations ends otherwise
+  /// (``BatchMachine/BatchEnd``): counted, not read from test events.
+  struct PassProcessEnd {
     var exit: ProcessExit
     var finished: [SuiteEventFeed.Finished]
     /// Tests in flight when it ended, with how long each had run.

@@ -11,7 +11,7 @@ package struct SupervisedRun {
   package let indices: Range<Int>
   package let seed: UInt64
   /// Whether the run lists its failing iterations with their seeds: under the deterministic
-  /// scheduler, or where the seed decides the test's randomness (``DrillDown``'s replays).
+  /// scheduler, or where the seed decides the test's randomness (``DrillDownPlan``'s replays).
   package var isScheduled: Bool
   /// Set for a test of the user's package.
   package let test: TestReference?
@@ -95,4 +95,17 @@ extension WorkerLaunch {
     environment[SupervisorLifetime.variable] = String(getpid())
     return environment
   }()
+}
+
+extension SupervisedRun {
+  /// Replicates of a global run unless `--replicates` says otherwise: enough to see how far the
+  /// rate moves between processes, few enough that process start-up stays a small share.
+  package static let defaultReplicates = 10
+
+  /// The replicates of a run: `asked` (`--replicates`), or ``defaultReplicates`` (at least one
+  /// per job) where iterations are not independent, and one per job where they are (their
+  /// interval needs no replicates, see ``FailureRateEstimate``).
+  package static func replicates(asked: Int?, jobs: Int, independent: Bool) -> Int {
+    asked ?? (independent ? jobs : max(defaultReplicates, jobs))
+  }
 }

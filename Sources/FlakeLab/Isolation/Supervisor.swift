@@ -214,8 +214,8 @@ package final class Supervisor {
   }
 
   /// How `worker` ended with `status`, for the machine.
-  private func ended(_ worker: WorkerProcess, status: Int32, now: ContinuousClock.Instant) -> BatchMachine.WorkerEnd {
-    BatchMachine.WorkerEnd(
+  private func ended(_ worker: WorkerProcess, status: Int32, now: ContinuousClock.Instant) -> BatchMachine.BatchEnd {
+    BatchMachine.BatchEnd(
       exit: worker.exit(status: status, lifetime: now - worker.startedAt), completed: worker.completed,
       moreLastLines: worker.lastOutputLines(4), ignoredEvents: worker.feed.ignoredEvents, blocks: worker.feed.blocks,
       times: worker.feed.times, iterationTime: worker.readyAt.map { now - $0 } ?? .zero)
@@ -264,5 +264,27 @@ package final class Supervisor {
       let upper = indices.lowerBound + total * (part + 1) / parts
       return lower < upper ? lower..<upper : nil
     }
+  }
+}
+
+extension Supervisor {
+  /// What a measurement's workers came to, and whether Ctrl-C or SIGTERM cut it short.
+  package struct Measured {
+    package let results: [RunResult]
+    package let interrupted: Bool
+  }
+
+  /// Supervises `runs` while Ctrl-C and SIGTERM end the supervision early with the runs that
+  /// finished; after it, both end the process at once, even while a report waits on a full
+  /// pipe, and Ctrl-Z stops it as any program.
+  @MainActor
+  package static func measuring(
+    _ runs: [SupervisedRun], options: Options, onProgress: @escaping (Progress) -> Void
+  ) throws -> Measured {
+    SuspendSignal.install()
+    defer { SuspendSignal.restoreDefault() }
+    let supervisor = Supervisor(options: options, onProgress: onProgress)
+    let results = try InterruptSignal.watching { try supervisor.run(runs) }
+    return Measured(results: results, interrupted: supervisor.wasInterrupted)
   }
 }

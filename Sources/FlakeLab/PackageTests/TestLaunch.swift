@@ -60,12 +60,12 @@ package enum TestLaunch {
   package static func passes(
     of tests: [PackageTest], in package: TestPackage, executor: any IterationExecutor, seed: UInt64,
     layout: TestReference.ProcessLayout = .suite, passes: Int? = nil, preload: String
-  ) -> PassSupervisor.Arm {
+  ) -> PassSupervisor.Series {
     let mechanism = executor.harnessMechanism ?? .untouched
     let oneAtATime = layout == .oneAtATime
     let frameworks = oneAtATime ? [PackageTest.Framework.swiftTesting] : PackageTest.Framework.allCases
     let groups = frameworks.map { framework in tests.filter { $0.framework == framework } }.filter { !$0.isEmpty }
-    return PassSupervisor.Arm(executor: executor, groups: groups, layout: layout, passes: passes) { tests, pass in
+    return PassSupervisor.Series(executor: executor, groups: groups, layout: layout, passes: passes) { tests, pass in
       let configuration = HarnessConfiguration(
         mechanism: mechanism, tests: tests, firstIndex: pass, repetitions: 1, seed: seed)
       let feed = try SuiteEventFeed(testIDs: tests.map(\.id), bodies: package.bodies)

@@ -1,7 +1,7 @@
 /// `flakelab test`'s run, as ``CIRunner`` is `ci`'s: the package's tests under each executor
-/// that takes effect in its test process, as suite passes (each framework's tests in a fresh
-/// process, as `swift test` runs them) and then the drill-down of those that failed; or, in the
-/// other layouts, each test alone. The command parses, builds and reports; this decides.
+/// that takes effect in its test process, in the suite layout screened and diagnosed
+/// (``SuiteDiagnosis``), or in the other layouts each test alone. The command parses, builds and
+/// probes (``TestBinary``) and reports; this decides.
 package struct TestRunner {
   /// What the run met that changes how it measures, for the user to know.
   package enum Notice: Sendable, Equatable {
@@ -22,109 +22,97 @@ package struct TestRunner {
     package let answersByTest: Bool
   }
 
-  package let package: TestPackage
-  package let preload: String
-  /// The executors asked for, each with a harness mechanism.
-  package let executors: [any IterationExecutor]
-  /// The drill-down's executors (``DrillDown/executors``).
-  package let diagnosisExecutors: [any IterationExecutor]
+  package let settings: TestSettings
+  package let budget: TestBudget
+  package let binary: TestBinary
   package let layout: TestReference.ProcessLayout
   /// `--index`: only this iteration, which replays a seeded one.
   package let index: Int?
   package let iterations: Int
-  package let measurement: RateMeasurement
 
   package init(
-    package: TestPackage, preload: String, executors: [any IterationExecutor],
-    diagnosisExecutors: [any IterationExecutor], layout: TestReference.ProcessLayout, index: Int?, iterations: Int,
-    measurement: RateMeasurement
+    settings: TestSettings, budget: TestBudget, binary: TestBinary, layout: TestReference.ProcessLayout, index: Int?,
+    iterations: Int
   ) {
-    self.package = package
-    self.preload = preload
-    self.executors = executors
-    self.diagnosisExecutors = diagnosisExecutors
+    self.settings = settings
+    self.budget = budget
+    self.binary = binary
     self.layout = layout
     self.index = index
     self.iterations = iterations
-    self.measurement = measurement
   }
 
-  /// The screen runs one pass of each test alone for this many of its passes: 10 of the default
-  /// 20 find a test failing alone 26% of the time with 95% probability (5 found 45%, and missed
-  /// in one run of two a test that fails 15–47% of the times it runs alone).
-  static let passesPerPassAlone = 2
+  /// Whether a run in `layout` with `index` diagnoses the tests its screen found failing: the
+  /// suite layout does, but for the replay of one iteration. The command sizes the budget by it.
+  package static func diagnoses(layout: TestReference.ProcessLayout, index: Int?) -> Bool {
+    layout == .suite && index == nil
+  }
 
-  /// The screen's passes of `passes`: the suite under each executor of `usable`; and when
-  /// `screened`, under the first that runs tests side by side, Swift Testing's one at a time and
-  /// every test alone.
-  private func screenArms(
-    _ tests: [PackageTest], under usable: [any IterationExecutor], screened: Bool, passes: Int
-  ) -> [PassSupervisor.Arm] {
-    let seed = measurement.seed
-    let suite = usable.map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: seed, preload: preload) }
-    // Swift Testing's tests once more one at a time under global, as swift test --no-parallel
-    // and Xcode run them: a race that a busy pool hides in parallel passes shows there.
-    let parallel = usable.filter { screened && $0.harnessMechanism?.runsTestsInParallel == true }.prefix(1)
-    let inTurn = parallel.filter { _ in tests.contains { $0.framework == .swiftTesting } }
-      .map {
-        TestLaunch.passes(of: tests, in: package, executor: $0, seed: seed, layout: .oneAtATime, preload: preload)
-      }
-    // And each alone, as swift test --filter runs one: a test that needs a neighbour or a warm
-    // process can fail only there. A pass costs a process per test, so it takes a share of them.
-    let alone = parallel.filter { _ in tests.count > 1 }.map {
-      TestLaunch.passes(
-        of: tests, in: package, executor: $0, seed: seed, layout: .alone,
-        passes: max(1, passes / Self.passesPerPassAlone), preload: preload)
-    }
-    return suite + inTurn + alone
+  /// The executors and tests a binary needs probed for: the screen's, and the diagnosis's.
+  package static func probedExecutors(
+    _ settings: TestSettings, layout: TestReference.ProcessLayout, index: Int?
+  ) -> [any IterationExecutor] {
+    settings.executors + (diagnoses(layout: layout, index: index) ? settings.diagnosisExecutors : [])
   }
 
   /// Runs `tests`; with `failsOnFlaky`, a flaky or failing test fails the report.
   @MainActor
   package func run(
     _ tests: [PackageTest], failsOnFlaky: Bool, notify: (Notice) -> Void,
-    onProgress: @escaping (_ stage: String, Supervisor.Progress) -> Void
+    onProgress: @escaping (_ phase: String, Supervisor.Progress) -> Void
   ) throws -> Result {
-    let screened = layout == .suite && index == nil
-    let probed = executors + (screened ? diagnosisExecutors : [])
-    let probe = try HarnessProbe.run(
-      binary: package.testBinary, preload: preload, mechanisms: probed.compactMap(\.harnessMechanism))
-    let usable = executors.filter { executor in
-      guard probe.supports(executor.harnessMechanism ?? .untouched) else {
+    let usable = settings.executors.filter { executor in
+      guard binary.supports(executor) else {
         notify(.executorHadNoEffect(executor.id))
         return false
       }
       return true
     }
+    let probe = binary.probe
     if tests.contains(where: { $0.framework == .xctest }), !probe.repeatsXCTestInProcess {
       notify(.xctestRunsAProcessPerIteration)
     } else if tests.contains(where: { $0.framework == .swiftTesting }), !probe.runsSwiftTestingInProcess {
       notify(.swiftTestingRunsThroughItsEntryPoint)
     }
-    let indices = index.map { $0..<($0 + 1) } ?? measurement.shard?.indices(of: iterations) ?? 0..<iterations
-    let seed = measurement.seed
+    let indices = index.map { $0..<($0 + 1) } ?? settings.shard?.indices(of: iterations) ?? 0..<iterations
     var result: Result
     if layout == .suite, probe.repeatsXCTestInProcess || !tests.contains(where: { $0.framework == .xctest }) {
-      let drillDown = DrillDown.standard(
-        screenPasses: iterations, executors: diagnosisExecutors, probe: probe, measurement: measurement, package: package,
-        preload: preload)
-      let report = try measurement.screen(
-        tests, arms: screenArms(tests, under: usable, screened: screened, passes: indices.count), passes: indices,
-        packagePath: package.path, drillDown: screened ? drillDown : nil, locations: package.locations,
-        onProgress: onProgress)
+      let diagnosis = SuiteDiagnosis(settings: settings, budget: budget, binary: binary)
+      let report = try diagnosis.run(tests, under: usable, passes: indices, onProgress: onProgress)
       result = Result(report: report, answersByTest: true)
     } else {
       let runs = tests.flatMap { test in
         usable.map { executor in
           TestLaunch.run(
-            test, of: package, executor: executor, indices: indices, seed: seed, layout: layout, probe: probe,
-            preload: preload)
+            test, of: binary.package, executor: executor, indices: indices, seed: settings.seed, layout: layout,
+            probe: probe, preload: binary.preload)
         }
       }
-      let report = try measurement.run(runs, onProgress: { onProgress("runs", $0) })
-      result = Result(report: report, answersByTest: false)
+      result = Result(report: try alone(runs, onProgress: { onProgress("runs", $0) }), answersByTest: false)
     }
     if failsOnFlaky, !result.report.interrupted { result.report.judgeStability() }
     return result
+  }
+
+  /// Each test alone, in worker processes: each run estimated, the gates and the baseline judged.
+  @MainActor
+  private func alone(_ runs: [SupervisedRun], onProgress: @escaping (Supervisor.Progress) -> Void) throws -> Report {
+    let measured = try Supervisor.measuring(
+      runs.map { run in
+        var run = run
+        run.replicates = run.replicates ?? settings.replicates(independent: run.iterationsAreIndependent)
+        return run
+      },
+      options: .init(
+        jobs: settings.jobs, timeout: settings.timeout, workerExecutable: settings.workerExecutable,
+        deadline: budget.end),
+      onProgress: onProgress)
+    var report = Report(
+      runs: measured.results.map { Report.estimated($0, at: settings.confidence) }, interrupted: measured.interrupted,
+      shard: settings.shard, confidence: settings.confidence, seed: settings.seed, program: settings.program,
+      timeout: settings.timeout)
+    report.budget = budget.limit
+    if !measured.interrupted { report.judge(gates: settings.gates, baseline: settings.baseline) }
+    return report
   }
 }

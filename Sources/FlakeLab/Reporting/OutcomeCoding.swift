@@ -25,17 +25,17 @@ enum OutcomeCoding {
   /// `outcome`, `observation` and, for a crash, `crash`: `{"how": "signal 6 (SIGABRT): …",
   /// "beforeTheTestStarted": false, "beside": ["M.b()"], "crashedAlone": false}`.
   static func members(of outcome: Outcome) -> [(String, JSONValue)] {
-    var members: [(String, JSONValue)] = [(JSONReport.Key.outcome, .string(kind(of: outcome)))]
-    if let observation = observation(of: outcome) { members.append((JSONReport.Key.observation, .string(observation))) }
+    var members: [(String, JSONValue)] = [(ReportJSON.Key.outcome, .string(kind(of: outcome)))]
+    if let observation = observation(of: outcome) { members.append((ReportJSON.Key.observation, .string(observation))) }
     if case .crashed(let crash) = outcome {
       members.append(
         (
-          JSONReport.Key.crash,
+          ReportJSON.Key.crash,
           .object([
-            (JSONReport.Key.how, .string(crash.how)),
-            (JSONReport.Key.beforeTheTestStarted, .bool(crash.beforeTheTestStarted)),
-            (JSONReport.Key.beside, .array(crash.beside.map { .string($0.id) })),
-            (JSONReport.Key.crashedAlone, .bool(crash.crashedAlone)),
+            (ReportJSON.Key.how, .string(crash.how)),
+            (ReportJSON.Key.beforeTheTestStarted, .bool(crash.beforeTheTestStarted)),
+            (ReportJSON.Key.beside, .array(crash.beside.map { .string($0.id) })),
+            (ReportJSON.Key.crashedAlone, .bool(crash.crashedAlone)),
           ])
         ))
     }
@@ -45,8 +45,8 @@ enum OutcomeCoding {
   /// The outcome `entry` holds, as ``members(of:)`` wrote it; tests beside a crash are of
   /// `framework`, the crashed test's (one process runs one framework's tests).
   static func outcome(_ entry: JSONValue, framework: PackageTest.Framework?) -> Outcome? {
-    guard let kind = entry[JSONReport.Key.outcome]?.string else { return nil }
-    let observation = entry[JSONReport.Key.observation]?.string
+    guard let kind = entry[ReportJSON.Key.outcome]?.string else { return nil }
+    let observation = entry[ReportJSON.Key.observation]?.string
     switch (kind, observation) {
     case ("passed", _): return .passed
     case ("timedOut", _): return .timedOut
@@ -55,16 +55,16 @@ enum OutcomeCoding {
     case ("deadlocked", let observation?): return .deadlocked(observation: observation)
     case ("skipped", let reason?): return .skipped(reason: reason)
     case ("crashed", let observation?):
-      guard let crash = entry[JSONReport.Key.crash], let how = crash[JSONReport.Key.how]?.string else {
+      guard let crash = entry[ReportJSON.Key.crash], let how = crash[ReportJSON.Key.how]?.string else {
         return .crashed(legacyCrash(observation, framework: framework))
       }
-      let beside = (crash[JSONReport.Key.beside]?.array ?? []).compactMap(\.string).map {
+      let beside = (crash[ReportJSON.Key.beside]?.array ?? []).compactMap(\.string).map {
         PackageTest(id: $0, framework: framework ?? .swiftTesting)
       }
       return .crashed(
         Crash(
-          how: how, beforeTheTestStarted: crash[JSONReport.Key.beforeTheTestStarted]?.bool ?? false, beside: beside,
-          crashedAlone: crash[JSONReport.Key.crashedAlone]?.bool ?? true))
+          how: how, beforeTheTestStarted: crash[ReportJSON.Key.beforeTheTestStarted]?.bool ?? false, beside: beside,
+          crashedAlone: crash[ReportJSON.Key.crashedAlone]?.bool ?? true))
     default: return nil
     }
   }

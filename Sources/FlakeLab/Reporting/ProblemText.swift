@@ -13,7 +13,7 @@ package enum ProblemText {
       "\(run): no iteration was measured ("
         + (executorChanged > 0
           ? "the executor was off when each of its \(Formatting.count(executorChanged)) iterations ended"
-          : stop.map(TextReport.reason) ?? "none ran")
+          : stop.map(ReportText.reason) ?? "none ran")
         + "), so no gate is shown to hold"
     }
   }

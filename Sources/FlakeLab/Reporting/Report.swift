@@ -25,7 +25,7 @@ package struct Report: Sendable {
   /// `--budget`, the bound on the whole measurement, when one was set.
   package var budget: Duration?
   /// `flakelab test` in the suite layout: every selected test's verdict and diagnosis, with
-  /// the drill-down's runs; ``runs`` are the screen's.
+  /// the diagnosis's runs; ``runs`` are the screen's.
   package var tests: [TestFinding] = []
 
   /// The tests that are not stable, in the order every report gives them: failing ones first,

@@ -43,7 +43,7 @@ package enum ReportMerger {
   }
 
   /// The findings of `flakelab test` reports, derived again from the merged runs: the screen's,
-  /// and each test's drill-down runs added arm by arm (the n-th run of an arm in one report to
+  /// and each test's diagnosis runs added arm by arm (the n-th run of an arm in one report to
   /// the n-th in another: a test's two randomness replays stay two). The polluters and the
   /// source location are the first report's that has them.
   private static func findings(of reports: [Report], screen: [RunResult], confidence: Double) -> [TestFinding] {

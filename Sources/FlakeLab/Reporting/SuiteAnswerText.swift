@@ -4,7 +4,7 @@
 /// every run follows with `--verbose`.
 package enum SuiteAnswerText {
   package static func render(_ report: Report, verbose: Bool) -> String {
-    guard !report.tests.isEmpty else { return TextReport.render(report) }
+    guard !report.tests.isEmpty else { return ReportText.render(report) }
     let answer = SuiteAnswer(report)
     var lines = MachineLine.lines(report) + [""] + summary(answer)
     lines += answer.crash.map { crashBlock($0, arms: answer.crashArms) } ?? []
@@ -25,7 +25,7 @@ package enum SuiteAnswerText {
         machine: report.machine, runs: report.tests.flatMap(\.runs), confidence: report.confidence,
         program: report.program)
       text += "\nEvery run, screen (suite) and diagnosis (repetitions, fresh):\n"
-        + TextReport.tableLines(all).joined(separator: "\n") + "\n"
+        + ReportText.tableLines(all).joined(separator: "\n") + "\n"
     }
     return text
   }
@@ -74,7 +74,7 @@ package enum SuiteAnswerText {
     lines += finding.runs.filter { !unrun($0) }.map { "    " + armLine($0) }
     let hung = finding.runs.filter(unrun).map { "\($0.test?.layout.rawValue ?? "run"), \($0.executor)" }
     if !hung.isEmpty {
-      lines.append("    not run: " + hung.joined(separator: "; ") + " (" + TextReport.reason(.hangsAlone) + ")")
+      lines.append("    not run: " + hung.joined(separator: "; ") + " (" + ReportText.reason(.hangsAlone) + ")")
     }
     lines += evidence(finding).map { "    " + $0 }
     if let seen = mostFrequentFailure(finding) {
@@ -206,7 +206,7 @@ package enum SuiteAnswerText {
         : " (and \(Formatting.count(run.blockedPassingIterations)) that passed blocked it too)"
     }
     if run.notRun > 0, let stop = run.stop {
-      line += " · stopped: \(TextReport.reason(stop))"
+      line += " · stopped: \(ReportText.reason(stop))"
     }
     return line
   }

@@ -293,7 +293,7 @@ package struct SuiteSummary: Sendable, Equatable {
     var text: String {
       switch why {
       case .executorChanged: "the executor was off when each iteration ended: the test, or one before it in its process, turned it off"
-      case .stopped(let stop?): TextReport.reason(stop)
+      case .stopped(let stop?): ReportText.reason(stop)
       case .stopped(nil): "no iteration ran"
       }
     }

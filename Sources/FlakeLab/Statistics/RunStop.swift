@@ -15,7 +15,7 @@ package enum RunStop: String, Sendable, Equatable {
   /// Suite passes only: the test turned the executor off in each of its first
   /// ``RunSettling/limit`` passes under it, so no later pass could measure it there.
   case everyIterationChangedExecutor
-  /// Drill-down only (``DrillDown``): its first ``RunSettling/limit`` iterations all
+  /// Drill-down only (``DrillDownPlan``): its first ``RunSettling/limit`` iterations all
   /// failed, which settles that arm's answer; rate measurements never stop on failures.
   case everyIterationFailed
   /// Drill-down only: the test timed out in every pass of the screen and in the first

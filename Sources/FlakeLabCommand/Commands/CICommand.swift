@@ -60,7 +60,7 @@ struct CICommand: Command {
     PackageOptions.selectingTests
     + [Options.retries.spec, Options.failOnFlaky.spec, QuarantineOption.option.spec, RecordTarget.option.spec]
     + [RecordTarget.noRecord.spec]
-    + [Options.seed.spec, MeasurementOptions.Options.timeout(default: PackageOptions.defaultTimeout).spec]
+    + [Options.seed.spec, RunOptions.Options.timeout(default: PackageOptions.defaultTimeout).spec]
     + [renderings.option.spec, OutputStage.output.spec, ProgressDisplay.noProgress.spec]
 
   let package: PackageOptions
@@ -83,7 +83,7 @@ struct CICommand: Command {
     failsOnFlaky = arguments[Options.failOnFlaky]
     quarantinePath = try arguments[QuarantineOption.option]
     record = try RecordTarget.chosen(arguments)
-    timeout = try arguments[MeasurementOptions.Options.timeout(default: PackageOptions.defaultTimeout)]
+    timeout = try arguments[RunOptions.Options.timeout(default: PackageOptions.defaultTimeout)]
     seed = try arguments[Options.seed] ?? UInt64.random(in: 0...UInt64.max)
     output = try OutputStage(arguments, formats: Self.renderings.option, environment: environment)
     progress = ProgressDisplay.wanted(arguments, environment: environment)
@@ -108,7 +108,7 @@ struct CICommand: Command {
       quarantineFile: FileManager.default.fileExists(atPath: quarantineFile) ? quarantineFile : nil,
       staleQuarantine: quarantine.stale(among: all, closest: Suggestion.closest))
     let run = try runner.run(tests, quarantine: quarantine, failOnFlaky: failsOnFlaky, context: context) {
-      stage, state in progress?.show(stage + ": " + ProgressLine.render(state))
+      phase, state in progress?.show(phase + ": " + ProgressLine.render(state))
     }
     progress?.clear()
     let status = output.finish(CommandOutput(run))

@@ -16,7 +16,7 @@ struct CheckCommand: Command {
     """
   /// A claim is judged on its whole run, by its verdict: no shards, gates or baseline.
   static let options: [OptionSpec] = {
-    let left = Set(([MeasurementOptions.Options.shard.spec] + FailureRateGate.specs).map(\.name))
+    let left = Set(([RunOptions.Options.shard.spec] + FailureRateGate.specs).map(\.name))
     return MeasurementOptions.specs.filter { !left.contains($0.name) }
   }()
   static let realTimeIterationCap = 20
@@ -66,6 +66,6 @@ struct CheckCommand: Command {
         result.problems.append(
           .claimViolated(verdict, run: result.key))
       }
-    }, text: CheckReport.render)
+    }, text: CheckText.render)
   }
 }

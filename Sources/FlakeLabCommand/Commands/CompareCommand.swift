@@ -28,7 +28,7 @@ struct CompareCommand: Command {
       variants: measurementOptions.variants, executors: executors, iterations: measurementOptions.iterations,
       shard: measurementOptions.shard, seed: measurementOptions.seed)
     return try measurementOptions.measure(plan) {
-      ComparisonReport.render($0, executors: executors.map(\.id))
+      ComparisonText.render($0, executors: executors.map(\.id))
     }
   }
 }

@@ -49,7 +49,7 @@ struct ExploreCommand: Command {
         : "\(selector): explored the first \(Formatting.count(result.schedules)) schedules (--max-schedules); there are more.",
       "",
     ]
-    lines += TextReport.histogramLines(result.tally).map { String($0.dropFirst(2)) }
+    lines += ReportText.histogramLines(result.tally).map { String($0.dropFirst(2)) }
     if result.tally.histogram.count == 1 {
       lines.append(
         "  every schedule: \(result.tally.histogram.first.map { OutcomeText.describe($0.outcome) } ?? "")")

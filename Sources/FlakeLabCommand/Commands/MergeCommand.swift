@@ -14,7 +14,7 @@ struct MergeCommand: Command {
     --fail-on-flaky judges each package test's verdict on the merged runs of flakelab test.
     """
   static let options =
-    [Renderings.reportOption.spec, OutputStage.output.spec] + [MeasurementOptions.Options.confidence.spec] + FailureRateGate.specs + [FailureRateGate.failOnFlaky.spec]
+    [Renderings.reportOption.spec, OutputStage.output.spec] + [RunOptions.Options.confidence.spec] + FailureRateGate.specs + [FailureRateGate.failOnFlaky.spec]
 
   let paths: [String]
   let output: OutputStage
@@ -31,7 +31,7 @@ struct MergeCommand: Command {
     paths = arguments.positionals
     output = try OutputStage(arguments, formats: Renderings.reportOption)
     try output.refuseOverwriting(paths)
-    confidence = try arguments[MeasurementOptions.Options.confidence]
+    confidence = try arguments[RunOptions.Options.confidence]
     gates = try FailureRateGate.parse(arguments)
     baseline = try arguments[FailureRateGate.baseline]
     failsOnFlaky = arguments[FailureRateGate.failOnFlaky]

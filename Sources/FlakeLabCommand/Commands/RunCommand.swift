@@ -28,6 +28,6 @@ struct RunCommand: Command {
     let plan = RunPlan(
       variants: measurementOptions.variants, executors: [executor], iterations: measurementOptions.iterations,
       shard: measurementOptions.shard, seed: measurementOptions.seed)
-    return try measurementOptions.measure(plan, text: TextReport.render)
+    return try measurementOptions.measure(plan, text: ReportText.render)
   }
 }

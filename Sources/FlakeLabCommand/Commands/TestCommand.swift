@@ -74,7 +74,7 @@ struct TestCommand: Command {
     + [Options.executor.spec, Options.executors.spec, Options.layout.spec]
     + [Options.index.spec, Options.budget.spec, Options.verbose.spec, FailureRateGate.failOnFlaky.spec]
     + [RecordTarget.option.spec, RecordTarget.noRecord.spec]
-    + MeasurementOptions.specs(defaultTimeout: PackageOptions.defaultTimeout, iterations: Options.iterations)
+    + RunOptions.specs(defaultTimeout: PackageOptions.defaultTimeout, iterations: Options.iterations)
 
 
   /// A run with no `--budget` is bounded too: a suite whose passes take minutes (a test helper
@@ -83,16 +83,17 @@ struct TestCommand: Command {
 
   let packageOptions: PackageOptions
   let isListing: Bool
-  /// Each with a harness mechanism: only those can run in a test process.
-  let executors: [any IterationExecutor]
-  /// The drill-down's executors (``DrillDown/executors``), as the catalog makes them.
-  let diagnosisExecutors: [any IterationExecutor]
+  let settings: TestSettings
+  /// `--budget`, or nil for none.
+  let budget: Duration?
   let layout: TestReference.ProcessLayout
   let isVerbose: Bool
   let failsOnFlaky: Bool
   let index: Int?
+  let iterations: Int
   let record: RecordTarget?
-  let measurementOptions: MeasurementOptions
+  let output: OutputStage
+  let progress: ProgressDisplay?
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     guard arguments.positionals.isEmpty else {
@@ -109,18 +110,18 @@ struct TestCommand: Command {
     }
     index = try arguments[Options.index]
     record = try RecordTarget.chosen(arguments)
-    var measurementOptions = try MeasurementOptions(
-      arguments, variants: [], defaultTimeout: PackageOptions.defaultTimeout, iterations: Options.iterations)
-    measurementOptions.measurement.budget = try arguments[Options.budget]
-    self.measurementOptions = measurementOptions
-    if layout == .suite, measurementOptions.measurement.jobs > 1 {
+    let given = try RunOptions(
+      arguments, defaultTimeout: PackageOptions.defaultTimeout, iterations: Options.iterations,
+      environment: ProcessInfo.processInfo.environment)
+    budget = try arguments[Options.budget]
+    if layout == .suite, given.jobs > 1 {
       throw UsageError(
         "--jobs runs tests alone side by side (--layout repetitions or fresh); suite passes run one process at a time, "
           + "as swift test does, since a second beside the first would move the global rates")
     }
-    executors = try ExecutorChoice.parse(
+    let executors = try ExecutorChoice.parse(
       arguments, one: Options.executor, list: Options.executors, command: Self.name, in: catalog,
-      seed: measurementOptions.seed, defaults: ExecutorCatalog.comparedByDefault)
+      seed: given.seed, defaults: ExecutorCatalog.comparedByDefault)
     let runnable = catalog.executors.filter { $0.harnessMechanism != nil }.map(\.name)
     if let other = executors.first(where: { $0.harnessMechanism == nil }) {
       throw UsageError(
@@ -128,34 +129,48 @@ struct TestCommand: Command {
           + "and a test binary runs its own tests, which only a harness mechanism can put under an executor "
           + "(test runs under \(runnable.joined(separator: ", ")))")
     }
-    let seed = measurementOptions.seed
-    diagnosisExecutors = try UsageError.mapping { () throws(ScenarioCatalog.LookupError) in
-      try DrillDown.executors.map { id throws(ScenarioCatalog.LookupError) in try catalog.executor(id, seed: seed) }
-    }
+    var settings = TestSettings(
+      seed: given.seed, timeout: given.timeout, executors: executors, workerExecutable: LabExecutables.worker,
+      program: Program.name)
+    settings.jobs = given.jobs
+    settings.replicates = given.replicates
+    settings.shard = given.shard
+    settings.confidence = given.confidence
+    settings.gates = given.gates
+    settings.baseline = given.baseline
+    self.settings = settings
+    iterations = given.iterations
+    output = given.output
+    progress = given.progress
   }
 
   func run() async throws -> ExitStatus {
-    if !isListing { try measurementOptions.output.refuseOverwriting(record.files(packagePath: packageOptions.path)) }
+    if !isListing { try output.refuseOverwriting(record.files(packagePath: packageOptions.path)) }
     let history = isListing ? nil : try record.open(packagePath: packageOptions.path)
     let started = Date()
     let preload = try TestLaunch.preloadLibrary(besides: LabExecutables.current)
     let (package, all) = try packageOptions.build().listed(preload: preload)
     let tests = try packageOptions.selected(all, of: package)
     if isListing {
-      return measurementOptions.output.finish(CommandOutput(render: { Self.listing(tests, of: package, as: $0) }))
+      return output.finish(CommandOutput(render: { Self.listing(tests, of: package, as: $0) }))
     }
+    let binary = try TestBinary.probed(
+      package, preload: preload,
+      executors: TestRunner.probedExecutors(settings, layout: layout, index: index))
+    // The budget starts once the package is built: it bounds the run, not the compiler.
     let runner = TestRunner(
-      package: package, preload: preload, executors: executors, diagnosisExecutors: diagnosisExecutors, layout: layout,
-      index: index, iterations: measurementOptions.iterations, measurement: measurementOptions.measurement)
-    let progress = measurementOptions.progress
+      settings: settings,
+      budget: TestBudget(budget, diagnosisFollows: TestRunner.diagnoses(layout: layout, index: index)),
+      binary: binary, layout: layout, index: index, iterations: iterations)
+    let progress = progress
     let result = try runner.run(tests, failsOnFlaky: failsOnFlaky, notify: { printError("\(Program.name): " + Self.describe($0)) }) {
-      stage, state in progress?.show(stage + ": " + ProgressLine.render(state))
+      phase, state in progress?.show(phase + ": " + ProgressLine.render(state))
     }
     progress?.clear()
     let verbose = isVerbose
-    let status = measurementOptions.output.finish(
-      CommandOutput(result.report, baseline: measurementOptions.measurement.baseline) { report in
-        result.answersByTest ? SuiteAnswerText.render(report, verbose: verbose) : TextReport.render(report)
+    let status = output.finish(
+      CommandOutput(result.report, baseline: settings.baseline) { report in
+        result.answersByTest ? SuiteAnswerText.render(report, verbose: verbose) : ReportText.render(report)
       })
     // After the report: a history that fails now loses the record, never the report. A run cut
     // short is no evidence to keep.

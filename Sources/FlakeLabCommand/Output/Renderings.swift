@@ -25,11 +25,11 @@ extension Renderings where Model == Report {
   /// command's own text.
   package static func report(text: @escaping (Report) -> String) -> Self {
     Renderings(renderers: [
-      (.text, text), (.json, JSONReport.render), (.junit, JUnitReport.render), (.csv, CSVReport.render),
-      (.markdown, MarkdownReport.render), (.html, HTMLReport.render),
+      (.text, text), (.json, ReportJSON.render), (.junit, ReportJUnit.render), (.csv, ReportCSV.render),
+      (.markdown, ReportMarkdown.render), (.html, ReportHTML.render),
     ])
   }
 
   /// `--format` of every command that reports: the text is each command's own.
-  package static let reportOption = report(text: TextReport.render).option
+  package static let reportOption = report(text: ReportText.render).option
 }

@@ -9,9 +9,9 @@ extension CommandOutput {
     self.init(render: { renderings.render(report, as: $0) })
     notes = Self.baselineNotes(report, baseline: baseline).map { "baseline: \($0)" }
       + report.runs.flatMap(\.problems).map { "not met: \(ProblemText.describe($0))" }
-    json = { JSONReport.render(report) }
-    jobSummary = { MarkdownReport.render(report) }
-    annotations = { GitHubAnnotations.lines(report, workspace: $0) }
+    json = { ReportJSON.render(report) }
+    jobSummary = { ReportMarkdown.render(report) }
+    annotations = { ReportAnnotations.lines(report, workspace: $0) }
     interrupted = report.interrupted
     status = report.hasProblems ? .gateNotMet : .success
   }

@@ -26,7 +26,7 @@ package enum HistoryImport {
         throw .laterVersion(path: path, version: version)
       }
       let report: Report
-      do { report = try JSONReport.read(bytes, name: path) } catch { throw .report(error) }
+      do { report = try ReportJSON.read(bytes, name: path) } catch { throw .report(error) }
       // A report says no start of its own: its file's time stands for it.
       guard Timestamp.hasCome(modified) else { throw .notYet(path: path, started: modified) }
       return RecordedRun(report, source: RecordedRun.source(ofReport: document), started: modified, commit: commit, branch: branch)

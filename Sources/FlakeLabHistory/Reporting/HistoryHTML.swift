@@ -69,7 +69,7 @@ package enum HistoryHTML {
       <meta charset="utf-8"/>
       <meta name="viewport" content="width=device-width, initial-scale=1"/>
       <title>\(text(title))</title>
-      <style>\(HTMLReport.style)\(style)</style>
+      <style>\(ReportHTML.style)\(style)</style>
       </head>
       <body>
       <main>

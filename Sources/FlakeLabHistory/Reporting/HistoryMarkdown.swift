@@ -5,7 +5,7 @@ package enum HistoryMarkdown {
   package static func render(_ answer: HistoryAnswer, path: String) -> String {
     var lines = [
       "### FlakeLab history", "",
-      MarkdownReport.escaped(HistoryText.header(answer, path: path)) + ": "
+      ReportMarkdown.escaped(HistoryText.header(answer, path: path)) + ": "
         + "\(HistoryText.runs(answer.ciRuns, "CI run")) and \(HistoryText.runs(answer.labRuns, "lab run")) "
         + "on \(HistoryText.runs(answer.commits, "commit")).",
       "",
@@ -23,24 +23,24 @@ package enum HistoryMarkdown {
           test.ciRuns == 0
           ? "—" : "\(Formatting.percent(test.rate)) (\(Formatting.percent(test.low))–\(Formatting.percent(test.high)))"
         lines.append(
-          "| \(MarkdownReport.code(test.test)) | \(flaky(test)) "
+          "| \(ReportMarkdown.code(test.test)) | \(flaky(test)) "
             + "| \(test.ciFailures) of \(test.ciRuns) | \(rate) | \(test.flips) of \(test.pairs) | \(first) |")
       }
     }
     if !answer.crashes.isEmpty {
-      lines += ["", "**Crashed with tests in flight**, none of which crashed alone: " + MarkdownReport.escaped(CrashBesideOthers.meaning) + ".", ""]
-      lines += answer.crashes.map { "- " + MarkdownReport.escaped(HistoryText.crashLine($0)) }
+      lines += ["", "**Crashed with tests in flight**, none of which crashed alone: " + ReportMarkdown.escaped(CrashBesideOthers.meaning) + ".", ""]
+      lines += answer.crashes.map { "- " + ReportMarkdown.escaped(HistoryText.crashLine($0)) }
     }
     if !answer.stoppedFlaking.isEmpty {
       lines += ["", "**Stopped flaking** (each of their last \(answer.quietRuns) CI runs passed): "
-        + answer.stoppedFlaking.map(MarkdownReport.code).joined(separator: ", ")]
+        + answer.stoppedFlaking.map(ReportMarkdown.code).joined(separator: ", ")]
     }
     if !answer.readyToLeave.isEmpty {
       lines += ["", "**Ready to leave the quarantine** (each of their last \(answer.quietRuns) recorded CI runs passed): "
-        + answer.readyToLeave.map(MarkdownReport.code).joined(separator: ", ")]
+        + answer.readyToLeave.map(ReportMarkdown.code).joined(separator: ", ")]
     }
     if let gate = answer.gate {
-      lines += HistoryText.gateLines(gate, answer: answer).flatMap { ["", MarkdownReport.escaped($0)] }
+      lines += HistoryText.gateLines(gate, answer: answer).flatMap { ["", ReportMarkdown.escaped($0)] }
     }
     return Formatting.lines(lines)
   }

@@ -72,7 +72,7 @@ extension Flakelab {
   static func runReport(_ arguments: [String]) throws -> (status: Int32, report: Report) {
     let result = try run(arguments + ["--format", "json"])
     XCTAssertFalse(result.stdout.isEmpty, result.stderr)
-    return (result.status, try JSONReport.read(Array(result.stdout.utf8), name: "stdout"))
+    return (result.status, try ReportJSON.read(Array(result.stdout.utf8), name: "stdout"))
   }
 
   /// flakelab started with `arguments` and `--output` to a file of its own, interrupted (SIGINT)
@@ -85,7 +85,7 @@ extension Flakelab {
     process.interrupt()
     process.waitUntilExit()
     let data = try XCTUnwrap(FileManager.default.contents(atPath: path))
-    return (process.terminationStatus, try JSONReport.read(data, name: path), data)
+    return (process.terminationStatus, try ReportJSON.read(data, name: path), data)
   }
 
   /// A run's counts by outcome, for comparing with what must have happened.

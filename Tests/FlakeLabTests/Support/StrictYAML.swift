@@ -1,7 +1,7 @@
 import Foundation
 
 /// A strict reader of the YAML that CI files are written in, for the tests that check every
-/// workflow the docs and the action show (issue 37): block mappings and sequences, plain, quoted
+/// workflow the docs and the action show: block mappings and sequences, plain, quoted
 /// and block scalars, flow sequences and mappings, comments. It refuses what a real parser
 /// refuses and GitHub, GitLab or Jenkins would: a tab in indentation, a key twice, a `: ` or ` #`
 /// a plain scalar cannot hold, a `{`, `}`, `[`, `]` or `,` inside a plain scalar of a flow

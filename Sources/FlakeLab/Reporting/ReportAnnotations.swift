@@ -4,7 +4,7 @@ import Foundation
 /// open (``LeadLine``: the failing assertion, the blocking call, the polluter; else the test's
 /// declaration), so that a pull request shows it beside the code to change. The runner reads them
 /// from a step's output; the message is the verdict, the diagnosis, the failures and what to do.
-package enum GitHubAnnotations {
+package enum ReportAnnotations {
   /// The commands for `report`, paths relative to `workspace` (`$GITHUB_WORKSPACE`, the
   /// checkout the pull request's files are shown from).
   package static func lines(_ report: Report, workspace: String) -> [String] {

@@ -1,4 +1,4 @@
-extension JSONReport {
+extension ReportJSON {
   /// The machine a report (a lab's or `ci`'s) says it ran on, as ``MachineInfo`` writes it.
   package static func machine(_ value: JSONValue) -> MachineInfo {
     MachineInfo(
@@ -63,7 +63,7 @@ extension JSONReport {
         let outcome = OutcomeCoding.outcome(entry, framework: framework)
       else { throw .malformed(path: name, .outcome(run: selector)) }
       tally.record(
-        outcome, count: count, example: entry[Key.example]?.string, place: JSONReport.location(reading: entry[Key.place]))
+        outcome, count: count, example: entry[Key.example]?.string, place: ReportJSON.location(reading: entry[Key.place]))
     }
     // The count a report states must be the count of its outcomes.
     guard run[Key.iterations]?.int == tally.iterations else {
@@ -110,7 +110,7 @@ extension JSONReport {
     return result
   }
 
-  /// A test alone's iteration times (``JSONReport``'s `iterationTimes`); none where it timed
+  /// A test alone's iteration times (``ReportJSON``'s `iterationTimes`); none where it timed
   /// none, or the entry is not whole.
   private static func iterationTimes(_ times: JSONValue?) -> IterationTimes {
     guard let times, let iterations = times[Key.iterations]?.int, iterations > 0,
@@ -126,7 +126,7 @@ extension JSONReport {
   ) throws(ReportFileError) -> [SourceLocation: PackageTest] {
     var origins: [SourceLocation: PackageTest] = [:]
     for entry in run[Key.origins]?.array ?? [] {
-      guard let place = JSONReport.location(reading: entry[Key.place]), let owner = entry[Key.test]?.string, let test
+      guard let place = ReportJSON.location(reading: entry[Key.place]), let owner = entry[Key.test]?.string, let test
       else { throw .malformed(path: name, .finding(test: test?.test.id ?? "?")) }
       origins[place] = PackageTest(id: owner, framework: test.test.framework)
     }

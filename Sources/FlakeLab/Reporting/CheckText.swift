@@ -1,5 +1,5 @@
 /// The verdict table of `flakelab check`: each declared claim, what the run showed, and why.
-package enum CheckReport {
+package enum CheckText {
   package static func render(_ report: Report) -> String {
     var table = TextTable([.left, .left, .left, .left, .right, .left])
     table.add([

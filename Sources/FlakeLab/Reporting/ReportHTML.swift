@@ -11,7 +11,7 @@ import Foundation
 /// its outcomes; its replay command. Then the stable tests, and the machine and options. Every other report: the same plot
 /// for all its runs, and each run's outcomes. The page is well-formed XML (XHTML), which the
 /// tests check.
-package enum HTMLReport {
+package enum ReportHTML {
   package static func render(_ report: Report) -> String {
     let answer = report.tests.isEmpty ? nil : SuiteAnswer(report)
     let title =
@@ -300,12 +300,12 @@ extension RunResult {
 
   /// A run's row in a plot of several: the test, or the scenario's variant, over its arm
   /// (`repetitions, global`) or executor.
-  var plotLabel: HTMLReport.PlotLabel {
-    HTMLReport.PlotLabel(name: test?.test.id ?? selector, arm: test == nil ? executor.name : armName)
+  var plotLabel: ReportHTML.PlotLabel {
+    ReportHTML.PlotLabel(name: test?.test.id ?? selector, arm: test == nil ? executor.name : armName)
   }
 
   /// A row in a test's own plot: its arm, a randomness replay marked as one.
-  var armLabel: HTMLReport.PlotLabel {
-    HTMLReport.PlotLabel(name: armName, arm: Diagnostician.isRandomnessReplay(self) ? "randomness replay" : nil)
+  var armLabel: ReportHTML.PlotLabel {
+    ReportHTML.PlotLabel(name: armName, arm: Diagnostician.isRandomnessReplay(self) ? "randomness replay" : nil)
   }
 }

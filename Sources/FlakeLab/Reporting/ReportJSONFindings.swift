@@ -1,9 +1,9 @@
 /// `tests[]` of the JSON report, both ways: each test's finding as ``TestFinding`` holds it, so
 /// that a saved report keeps its answer for `merge`, `--baseline` and every format rendered
-/// from it. The screen's runs are `runs[]`; a finding adds the drill-down's (`drillDown`) in
+/// from it. The screen's runs are `runs[]`; a finding adds the diagnosis's (`drillDown`) in
 /// the shape of `runs[]`. `arms`, `advice`, `neighbours` and `replay` are derived, written for
 /// scripts and not read.
-extension JSONReport {
+extension ReportJSON {
   /// A test's verdict and diagnosis with the counts of every arm behind them.
   static func finding(_ finding: TestFinding, in report: Report) -> JSONValue {
     let neighbours: [JSONValue] = (finding.diagnosis == .interference ? finding.neighbours : []).map {
@@ -75,7 +75,7 @@ extension JSONReport {
   }
 
   /// The finding `entry` holds, its runs the screen's of its test (`screen`, the report's
-  /// `runs[]`) and its drill-down's. A report from before `drillDown` gives the screen's only.
+  /// `runs[]`) and its diagnosis's. A report from before `drillDown` gives the screen's only.
   static func finding(_ entry: JSONValue, screen: [RunResult], name: String) throws(ReportFileError) -> TestFinding {
     guard let id = entry[Key.test]?.string else { throw .malformed(path: name, .finding(test: "?")) }
     let malformed = ReportFileError.malformed(path: name, .finding(test: id))

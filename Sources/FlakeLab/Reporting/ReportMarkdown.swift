@@ -4,7 +4,7 @@ import Foundation
 /// (`$GITHUB_STEP_SUMMARY`) and pull-request comments. One table, one row per test that is not
 /// stable (`flakelab test`) or per run (the other commands), and a line for the rest: a suite
 /// with a few flaky tests fits on one screen. The figures are the text report's.
-package enum MarkdownReport {
+package enum ReportMarkdown {
   package static func render(_ report: Report) -> String {
     var lines: [String]
     if report.tests.isEmpty {

@@ -2,7 +2,7 @@
 /// rate's interval, the run's outcome histogram beneath it, and the machine the rates were
 /// measured on. The failure rate counts every iteration that did not pass: failed, crashed, timed
 /// out or deadlocked.
-package enum TextReport {
+package enum ReportText {
   package static func render(_ report: Report) -> String {
     ([MachineLine.render(report), ""] + tableLines(report)).joined(separator: "\n") + "\n"
   }
@@ -80,7 +80,7 @@ package enum TextReport {
   }
 }
 
-extension TextReport {
+extension ReportText {
   /// How many failing iterations a text report offers to replay.
   static let replaysShown = 3
 
@@ -104,7 +104,7 @@ extension TextReport {
   }
 }
 
-extension TextReport {
+extension ReportText {
   /// Why a run has fewer iterations than asked.
   static func stopLines(_ result: RunResult) -> [String] {
     guard result.notRun > 0, let stop = result.stop else { return [] }

@@ -2,10 +2,10 @@ import Foundation
 
 /// One row per run for spreadsheets (`--format csv`), RFC 4180 quoting, a header row first.
 /// Columns are only ever added at the end, so scripts that read them by position keep working.
-package enum CSVReport {
+package enum ReportCSV {
   /// The JSON report's names where a column is one of its fields.
   static let columns: [String] = {
-    typealias Key = JSONReport.Key
+    typealias Key = ReportJSON.Key
     return [
       Key.scenario, Key.variant, Key.executor, Key.iterations, Key.passed, Key.failed, Key.crashed,
       Key.timedOut, Key.failureRate, "confidenceLevel", "confidenceLow", "confidenceHigh", Key.seconds,

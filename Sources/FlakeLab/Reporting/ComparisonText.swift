@@ -1,6 +1,6 @@
 /// The human-readable report of `flakelab compare`: one row per variant, its failure rate under
 /// each executor side by side.
-package enum ComparisonReport {
+package enum ComparisonText {
   package static func render(_ report: Report, executors: [ExecutorID]) -> String {
     var table = TextTable([.left] + executors.map { _ in .right })
     table.add(["variant"] + executors.map { "\($0) failure rate" })

@@ -3,7 +3,7 @@
 /// ``Key``, and the counts once, in ``CountField``.
 ///
 /// The shape only grows: fields are added, never renamed or removed, so scripts keep working.
-package enum JSONReport {
+package enum ReportJSON {
   /// The name of every field.
   package enum Key {
     package static let flakelab = "flakelab"

@@ -9,7 +9,7 @@ import Foundation
 /// A test case fails when the run has a problem (a gate not met, a violated claim, a rise over
 /// the baseline) or, with no gate at all, when no iteration passed; the `<failure>` carries the
 /// rate, its interval and the top outcomes. A claim `check` could not show is `<skipped>`.
-package enum JUnitReport {
+package enum ReportJUnit {
   package static func render(_ report: Report) -> String {
     var suites: [(name: String, runs: [RunResult])] = []
     for run in report.runs {
@@ -80,15 +80,15 @@ package enum JUnitReport {
       )
     }
     let counts = ReplicateCounts(tally)
-    var figures = JSONReport.CountField.all.map { ($0.key, "\($0.count(counts))") }
+    var figures = ReportJSON.CountField.all.map { ($0.key, "\($0.count(counts))") }
     figures += [
-      (JSONReport.Key.failureRate, "\(tally.failureRate)"), ("confidenceLow", "\(estimate.low)"),
+      (ReportJSON.Key.failureRate, "\(tally.failureRate)"), ("confidenceLow", "\(estimate.low)"),
       ("confidenceHigh", "\(estimate.high)"), ("confidenceMethod", estimate.method.rawValue),
-      (JSONReport.Key.replicates, "\(run.replicates.count)"),
+      (ReportJSON.Key.replicates, "\(run.replicates.count)"),
     ]
     figures += estimate.dispersion.map { [("dispersion", "\($0)")] } ?? []
     // What a budget, an interrupt or a settled answer left unrun, and why.
-    figures += run.notRun > 0 ? [(JSONReport.Key.notRun, "\(run.notRun)"), (JSONReport.Key.stopped, run.stop?.rawValue ?? "")] : []
+    figures += run.notRun > 0 ? [(ReportJSON.Key.notRun, "\(run.notRun)"), (ReportJSON.Key.stopped, run.stop?.rawValue ?? "")] : []
     figures += run.verdict.map { [("claim", $0.claim.rawValue), ("verdict", $0.status.rawValue)] } ?? []
     figures += run.schedule.map { [("seed", "\($0.seed)")] } ?? []
     figures += run.test.map { [("test", $0.test.id), ("framework", $0.test.framework.rawValue)] } ?? []

@@ -1,0 +1,44 @@
+/// `flakelab test`'s `--budget`, one value from the command to the last process: when the run
+/// began and how long it may take, asked the four questions a run asks of it. Without a limit
+/// every answer is yes.
+///
+/// Where a diagnosis follows the screen, the screen starts no pass that would end after half of
+/// the budget (a failure it found needs the diagnosis to be explained), and the diagnosis no
+/// process after the whole.
+package struct TestBudget: Sendable {
+  /// `--budget`, or nil for none.
+  package let limit: Duration?
+  package let start: ContinuousClock.Instant
+  /// Whether a diagnosis follows the screen and gets the second half.
+  package let diagnosisFollows: Bool
+
+  package init(_ limit: Duration?, from start: ContinuousClock.Instant = .now, diagnosisFollows: Bool) {
+    self.limit = limit
+    self.start = start
+    self.diagnosisFollows = diagnosisFollows
+  }
+
+  package static let unbounded = TestBudget(nil, diagnosisFollows: false)
+
+  /// When no process may start any more; nil without a limit.
+  package var end: ContinuousClock.Instant? { limit.map { start + $0 } }
+
+  /// When the screen's passes must have ended.
+  private var screenEnd: ContinuousClock.Instant? { limit.map { start + (diagnosisFollows ? $0 / 2 : $0) } }
+
+  /// Whether the screen may start, at `now`, a pass that takes as long as `length`.
+  package func screenMayStart(passLasting length: Duration, at now: ContinuousClock.Instant) -> Bool {
+    screenEnd.map { now + length <= $0 } ?? true
+  }
+
+  /// Whether a process of the diagnosis may start at `now`: whether the run is still in time.
+  package func isInTime(at now: ContinuousClock.Instant) -> Bool {
+    end.map { now < $0 } ?? true
+  }
+
+  /// The seconds of workers' time left at `now` for each of `tests` with `jobs` workers; nil
+  /// without a limit.
+  package func share(of tests: Int, jobs: Int, at now: ContinuousClock.Instant) -> Double? {
+    end.map { max(0, ($0 - now).seconds) * Double(jobs) / Double(max(1, tests)) }
+  }
+}
