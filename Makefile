@@ -8,7 +8,7 @@ endif
 FLAKELAB = .build/release/flakelab
 PREFIX ?= /usr/local
 
-.PHONY: build debug run test check bench docs reports install clean
+.PHONY: build debug run test check bench docs reports format install clean
 
 # flakelab, and next to it its workers (flakelab without the history's SQLite), the harness
 # `flakelab test` preloads into a package's test binary and the Swift Testing runner the harness
@@ -52,6 +52,10 @@ reports: debug
 	.build/debug/flakelab test --package-path Tests/Fixtures/FlakeKinds --iterations 3 --executor serial \
 	  --filter 'blocksThread|stable\(\)' --no-progress --format json > $(BLOCKING_ANSWER).new
 	sed 's|"$(CURDIR)/|"|g' $(BLOCKING_ANSWER).new > $(BLOCKING_ANSWER) && rm $(BLOCKING_ANSWER).new
+
+# The sources in the toolchain's formatter (.swift-format: two spaces, 120 characters a line).
+format:
+	$(SWIFT) format --configuration .swift-format -i -r Sources Tests/FlakeLabTests scenarios
 
 # The public API's documentation (Sources/FlakeLab/FlakeLab.docc), built with every symbol link
 # checked: a link to a name that does not exist, or is not public, fails. Output: .build/docs.

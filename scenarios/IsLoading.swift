@@ -10,27 +10,27 @@ import FlakeLab
 enum ReadmeExample {}
 
 extension ReadmeExample {
-final class NumberFactModel: @unchecked Sendable {
-  var fact: String?
-  var isLoading = false
-  var number = 0
+  final class NumberFactModel: @unchecked Sendable {
+    var fact: String?
+    var isLoading = false
+    var number = 0
 
-  let getFact: @Sendable (Int) async throws -> String
+    let getFact: @Sendable (Int) async throws -> String
 
-  init(getFact: @escaping @Sendable (Int) async throws -> String) {
-    self.getFact = getFact
-  }
+    init(getFact: @escaping @Sendable (Int) async throws -> String) {
+      self.getFact = getFact
+    }
 
-  func getFactButtonTapped() async {
-    isLoading = true
-    defer { isLoading = false }
-    do {
-      fact = try await getFact(number)
-    } catch {
-      // The README leaves errors unhandled.
+    func getFactButtonTapped() async {
+      isLoading = true
+      defer { isLoading = false }
+      do {
+        fact = try await getFact(number)
+      } catch {
+        // The README leaves errors unhandled.
+      }
     }
   }
-}
 }
 
 /// The test of all five variants: tap, check the loading state, let the request finish, check the
@@ -94,10 +94,13 @@ let isLoading = Scenario(
       summary: "the README's fix: endpoint yields once before answering, test yields once",
       claims: [.global: .canFail, .serial: .neverFails, .fifo: .neverFails, .seeded: .canFail]
     ) { iteration in
-      await isLoadingTest(iteration, answer: { number in
-        await Task.yield()
-        return "\(number) is a good number."
-      }) { await Task.yield() }
+      await isLoadingTest(
+        iteration,
+        answer: { number in
+          await Task.yield()
+          return "\(number) is a good number."
+        }
+      ) { await Task.yield() }
     },
     Variant(
       name: "stream",

@@ -1,5 +1,5 @@
-import Foundation
 import FlakeLab
+import Foundation
 
 /// Episode 239's and 241's screenshot test of ``NumberFactModel``: start `onTask()`, post the
 /// screenshot notification twice, and the count must follow.

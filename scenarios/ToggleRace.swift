@@ -1,5 +1,5 @@
-import Foundation
 import FlakeLab
+import Foundation
 
 /// Episode 242's `@ThreadSafe` property wrapper, which locks its getter and its setter separately.
 ///

@@ -90,8 +90,10 @@ enum CompletionScript {
         return "        '\(option.isRepeatable ? "*" : "")--\(option.name)[\(description(option.help))]\(value)'"
       }
       let subcommands =
-        command.subcommands.isEmpty ? [] : ["        '1::subcommand:(\(command.subcommands.map(\.name).joined(separator: " ")))'"]
-      return "    \(command.name))\n      _arguments \\\n" + (subcommands + specs).joined(separator: " \\\n") + "\n      ;;"
+        command.subcommands.isEmpty
+        ? [] : ["        '1::subcommand:(\(command.subcommands.map(\.name).joined(separator: " ")))'"]
+      return "    \(command.name))\n      _arguments \\\n" + (subcommands + specs).joined(separator: " \\\n")
+        + "\n      ;;"
     }
     return """
       #compdef \(program)
@@ -132,7 +134,8 @@ enum CompletionScript {
         + Shell.allCases.map(\.rawValue).joined(separator: " ") + "' -d 'Write a completion script'",
     ]
     for command in commands {
-      lines.append("complete -c \(program) -n __fish_use_subcommand -a \(command.name) -d '\(description(command.abstract))'")
+      lines.append(
+        "complete -c \(program) -n __fish_use_subcommand -a \(command.name) -d '\(description(command.abstract))'")
       for subcommand in command.subcommands {
         lines.append(
           "complete -c \(program) -n '__fish_seen_subcommand_from \(command.name)' -a \(subcommand.name)"

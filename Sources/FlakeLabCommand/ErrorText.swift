@@ -17,7 +17,10 @@ package enum ErrorText {
     case let error as QuarantineError: (describe(error), .usage)
     case let error as any DescribedError: (error.line, .usage)
     case let error as NotAnOutcomeChannel:
-      ("descriptor \(error.descriptor) is not an outcome channel: '\(Program.name) worker' is started by \(Program.name) itself", .usage)
+      (
+        "descriptor \(error.descriptor) is not an outcome channel: '\(Program.name) worker' is started by \(Program.name) itself",
+        .usage
+      )
     case let interrupted as LabInterrupted:
       ("interrupted while \(interrupted.stage.rawValue); nothing was measured", .interrupted)
     case let error as Supervisor.WorkerStartFailure: (describe(error), .internalError)
@@ -51,11 +54,13 @@ package enum ErrorText {
   package static func describe(_ error: QuarantineError) -> String {
     switch error {
     case .unreadable(let error): "the quarantine file: " + describe(error)
-    case .malformed(let path): "\(path) is not a quarantine file: {\"tests\": [{\"test\", \"reason\", \"added\"}]} expected"
+    case .malformed(let path):
+      "\(path) is not a quarantine file: {\"tests\": [{\"test\", \"reason\", \"added\"}]} expected"
     case .notAQuarantine(let path):
       "\(path) is not a quarantine file (it does not say \"flakelab\": \"quarantine\"); write one with 'flakelab quarantine add'"
     case .unwritable(let error): "the quarantine file: " + describe(error) + "; it was left as it was"
-    case .danglingLink(let path, let target): "\(path) is a symbolic link to \(target), which does not exist; it was left as it was"
+    case .danglingLink(let path, let target):
+      "\(path) is a symbolic link to \(target), which does not exist; it was left as it was"
     case .notListed(let id, let path): "'\(id)' is not in \(path)"
     }
   }
@@ -118,7 +123,8 @@ package enum ErrorText {
     case .replicate(let run): "a replicate of \(run) is malformed"
     case .countsDoNotAddUp(let run): "the counts of \(run) do not add up (iterations, outcomes, replicates)"
     case .testRunWithoutLayout(let test): "the test run \(test) lacks its framework or process layout"
-    case .finding(let test): "the finding of test \(test) (tests[]) is incomplete or names an unknown verdict, diagnosis or polluter"
+    case .finding(let test):
+      "the finding of test \(test) (tests[]) is incomplete or names an unknown verdict, diagnosis or polluter"
     case .schedule: "a run's schedule is malformed"
     case .seconds(let field):
       "its \(field) is no time a run could have taken (0 to \(Int(JSONValue.mostSeconds)) seconds)"

@@ -14,7 +14,8 @@ package struct LabExtensions: Sendable {
   package var workerExecutable: String?
 
   package init(
-    commands: @escaping @Sendable (ScenarioCatalog) -> [CommandEntry] = { _ in [] }, historyOpener: (any RunHistoryOpener)? = nil,
+    commands: @escaping @Sendable (ScenarioCatalog) -> [CommandEntry] = { _ in [] },
+    historyOpener: (any RunHistoryOpener)? = nil,
     workerExecutable: String? = nil
   ) {
     self.commands = commands

@@ -128,11 +128,15 @@ package final class HistoryStore {
     // (never creating it) and only reads; otherwise, beside another's log, read-only.
     if !exists(path + "-wal"), !exists(path + "-shm"), Glibc.access(path, W_OK) == 0 {
       let (handle, _) = connect(path, SQLITE_OPEN_READWRITE)
-      if let handle, sqlite3_exec(handle, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK { return (handle, nil) }
+      if let handle, sqlite3_exec(handle, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK {
+        return (handle, nil)
+      }
       sqlite3_close(handle)
     }
     let (handle, reason) = connect(path, SQLITE_OPEN_READONLY)
-    if let handle, sqlite3_exec(handle, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK { return (handle, nil) }
+    if let handle, sqlite3_exec(handle, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK {
+      return (handle, nil)
+    }
     sqlite3_close(handle)
     if hasLog(beside: path) {
       let copy = try readableCopy(of: path)
@@ -181,7 +185,8 @@ package final class HistoryStore {
   /// The history and its `-wal`, copied into a directory of the lab's own where SQLite can make
   /// the shared-memory file it needs to read the log.
   private static func readableCopy(of path: String) throws(HistoryError) -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-history-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "flakelab-history-\(UUID().uuidString)")
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
       for suffix in ["", "-wal"] {
@@ -283,7 +288,8 @@ package final class HistoryStore {
     let version = try checkIsHistory(migrated: false)
     var verdict = "ok"
     do {
-      try statement("SELECT quick_check FROM pragma_quick_check(1)").rows([]) { (row: Statement.Row) throws(HistoryError) in
+      try statement("SELECT quick_check FROM pragma_quick_check(1)").rows([]) {
+        (row: Statement.Row) throws(HistoryError) in
         verdict = try row.text("quick_check") ?? ""
       }
     } catch .corrupt, .notAHistory {
@@ -328,7 +334,8 @@ package final class HistoryStore {
       added = true
       let id = Int(sqlite3_last_insert_rowid(database))
       let insert = try statement(
-        "INSERT OR REPLACE INTO results (run, test, status, attempts, failures, beside_crash) VALUES (?, ?, ?, ?, ?, ?)")
+        "INSERT OR REPLACE INTO results (run, test, status, attempts, failures, beside_crash) VALUES (?, ?, ?, ?, ?, ?)"
+      )
       for result in run.results {
         try insert.run([
           .integer(id), .text(result.test), .text(result.status.rawValue), .integer(result.attempts),
@@ -352,7 +359,8 @@ package final class HistoryStore {
       """)
     var runs: [RecordedRun] = []
     var current: (id: Int, run: RecordedRun)?
-    try query.rows([.text(Timestamp.iso8601(since)), .text(branch), .text(branch)]) { (row: Statement.Row) throws(HistoryError) in
+    try query.rows([.text(Timestamp.iso8601(since)), .text(branch), .text(branch)]) {
+      (row: Statement.Row) throws(HistoryError) in
       guard let id = try row.integer("run") else { throw .corrupt(path: path) }
       if current?.id != id {
         if let done = current?.run { runs.append(done) }
@@ -360,19 +368,22 @@ package final class HistoryStore {
           let started = try row.text("started").flatMap(Timestamp.date)
         else { throw .corrupt(path: path) }
         let machine = RecordedRun.Machine(
-          host: try row.text("host"), cores: try row.integer("cores"), os: try row.text("os"), swift: try row.text("swift"))
+          host: try row.text("host"), cores: try row.integer("cores"), os: try row.text("os"),
+          swift: try row.text("swift"))
         current = (
           id,
           RecordedRun(
             source: try row.text("source") ?? "", kind: kind, started: started, commit: try row.text("commit_id"),
-            branch: try row.text("branch"), machine: machine, seed: try row.text("seed").flatMap { UInt64($0) }, results: [])
+            branch: try row.text("branch"), machine: machine, seed: try row.text("seed").flatMap { UInt64($0) },
+            results: [])
         )
       }
       guard let test = try row.text("test") else { return }
       guard let status = CITest.Status(rawValue: try row.text("status") ?? "") else { throw .corrupt(path: path) }
       current?.run.results.append(
         .init(
-          test: test, status: status, attempts: try row.integer("attempts") ?? 0, failures: try row.integer("failures") ?? 0,
+          test: test, status: status, attempts: try row.integer("attempts") ?? 0,
+          failures: try row.integer("failures") ?? 0,
           besideACrash: try row.integer("beside_crash") == 1))
     }
     if let done = current?.run { runs.append(done) }

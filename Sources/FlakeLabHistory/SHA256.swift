@@ -22,14 +22,17 @@ enum SHA256 {
         words[index] = (0..<4).reduce(0) { $0 << 8 | UInt32(message[block + 4 * index + $1]) }
       }
       for index in 16..<64 {
-        let low = words[index - 15], high = words[index - 2]
+        let low = words[index - 15]
+        let high = words[index - 2]
         let s0 = rotate(low, 7) ^ rotate(low, 18) ^ (low >> 3)
         let s1 = rotate(high, 17) ^ rotate(high, 19) ^ (high >> 10)
         words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
       }
       var (a, b, c, d, e, f, g, h) = (hash[0], hash[1], hash[2], hash[3], hash[4], hash[5], hash[6], hash[7])
       for index in 0..<64 {
-        let t1 = h &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) &+ ((e & f) ^ (~e & g)) &+ constants[index] &+ words[index]
+        let t1 =
+          h &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) &+ ((e & f) ^ (~e & g)) &+ constants[index]
+          &+ words[index]
         let t2 = (rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
         (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
       }

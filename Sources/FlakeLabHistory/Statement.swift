@@ -19,7 +19,9 @@ package final class Statement {
       let column = try statement.column(name)
       // By its length, not up to a NUL: a name with one in it is read back whole.
       return sqlite3_column_text(statement.handle, column).map {
-        String(decoding: UnsafeBufferPointer(start: $0, count: Int(sqlite3_column_bytes(statement.handle, column))), as: UTF8.self)
+        String(
+          decoding: UnsafeBufferPointer(start: $0, count: Int(sqlite3_column_bytes(statement.handle, column))),
+          as: UTF8.self)
       }
     }
 
@@ -41,7 +43,9 @@ package final class Statement {
     self.store = store
     var columns: [String: Int32] = [:]
     for index in 0..<sqlite3_column_count(handle) {
-      if let name = sqlite3_column_name(handle, index) { columns[String(cString: name)] = columns[String(cString: name)] ?? index }
+      if let name = sqlite3_column_name(handle, index) {
+        columns[String(cString: name)] = columns[String(cString: name)] ?? index
+      }
     }
     self.columns = columns
   }

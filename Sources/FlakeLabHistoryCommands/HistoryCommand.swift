@@ -9,7 +9,8 @@ import Foundation
 /// `--max-failure-rate`, a gate. Its subcommand `history import` adds files.
 struct HistoryCommand: Command {
   static let name = "history"
-  static let abstract = "What the history of CI runs says: flaky tests, their CI rates and flips; import JUnit and reports."
+  static let abstract =
+    "What the history of CI runs says: flaky tests, their CI rates and flips; import JUnit and reports."
   static let usage = "history [--window DAYS] [--branch NAME] [--max-failure-rate R] [--format FORMAT] [--history DB]"
   static let discussion = """
     The history (--history, default .flakelab/history.sqlite in the package) holds every run that
@@ -76,7 +77,8 @@ struct HistoryCommand: Command {
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     if let first = arguments.positionals.first {
       throw UsageError(
-        "history takes no positional arguments, not '\(ValueParsers.shown(first))'; to add files: history import FILE...")
+        "history takes no positional arguments, not '\(ValueParsers.shown(first))'; to add files: history import FILE..."
+      )
     }
     packagePath = try arguments[PackageOptions.packagePath]
     let named = try arguments[Options.history]
@@ -93,10 +95,13 @@ struct HistoryCommand: Command {
     guard let store = try HistoryOpener.existing(path) else {
       // `ci --record history.sqlite` puts it where it was told: say how to read it from there.
       let files = (try? FileManager.default.contentsOfDirectory(atPath: packagePath)) ?? []
-      let nearby = files.filter { $0.hasSuffix(".sqlite") }.sorted().first.map { packagePath == "." ? $0 : (packagePath as NSString).appendingPathComponent($0) }
+      let nearby = files.filter { $0.hasSuffix(".sqlite") }.sorted().first.map {
+        packagePath == "." ? $0 : (packagePath as NSString).appendingPathComponent($0)
+      }
       let elsewhere =
         pathIsNamed
-        ? "" : nearby.map { "; \($0) is here: --history \(ScheduleText.shellQuoted($0))" }
+        ? ""
+        : nearby.map { "; \($0) is here: --history \(ScheduleText.shellQuoted($0))" }
           ?? "; one recorded elsewhere is read with --history FILE"
       throw UsageError(
         "no history at \(path)\(elsewhere); flakelab ci --record, flakelab test --record or flakelab history import "

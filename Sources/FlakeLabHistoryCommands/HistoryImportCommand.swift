@@ -33,7 +33,9 @@ struct HistoryImportCommand: Command {
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     files = arguments.positionals
-    guard !files.isEmpty else { throw UsageError("history import needs at least one file (JUnit XML or a FlakeLab JSON report)") }
+    guard !files.isEmpty else {
+      throw UsageError("history import needs at least one file (JUnit XML or a FlakeLab JSON report)")
+    }
     packagePath = try arguments[PackageOptions.packagePath]
     path = try arguments[HistoryCommand.Options.history] ?? HistoryOpener.defaultPath(in: packagePath)
     commit = try Self.oneLine(arguments[Self.commit], option: "--commit")
@@ -66,7 +68,8 @@ struct HistoryImportCommand: Command {
       }
       let added = try store.record(run)
       let tests = "\(run.results.count) test\(run.results.count == 1 ? "" : "s")"
-      said.append(added ? "\(file): added (\(run.kind.rawValue), \(tests))" : "\(file): already in the history, nothing added")
+      said.append(
+        added ? "\(file): added (\(run.kind.rawValue), \(tests))" : "\(file): already in the history, nothing added")
     }
     var answer = CommandOutput(render: { _ in Formatting.lines(said) })
     answer.doneRegardless = "the import itself is done: " + said.joined(separator: "; ")

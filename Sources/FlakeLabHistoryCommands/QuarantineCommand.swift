@@ -8,7 +8,8 @@ import Foundation
 struct QuarantineCommand: Command {
   static let name = "quarantine"
   static let abstract = "List, add or remove the tests whose failures do not fail a flakelab ci job."
-  static let usage = "quarantine list | add <test-id>... --reason TEXT | remove <test-id>... [--package-path DIR] [--quarantine FILE]"
+  static let usage =
+    "quarantine list | add <test-id>... --reason TEXT | remove <test-id>... [--package-path DIR] [--quarantine FILE]"
   static let discussion = """
     The file (default .flakelab/quarantine.json in the package) lists each test's ID, the reason
     and the day it was added. add refuses an ID that names none of the package's tests (it lists
@@ -40,7 +41,8 @@ struct QuarantineCommand: Command {
     guard let first = arguments.positionals.first else {
       throw UsageError("quarantine needs list, add or remove")
     }
-    action = Action(rawValue: try ValueParsers.choice(first, option: "quarantine", among: Action.allCases.map(\.rawValue)))!
+    action = Action(
+      rawValue: try ValueParsers.choice(first, option: "quarantine", among: Action.allCases.map(\.rawValue)))!
     ids = Array(arguments.positionals.dropFirst())
     package = try PackageOptions(arguments)
     let named = try arguments[QuarantineOption.option]
@@ -49,8 +51,10 @@ struct QuarantineCommand: Command {
     reason = try arguments[Self.reason]
     historyPath = try arguments[HistoryCommand.Options.history]
     switch action {
-    case .list where !ids.isEmpty: throw UsageError("quarantine list takes no test ID, not '\(ValueParsers.shown(ids[0]))'")
-    case .add where ids.isEmpty, .remove where ids.isEmpty: throw UsageError("quarantine \(action.rawValue) needs at least one test ID")
+    case .list where !ids.isEmpty:
+      throw UsageError("quarantine list takes no test ID, not '\(ValueParsers.shown(ids[0]))'")
+    case .add where ids.isEmpty, .remove where ids.isEmpty:
+      throw UsageError("quarantine \(action.rawValue) needs at least one test ID")
     case .add where (reason ?? "").isEmpty: throw UsageError("quarantine add needs --reason: the next reader asks why")
     default: break
     }
@@ -61,9 +65,10 @@ struct QuarantineCommand: Command {
     let written: Quarantine
     switch action {
     case .list:
-      return try list(try UsageError.mapping { () throws(QuarantineError) in
-        try Quarantine.load(path, origin: origin, mustExist: namesFile)
-      })
+      return try list(
+        try UsageError.mapping { () throws(QuarantineError) in
+          try Quarantine.load(path, origin: origin, mustExist: namesFile)
+        })
     case .add:
       // Listing the tests takes a while: done before the file is locked, not while others wait.
       let known = Set(try package.tests().map(\.id))
@@ -101,7 +106,9 @@ struct QuarantineCommand: Command {
       lines.append("(not checked against the package's tests: \(ErrorText.render(error).line))")
     }
     for test in HistoryAnalysis.readyToLeave(recent, quietRuns: quiet) {
-      lines.append("\(test): ready to leave, passed each of its last \(quiet) CI runs (flakelab quarantine remove \(ScheduleText.shellQuoted(test)))")
+      lines.append(
+        "\(test): ready to leave, passed each of its last \(quiet) CI runs (flakelab quarantine remove \(ScheduleText.shellQuoted(test)))"
+      )
     }
     return OutputStage().finish(CommandOutput(render: { _ in Self.listing(quarantine) + Formatting.lines(lines) }))
   }

@@ -168,7 +168,8 @@ enum BlockWatch {
 @_cdecl("usleep")
 public func watchedUsleep(_ microseconds: UInt32) -> Int32 {
   BlockWatch.watching("usleep") { watchTook in
-    let took = UInt32(clamping: watchTook.components.seconds * 1_000_000 + watchTook.components.attoseconds / 1_000_000_000_000)
+    let took = UInt32(
+      clamping: watchTook.components.seconds * 1_000_000 + watchTook.components.attoseconds / 1_000_000_000_000)
     return RealCall.usleep(microseconds > took ? microseconds - took : 0)
   }
 }

@@ -46,10 +46,12 @@ final class EventStreamRelay: @unchecked Sendable {
     guard let relay = EventStreamRelay(channel: channel, inspect: inspect) else { return }
     let box = Unmanaged.passRetained(relay).toOpaque()
     var thread = pthread_t()
-    _ = pthread_create(&thread, nil, { box in
-      let relay = Unmanaged<EventStreamRelay>.fromOpaque(box!).takeRetainedValue()
-      while true { relay.relayWhenReadable() }
-    }, box)
+    _ = pthread_create(
+      &thread, nil,
+      { box in
+        let relay = Unmanaged<EventStreamRelay>.fromOpaque(box!).takeRetainedValue()
+        while true { relay.relayWhenReadable() }
+      }, box)
   }
 
   /// Relays every complete line written so far.

@@ -1,8 +1,8 @@
-@_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 import Dispatch
 import FlakeLab
 import Foundation
 import Synchronization
+@_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 
 /// The `fifo` and `seeded` executors inside a user's test process: every job, main-actor and
 /// global alike, runs one at a time on the main queue, the next one chosen first-in first-out

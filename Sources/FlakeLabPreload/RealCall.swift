@@ -7,7 +7,9 @@ import Foundation
 /// harness's; of the version programs link today where glibc keeps an older one beside it.
 enum RealCall {
   private static func next<Function>(_ name: String, version: String? = nil, as type: Function.Type) -> Function {
-    let found = version.flatMap { SystemCalls.symbol(name, version: $0, as: type) } ?? SystemCalls.symbol(name, as: type, next: true)
+    let found =
+      version.flatMap { SystemCalls.symbol(name, version: $0, as: type) }
+      ?? SystemCalls.symbol(name, as: type, next: true)
     guard let found else { fatalError("no \(name) to call") }
     return found
   }

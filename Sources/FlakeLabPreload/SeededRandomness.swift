@@ -140,9 +140,9 @@ nonisolated(unsafe) private var realSyscall: UnsafeMutableRawPointer? = nil
 
 /// `SYS_getrandom`, which Glibc's Swift module does not import.
 #if arch(x86_64)
-private let getrandomNumber = 318
+  private let getrandomNumber = 318
 #elseif arch(arm64)
-private let getrandomNumber = 278
+  private let getrandomNumber = 278
 #endif
 
 /// glibc's `arc4random()`, seeded.

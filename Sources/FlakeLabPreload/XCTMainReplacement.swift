@@ -34,24 +34,31 @@ public func harnessXCTMain(_ testCases: [XCTestCaseEntry]) -> Never {
     for (name, body) in entry.allTests where wanted.contains("\(className)/\(name)") {
       for repetition in 0..<configuration.repetitions {
         order.append("\(className)/\(name)")
-        tests.append((name, { testCase in
-          MainQueueScheduler.shared.beginIteration(configuration.firstIndex + repetition)
-          BlockWatch.iterationBegins()
-          // Each run starts under serial; one in which the test turned it off is not counted
-          // as serial (see `SerialHookWatch` for Swift Testing).
-          let isSerial = configuration.mechanism == .mainQueueRedirect
-          if !configuration.mechanism.runsTestsInParallel { DispatchPoolWarmth.warm() }
-          if isSerial, GlobalEnqueueHook.current == nil { GlobalEnqueueHook.current = GlobalEnqueueHook.mainActorRedirect }
-          defer { if isSerial, GlobalEnqueueHook.current == nil { EventOutput.write(.executorChanged) } }
-          try body(testCase)
-        }))
+        tests.append(
+          (
+            name,
+            { testCase in
+              MainQueueScheduler.shared.beginIteration(configuration.firstIndex + repetition)
+              BlockWatch.iterationBegins()
+              // Each run starts under serial; one in which the test turned it off is not counted
+              // as serial (see `SerialHookWatch` for Swift Testing).
+              let isSerial = configuration.mechanism == .mainQueueRedirect
+              if !configuration.mechanism.runsTestsInParallel { DispatchPoolWarmth.warm() }
+              if isSerial, GlobalEnqueueHook.current == nil {
+                GlobalEnqueueHook.current = GlobalEnqueueHook.mainActorRedirect
+              }
+              defer { if isSerial, GlobalEnqueueHook.current == nil { EventOutput.write(.executorChanged) } }
+              try body(testCase)
+            }
+          ))
       }
     }
     if !tests.isEmpty { selected.append((testCaseClass: entry.testCaseClass, allTests: tests)) }
   }
   guard !selected.isEmpty else {
     FileHandle.standardError.write(
-      Data("flakelab harness: no XCTest test '\(configuration.testIDs.joined(separator: "', '"))' in this binary\n".utf8))
+      Data(
+        "flakelab harness: no XCTest test '\(configuration.testIDs.joined(separator: "', '"))' in this binary\n".utf8))
     exit(1)
   }
   XCTestObservationCenter.shared.addTestObserver(TestEventObserver(order: order))

@@ -38,7 +38,8 @@ extension OpaqueSelf {
   @_silgen_name("$s7Testing13ConfigurationV12eventHandleryyAA5EventV_AF7ContextVtYbcvg")
   func configurationEventHandler() -> @Sendable (UnsafeRawPointer, UnsafeRawPointer) -> Void
   @_silgen_name("$s7Testing13ConfigurationV12eventHandleryyAA5EventV_AF7ContextVtYbcvs")
-  mutating func setConfigurationEventHandler(_ handler: __owned @escaping @Sendable (UnsafeRawPointer, UnsafeRawPointer) -> Void)
+  mutating func setConfigurationEventHandler(
+    _ handler: __owned @escaping @Sendable (UnsafeRawPointer, UnsafeRawPointer) -> Void)
   @_silgen_name("$s7Testing13ConfigurationV9verbositySivs")
   mutating func setConfigurationVerbosity(_ verbosity: Int)
   @_silgen_name("$s7Testing6RunnerV3runyyYaF")
@@ -149,7 +150,8 @@ struct SwiftTestingSPI: Sendable {
       let configurationType = ValueWitnesses(accessor: "$s7Testing13ConfigurationVMa"),
       let runnerType = ValueWitnesses(accessor: "$s7Testing6RunnerVMa"),
       let kindType = ValueWitnesses(accessor: "$s7Testing5EventV4KindOMa"),
-      [configurationType, runnerType].allSatisfy({ $0.size <= OpaqueValue<RunnerRole>.capacity && $0.isBitwiseTakable }),
+      [configurationType, runnerType].allSatisfy({ $0.size <= OpaqueValue<RunnerRole>.capacity && $0.isBitwiseTakable }
+      ),
       kindType.size <= OpaqueKind.capacity
     else { return nil }
     let tags = [

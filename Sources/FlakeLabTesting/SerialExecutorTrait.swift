@@ -1,5 +1,5 @@
-public import Testing
 import FlakeLab
+public import Testing
 
 /// A Swift Testing trait that runs a test, or every test of a suite, under the serial executor
 /// (``FlakeLab/withSerialExecutor(_:)-(()async throws->Result)``): every job bound for the global

@@ -30,7 +30,11 @@ func ciOverheadFigure(packagePath: String, flakelab: String, skip: String) throw
   for _ in 0..<rounds {
     let ci = try seconds(flakelab, ["ci", "--skip-build", "--no-progress", "--skip", skip])
     let record = try seconds(
-      flakelab, ["ci", "--skip-build", "--no-progress", "--skip", skip, "--record", history.appendingPathComponent("h.sqlite").path])
+      flakelab,
+      [
+        "ci", "--skip-build", "--no-progress", "--skip", skip, "--record",
+        history.appendingPathComponent("h.sqlite").path,
+      ])
     let swiftTest = try seconds("/usr/bin/env", ["swift", "test", "--skip-build", "--skip", skip])
     lab.append(ci)
     recorded.append(record)
@@ -39,10 +43,13 @@ func ciOverheadFigure(packagePath: String, flakelab: String, skip: String) throw
     recordedRatios.append(record / swiftTest)
   }
   print("")
-  print("flakelab ci against swift test --skip-build: \(packagePath), tests not matching '\(skip)', median of \(rounds) alternating rounds")
+  print(
+    "flakelab ci against swift test --skip-build: \(packagePath), tests not matching '\(skip)', median of \(rounds) alternating rounds"
+  )
   print(
     String(
-      format: "  flakelab ci %.2f s, swift test %.2f s: %.2f× (target ≤ 1.10×); with --record %.2f s: %.2f×", median(lab),
+      format: "  flakelab ci %.2f s, swift test %.2f s: %.2f× (target ≤ 1.10×); with --record %.2f s: %.2f×",
+      median(lab),
       median(plain), median(ratios), median(recorded), median(recordedRatios)))
   return max(median(ratios), median(recordedRatios))
 }

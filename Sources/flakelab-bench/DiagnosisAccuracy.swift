@@ -20,7 +20,8 @@ func diagnosisAccuracyFigures(flakelab: String) throws {
     seconds.append(took)
   }
   print("")
-  print("flakelab test, default run of \(packagePath) (\(answers[0].count) tests, \(labels.right.count) labelled), twice:")
+  print(
+    "flakelab test, default run of \(packagePath) (\(answers[0].count) tests, \(labels.right.count) labelled), twice:")
   var totals = (right: 0, harmful: 0, silent: 0, changed: 0)
   var calmAlone: [String: Int] = [:]
   for test in labels.right.keys.sorted() {
@@ -62,9 +63,13 @@ func diagnosisAccuracyFigures(flakelab: String) throws {
         + "the bare binary did not fail alone in \(plainRuns) runs here: right or agreeing with the binary, "
         + "\(totals.right + agreeing) of \(answered)")
   }
-  let original = "^FlakeKindsTests\\.[a-zA-Z]+\\(\\)$|CurrencyTests|SharedSettingsTests|NumberFactTests|Misbehaving|Stopping|PlanningTraps"
+  let original =
+    "^FlakeKindsTests\\.[a-zA-Z]+\\(\\)$|CurrencyTests|SharedSettingsTests|NumberFactTests|Misbehaving|Stopping|PlanningTraps"
   let (small, took) = try defaultRun(of: packagePath, flakelab: flakelab, filter: original)
-  print(String(format: "  a 20-test package (%d tests here, one of each kind): its default run took %.0f s (target ≤ 150 s)", small.count, took))
+  print(
+    String(
+      format: "  a 20-test package (%d tests here, one of each kind): its default run took %.0f s (target ≤ 150 s)",
+      small.count, took))
 }
 
 /// Plain runs of a test alone, for a flaky test the lab called stable.
@@ -95,10 +100,13 @@ private func plainFailures(of test: String, in package: TestPackage, runs: Int) 
 
 /// One default run of `flakelab test` on the package: each test's diagnosis (its verdict where it
 /// has none), and the run's time.
-private func defaultRun(of packagePath: String, flakelab: String, filter: String? = nil) throws -> ([String: String], Double) {
+private func defaultRun(of packagePath: String, flakelab: String, filter: String? = nil) throws -> (
+  [String: String], Double
+) {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: flakelab)
-  process.arguments = ["test", "--package-path", packagePath, "--skip-build", "--no-progress", "--format", "json"]
+  process.arguments =
+    ["test", "--package-path", packagePath, "--skip-build", "--no-progress", "--format", "json"]
     + (filter.map { ["--filter", $0] } ?? [])
   let output = Pipe()
   process.standardOutput = output

@@ -31,7 +31,8 @@ func faithfulnessFigures(worker: String) throws {
       + Formatting.percent(rates.min()!) + "–" + Formatting.percent(rates.max()!) + ")"
   }
   print("")
-  print("\(selector) under \(ExecutorID.global.name), \(iterations) iterations a process, \(rounds) alternating rounds:")
+  print(
+    "\(selector) under \(ExecutorID.global.name), \(iterations) iterations a process, \(rounds) alternating rounds:")
   print("  flakelab run (supervised worker) \(summary(lab))")
   print("  plain loop in an async main      \(summary(plain))")
   print(

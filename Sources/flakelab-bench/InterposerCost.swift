@@ -54,8 +54,10 @@ func interposerCostFigures(flakelab: String) throws {
         try arm.map { executor in
           try run(
             flakelab,
-            ["test", "--package-path", package, "--skip-build", "--no-progress", "--layout", "repetitions",
-             "--executor", executor.name, "--iterations", "2"])
+            [
+              "test", "--package-path", package, "--skip-build", "--no-progress", "--layout", "repetitions",
+              "--executor", executor.name, "--iterations", "2",
+            ])
         } ?? run(binary, [test])
       for (call, values) in got { figures[arm, default: [:]][call, default: []] += values }
     }
@@ -75,8 +77,10 @@ private let labArms: [ExecutorID] = [.global, .serial]
 /// A row a call: the plain binary's median, and what each lab arm adds to it.
 private func printCosts(of calls: [String], _ figures: [ExecutorID?: [String: [Double]]], goal: String) {
   let headings = labArms.map { "lab \($0.name) (watch \($0 == .global ? "off" : "on"))" }
-  print("  call                       plain     " + headings.map { $0.padding(toLength: 25, withPad: " ", startingAt: 0) }
-    .joined().trimmingCharacters(in: .whitespaces))
+  print(
+    "  call                       plain     "
+      + headings.map { $0.padding(toLength: 25, withPad: " ", startingAt: 0) }
+      .joined().trimmingCharacters(in: .whitespaces))
   for call in calls {
     let plain = median(figures[nil]?[call] ?? [])
     func extra(_ arm: ExecutorID) -> String {
@@ -85,7 +89,8 @@ private func printCosts(of calls: [String], _ figures: [ExecutorID?: [String: [D
     }
     print(
       "  " + call.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: " %6.2f µs", plain / 1000)
-        + "   " + labArms.map { extra($0).padding(toLength: 25, withPad: " ", startingAt: 0) }.joined()
-          .trimmingCharacters(in: .whitespaces) + goal)
+        + "   "
+        + labArms.map { extra($0).padding(toLength: 25, withPad: " ", startingAt: 0) }.joined()
+        .trimmingCharacters(in: .whitespaces) + goal)
   }
 }

@@ -31,7 +31,9 @@ func largeSuiteFigures(flakelab: String) throws -> [(size: Int, ratio: Double)] 
     func seconds(_ executable: String, _ arguments: [String]) throws -> Double {
       let start = clock.now
       let result = try CapturedProcess.run(executable, arguments, directory: URL(fileURLWithPath: package))
-      guard result.status == 0 else { throw BenchFailure("\(arguments.joined(separator: " ")) in \(package) exited \(result.status)") }
+      guard result.status == 0 else {
+        throw BenchFailure("\(arguments.joined(separator: " ")) in \(package) exited \(result.status)")
+      }
       return start.duration(to: clock.now).seconds
     }
     // The test binary as a CI job could run it without SwiftPM: once per framework, its output read.
@@ -65,19 +67,22 @@ private func generatedSuite(_ size: Int) throws -> String {
   try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
   var files: [String: String] = [
     "Package.swift": """
-      // swift-tools-version: 6.2
-      import PackageDescription
+    // swift-tools-version: 6.2
+    import PackageDescription
 
-      let package = Package(name: "Suite\(size)", targets: [.testTarget(name: "SuiteTests")], swiftLanguageModes: [.v6])
+    let package = Package(name: "Suite\(size)", targets: [.testTarget(name: "SuiteTests")], swiftLanguageModes: [.v6])
 
-      """
+    """
   ]
   let swiftTesting = size * 3 / 4
   for first in stride(from: 0, to: size, by: 100) {
     let numbers = first..<min(first + 100, size)
     let body: String
     if first < swiftTesting {
-      body = "import Testing\n\n" + numbers.filter { $0 < swiftTesting }.map { "@Test func t\($0)() { #expect(\($0) + 1 == \($0 + 1)) }\n" }.joined()
+      body =
+        "import Testing\n\n"
+        + numbers.filter { $0 < swiftTesting }.map { "@Test func t\($0)() { #expect(\($0) + 1 == \($0 + 1)) }\n" }
+        .joined()
         + (numbers.contains { $0 >= swiftTesting } ? xcTestCase(numbers.filter { $0 >= swiftTesting }, first) : "")
     } else {
       body = xcTestCase(Array(numbers), first)

@@ -24,7 +24,8 @@ func packageTestFigures(worker: String) throws -> Double {
   let supervisor = Supervisor(options: .init(workerExecutable: worker))
   func lab(_ test: PackageTest, iterations: Int, fresh: Bool = false) throws -> Double {
     let run = TestLaunch.run(
-      test, of: package, executor: GlobalExecutor(), indices: 0..<iterations, seed: 0, layout: fresh ? .fresh : .repetitions,
+      test, of: package, executor: GlobalExecutor(), indices: 0..<iterations, seed: 0,
+      layout: fresh ? .fresh : .repetitions,
       probe: probe, preload: preload)
     let start = clock.now
     _ = try supervisor.run([run])
@@ -45,20 +46,27 @@ func packageTestFigures(worker: String) throws -> Double {
     let binaryRate = Double(iterations) / binarySeconds(package.testBinary, binaryLoop)
     // What Swift Testing's JSON event stream costs by itself, which the lab reads, at the
     // verbosity the lab runs tests with.
-    let streamRate = Double(iterations) / binarySeconds(package.testBinary, binaryLoop + [
-      "--verbosity", String(Int.min), "--event-stream-output-path", "/dev/null",
-      "--event-stream-version", package.eventStreamVersion,
-    ])
+    let streamRate =
+      Double(iterations)
+      / binarySeconds(
+        package.testBinary,
+        binaryLoop + [
+          "--verbosity", String(Int.min), "--event-stream-output-path", "/dev/null",
+          "--event-stream-version", package.eventStreamVersion,
+        ])
     labRates.append(labRate)
     binaryRates.append(binaryRate)
     streamRates.append(streamRate)
     ratios.append(labRate / binaryRate)
   }
   print("")
-  print("flakelab test, NumberFacts fixture, global executor, median of \(rounds) alternating rounds, process start included")
+  print(
+    "flakelab test, NumberFacts fixture, global executor, median of \(rounds) alternating rounds, process start included"
+  )
   print(
     String(
-      format: "  Swift Testing endpointYield(): flakelab test %.0f it/s, the binary's --repetitions %.0f it/s: %.2f× (target ≥ 1.0×)",
+      format:
+        "  Swift Testing endpointYield(): flakelab test %.0f it/s, the binary's --repetitions %.0f it/s: %.2f× (target ≥ 1.0×)",
       median(labRates), median(binaryRates), median(ratios)))
   print(
     String(
@@ -77,7 +85,8 @@ func packageTestFigures(worker: String) throws -> Double {
   }
   print(
     String(
-      format: "  XCTest testEndpointYield: repetitions in one process %.0f it/s, a process per iteration %.0f it/s: %.1f× (target ≥ 10×)",
+      format:
+        "  XCTest testEndpointYield: repetitions in one process %.0f it/s, a process per iteration %.0f it/s: %.1f× (target ≥ 10×)",
       median(inProcess), median(perProcess), median(speedups)))
   return median(ratios)
 }

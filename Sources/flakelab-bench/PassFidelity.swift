@@ -11,12 +11,14 @@ import Foundation
 /// test --filter` would (Nimble's whole suite takes over two minutes a pass).
 func passFidelityFigures(worker: String) throws {
   let rounds = Int(ProcessInfo.processInfo.environment["BENCH_FIDELITY_ROUNDS"] ?? "") ?? 20
-  let paths = (ProcessInfo.processInfo.environment["BENCH_FIDELITY_PACKAGES"].flatMap { $0.isEmpty ? nil : $0 }
+  let paths =
+    (ProcessInfo.processInfo.environment["BENCH_FIDELITY_PACKAGES"].flatMap { $0.isEmpty ? nil : $0 }
     ?? "Tests/Fixtures/FlakeKinds").split(separator: ":").map(String.init)
   let preload = try TestLaunch.preloadLibrary(besides: worker)
   for path in paths {
     let (package, all) = try TestPackage.build(at: path).listed()
-    let suites = (ProcessInfo.processInfo.environment["BENCH_FIDELITY_SUITES"] ?? "").split(separator: ",").map(String.init)
+    let suites = (ProcessInfo.processInfo.environment["BENCH_FIDELITY_SUITES"] ?? "").split(separator: ",").map(
+      String.init)
     let tests = all.filter { test in suites.isEmpty || suites.contains { test.id.hasPrefix($0 + "/") } }
     let arm = TestLaunch.passes(of: tests, in: package, executor: GlobalExecutor(), seed: 0, preload: preload)
     var lab: [String: Int] = [:]
@@ -30,7 +32,9 @@ func passFidelityFigures(worker: String) throws {
       for id in plainFailures(package: package, tests: tests, suites: suites) { plain[id, default: 0] += 1 }
     }
     print("")
-    print("flakelab test's suite pass against the binary run as swift test runs it: \(path), \(tests.count) tests, \(rounds) alternating rounds, global")
+    print(
+      "flakelab test's suite pass against the binary run as swift test runs it: \(path), \(tests.count) tests, \(rounds) alternating rounds, global"
+    )
     let failing = Set(lab.keys).union(plain.keys).sorted()
     if failing.isEmpty { print("  no test failed on either side") }
     let counts = failing.map { (lab[$0] ?? 0, plain[$0] ?? 0) }
@@ -56,9 +60,11 @@ func plainFailures(package: TestPackage, tests: [PackageTest], suites: [String])
     let library = framework == .xctest ? "xctest" : "swift-testing"
     // XCTest takes a comma-separated list of suites; Swift Testing a pattern.
     let filter =
-      suites.isEmpty ? []
-      : framework == .xctest ? [suites.joined(separator: ",")]
-      : ["--filter", suites.map { NSRegularExpression.escapedPattern(for: $0) + "/" }.joined(separator: "|")]
+      suites.isEmpty
+      ? []
+      : framework == .xctest
+        ? [suites.joined(separator: ",")]
+        : ["--filter", suites.map { NSRegularExpression.escapedPattern(for: $0) + "/" }.joined(separator: "|")]
     guard
       let run = try? CapturedProcess.run(
         package.testBinary, ["--testing-library", library] + filter, directory: URL(fileURLWithPath: package.path))
@@ -66,17 +72,23 @@ func plainFailures(package: TestPackage, tests: [PackageTest], suites: [String])
     for line in (run.output + run.errorOutput).split(separator: "\n") {
       switch framework {
       case .xctest:
-        guard let error = line.range(of: ": error: "), let colon = line[error.upperBound...].range(of: " : ") else { continue }
+        guard let error = line.range(of: ": error: "), let colon = line[error.upperBound...].range(of: " : ") else {
+          continue
+        }
         let name = line[error.upperBound..<colon.lowerBound]
         for candidate in tests where candidate.framework == .xctest {
           let dotted = candidate.id.replacingOccurrences(of: "/", with: ".")
           if dotted == name || dotted.hasSuffix("." + name) { failed.insert(candidate.id) }
         }
       case .swiftTesting:
-        guard let test = line.range(of: "Test "), line.contains(" failed") || line.contains(" recorded an issue") else { continue }
+        guard let test = line.range(of: "Test "), line.contains(" failed") || line.contains(" recorded an issue") else {
+          continue
+        }
         let function = line[test.upperBound...].prefix { $0 != " " }
         for candidate in tests
-        where candidate.framework == .swiftTesting && (candidate.id.hasSuffix("/" + function) || candidate.id.hasSuffix("." + function)) {
+        where candidate.framework == .swiftTesting
+          && (candidate.id.hasSuffix("/" + function) || candidate.id.hasSuffix("." + function))
+        {
           failed.insert(candidate.id)
         }
       }

@@ -19,7 +19,9 @@ func timingFidelityFigures(worker: String) throws {
   let arms = executors.map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: 0, preload: preload) }
   var failures: [ExecutorID?: [String: Int]] = [:]
   for round in 0..<rounds {
-    for id in plainFailures(package: package, tests: tests, suites: suites) { failures[nil, default: [:]][id, default: 0] += 1 }
+    for id in plainFailures(package: package, tests: tests, suites: suites) {
+      failures[nil, default: [:]][id, default: 0] += 1
+    }
     let results = try PassSupervisor(timeout: .seconds(60)).run(
       arms, passes: round..<(round + 1), replicates: 1, seed: UInt64(round), packagePath: path)
     for result in results where result.tally.notPassed > 0 {
@@ -27,7 +29,9 @@ func timingFidelityFigures(worker: String) throws {
     }
   }
   print("")
-  print("Timing fidelity: tests that measure time, plain runs of the binary against lab passes, \(rounds) alternating rounds")
+  print(
+    "Timing fidelity: tests that measure time, plain runs of the binary against lab passes, \(rounds) alternating rounds"
+  )
   let labArms: [ExecutorID] = [.global, .serial]
   print(
     "  test                              plain      lab \(ExecutorID.global.name)                lab "

@@ -80,7 +80,8 @@ func allFigures() async throws {
   try interposerCostFigures(flakelab: flakelab)
   try timingFidelityFigures(worker: worker)
   let repetitionsRatio = try packageTestFigures(worker: worker)
-  let suitePackage = ProcessInfo.processInfo.environment["BENCH_PACKAGE"].flatMap { $0.isEmpty ? nil : $0 }
+  let suitePackage =
+    ProcessInfo.processInfo.environment["BENCH_PACKAGE"].flatMap { $0.isEmpty ? nil : $0 }
     ?? "Tests/Fixtures/NumberFacts"
   let suiteRatio = try suitePassFigures(packagePath: suitePackage, worker: worker)
   let ciRatio = try ciOverheadFigure(

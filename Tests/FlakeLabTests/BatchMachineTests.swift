@@ -25,7 +25,8 @@ final class BatchMachineTests: XCTestCase {
   }
 
   func testACrashIsTheIterationsAndTheRestOfTheBatchRunsFirstInANewWorker() throws {
-    var machine = BatchMachine([run("a", iterations: 10, replicates: 2), run("b", iterations: 10, replicates: 2)], jobs: 1)
+    var machine = BatchMachine(
+      [run("a", iterations: 10, replicates: 2), run("b", iterations: 10, replicates: 2)], jobs: 1)
     let first = try XCTUnwrap(machine.nextBatch())
     XCTAssertEqual(first, Supervisor.Batch(run: 0, replicate: 0, indices: 0..<5))
     machine.take(WorkerNews(passes: 2), for: first)
@@ -62,13 +63,16 @@ final class BatchMachineTests: XCTestCase {
       try test.workerEnded(batch, end(completed: 0, ready: false))
     }
     XCTAssertEqual(test.runs[0].stop, .neverStarted)
-    guard case .crashed(let crash)? = test.runs[0].replicates[0].outcomesByFrequency.first?.outcome else { return XCTFail() }
+    guard case .crashed(let crash)? = test.runs[0].replicates[0].outcomesByFrequency.first?.outcome else {
+      return XCTFail()
+    }
     XCTAssertTrue(crash.beforeTheTestStarted)
     XCTAssertEqual(test.runs[0].notRun, 7)
   }
 
   func testTheBudgetCutsEveryBatchNotStarted() throws {
-    var machine = BatchMachine([run("a", iterations: 10, replicates: 2), run("b", iterations: 4, replicates: 2)], jobs: 1)
+    var machine = BatchMachine(
+      [run("a", iterations: 10, replicates: 2), run("b", iterations: 4, replicates: 2)], jobs: 1)
     _ = machine.nextBatch()
     machine.deadlinePassed()
     XCTAssertNil(machine.nextBatch())

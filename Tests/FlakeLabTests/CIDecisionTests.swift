@@ -187,7 +187,8 @@ final class CIDecisionTests: XCTestCase {
     func crash(_ name: String) -> Outcome {
       .crashed(
         Crash(
-          how: "signal 4 (SIGILL): Fatal error", beside: names.filter { $0 != name }.map { PackageTest(id: "M.\($0)()", framework: .swiftTesting) },
+          how: "signal 4 (SIGILL): Fatal error",
+          beside: names.filter { $0 != name }.map { PackageTest(id: "M.\($0)()", framework: .swiftTesting) },
           crashedAlone: false))
     }
     let run = CIRun(
@@ -211,7 +212,8 @@ final class CIDecisionTests: XCTestCase {
     XCTAssertTrue(
       text.contains(
         "FAILED  M.d()  in flight when the pass crashed, failed in 2 retries alone\n    seen: its own\n"
-          + "    replay: flakelab test --package-path . --layout fresh --filter '^M\\.d\\(\\)$' --executor global --seed 7 --index 1\n"),
+          + "    replay: flakelab test --package-path . --layout fresh --filter '^M\\.d\\(\\)$' --executor global --seed 7 --index 1\n"
+      ),
       text)
     XCTAssertTrue(text.contains("    replay: flakelab ci --package-path . --retries 0 --seed 7\n"), text)
     XCTAssertTrue(text.contains("FLAKY  M.e()  failed in the pass, passed in retry 1 alone"), text)
@@ -219,17 +221,21 @@ final class CIDecisionTests: XCTestCase {
 
     // The other forms show the crash once too.
     let markdown = CIMarkdown.render(run)
-    XCTAssertTrue(markdown.contains("| `M.d()` | failed | in flight when the pass crashed, failed in 2 retries alone | its own |"), markdown)
+    XCTAssertTrue(
+      markdown.contains("| `M.d()` | failed | in flight when the pass crashed, failed in 2 retries alone | its own |"),
+      markdown)
     XCTAssertTrue(
       markdown.contains(
         "| `M.a()`, `M.b()`, `M.c()` | flaky beside a crash | the test process crashed with 4 tests in flight, none of which "
           + "crashed alone: \(CrashBesideOthers.meaning) | signal 4 (SIGILL): Fatal error |"), markdown)
     XCTAssertEqual(markdown.components(separatedBy: "\n| `").count - 1, 3, markdown)
     let annotations = CIAnnotations.lines(run, workspace: ".")
-    XCTAssertEqual(annotations.map { $0.prefix(while: { $0 != " " }) }, ["::error", "::warning", "::warning"], "\(annotations)")
+    XCTAssertEqual(
+      annotations.map { $0.prefix(while: { $0 != " " }) }, ["::error", "::warning", "::warning"], "\(annotations)")
     XCTAssertEqual(
       annotations.last,
-      "::warning title=crash of the pass's process::" + CrashBesideOthers(inFlight: names.map { "M.\($0)()" }, how: nil).sentence
+      "::warning title=crash of the pass's process::"
+        + CrashBesideOthers(inFlight: names.map { "M.\($0)()" }, how: nil).sentence
         + " Flaky, each passed alone: M.a(), M.b() and M.c(). Seen: signal 4 (SIGILL): Fatal error")
   }
 }

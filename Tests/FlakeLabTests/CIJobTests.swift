@@ -55,7 +55,9 @@ final class CIJobTests: XCTestCase {
     try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
     let strict = try ci(filter + ["--fail-on-flaky"])
     XCTAssertEqual(strict.status, 1, strict.stdout)
-    XCTAssertTrue(strict.stdout.contains("FLAKY  CIJobTests.failsOnce()  failed in the pass, passed in retry 1 alone"), strict.stdout)
+    XCTAssertTrue(
+      strict.stdout.contains("FLAKY  CIJobTests.failsOnce()  failed in the pass, passed in retry 1 alone"),
+      strict.stdout)
   }
 
   func testABrokenTestFailsTheJobAndAQuarantinedOneDoesNot() throws {
@@ -70,7 +72,9 @@ final class CIJobTests: XCTestCase {
     XCTAssertEqual(try root.nodes(forXPath: "//testcase[@name='broken()']/failure").count, 1)
     XCTAssertEqual(try root.nodes(forXPath: "//testcase[@name='broken()']/rerunFailure").count, 2)
     let skipped = try root.nodes(forXPath: "//testcase[@name='brokenButQuarantined()']/skipped").first as? XMLElement
-    XCTAssertTrue(skipped?.attribute(forName: "message")?.stringValue?.hasPrefix("quarantined since 2026-11-20 (issue 12); failed") ?? false)
+    XCTAssertTrue(
+      skipped?.attribute(forName: "message")?.stringValue?.hasPrefix("quarantined since 2026-11-20 (issue 12); failed")
+        ?? false)
     let alone = try ci(["--filter", "brokenButQuarantined", "--quarantine", quarantine])
     XCTAssertEqual(alone.status, 0, alone.stdout)
     XCTAssertTrue(alone.stdout.contains("QUARANTINED  CIJobTests.brokenButQuarantined()"), alone.stdout)
@@ -97,7 +101,9 @@ final class CIJobTests: XCTestCase {
     // flight beside it (as it mostly is), neither test repeated the crash alone; under load the
     // crash may come before the hang starts, and is the crash's own.
     XCTAssertEqual(
-      try root.nodes(forXPath: "//testcase[@name='crashesOnce()']/flakyError[@type='crashBesideOthers' or @type='crashed']").count, 1,
+      try root.nodes(
+        forXPath: "//testcase[@name='crashesOnce()']/flakyError[@type='crashBesideOthers' or @type='crashed']"
+      ).count, 1,
       run.stdout)
   }
 
@@ -110,7 +116,10 @@ final class CIJobTests: XCTestCase {
     let shell = Process()
     let output = Pipe()
     shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    shell.arguments = ["sqlite3", history, "SELECT command, count(*) FROM runs; SELECT test, status, attempts, failures FROM results ORDER BY test;"]
+    shell.arguments = [
+      "sqlite3", history,
+      "SELECT command, count(*) FROM runs; SELECT test, status, attempts, failures FROM results ORDER BY test;",
+    ]
     shell.standardOutput = output
     try shell.run()
     shell.waitUntilExit()
@@ -124,14 +133,17 @@ final class CIJobTests: XCTestCase {
     let refused = try ci(["--filter", "adds", "--record", notes])
     XCTAssertEqual(refused.status, 2)
     XCTAssertEqual(refused.stdout, "", "nothing ran")
-    XCTAssertEqual(refused.stderr, "flakelab: \(notes) is not a FlakeLab history (an SQLite file FlakeLab made); it was left as it was\n")
+    XCTAssertEqual(
+      refused.stderr,
+      "flakelab: \(notes) is not a FlakeLab history (an SQLite file FlakeLab made); it was left as it was\n")
     XCTAssertEqual(try String(contentsOfFile: notes, encoding: .utf8), "my notes\n")
   }
 
   func testTheQuarantineCommandKeepsTheFileSortedAndRefusesWhatItCannotDo() throws {
     let file = state.appendingPathComponent("q.json").path
     func quarantine(_ arguments: [String]) throws -> Flakelab.Result {
-      try Flakelab.run(["quarantine"] + arguments + ["--package-path", Fixtures.ciJob, "--quarantine", file, "--skip-build"])
+      try Flakelab.run(
+        ["quarantine"] + arguments + ["--package-path", Fixtures.ciJob, "--quarantine", file, "--skip-build"])
     }
     let unknown = try quarantine(["add", "CIJobTests.brokn()", "--reason", "x"])
     XCTAssertEqual(unknown.status, 2)

@@ -90,7 +90,8 @@ final class CIRecipeTests: XCTestCase {
         assertGitHubWorkflow(document, jobs: jobs, place: place)
       } else if document.keys.contains(where: { document[$0]?["script"] != nil }) {
         systems.insert("gitlab")
-        for key in document.keys where !key.hasPrefix(".") && !["stages", "variables", "default", "include", "workflow"].contains(key) {
+        for key in document.keys
+        where !key.hasPrefix(".") && !["stages", "variables", "default", "include", "workflow"].contains(key) {
           let job = document[key]
           XCTAssertNotNil(job?["script"]?.items, "\(place): GitLab job \(key) has a script")
           XCTAssertNotNil(job?["image"]?.string, "\(place): GitLab job \(key) names its image")
@@ -102,10 +103,12 @@ final class CIRecipeTests: XCTestCase {
     }
     XCTAssertEqual(systems, ["github", "gitlab"])
     // The Jenkinsfile: its junit step reads the file the ci step writes.
-    let recipes = try String(contentsOf: Self.root.appendingPathComponent("Sources/FlakeLab/FlakeLab.docc/CIRecipes.md"), encoding: .utf8)
+    let recipes = try String(
+      contentsOf: Self.root.appendingPathComponent("Sources/FlakeLab/FlakeLab.docc/CIRecipes.md"), encoding: .utf8)
     let start = try XCTUnwrap(recipes.range(of: "```groovy\n"))
     let jenkinsfile = recipes[start.upperBound...].components(separatedBy: "\n```")[0]
-    XCTAssertTrue(jenkinsfile.contains("flakelab ci --format junit --output flakelab-ci.json > flakelab-ci.xml"), jenkinsfile)
+    XCTAssertTrue(
+      jenkinsfile.contains("flakelab ci --format junit --output flakelab-ci.json > flakelab-ci.xml"), jenkinsfile)
     XCTAssertTrue(jenkinsfile.contains("junit 'flakelab-ci.xml'"), jenkinsfile)
     XCTAssertEqual(jenkinsfile.filter { $0 == "{" }.count, jenkinsfile.filter { $0 == "}" }.count)
   }
@@ -118,11 +121,14 @@ final class CIRecipeTests: XCTestCase {
       let job = jobs[name]
       XCTAssertNotNil(job?["runs-on"]?.string, "\(place): job \(name) has runs-on")
       XCTAssertNotNil(job?["container"]?.string, "\(place): job \(name) sets up Swift (container: swift:6.3)")
-      if let needs = job?["needs"]?.string { XCTAssertTrue(jobs.keys.contains(needs), "\(place): \(name) needs \(needs)") }
+      if let needs = job?["needs"]?.string {
+        XCTAssertTrue(jobs.keys.contains(needs), "\(place): \(name) needs \(needs)")
+      }
       let steps = job?["steps"]?.items ?? []
       XCTAssertFalse(steps.isEmpty, "\(place): job \(name) has steps")
       for step in steps {
-        XCTAssertTrue((step["uses"] == nil) != (step["run"] == nil), "\(place): a step of \(name) either uses or runs: \(step)")
+        XCTAssertTrue(
+          (step["uses"] == nil) != (step["run"] == nil), "\(place): a step of \(name) either uses or runs: \(step)")
       }
     }
   }
@@ -135,7 +141,12 @@ final class CIRecipeTests: XCTestCase {
     XCTAssertNotNil(action["description"]?.string)
     XCTAssertEqual(action["runs"]?["using"]?.string, "composite")
     let inputs = Set(action["inputs"]?.keys ?? [])
-    XCTAssertEqual(inputs, ["package-path", "retries", "fail-on-flaky", "quarantine", "history", "formats", "output-directory", "arguments", "flakelab"])
+    XCTAssertEqual(
+      inputs,
+      [
+        "package-path", "retries", "fail-on-flaky", "quarantine", "history", "formats", "output-directory", "arguments",
+        "flakelab",
+      ])
     for input in inputs { XCTAssertNotNil(action["inputs"]?[input]?["description"]?.string, input) }
     var ids: [String] = []
     for step in action["runs"]?["steps"]?.items ?? [] {
@@ -143,19 +154,26 @@ final class CIRecipeTests: XCTestCase {
       if step["run"] != nil {
         XCTAssertEqual(step["shell"]?.string, "bash", "\(step)")
         for script in (step["run"]?.string ?? "").matches(of: /\$ACTION_PATH\/([a-z]+\.sh)/).map({ String($0.1) }) {
-          XCTAssertTrue(FileManager.default.isExecutableFile(atPath: Self.action.appendingPathComponent(script).path), script)
+          XCTAssertTrue(
+            FileManager.default.isExecutableFile(atPath: Self.action.appendingPathComponent(script).path), script)
         }
       } else {
         XCTAssertNotNil(step["uses"]?.string, "\(step)")
       }
       // Each expression names a declared input or an earlier step.
       for expression in "\(step)".matches(of: /\$\{\{([^}]*)\}\}/).map({ String($0.1) }) {
-        for input in expression.matches(of: /inputs\.([a-z-]+)/) { XCTAssertTrue(inputs.contains(String(input.1)), expression) }
-        for earlier in expression.matches(of: /steps\.([a-z-]+)\./) { XCTAssertTrue(ids.contains(String(earlier.1)), expression) }
+        for input in expression.matches(of: /inputs\.([a-z-]+)/) {
+          XCTAssertTrue(inputs.contains(String(input.1)), expression)
+        }
+        for earlier in expression.matches(of: /steps\.([a-z-]+)\./) {
+          XCTAssertTrue(ids.contains(String(earlier.1)), expression)
+        }
       }
       if let id = step["id"]?.string { ids.append(id) }
     }
-    for output in action["outputs"]?.keys ?? [] { XCTAssertNotNil(action["outputs"]?[output]?["value"]?.string, output) }
+    for output in action["outputs"]?.keys ?? [] {
+      XCTAssertNotNil(action["outputs"]?[output]?["value"]?.string, output)
+    }
   }
 
   /// The action's `run` steps, run as a job runs them (its `uses:` steps are GitHub's caches),
@@ -173,7 +191,8 @@ final class CIRecipeTests: XCTestCase {
     let state = workspace.appendingPathComponent("state")
     try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
     let summary = workspace.appendingPathComponent("summary.md")
-    let action = try YAML.parse(try String(contentsOf: Self.action.appendingPathComponent("action.yml"), encoding: .utf8))
+    let action = try YAML.parse(
+      try String(contentsOf: Self.action.appendingPathComponent("action.yml"), encoding: .utf8))
     var inputs: [String: String] = [:]
     for name in action["inputs"]?.keys ?? [] { inputs[name] = action["inputs"]?[name]?["default"]?.string ?? "" }
     inputs["package-path"] = "CIJob"
@@ -192,7 +211,8 @@ final class CIRecipeTests: XCTestCase {
         "CIJOB_STATE": state.path,
       ]
       for name in step["env"]?.keys ?? [] {
-        environment[name] = try Self.evaluate(step["env"]?[name]?.string ?? "", inputs: inputs, steps: outputs, runnerTemp: runner.path)
+        environment[name] = try Self.evaluate(
+          step["env"]?[name]?.string ?? "", inputs: inputs, steps: outputs, runnerTemp: runner.path)
       }
       let result = try Flakelab.run(
         URL(fileURLWithPath: "/bin/bash"), ["-e", "-c", script], environment: environment, directory: workspace)
@@ -223,7 +243,8 @@ final class CIRecipeTests: XCTestCase {
     let run = try CIJSONReader.read(try XCTUnwrap(JSONParser.parse(json)))
     XCTAssertEqual(run.tests.first { $0.test.id == "CIJobTests.failsOnce()" }?.status, .flaky)
     // The history the cache step saves.
-    XCTAssertTrue(FileManager.default.fileExists(atPath: package.appendingPathComponent(".flakelab/history.sqlite").path))
+    XCTAssertTrue(
+      FileManager.default.fileExists(atPath: package.appendingPathComponent(".flakelab/history.sqlite").path))
   }
 
   /// The run step hands flakelab every line of `arguments`, and fails when `output-directory`
@@ -254,11 +275,19 @@ final class CIRecipeTests: XCTestCase {
     }
     let lines = try run(directory: "-reports", arguments: "--filter A\n  --timeout 2m\n--fail-on-flaky\n")
     XCTAssertEqual(lines.status, 0)
-    XCTAssertEqual(Array(lines.said.prefix(11)), ["ci", "--package-path", ".", "--retries", "2", "--no-progress", "--filter", "A", "--timeout", "2m", "--fail-on-flaky"])
-    XCTAssertTrue(lines.said.contains(workspace.appendingPathComponent("-reports/flakelab-ci.json").resolvingSymlinksInPath().path), "\(lines.said)")
+    XCTAssertEqual(
+      Array(lines.said.prefix(11)),
+      [
+        "ci", "--package-path", ".", "--retries", "2", "--no-progress", "--filter", "A", "--timeout", "2m",
+        "--fail-on-flaky",
+      ])
+    XCTAssertTrue(
+      lines.said.contains(workspace.appendingPathComponent("-reports/flakelab-ci.json").resolvingSymlinksInPath().path),
+      "\(lines.said)")
     let blocked = try run(directory: "a-file", arguments: "")
     XCTAssertEqual(blocked.status, 2)
-    XCTAssertTrue(blocked.stdout.contains("::error title=FlakeLab::the output-directory input, 'a-file'"), blocked.stdout)
+    XCTAssertTrue(
+      blocked.stdout.contains("::error title=FlakeLab::the output-directory input, 'a-file'"), blocked.stdout)
     XCTAssertEqual(blocked.said, [], "flakelab never ran")
   }
 

@@ -8,7 +8,8 @@ final class CompletionScriptTests: XCTestCase {
   private var directory: URL!
 
   override func setUpWithError() throws {
-    directory = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-completion-\(UUID().uuidString)")
+    directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "flakelab-completion-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   }
 
@@ -52,7 +53,8 @@ final class CompletionScriptTests: XCTestCase {
   /// bash: the words COMPREPLY holds for `words`, the cursor on the last.
   private func bashCompletes(_ words: [String], with script: String) throws -> [String] {
     let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-    let command = "source '\(script)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _flakelab; printf '%s\\n' \"${COMPREPLY[@]}\""
+    let command =
+      "source '\(script)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _flakelab; printf '%s\\n' \"${COMPREPLY[@]}\""
     return try output(shell("/bin/bash"), ["-c", command]).split(separator: "\n").map(String.init)
   }
 
@@ -62,7 +64,8 @@ final class CompletionScriptTests: XCTestCase {
     XCTAssertEqual(try bashCompletes(["flakelab", "--gen"], with: script), ["--generate-completion-script"])
     XCTAssertEqual(try bashCompletes(["flakelab", "--generate-completion-script", "z"], with: script), ["zsh"])
     XCTAssertEqual(try bashCompletes(["flakelab", "run", "--iter"], with: script), ["--iterations"])
-    XCTAssertEqual(Set(try bashCompletes(["flakelab", "ci", "--f"], with: script)), ["--filter", "--fail-on-flaky", "--format"])
+    XCTAssertEqual(
+      Set(try bashCompletes(["flakelab", "ci", "--f"], with: script)), ["--filter", "--fail-on-flaky", "--format"])
     // A value that is no path completes nothing; a file's, the files there.
     XCTAssertEqual(try bashCompletes(["flakelab", "run", "--iterations", ""], with: script), [])
     try "".write(to: directory.appendingPathComponent("report.json"), atomically: true, encoding: .utf8)
@@ -89,7 +92,9 @@ final class CompletionScriptTests: XCTestCase {
     _ = try output(zsh, ["-n", script])
     let text = try String(contentsOfFile: script, encoding: .utf8)
     XCTAssertTrue(text.hasPrefix("#compdef flakelab\n"))
-    for (command, option) in [("test", "--fail-on-flaky"), ("ci", "--quarantine"), ("history", "--window"), ("run", "--iterations")] {
+    for (command, option) in [
+      ("test", "--fail-on-flaky"), ("ci", "--quarantine"), ("history", "--window"), ("run", "--iterations"),
+    ] {
       XCTAssertTrue(text.contains("\n    '\(command):"), command)
       XCTAssertTrue(text.contains("'\(option)["), option)
     }

@@ -27,7 +27,9 @@ final class DailyJobHostileTests: XCTestCase {
 
   private func path(_ name: String) -> String { state.appendingPathComponent(name).path }
 
-  private func expectRefusal(_ result: Flakelab.Result, saying text: String, file: StaticString = #filePath, line: UInt = #line) {
+  private func expectRefusal(
+    _ result: Flakelab.Result, saying text: String, file: StaticString = #filePath, line: UInt = #line
+  ) {
     XCTAssertEqual(result.status, 2, result.stderr, file: file, line: line)
     XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, result.stderr, file: file, line: line)
     XCTAssertTrue(result.stderr.contains(text), result.stderr, file: file, line: line)
@@ -38,12 +40,17 @@ final class DailyJobHostileTests: XCTestCase {
     try Quarantine([.init(test: "CIJobTests.gone()", reason: "renamed", added: "2026-11-01")]).text
       .write(toFile: file, atomically: true, encoding: .utf8)
     let tests = [
-      "CIJobTests.JobXCTests/testFailsOnce", "CIJobTests.JobXCTests/testPasses", "CIJobTests.adds()", "CIJobTests.broken()",
-      "CIJobTests.brokenButQuarantined()", "CIJobTests.concatenates()", "CIJobTests.crashesOnce()", "CIJobTests.failsOnce()",
+      "CIJobTests.JobXCTests/testFailsOnce", "CIJobTests.JobXCTests/testPasses", "CIJobTests.adds()",
+      "CIJobTests.broken()",
+      "CIJobTests.brokenButQuarantined()", "CIJobTests.concatenates()", "CIJobTests.crashesOnce()",
+      "CIJobTests.failsOnce()",
       "CIJobTests.hangs()",
     ]
     let common = ["--package-path", Fixtures.ciJob, "--skip-build", "--quarantine", file]
-    let edits = tests.map { ["quarantine", "add", $0, "--reason", "flaky"] + common } + [["quarantine", "remove", "CIJobTests.gone()"] + common]
+    let edits =
+      tests.map { ["quarantine", "add", $0, "--reason", "flaky"] + common } + [
+        ["quarantine", "remove", "CIJobTests.gone()"] + common
+      ]
     let processes = try edits.map { try Flakelab.launch($0) }
     for process in processes { process.waitUntilExit() }
     XCTAssertEqual(processes.map(\.terminationStatus), edits.map { _ in 0 })
@@ -53,7 +60,8 @@ final class DailyJobHostileTests: XCTestCase {
 
   func testAQuarantineThatIsAFIFOInThePackageIsRefusedAtOnceAndOneNamedWaitsOnlyUntilAnInterrupt() throws {
     let package = state.appendingPathComponent("package")
-    try FileManager.default.createDirectory(at: package.appendingPathComponent(".flakelab"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: package.appendingPathComponent(".flakelab"), withIntermediateDirectories: true)
     let fifo = package.appendingPathComponent(".flakelab/quarantine.json").path
     XCTAssertEqual(mkfifo(fifo, 0o600), 0)
     for command in [["ci", "--skip-build"], ["quarantine", "list", "--skip-build"]] {
@@ -83,9 +91,12 @@ final class DailyJobHostileTests: XCTestCase {
     XCTAssertFalse(FileManager.default.fileExists(atPath: path("h.sqlite")), "nothing made")
     // A link committed in the package is followed to what it names, and a device is refused.
     let package = state.appendingPathComponent("linked")
-    try FileManager.default.createDirectory(at: package.appendingPathComponent(".flakelab"), withIntermediateDirectories: true)
-    try FileManager.default.createSymbolicLink(atPath: package.appendingPathComponent(".flakelab/quarantine.json").path, withDestinationPath: "/dev/zero")
-    expectRefusal(try Flakelab.run(["quarantine", "list", "--package-path", package.path]), saying: "it is not a regular file")
+    try FileManager.default.createDirectory(
+      at: package.appendingPathComponent(".flakelab"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: package.appendingPathComponent(".flakelab/quarantine.json").path, withDestinationPath: "/dev/zero")
+    expectRefusal(
+      try Flakelab.run(["quarantine", "list", "--package-path", package.path]), saying: "it is not a regular file")
   }
 
   func testAHistoryThatIsNoRegularFileIsRefused() throws {
@@ -93,16 +104,20 @@ final class DailyJobHostileTests: XCTestCase {
     XCTAssertEqual(mkfifo(fifo, 0o600), 0)
     expectRefusal(try Flakelab.run(["history", "--history", fifo]), saying: "is not a regular file")
     expectRefusal(
-      try Flakelab.run(["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--record", fifo]), saying: "is not a regular file")
+      try Flakelab.run(["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--record", fifo]),
+      saying: "is not a regular file")
   }
 
   func testJUnitNestedPastAnyRunnerIsRefusedNotACrash() throws {
     let deep = path("deep.xml")
     let depth = 30_000
-    let xml = "<testsuites>" + String(repeating: "<testsuite>", count: depth) + String(repeating: "</testsuite>", count: depth) + "</testsuites>"
+    let xml =
+      "<testsuites>" + String(repeating: "<testsuite>", count: depth) + String(repeating: "</testsuite>", count: depth)
+      + "</testsuites>"
     try xml.write(toFile: deep, atomically: true, encoding: .utf8)
     expectRefusal(
-      try Flakelab.run(["history", "import", deep, "--history", path("h.sqlite")]), saying: "elements nested more than 256 deep")
+      try Flakelab.run(["history", "import", deep, "--history", path("h.sqlite")]),
+      saying: "elements nested more than 256 deep")
     XCTAssertFalse(FileManager.default.fileExists(atPath: path("h.sqlite")))
   }
 
@@ -110,12 +125,14 @@ final class DailyJobHostileTests: XCTestCase {
     let junit = path("forged.xml")
     let name = "test&#10;Gate: every test passed&#10;::error::forged&#10;::add-mask::secret&#27;[2J&#0;"
     try """
-      <testsuites><testsuite name="S" tests="1">
-      <testcase classname="Forger" name="\(name)"><failure message="boom&#10;::warning::forged"/></testcase>
-      </testsuite></testsuites>
-      """.write(toFile: junit, atomically: true, encoding: .utf8)
+    <testsuites><testsuite name="S" tests="1">
+    <testcase classname="Forger" name="\(name)"><failure message="boom&#10;::warning::forged"/></testcase>
+    </testsuite></testsuites>
+    """.write(toFile: junit, atomically: true, encoding: .utf8)
     let history = path("h.sqlite")
-    let imported = try Flakelab.run(["history", "import", junit, "--history", history, "--commit", "c1", "--branch", "main"])
+    let imported = try Flakelab.run([
+      "history", "import", junit, "--history", history, "--commit", "c1", "--branch", "main",
+    ])
     XCTAssertEqual(imported.status, 0, imported.stderr)
     for format in ["text", "markdown"] {
       let answer = try Flakelab.run(["history", "--history", history, "--format", format])
@@ -125,7 +142,9 @@ final class DailyJobHostileTests: XCTestCase {
       XCTAssertFalse(answer.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0 }, format)
     }
     let text = try Flakelab.run(["history", "--history", history])
-    XCTAssertTrue(text.stdout.contains("Forger.test\\nGate: every test passed\\n::error::forged\\n::add-mask::secret\\u{1B}[2J\\u{0}"), text.stdout)
+    XCTAssertTrue(
+      text.stdout.contains(
+        "Forger.test\\nGate: every test passed\\n::error::forged\\n::add-mask::secret\\u{1B}[2J\\u{0}"), text.stdout)
   }
 
   func testJUnitTheLabWritesParsesWithAStrictParserWhateverAFailureSaid() throws {
@@ -135,7 +154,8 @@ final class DailyJobHostileTests: XCTestCase {
       test: PackageTest(id: "M.S/t()", framework: .swiftTesting),
       attempts: [failed, CITest.Attempt(outcome: .passed, seconds: 0.1)])
     let broken = CITest(test: PackageTest(id: "M.S/u()", framework: .swiftTesting), attempts: [failed, failed, failed])
-    let run = CIRun(packagePath: "/p", retries: 2, timeout: .seconds(60), failOnFlaky: false, seed: 7, tests: [test, broken])
+    let run = CIRun(
+      packagePath: "/p", retries: 2, timeout: .seconds(60), failOnFlaky: false, seed: 7, tests: [test, broken])
     let document = try XMLDocument(xmlString: CIJUnit.render(run))
     let messages = try document.nodes(forXPath: "//@message").compactMap { $0.stringValue }
     XCTAssertTrue(messages.contains { $0.hasPrefix("expected \u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}[31m") }, "\(messages)")
@@ -144,18 +164,25 @@ final class DailyJobHostileTests: XCTestCase {
   func testAHistoryThatCannotBeWrittenToStandardOutputIsExitTwo() throws {
     let history = path("h.sqlite")
     let ci = try Flakelab.run(
-      ["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record", history])
+      [
+        "ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record",
+        history,
+      ])
     XCTAssertEqual(ci.status, 0, ci.stderr)
     let result = try Flakelab.shell("FLAKELAB history --history '\(history)' > /dev/full")
     XCTAssertEqual(result.status, 2)
-    XCTAssertTrue(result.stderr.contains("could not write the report to standard output: No space left on device"), result.stderr)
+    XCTAssertTrue(
+      result.stderr.contains("could not write the report to standard output: No space left on device"), result.stderr)
   }
 
   func testADamagedHistoryIsNeverWrittenTo() throws {
     let history = path("h.sqlite")
     for _ in 0..<2 {
       let ci = try Flakelab.run(
-        ["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record", history])
+        [
+          "ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record",
+          history,
+        ])
       XCTAssertEqual(ci.status, 0, ci.stderr)
     }
     let handle = try FileHandle(forUpdating: URL(fileURLWithPath: history))
@@ -165,10 +192,14 @@ final class DailyJobHostileTests: XCTestCase {
     let before = try Data(contentsOf: URL(fileURLWithPath: history))
     expectRefusal(
       try Flakelab.run(
-        ["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record", history]),
+        [
+          "ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record",
+          history,
+        ]),
       saying: "is damaged")
     let junit = path("one.xml")
-    try "<testsuite><testcase classname=\"A\" name=\"b\"/></testsuite>".write(toFile: junit, atomically: true, encoding: .utf8)
+    try "<testsuite><testcase classname=\"A\" name=\"b\"/></testsuite>".write(
+      toFile: junit, atomically: true, encoding: .utf8)
     expectRefusal(try Flakelab.run(["history", "import", junit, "--history", history]), saying: ".recover")
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: history)), before, "left as it was")
   }
@@ -176,7 +207,10 @@ final class DailyJobHostileTests: XCTestCase {
   func testAHistoryOnAReadOnlyMountIsRead() throws {
     let history = path("h.sqlite")
     let ci = try Flakelab.run(
-      ["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record", history])
+      [
+        "ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--record",
+        history,
+      ])
     XCTAssertEqual(ci.status, 0, ci.stderr)
     let mount = state.appendingPathComponent("readonly")
     try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
@@ -191,8 +225,10 @@ final class DailyJobHostileTests: XCTestCase {
     XCTAssertTrue(read.stdout.contains("1 CI run and 0 lab runs"), read.stdout)
     // Written to, it says what to do in one line, not SQLite's own words.
     let written = try Flakelab.run(
-      ["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds",
-       "--record", mount.appendingPathComponent("h.sqlite").path])
+      [
+        "ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds",
+        "--record", mount.appendingPathComponent("h.sqlite").path,
+      ])
     expectRefusal(written, saying: "cannot be written here (the file, its directory or its mount is read-only)")
     XCTAssertFalse(written.stderr.contains("attempt to write"), written.stderr)
   }
@@ -201,16 +237,22 @@ final class DailyJobHostileTests: XCTestCase {
     let file = path("quarantine.json")
     try Quarantine([.init(test: "CIJobTests.addz()", reason: "flaky", added: "2026-11-01")]).text
       .write(toFile: file, atomically: true, encoding: .utf8)
-    let list = try Flakelab.run(["quarantine", "list", "--package-path", Fixtures.ciJob, "--skip-build", "--quarantine", file])
+    let list = try Flakelab.run([
+      "quarantine", "list", "--package-path", Fixtures.ciJob, "--skip-build", "--quarantine", file,
+    ])
     XCTAssertEqual(list.status, 0, list.stderr)
     XCTAssertTrue(
       list.stdout.contains(
-        "quarantine entry 'CIJobTests.addz()' names no test of the package: it quarantines nothing; did you mean 'CIJobTests.adds()'?"),
+        "quarantine entry 'CIJobTests.addz()' names no test of the package: it quarantines nothing; did you mean 'CIJobTests.adds()'?"
+      ),
       list.stdout)
     // Filtered to other tests, the entry is still checked against the whole package.
     let ci = try Flakelab.run(
-      ["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "concatenates", "--quarantine", file,
-       "--format", "json"])
+      [
+        "ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "concatenates",
+        "--quarantine", file,
+        "--format", "json",
+      ])
     XCTAssertEqual(ci.status, 0, ci.stderr)
     let stale = try CIJSONReader.read(XCTUnwrap(JSONParser.parse(Array(ci.stdout.utf8)))).context.staleQuarantine
     XCTAssertEqual(stale.first?.entry.test, "CIJobTests.addz()")
@@ -246,7 +288,9 @@ final class DailyJobHostileTests: XCTestCase {
   private func importing(_ name: String, _ content: String, history: String? = nil) throws -> Flakelab.Result {
     let file = path(name)
     try Data(content.utf8).write(to: URL(fileURLWithPath: file))
-    return try Flakelab.run(["history", "import", file, "--history", history ?? path("h.sqlite"), "--commit", "c1", "--branch", "main"])
+    return try Flakelab.run([
+      "history", "import", file, "--history", history ?? path("h.sqlite"), "--commit", "c1", "--branch", "main",
+    ])
   }
 
   private func sqlite(_ sql: String) throws -> [String] {
@@ -272,7 +316,8 @@ final class DailyJobHostileTests: XCTestCase {
       let bytes = stride(from: 0, to: hex.count, by: 2).map { UInt8(hex.dropFirst($0).prefix(2), radix: 16)! }
       return String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\u{0}", with: "<NUL>") + status
     }
-    XCTAssertEqual(stored, ["Math.DISABLED_adds|skipped", "Math.a<NUL>b|passed", "Math.a<NUL>c|failed", "Math.skipped|skipped"])
+    XCTAssertEqual(
+      stored, ["Math.DISABLED_adds|skipped", "Math.a<NUL>b|passed", "Math.a<NUL>c|failed", "Math.skipped|skipped"])
     var latin = Array(#"<?xml version="1.0" encoding="ISO-8859-1"?><testsuite><testcase classname="Caf"#.utf8)
     latin += [0xE9] + Array(#"" name="t"/></testsuite>"#.utf8)
     try Data(latin).write(to: URL(fileURLWithPath: path("latin.xml")))
@@ -280,13 +325,17 @@ final class DailyJobHostileTests: XCTestCase {
     XCTAssertEqual(read.status, 0, read.stderr)
     XCTAssertEqual(try sqlite("SELECT test FROM results WHERE test LIKE 'Caf%'"), ["Café.t"])
     expectRefusal(
-      try importing("utf32.xml", #"<?xml version="1.0" encoding="UTF-32"?><testsuite/>"#), saying: "the encoding utf-32, which is not read")
+      try importing("utf32.xml", #"<?xml version="1.0" encoding="UTF-32"?><testsuite/>"#),
+      saying: "the encoding utf-32, which is not read")
   }
 
   func testJUnitAndCIReportsThatCannotBeTrueAreRefused() throws {
-    expectRefusal(try importing("unnamed.xml", #"<testsuite><testcase classname="A"/></testsuite>"#), saying: "a <testcase> without a name")
     expectRefusal(
-      try importing("future.xml", #"<testsuite timestamp="2999-01-01T00:00:00"><testcase classname="A" name="b"/></testsuite>"#),
+      try importing("unnamed.xml", #"<testsuite><testcase classname="A"/></testsuite>"#),
+      saying: "a <testcase> without a name")
+    expectRefusal(
+      try importing(
+        "future.xml", #"<testsuite timestamp="2999-01-01T00:00:00"><testcase classname="A" name="b"/></testsuite>"#),
       saying: "says its run started 2999-01-01T00:00:00Z, which has not come")
     // A date no calendar has is refused, never rolled into March or replaced by the file's time.
     for timestamp in ["2026-02-30T10:00:00", "2026-11-28T24:00:00", "NaN"] {
@@ -296,21 +345,31 @@ final class DailyJobHostileTests: XCTestCase {
         saying: "says a run started '\(timestamp)', which is no date")
     }
     let ci = try Flakelab.run(
-      ["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds|concatenates", "--format", "json"])
+      [
+        "ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds|concatenates",
+        "--format", "json",
+      ])
     XCTAssertEqual(ci.status, 0, ci.stderr)
     func tampered(_ from: String, _ to: String) -> String {
       XCTAssertTrue(ci.stdout.contains(from), from)
       return ci.stdout.replacingOccurrences(of: from, with: to)
     }
     func impossible(_ field: String) -> String { "a \(field) of 0 to 1000000000 seconds" }
-    let attempt = try XCTUnwrap(ci.stdout.range(of: #"\{"outcome": "passed"[^}]*\}"#, options: .regularExpression).map { String(ci.stdout[$0]) })
+    let attempt = try XCTUnwrap(
+      ci.stdout.range(of: #"\{"outcome": "passed"[^}]*\}"#, options: .regularExpression).map { String(ci.stdout[$0]) })
     let cases: [(String, String)] = [
       (tampered("\"flakelab\": \"\(Report.labVersion)\"", "\"flakelab\": \"9.0.0\""), "flakelab 9.0.0 wrote it"),
       (tampered(#""id": ""#, #""id": "", "was": ""#), "without its run's id"),
       (tampered(#""started": "20"#, #""started": "29"#), "a date that has come"),
-      (tampered(attempt, #"{"outcome": "failed", "observation": "x", "seconds": 1}"#), "says passed, its attempts make it failed"),
+      (
+        tampered(attempt, #"{"outcome": "failed", "observation": "x", "seconds": 1}"#),
+        "says passed, its attempts make it failed"
+      ),
       (tampered("CIJobTests.concatenates()", "CIJobTests.adds()"), "each test once: CIJobTests.adds() is there twice"),
-      (tampered(#""started": "20"#, #""started": "1970-01-01T00:00:00Z", "was": "20"#), "it says it started 1970-01-01T00:00:00Z"),
+      (
+        tampered(#""started": "20"#, #""started": "1970-01-01T00:00:00Z", "was": "20"#),
+        "it says it started 1970-01-01T00:00:00Z"
+      ),
       (tampered(#""seed": ""#, #""seed": "no seed", "was": ""#), "a seed of 0 to 2^64 − 1"),
       (tampered(#""index": 0"#, #""index": -3"#), "at indices of 0 or more, not -3"),
       // Numbers no run had: each one line, never a trap.
@@ -356,12 +415,16 @@ final class DailyJobHostileTests: XCTestCase {
 
   func testALabReportReIndentedIsTheSameRun() throws {
     let lab = try Flakelab.run(
-      ["test", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--iterations", "2",
-       "--format", "json"])
+      [
+        "test", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--iterations",
+        "2",
+        "--format", "json",
+      ])
     XCTAssertEqual(lab.status, 0, lab.stderr)
     XCTAssertEqual(try importing("lab.json", lab.stdout).stdout, "\(path("lab.json")): added (test, 1 test)\n")
     // As a person or a tool that keeps the order of keys re-indents it.
-    let indented = try Flakelab.runTool("/usr/bin/env", ["python3", "-m", "json.tool", "--indent", "4", path("lab.json")])
+    let indented = try Flakelab.runTool(
+      "/usr/bin/env", ["python3", "-m", "json.tool", "--indent", "4", path("lab.json")])
     XCTAssertNotEqual(indented, lab.stdout)
     let again = try importing("indented.json", indented)
     XCTAssertEqual(again.stdout, "\(path("indented.json")): already in the history, nothing added\n", again.stderr)
@@ -369,7 +432,8 @@ final class DailyJobHostileTests: XCTestCase {
 
   func testAnImportThatCannotSaySoStillSaysItWasStored() throws {
     let junit = path("one.xml")
-    try #"<testsuite><testcase classname="A" name="b"/></testsuite>"#.write(toFile: junit, atomically: true, encoding: .utf8)
+    try #"<testsuite><testcase classname="A" name="b"/></testsuite>"#.write(
+      toFile: junit, atomically: true, encoding: .utf8)
     let result = try Flakelab.shell("FLAKELAB history import '\(junit)' --history '\(path("h.sqlite"))' > /dev/full")
     XCTAssertEqual(result.status, 2)
     XCTAssertTrue(result.stderr.contains("the import itself is done: \(junit): added (junit, 1 test)"), result.stderr)
@@ -378,7 +442,8 @@ final class DailyJobHostileTests: XCTestCase {
 
   func testABranchOrCommitOnMoreThanOneLineIsRefused() throws {
     let junit = path("one.xml")
-    try #"<testsuite><testcase classname="A" name="b"/></testsuite>"#.write(toFile: junit, atomically: true, encoding: .utf8)
+    try #"<testsuite><testcase classname="A" name="b"/></testsuite>"#.write(
+      toFile: junit, atomically: true, encoding: .utf8)
     for option in ["--branch", "--commit"] {
       expectRefusal(
         try Flakelab.run(["history", "import", junit, "--history", path("h.sqlite"), option, "main\nGate: passed"]),
@@ -388,16 +453,20 @@ final class DailyJobHostileTests: XCTestCase {
 
   func testAHistoryThatCouldNotBeMadeLeavesNothingBeside() throws {
     let junit = path("one.xml")
-    try #"<testsuite><testcase classname="A" name="b"/></testsuite>"#.write(toFile: junit, atomically: true, encoding: .utf8)
+    try #"<testsuite><testcase classname="A" name="b"/></testsuite>"#.write(
+      toFile: junit, atomically: true, encoding: .utf8)
     // A disk with room for the file and not for its schema.
     let full = state.appendingPathComponent("full")
     try FileManager.default.createDirectory(at: full, withIntermediateDirectories: true)
     let mounted = try CapturedProcess.run("mount", ["-t", "tmpfs", "-o", "size=4k", "tmpfs", full.path])
     try XCTSkipIf(mounted.status != 0, "no tmpfs mount here: \(mounted.errorOutput)")
     defer { _ = try? CapturedProcess.run("umount", [full.path]) }
-    let result = try Flakelab.run(["history", "import", junit, "--history", full.appendingPathComponent("h.sqlite").path])
+    let result = try Flakelab.run([
+      "history", "import", junit, "--history", full.appendingPathComponent("h.sqlite").path,
+    ])
     XCTAssertEqual(result.status, 2, result.stdout)
-    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: full.path), [], "no history, no -journal, -wal or -shm")
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: full.path), [], "no history, no -journal, -wal or -shm")
   }
 
   func testAnInterruptDuringRetriesSaysInterruptedNotFailed() throws {
@@ -424,20 +493,24 @@ final class DailyJobHostileTests: XCTestCase {
     XCTAssertFalse(said.contains("FAILED"), said)
     // The summary and the JSON say it as the block does: never failed.
     XCTAssertTrue(said.contains("\n0 tests passed, 1 interrupted in their retries.\n"), said)
-    let run = try CIJSONReader.read(try XCTUnwrap(JSONParser.parse(try XCTUnwrap(FileManager.default.contents(atPath: path("ci.json"))))))
+    let run = try CIJSONReader.read(
+      try XCTUnwrap(JSONParser.parse(try XCTUnwrap(FileManager.default.contents(atPath: path("ci.json"))))))
     XCTAssertEqual(run.tests.map(\.status), [.interrupted])
     XCTAssertFalse(run.failsTheJob)
   }
 
   func testAQuarantineListsATestOnceAndNeverWritesThroughALinkToNothing() throws {
     let twice = try Quarantine.read(
-      Array(#"{"tests": [{"test": "M.a()", "reason": "first"}, {"test": "M.a()", "reason": "second"}]}"#.utf8), name: "q")
+      Array(#"{"tests": [{"test": "M.a()", "reason": "first"}, {"test": "M.a()", "reason": "second"}]}"#.utf8),
+      name: "q")
     XCTAssertEqual(twice.entries.map(\.reason), ["first"])
     let link = path("quarantine.json")
     let outside = state.deletingLastPathComponent().appendingPathComponent("elsewhere-\(UUID().uuidString)/q.json").path
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: outside)
     XCTAssertThrowsError(
-      try Quarantine.update(link, origin: .found, mustExist: false) { $0.add(.init(test: "M.a()", reason: "r", added: "d")) }
+      try Quarantine.update(link, origin: .found, mustExist: false) {
+        $0.add(.init(test: "M.a()", reason: "r", added: "d"))
+      }
     ) { XCTAssertEqual($0 as? QuarantineError, .danglingLink(path: link, target: outside)) }
     XCTAssertFalse(FileManager.default.fileExists(atPath: outside))
   }
@@ -450,7 +523,8 @@ final class DailyJobHostileTests: XCTestCase {
 
   func testAnImportIsFiledUnderThePackagesCheckoutWhereverItRuns() throws {
     let junit = path("one.xml")
-    try #"<testsuite><testcase classname="A" name="b"/></testsuite>"#.write(toFile: junit, atomically: true, encoding: .utf8)
+    try #"<testsuite><testcase classname="A" name="b"/></testsuite>"#.write(
+      toFile: junit, atomically: true, encoding: .utf8)
     let head = try Flakelab.runTool("/usr/bin/env", ["git", "-C", Fixtures.ciJob, "rev-parse", "HEAD"])
       .trimmingCharacters(in: .whitespacesAndNewlines)
     try XCTSkipIf(head.isEmpty, "the fixture is not in a git checkout here")
@@ -470,7 +544,8 @@ final class DailyJobHostileTests: XCTestCase {
     try "not yet a history".write(toFile: history, atomically: true, encoding: .utf8)
     try FileManager.default.createSymbolicLink(atPath: path("link.json"), withDestinationPath: report)
     let package = state.appendingPathComponent("package")
-    try FileManager.default.createDirectory(at: package.appendingPathComponent(".flakelab"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: package.appendingPathComponent(".flakelab"), withIntermediateDirectories: true)
     // `linkdir/..` is the directory `linkdir` links into, as the kernel resolves it: the new
     // history's own, not this one.
     let deep = state.appendingPathComponent("d/sub")
@@ -516,13 +591,17 @@ final class DailyJobHostileTests: XCTestCase {
     XCTAssertTrue(written.hasPrefix(#"{"flakelab": "quarantine", "tests": ["#), written)
     XCTAssertEqual(try Quarantine.read(Array(written.utf8), name: "q").entries.map(\.test), ["M.a()"])
     try ciReport.write(toFile: path("report.json"), atomically: true, encoding: .utf8)
-    let ci = try Flakelab.run(["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--quarantine", path("report.json")])
+    let ci = try Flakelab.run([
+      "ci", "--package-path", Fixtures.ciJob, "--skip-build", "--quarantine", path("report.json"),
+    ])
     expectRefusal(ci, saying: "is not a quarantine file")
   }
   /// Help, the version and a completion script that cannot be written are no success: `make
   /// install` would install an empty completion.
   func testHelpVersionAndCompletionsThatCannotBeWrittenExitTwo() throws {
-    for words in ["--help", "help ci", "ci --help", "history import --help", "--version", "--generate-completion-script zsh"] {
+    for words in [
+      "--help", "help ci", "ci --help", "history import --help", "--version", "--generate-completion-script zsh",
+    ] {
       let result = try Flakelab.shell("FLAKELAB \(words) > /dev/full")
       XCTAssertEqual(result.status, 2, words)
       XCTAssertTrue(result.stderr.contains("could not write to standard output"), result.stderr)

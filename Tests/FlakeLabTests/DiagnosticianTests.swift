@@ -35,10 +35,12 @@ final class DiagnosticianTests: XCTestCase {
         why: "stopped arms of one queue are what blocks-thread asks: every iteration there failed, and the suite "
           + "passes under serial each failed after a wait of a second or more",
         runs: [
-          run(.global, .suite, failed: 0, of: 20), run(.serial, .suite, failed: 3, of: 3, stop: .everyIterationFailedSlowly),
+          run(.global, .suite, failed: 0, of: 20),
+          run(.serial, .suite, failed: 3, of: 3, stop: .everyIterationFailedSlowly),
           run(.global, .repetitions, failed: 0, of: 40),
           run(.serial, .repetitions, failed: 3, of: 3, stop: .everyIterationFailed),
-          run(.seeded, .repetitions, failed: 3, of: 3, stop: .everyIterationFailed), run(.global, .fresh, failed: 0, of: 20),
+          run(.seeded, .repetitions, failed: 3, of: 3, stop: .everyIterationFailed),
+          run(.global, .fresh, failed: 0, of: 20),
         ],
         diagnosis: .blocksThread),
       Shape(
@@ -497,7 +499,8 @@ final class DiagnosticianTests: XCTestCase {
       Diagnostician.judge(arms + seeds([5], of: 20, replayed: [0, 5], failedAgain: [5]), confidence: 0.95).diagnosis,
       .undetermined)
     XCTAssertEqual(
-      Diagnostician.judge(arms + seeds([3, 9], replayed: [0, 1, 3, 9], failedAgain: [3, 9]), confidence: 0.95).diagnosis,
+      Diagnostician.judge(arms + seeds([3, 9], replayed: [0, 1, 3, 9], failedAgain: [3, 9]), confidence: 0.95)
+        .diagnosis,
       .undetermined)
     XCTAssertEqual(
       Diagnostician.judge(

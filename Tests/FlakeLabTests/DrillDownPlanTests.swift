@@ -188,8 +188,10 @@ final class DrillDownPlanTests: XCTestCase {
     XCTAssertFalse(block.contains { $0.contains("0 of 0 failed") }, "\(block)")
     XCTAssertEqual(
       block.filter { $0.hasPrefix("    not run: ") },
-      ["    not run: repetitions, global; repetitions, serial; repetitions, seeded; fresh, serial; stressed, global "
-        + "(it timed out in every pass and in its first 3 processes alone, so each further arm would only wait again)"])
+      [
+        "    not run: repetitions, global; repetitions, serial; repetitions, seeded; fresh, serial; stressed, global "
+          + "(it timed out in every pass and in its first 3 processes alone, so each further arm would only wait again)"
+      ])
 
     var finishes = DrillDownPlan(
       arms: arms, tests: [race], failingEverywhere: [race], screen: screen, settings: settings)

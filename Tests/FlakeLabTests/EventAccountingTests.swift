@@ -19,10 +19,15 @@ final class EventAccountingTests: XCTestCase, LongHalf {
 
   private func started(_ id: String) -> String { TestEvent.testStarted(testID: id).line }
   private func ended(_ id: String) -> String { TestEvent.testEnded(testID: id).line }
-  private func issue(_ id: String) -> String { TestEvent.issueRecorded(testID: id, message: "no", isFailure: true).line }
+  private func issue(_ id: String) -> String {
+    TestEvent.issueRecorded(testID: id, message: "no", isFailure: true).line
+  }
 
   func testAPassWhoseEventsAddUpIsNotLost() throws {
-    let lines = [TestEvent.runStarted.line, started(tests[0]), started(tests[1]), issue(tests[1]), ended(tests[1]), ended(tests[0])]
+    let lines = [
+      TestEvent.runStarted.line, started(tests[0]), started(tests[1]), issue(tests[1]), ended(tests[1]),
+      ended(tests[0]),
+    ]
     let feed = try feed(reading: lines + [TestEvent.runEnded(eventsWritten: 6).line])
     XCTAssertFalse(feed.lostEvents)
     XCTAssertEqual(feed.drain().map { $0.outcome == nil }, [false, true])
@@ -89,9 +94,9 @@ final class EventAccountingTests: XCTestCase, LongHalf {
       for run in report.runs {
         let name = run.key.variant
         let expected =
-          if name.hasPrefix("empty") || name.hasPrefix("known") { \Tally.passed }
-          else if name.hasPrefix("disabled") { \Tally.skipped }
-          else { \Tally.failed }
+          if name.hasPrefix("empty") || name.hasPrefix("known") { \Tally.passed } else if name.hasPrefix("disabled") {
+            \Tally.skipped
+          } else { \Tally.failed }
         XCTAssertEqual(run.tally.iterations, passes, name)
         XCTAssertEqual(run.tally[keyPath: expected], passes, "\(name): \(Flakelab.counts(run))")
         XCTAssertEqual(run.notRun, 0, name)

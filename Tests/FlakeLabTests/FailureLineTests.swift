@@ -67,9 +67,11 @@ final class FailureLineTests: XCTestCase {
     let bystander = "M.UISchedulerTests/testVoidsThreadHop"
     let feed = try SuiteEventFeed(testIDs: [owner, bystander], bodies: bodies)
     let late = TestEvent.issueRecorded(
-      testID: bystander, message: "XCTAssertFalse failed", isFailure: true, location: SourceLocation(path: source, line: 14))
+      testID: bystander, message: "XCTAssertFalse failed", isFailure: true,
+      location: SourceLocation(path: source, line: 14))
     let lines = [
-      TestEvent.runStarted, .testStarted(testID: owner), .testEnded(testID: owner), .testStarted(testID: bystander), late,
+      TestEvent.runStarted, .testStarted(testID: owner), .testEnded(testID: owner), .testStarted(testID: bystander),
+      late,
       .testEnded(testID: bystander),
     ].map(\.line)
     XCTAssertTrue(SystemCalls.writeAll(Array(lines.joined().utf8), to: feed.descriptor))
@@ -143,7 +145,8 @@ final class FailureLineTests: XCTestCase {
       testID: "M.t()/F.swift:1:1", message: "Expectation failed", isFailure: true,
       location: SourceLocation(path: "/p/F.swift", line: 12))
     XCTAssertEqual(TestEvent.parse(Array(event.line.utf8).dropLast()), event)
-    let swiftTesting = #"{"kind":"event","version":0,"payload":{"kind":"issueRecorded","testID":"M.t()","#
+    let swiftTesting =
+      #"{"kind":"event","version":0,"payload":{"kind":"issueRecorded","testID":"M.t()","#
       + #""issue":{"isKnown":false,"sourceLocation":{"_filePath":"/p/F.swift","line":7,"column":5}},"#
       + #""messages":[{"symbol":"fail","text":"Expectation failed"}]}}"#
     guard case .issueRecorded(_, _, _, let location) = TestEvent.parse(Array(swiftTesting.utf8)) else {
@@ -154,8 +157,11 @@ final class FailureLineTests: XCTestCase {
 
   /// The blocking frame the harness names becomes a line in the package.
   func testABlockingFramesPlaceIsALine() throws {
-    let place = ThreadBlocks.place(call: "dispatch_semaphore_wait", frame: "XCTestCase.fulfillment(of:timeout:) at Tests/Support/Asserts.swift:40")
-    XCTAssertEqual(ThreadBlocks.location(of: place, from: "/pkg"), SourceLocation(path: "/pkg/Tests/Support/Asserts.swift", line: 40))
+    let place = ThreadBlocks.place(
+      call: "dispatch_semaphore_wait", frame: "XCTestCase.fulfillment(of:timeout:) at Tests/Support/Asserts.swift:40")
+    XCTAssertEqual(
+      ThreadBlocks.location(of: place, from: "/pkg"), SourceLocation(path: "/pkg/Tests/Support/Asserts.swift", line: 40)
+    )
     XCTAssertNil(ThreadBlocks.location(of: ThreadBlocks.place(call: "usleep", frame: "T.test()"), from: "/pkg"))
     // The frame's path is the package's as given (`--package-path`), so that a report names it
     // as the run did, wherever `merge` reads it.
@@ -190,7 +196,8 @@ final class FailureLineTests: XCTestCase {
     let line = SuiteAnswerText.armLine(run)
     XCTAssertTrue(
       line.hasSuffix(
-        "1 blocked the queue's thread at T.testWaits() at Tests/M/T.swift:4, in usleep (and 1 that passed blocked it too)"),
+        "1 blocked the queue's thread at T.testWaits() at Tests/M/T.swift:4, in usleep (and 1 that passed blocked it too)"
+      ),
       line)
   }
 
@@ -242,7 +249,8 @@ final class FailureLineTests: XCTestCase {
     XCTAssertEqual(read.runs.first?.tally.places, run.tally.places)
     XCTAssertEqual(read.tests.first?.lead, finding.lead)
     let annotations = ReportAnnotations.lines(read, workspace: directory.path)
-    XCTAssertTrue(annotations.contains { $0.hasPrefix("::warning file=UISchedulerTests.swift,line=14,") }, "\(annotations)")
+    XCTAssertTrue(
+      annotations.contains { $0.hasPrefix("::warning file=UISchedulerTests.swift,line=14,") }, "\(annotations)")
   }
 
   /// A crash has no recorded issue; the runtime names its line by `#fileID`, found in the
@@ -255,7 +263,10 @@ final class FailureLineTests: XCTestCase {
     XCTAssertEqual(
       LeadLine.crashSite(how, in: directory.path),
       SourceLocation(path: directory.path + "/Tests/M/Deep/Crashes.swift", line: 43))
-    XCTAssertNil(LeadLine.crashSite("signal 4 (SIGILL): Swift/ContiguousArrayBuffer.swift:691: Fatal error: Index out of range", in: directory.path))
+    XCTAssertNil(
+      LeadLine.crashSite(
+        "signal 4 (SIGILL): Swift/ContiguousArrayBuffer.swift:691: Fatal error: Index out of range", in: directory.path)
+    )
     XCTAssertNil(LeadLine.crashSite("signal 11 (SIGSEGV)", in: directory.path))
   }
 
@@ -270,14 +281,18 @@ final class FailureLineTests: XCTestCase {
         .init(outcome: .passed, seconds: 0.1),
       ])
     test.location = SourceLocation(path: source, line: 8)
-    let run = CIRun(packagePath: directory.path, retries: 1, timeout: .seconds(60), failOnFlaky: true, seed: 7, tests: [test])
+    let run = CIRun(
+      packagePath: directory.path, retries: 1, timeout: .seconds(60), failOnFlaky: true, seed: 7, tests: [test])
     let read = try CIJSONReader.read(try XCTUnwrap(JSONParser.parse(Array(CIJSON.render(run).utf8))))
     XCTAssertEqual(read.tests.first?.attempts.first?.place, place)
     // One path style in every format: from the package.
-    XCTAssertTrue(CIText.render(read).contains("seen: XCTAssertFalse failed at UISchedulerTests.swift:14"), CIText.render(read))
+    XCTAssertTrue(
+      CIText.render(read).contains("seen: XCTAssertFalse failed at UISchedulerTests.swift:14"), CIText.render(read))
     XCTAssertTrue(CIText.render(read).contains("declared at: UISchedulerTests.swift:8"), CIText.render(read))
     XCTAssertTrue(CIJUnit.render(read).contains("XCTAssertFalse failed at UISchedulerTests.swift:14"))
-    XCTAssertTrue(CIMarkdown.render(read).contains("XCTAssertFalse failed<br>at `UISchedulerTests.swift:14`"), CIMarkdown.render(read))
+    XCTAssertTrue(
+      CIMarkdown.render(read).contains("XCTAssertFalse failed<br>at `UISchedulerTests.swift:14`"),
+      CIMarkdown.render(read))
     let annotations = CIAnnotations.lines(read, workspace: directory.path)
     XCTAssertTrue(annotations.contains { $0.contains(" file=UISchedulerTests.swift,line=14,") }, "\(annotations)")
   }
@@ -299,7 +314,8 @@ final class UnrunOwnerTests: XCTestCase {
     let feed = try SuiteEventFeed(testIDs: tests, bodies: bodies)
     let lines = [
       TestEvent.runStarted, .testStarted(testID: "M.T/testB"),
-      .issueRecorded(testID: "M.T/testB", message: "failed", isFailure: true, location: SourceLocation(path: source, line: 3)),
+      .issueRecorded(
+        testID: "M.T/testB", message: "failed", isFailure: true, location: SourceLocation(path: source, line: 3)),
       .testEnded(testID: "M.T/testB"),
     ].map(\.line)
     XCTAssertTrue(SystemCalls.writeAll(Array(lines.joined().utf8), to: feed.descriptor))

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationXML)
-  import FoundationXML
-#endif
 import XCTest
 
 @testable import FlakeLab
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
 
 /// `--format html`: one self-contained page, well-formed, with nothing from elsewhere, and as a
 /// browser shows it at a desktop's width and a phone's.
@@ -23,7 +24,8 @@ final class HTMLReportTests: XCTestCase {
     let again = try SavedReports.merge(saved, ["--baseline", saved])
     XCTAssertEqual(again.status, 0, again.stderr)
     XCTAssertTrue(
-      again.stderr.contains("baseline: no test's verdict or suite rate changed significantly (2 tests in both reports)"),
+      again.stderr.contains(
+        "baseline: no test's verdict or suite rate changed significantly (2 tests in both reports)"),
       again.stderr)
     XCTAssertTrue(page.contains("<title>flakelab test: 1 of 2 tests not stable</title>"), page)
     // The page opens with the summary by cause, its count and what to do, each test
@@ -45,7 +47,9 @@ final class HTMLReportTests: XCTestCase {
     }
     XCTAssertTrue(page.contains("Expectation failed: (done.wait(timeout: .now() + 1) → .timedOut) == .success"), page)
     // The replay: one fresh process on one queue, where it blocks every time.
-    XCTAssertTrue(page.contains("--layout fresh --filter &apos;^FlakeKindsTests\\.blocksThread\\(\\)$&apos; --executor serial"), page)
+    XCTAssertTrue(
+      page.contains("--layout fresh --filter &apos;^FlakeKindsTests\\.blocksThread\\(\\)$&apos; --executor serial"),
+      page)
     XCTAssertTrue(page.contains("<summary>1 test stable over 3 passes under serial</summary>"), page)
     XCTAssertTrue(page.contains("Kinds.swift:46"), page)
   }
@@ -63,7 +67,8 @@ final class HTMLReportTests: XCTestCase {
   /// A plot of several tests' runs labels each row with the end of its test's ID, which tells
   /// tests apart, the whole ID on hover, and its arm on a line of its own.
   func testPlotLabelsShowTheTestAndItsArm() {
-    let test = PackageTest(id: "SomeLongModuleNameTests.WorkshopTests.ToggleTests/thousandToggles()", framework: .xctest)
+    let test = PackageTest(
+      id: "SomeLongModuleNameTests.WorkshopTests.ToggleTests/thousandToggles()", framework: .xctest)
     let runs = [ExecutorID.global, .serial].map { executor in
       var tally = Tally()
       tally.record(.passed, count: 9)

@@ -7,7 +7,8 @@ import XCTest
 /// The history's answer from runs given outright: what counts as flaky, as a CI rate and a flip,
 /// where a test first flaked, and when it stopped.
 final class HistoryAnalysisTests: XCTestCase {
-  private let window = HistoryAnswer.Window(from: Date(timeIntervalSince1970: 0), to: Date(timeIntervalSince1970: 1e9), branch: nil)
+  private let window = HistoryAnswer.Window(
+    from: Date(timeIntervalSince1970: 0), to: Date(timeIntervalSince1970: 1e9), branch: nil)
 
   private func run(
     _ day: Int, _ commit: String?, _ statuses: [String: CITest.Status], kind: RecordedRun.Kind = .ci
@@ -33,7 +34,8 @@ final class HistoryAnalysisTests: XCTestCase {
     XCTAssertTrue(x.isFlaky)
     XCTAssertEqual(x.flakyCommits, ["a", "c"])
     XCTAssertEqual(x.firstFlaked?.commit, "a")
-    XCTAssertEqual(x.firstFlaked?.started, Date(timeIntervalSince1970: 2 * 86_400), "the failure, not the pass before it")
+    XCTAssertEqual(
+      x.firstFlaked?.started, Date(timeIntervalSince1970: 2 * 86_400), "the failure, not the pass before it")
     XCTAssertEqual(x.ciFailures, 2)
     XCTAssertEqual(x.ciRuns, 4)
     XCTAssertEqual(x.flips, 3)
@@ -51,7 +53,8 @@ final class HistoryAnalysisTests: XCTestCase {
   func testALabRunIsEvidenceButNoCIRate() {
     var lab = run(2, "a", ["T.x()": .flaky], kind: .lab)
     lab.results = [.init(test: "T.x()", status: .flaky, attempts: 400, failures: 37)]
-    let answer = HistoryAnalysis.answer([run(1, "a", ["T.x()": .passed]), lab, run(3, "b", ["T.x()": .passed])], window: window)
+    let answer = HistoryAnalysis.answer(
+      [run(1, "a", ["T.x()": .passed]), lab, run(3, "b", ["T.x()": .passed])], window: window)
     XCTAssertEqual(answer.labRuns, 1)
     XCTAssertEqual(answer.tests.first?.isFlaky, true)
     XCTAssertEqual(answer.tests.first?.ciRuns, 2)
@@ -63,9 +66,12 @@ final class HistoryAnalysisTests: XCTestCase {
     var runs = [run(0, "a", ["T.x()": .flaky])]
     runs += (1...3).map { run($0, "b\($0)", ["T.x()": .passed]) }
     XCTAssertEqual(HistoryAnalysis.answer(runs, window: window, quietRuns: 3).stoppedFlaking, ["T.x()"])
-    XCTAssertEqual(HistoryAnalysis.answer(runs, window: window, quietRuns: 4).stoppedFlaking, [], "the flaky run is among the last 4")
+    XCTAssertEqual(
+      HistoryAnalysis.answer(runs, window: window, quietRuns: 4).stoppedFlaking, [], "the flaky run is among the last 4"
+    )
     let ready = HistoryAnalysis.answer(
-      [], window: window, quarantined: ["T.q()": [.passed, .passed, .passed], "T.r()": [.passed, .flaky, .passed], "T.s()": [.passed]],
+      [], window: window,
+      quarantined: ["T.q()": [.passed, .passed, .passed], "T.r()": [.passed, .flaky, .passed], "T.s()": [.passed]],
       quietRuns: 3)
     XCTAssertEqual(ready.readyToLeave, ["T.q()"])
   }
@@ -73,7 +79,9 @@ final class HistoryAnalysisTests: XCTestCase {
   /// The gate fails the job only on a rate shown above its bound; a test with too few runs to
   /// tell is listed, not failed.
   func testTheGateFailsOnlyOnARateShownAboveTheBound() {
-    let runs = (0..<30).map { day in run(day, "c\(day)", ["T.often()": day % 3 == 0 ? .passed : .failed, "T.once()": day == 5 ? .flaky : .passed]) }
+    let runs = (0..<30).map { day in
+      run(day, "c\(day)", ["T.often()": day % 3 == 0 ? .passed : .failed, "T.once()": day == 5 ? .flaky : .passed])
+    }
     let answer = HistoryAnalysis.answer(runs, window: window, maxFailureRate: 0.05)
     XCTAssertEqual(answer.gate?.over, ["T.often()"])
     XCTAssertEqual(answer.gate?.undecided, ["T.once()"], "1 of 30: its interval reaches above 5%")
@@ -87,10 +95,13 @@ final class HistoryAnalysisTests: XCTestCase {
   /// of them, so neither a CI failure nor a flaky commit; the run is listed as a crash.
   func testAFlakyRunBesideACrashCountsForNoneOfItsTests() {
     var crashed = run(2, "a", ["T.x()": .flaky, "T.y()": .flaky])
-    crashed.results = crashed.results.map { .init(test: $0.test, status: .flaky, attempts: 2, failures: 1, besideACrash: true) }
+    crashed.results = crashed.results.map {
+      .init(test: $0.test, status: .flaky, attempts: 2, failures: 1, besideACrash: true)
+    }
     let answer = HistoryAnalysis.answer([run(1, "a", ["T.x()": .passed, "T.y()": .passed]), crashed], window: window)
     XCTAssertEqual(answer.tests.map(\.test), [])
-    XCTAssertEqual(answer.crashes, [.init(started: Date(timeIntervalSince1970: 2 * 86_400), commit: "a", tests: ["T.x()", "T.y()"])])
+    XCTAssertEqual(
+      answer.crashes, [.init(started: Date(timeIntervalSince1970: 2 * 86_400), commit: "a", tests: ["T.x()", "T.y()"])])
     // To the second: one commit's crashes of a day are told apart.
     XCTAssertEqual(answer.crashes.map(HistoryText.crashLine), ["1970-01-03 00:00:00 UTC a: T.x(), T.y()"])
     let own = HistoryAnalysis.answer([run(1, "a", ["T.x()": .passed]), run(2, "a", ["T.x()": .flaky])], window: window)
@@ -104,7 +115,8 @@ final class HistoryAnalysisTests: XCTestCase {
     var lab = run(4, nil, ["T.y()": .flaky], kind: .lab)
     lab.results = [.init(test: "T.y()", status: .flaky, attempts: 40, failures: 7)]
     let runs = [
-      run(1, "a", ["T.x()": .passed, "T.y()": .failed]), run(2, "a", ["T.x()": .failed, "T.y()": .passed]), crashed, lab,
+      run(1, "a", ["T.x()": .passed, "T.y()": .failed]), run(2, "a", ["T.x()": .failed, "T.y()": .passed]), crashed,
+      lab,
     ]
     let answer = HistoryAnalysis.answer(
       runs, window: .init(from: window.from, to: window.to, branch: "main"), quarantined: ["T.q()": [.passed]],
@@ -134,7 +146,8 @@ final class HistoryAnalysisTests: XCTestCase {
     XCTAssertEqual(shell.output, hostile, "one argument, as the name is")
     XCTAssertFalse(FileManager.default.fileExists(atPath: pwned))
 
-    let reversed = HistoryAnalysis.answer([], window: window, quarantined: ["T.a\u{202E}cba()": [.passed]], quietRuns: 1)
+    let reversed = HistoryAnalysis.answer(
+      [], window: window, quarantined: ["T.a\u{202E}cba()": [.passed]], quietRuns: 1)
     XCTAssertTrue(HistoryText.render(reversed, path: "h").contains("T.a\\u{202E}cba()"))
     XCTAssertFalse(HistoryText.render(reversed, path: "h").unicodeScalars.contains("\u{202E}"))
     XCTAssertEqual(Formatting.printable("a\u{2066}b\u{200F}"), "a\\u{2066}b\\u{200F}")

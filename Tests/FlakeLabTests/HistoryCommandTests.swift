@@ -40,32 +40,51 @@ final class HistoryCommandTests: XCTestCase {
       directory: URL(fileURLWithPath: Fixtures.ciJob))
     XCTAssertNotEqual(swiftTest.status, 0, "broken() fails")
     let swiftTesting = state.appendingPathComponent("results-swift-testing.xml").path
-    let imported = try flakelab(["history", "import", xml, swiftTesting, "--history", history, "--commit", "c1", "--branch", "imported"])
+    let imported = try flakelab([
+      "history", "import", xml, swiftTesting, "--history", history, "--commit", "c1", "--branch", "imported",
+    ])
     XCTAssertEqual(imported.status, 0, imported.stderr)
     XCTAssertEqual(imported.stdout, "\(xml): added (junit, 2 tests)\n\(swiftTesting): added (junit, 5 tests)\n")
     let again = try flakelab(["history", "import", swiftTesting, "--history", history])
     XCTAssertEqual(again.stdout, "\(swiftTesting): already in the history, nothing added\n")
 
     let ci = try flakelab(
-      ["ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "failsOnce|broken\\(\\)",
-       "--record", history, "--format", "json", "--output", state.appendingPathComponent("ci.json").path])
+      [
+        "ci", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "failsOnce|broken\\(\\)",
+        "--record", history, "--format", "json", "--output", state.appendingPathComponent("ci.json").path,
+      ])
     XCTAssertEqual(ci.status, 1, ci.stderr)
     // Its JSON imported after the record is the same run.
     let json = try flakelab(["history", "import", state.appendingPathComponent("ci.json").path, "--history", history])
     XCTAssertTrue(json.stdout.hasSuffix("already in the history, nothing added\n"), json.stdout)
     let lab = try flakelab(
-      ["test", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--iterations", "3",
-       "--record", history, "--output", state.appendingPathComponent("lab.json").path])
+      [
+        "test", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--iterations",
+        "3",
+        "--record", history, "--output", state.appendingPathComponent("lab.json").path,
+      ])
     XCTAssertEqual(lab.status, 0, lab.stderr)
     // So is a lab run's report, by its digest.
-    let report = try flakelab(["history", "import", state.appendingPathComponent("lab.json").path, "--history", history])
-    XCTAssertTrue(report.stdout.hasSuffix("lab.json: already in the history, nothing added\n"), report.stdout + report.stderr)
+    let report = try flakelab([
+      "history", "import", state.appendingPathComponent("lab.json").path, "--history", history,
+    ])
+    XCTAssertTrue(
+      report.stdout.hasSuffix("lab.json: already in the history, nothing added\n"), report.stdout + report.stderr)
 
-    XCTAssertEqual(try sqlite("SELECT command, count(*) FROM runs GROUP BY command ORDER BY command"), ["ci|1", "junit|2", "test|1"])
     XCTAssertEqual(
-      try sqlite("SELECT command, commit_id, status, attempts, failures FROM results JOIN runs ON runs.id = run WHERE test = 'CIJobTests.failsOnce()' ORDER BY started, runs.id").map { $0.split(separator: "|").enumerated().map { $0.offset == 1 ? ($0.element == "c1" ? "c1" : "git") : String($0.element) }.joined(separator: "|") },
+      try sqlite("SELECT command, count(*) FROM runs GROUP BY command ORDER BY command"), ["ci|1", "junit|2", "test|1"])
+    XCTAssertEqual(
+      try sqlite(
+        "SELECT command, commit_id, status, attempts, failures FROM results JOIN runs ON runs.id = run WHERE test = 'CIJobTests.failsOnce()' ORDER BY started, runs.id"
+      ).map {
+        $0.split(separator: "|").enumerated().map {
+          $0.offset == 1 ? ($0.element == "c1" ? "c1" : "git") : String($0.element)
+        }.joined(separator: "|")
+      },
       ["junit|c1|failed|1|1", "ci|git|passed|1|0"])
-    XCTAssertEqual(try sqlite("SELECT status, attempts >= 3 FROM results JOIN runs ON runs.id = run WHERE command = 'test'"), ["passed|1"])
+    XCTAssertEqual(
+      try sqlite("SELECT status, attempts >= 3 FROM results JOIN runs ON runs.id = run WHERE command = 'test'"),
+      ["passed|1"])
 
     let answer = try flakelab(["history", "--history", history, "--format", "json", "--max-failure-rate", "0.01"])
     XCTAssertEqual(answer.status, 1, "broken() failed 2 of 2 CI runs: shown above 1%")
@@ -82,11 +101,15 @@ final class HistoryCommandTests: XCTestCase {
     // One failure in two runs already shows a rate above 1% (Wilson's low end 9.45%).
     XCTAssertEqual(
       Set(document.gate?.over ?? []),
-      ["CIJobTests.broken()", "CIJobTests.brokenButQuarantined()", "CIJobTests.failsOnce()", "CIJobTests.JobXCTests/testFailsOnce"])
+      [
+        "CIJobTests.broken()", "CIJobTests.brokenButQuarantined()", "CIJobTests.failsOnce()",
+        "CIJobTests.JobXCTests/testFailsOnce",
+      ])
     let loose = try flakelab(["history", "--history", history, "--max-failure-rate", "0.5"])
     XCTAssertEqual(loose.status, 0, "none is shown above 50% in two runs")
     let markdown = try flakelab(["history", "--history", history, "--format", "markdown", "--max-failure-rate", "0.5"])
-    XCTAssertTrue(markdown.stdout.contains("\n\nToo few runs to tell either way (not failing the job): "), markdown.stdout)
+    XCTAssertTrue(
+      markdown.stdout.contains("\n\nToo few runs to tell either way (not failing the job): "), markdown.stdout)
     let text = try flakelab(["history", "--history", history, "--branch", "imported"])
     XCTAssertTrue(text.stdout.contains("2 CI runs and 0 lab runs on 1 commit."), text.stdout)
   }
@@ -107,8 +130,10 @@ final class HistoryCommandTests: XCTestCase {
       }
     }
     let errors = [Pipe(), Pipe()]
-    let first = try Flakelab.launch(["history", "import", "--history", history, "--commit", "c"] + files(1), errors: errors[0])
-    let second = try Flakelab.launch(["history", "import", "--history", history, "--commit", "c"] + files(2), errors: errors[1])
+    let first = try Flakelab.launch(
+      ["history", "import", "--history", history, "--commit", "c"] + files(1), errors: errors[0])
+    let second = try Flakelab.launch(
+      ["history", "import", "--history", history, "--commit", "c"] + files(2), errors: errors[1])
     first.waitUntilExit()
     second.waitUntilExit()
     let said = errors.map { String(decoding: $0.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
@@ -116,7 +141,8 @@ final class HistoryCommandTests: XCTestCase {
     XCTAssertEqual(try sqlite("SELECT count(*) FROM runs; SELECT count(*) FROM results"), ["30", "60"])
     let answer = try flakelab(["history", "--history", history, "--window", "36500"])
     XCTAssertTrue(answer.stdout.contains("30 CI runs and 0 lab runs on 1 commit."), answer.stdout)
-    XCTAssertTrue(answer.stdout.contains("Flaky: passed and failed on the same commit (1):\n  M.C/testFlaky\n"), answer.stdout)
+    XCTAssertTrue(
+      answer.stdout.contains("Flaky: passed and failed on the same commit (1):\n  M.C/testFlaky\n"), answer.stdout)
   }
 
   /// A file that is a pipe, as `history import <(…)` or `… | history import /dev/stdin` give it.
@@ -125,7 +151,10 @@ final class HistoryCommandTests: XCTestCase {
     try Data(#"<testsuite><testcase classname="M" name="t()"/></testsuite>"#.utf8).write(to: URL(fileURLWithPath: file))
     let output = try Flakelab.runTool(
       "/usr/bin/env",
-      ["bash", "-c", #"cat "$0" | "$1" history import /dev/stdin --history "$2" --commit c 2>&1"#, file, Flakelab.executable.path, history])
+      [
+        "bash", "-c", #"cat "$0" | "$1" history import /dev/stdin --history "$2" --commit c 2>&1"#, file,
+        Flakelab.executable.path, history,
+      ])
     XCTAssertEqual(output, "/dev/stdin: added (junit, 1 test)\n")
   }
 
@@ -136,18 +165,26 @@ final class HistoryCommandTests: XCTestCase {
     let broken = state.appendingPathComponent("broken.xml").path
     try Data("<testsuite>\n<testcase name=\"x\">\n</testsuite>".utf8).write(to: URL(fileURLWithPath: broken))
     let other = state.appendingPathComponent("other.xml").path
-    try Data(#"<testsuite><testcase classname="M" name="u()"/></testsuite>"#.utf8).write(to: URL(fileURLWithPath: other))
+    try Data(#"<testsuite><testcase classname="M" name="u()"/></testsuite>"#.utf8).write(
+      to: URL(fileURLWithPath: other))
     // One bad file among good ones stores none of them.
     let refused = try flakelab(["history", "import", other, broken, "--history", history])
     XCTAssertEqual(refused.status, 2)
     XCTAssertEqual(refused.stdout, "")
-    XCTAssertEqual(refused.stderr, "flakelab: \(broken):3: not well-formed XML (</…> does not close <testcase>); nothing was imported\n")
+    XCTAssertEqual(
+      refused.stderr,
+      "flakelab: \(broken):3: not well-formed XML (</…> does not close <testcase>); nothing was imported\n")
     XCTAssertEqual(try sqlite("SELECT count(*) FROM runs"), ["1"])
     // swift test's XCTest file for a package whose tests are all Swift Testing's.
     let empty = state.appendingPathComponent("empty.xml").path
-    try Data(#"<testsuites><testsuite name="TestResults" errors="0" tests="0" failures="0" time="0.0"></testsuite></testsuites>"#.utf8)
-      .write(to: URL(fileURLWithPath: empty))
-    XCTAssertEqual(try flakelab(["history", "import", empty, "--history", history]).stdout, "\(empty): no test in it, nothing added\n")
+    try Data(
+      #"<testsuites><testsuite name="TestResults" errors="0" tests="0" failures="0" time="0.0"></testsuite></testsuites>"#
+        .utf8
+    )
+    .write(to: URL(fileURLWithPath: empty))
+    XCTAssertEqual(
+      try flakelab(["history", "import", empty, "--history", history]).stdout,
+      "\(empty): no test in it, nothing added\n")
     XCTAssertEqual(try sqlite("SELECT count(*) FROM runs"), ["1"])
 
     // A history damaged on disk: its schema's page overwritten.
@@ -207,7 +244,9 @@ final class HistoryCommandTests: XCTestCase {
       ["quarantine", "list", "--quarantine", quarantine, "--history", history, "--package-path", Fixtures.ciJob])
     XCTAssertEqual(list.status, 0, list.stderr)
     XCTAssertTrue(
-      list.stdout.hasSuffix("CIJobTests.adds(): ready to leave, passed each of its last 20 CI runs (flakelab quarantine remove 'CIJobTests.adds()')\n"),
+      list.stdout.hasSuffix(
+        "CIJobTests.adds(): ready to leave, passed each of its last 20 CI runs (flakelab quarantine remove 'CIJobTests.adds()')\n"
+      ),
       list.stdout)
     XCTAssertFalse(list.stdout.contains("concatenates(): ready"), list.stdout)
   }

@@ -8,7 +8,8 @@ import XCTest
 /// how a JUnit test case becomes a test's status.
 final class HistoryFormatTests: XCTestCase {
   func testSHA256MatchesTheStandardsVectors() {
-    XCTAssertEqual(SHA256.hex(of: Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    XCTAssertEqual(
+      SHA256.hex(of: Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     XCTAssertEqual(SHA256.hex(of: []), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     XCTAssertEqual(
       SHA256.hex(of: Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
@@ -61,7 +62,8 @@ final class HistoryFormatTests: XCTestCase {
         .init(test: "M.C/testTwice", status: .flaky, attempts: 2, failures: 1),
       ])
     XCTAssertThrowsError(
-      try JUnitImport.run(Array("<html></html>".utf8), path: "p.xml", source: "s", modified: Date(), commit: nil, branch: nil)
+      try JUnitImport.run(
+        Array("<html></html>".utf8), path: "p.xml", source: "s", modified: Date(), commit: nil, branch: nil)
     ) { XCTAssertEqual($0 as? ImportError, .notJUnit(path: "p.xml", root: "html")) }
   }
 
@@ -127,7 +129,8 @@ final class HistoryFormatTests: XCTestCase {
         attempts: outcomes.map { CITest.Attempt(outcome: $0, seconds: 0.1) },
         quarantine: quarantined ? .init(test: "M.\(name)()", reason: "known", added: "2026-11-24") : nil)
     }
-    let crash = Outcome.crashed(Crash(how: "signal 4", beside: [PackageTest(id: "M.b()", framework: .swiftTesting)], crashedAlone: false))
+    let crash = Outcome.crashed(
+      Crash(how: "signal 4", beside: [PackageTest(id: "M.b()", framework: .swiftTesting)], crashedAlone: false))
     let run = CIRun(
       packagePath: ".", retries: 2, timeout: .seconds(60), failOnFlaky: false, seed: 7,
       tests: [
@@ -137,7 +140,8 @@ final class HistoryFormatTests: XCTestCase {
       ])
     let junit = CIJUnit.render(run)
     XCTAssertTrue(junit.contains(#"<flakyError message="#) && junit.contains(#"type="crashBesideOthers"/>"#), junit)
-    let imported = try JUnitImport.run(Array(junit.utf8), path: "ci.xml", source: "s", modified: Date(), commit: "abc", branch: nil)
+    let imported = try JUnitImport.run(
+      Array(junit.utf8), path: "ci.xml", source: "s", modified: Date(), commit: "abc", branch: nil)
     XCTAssertEqual(
       imported.results,
       [
@@ -170,7 +174,9 @@ final class HistoryFormatTests: XCTestCase {
     var flaky = CITest(
       test: PackageTest(id: "M.S/a()", framework: .xctest),
       attempts: [
-        .init(outcome: failed, example: "XCTAssertEqual failed", seconds: 0.25, place: .init(path: "/p/Tests/A.swift", line: 9)),
+        .init(
+          outcome: failed, example: "XCTAssertEqual failed", seconds: 0.25,
+          place: .init(path: "/p/Tests/A.swift", line: 9)),
         .init(outcome: failed, seconds: 0.5, index: 1), .init(outcome: .passed, seconds: 0.125, index: 2),
       ],
       location: .init(path: "/p/Tests/A.swift", line: 7))
@@ -179,9 +185,12 @@ final class HistoryFormatTests: XCTestCase {
       test: PackageTest(id: "M.b()", framework: .swiftTesting),
       attempts: [.init(outcome: .timedOut, seconds: 60), .init(outcome: .timedOut, seconds: 60, index: 1)],
       quarantine: .init(test: "M.b()", reason: "known", added: "2026-11-24"))
-    let skipped = CITest(test: PackageTest(id: "M.c()", framework: .swiftTesting), attempts: [.init(outcome: .skipped(reason: "off"), seconds: 0)])
+    let skipped = CITest(
+      test: PackageTest(id: "M.c()", framework: .swiftTesting),
+      attempts: [.init(outcome: .skipped(reason: "off"), seconds: 0)])
     var run = CIRun(
-      machine: MachineInfo(cores: 2, os: "Ubuntu 24.04", swift: "6.3"), packagePath: "/p", retries: 2, timeout: .seconds(60),
+      machine: MachineInfo(cores: 2, os: "Ubuntu 24.04", swift: "6.3"), packagePath: "/p", retries: 2,
+      timeout: .seconds(60),
       failOnFlaky: true, seed: UInt64.max - 1, tests: [flaky, quarantined, skipped])
     run.started = Date(timeIntervalSince1970: 1_790_000_000)
     run.context.git = GitState(commit: "abc", branch: "main")
@@ -201,6 +210,7 @@ final class HistoryFormatTests: XCTestCase {
     XCTAssertEqual(recorded.machine, .init(cores: 2, os: "Ubuntu 24.04", swift: "6.3"))
     XCTAssertEqual(
       read.replay(of: flaky),
-      "my-lab test --package-path /p --layout fresh --filter '^M\\.S\\/a\\(\\)$' --executor global --seed \(UInt64.max - 1) --index 1")
+      "my-lab test --package-path /p --layout fresh --filter '^M\\.S\\/a\\(\\)$' --executor global --seed \(UInt64.max - 1) --index 1"
+    )
   }
 }

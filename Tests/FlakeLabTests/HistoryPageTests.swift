@@ -9,9 +9,12 @@ import XCTest
 /// browser shows it.
 final class HistoryPageTests: XCTestCase {
   private func answer() -> HistoryAnswer {
-    func run(_ day: Int, _ commit: String, _ statuses: [String: CITest.Status], kind: RecordedRun.Kind = .ci) -> RecordedRun {
+    func run(_ day: Int, _ commit: String, _ statuses: [String: CITest.Status], kind: RecordedRun.Kind = .ci)
+      -> RecordedRun
+    {
       RecordedRun(
-        source: "\(kind)-\(day)", kind: kind, started: Date(timeIntervalSince1970: 1_790_000_000 + Double(day) * 86_400),
+        source: "\(kind)-\(day)", kind: kind,
+        started: Date(timeIntervalSince1970: 1_790_000_000 + Double(day) * 86_400),
         commit: commit, branch: "main",
         results: statuses.sorted { $0.key < $1.key }.map { test, status in
           .init(test: test, status: status, attempts: status == .passed ? 1 : 2, failures: status == .passed ? 0 : 1)
@@ -51,7 +54,8 @@ final class HistoryPageTests: XCTestCase {
     // window's days under it; a legend for every colour.
     XCTAssertTrue(page.contains("<section id=\"test-\(index)\">"), page)
     XCTAssertTrue(page.contains("title=\"2026-09-23 a1b2c3d4e5 ci: failed, 1 of 2 attempts failed\""), page)
-    XCTAssertTrue(page.contains("class=\"run passed lab\" role=\"listitem\" title=\"2026-09-25 c3d4e5f6a1 test: passed"), page)
+    XCTAssertTrue(
+      page.contains("class=\"run passed lab\" role=\"listitem\" title=\"2026-09-25 c3d4e5f6a1 test: passed"), page)
     XCTAssertTrue(page.contains("<p class=\"axis\"><span>2026-09-22</span><span>2026-09-25</span></p>"), page)
     for key in ["passed", "flaky", "failed", "skipped", "notRun", "beside"] {
       XCTAssertTrue(page.contains("<span class=\"key\"><span class=\"run \(key)\"></span>"), key)

@@ -26,7 +26,8 @@ final class HistoryStoreTests: XCTestCase {
       let store = try HistoryStore(path: file)
       XCTAssertEqual(store.schemaVersion, Int32(HistoryStore.migrations.count))
       XCTAssertEqual(try store.integer("PRAGMA application_id", column: "application_id"), HistoryStore.applicationID)
-      XCTAssertEqual(try store.integer("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('runs', 'results')", column: "n"), 2)
+      XCTAssertEqual(
+        try store.integer("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('runs', 'results')", column: "n"), 2)
       // In WAL, a connection that has written keeps its log beside the file.
       XCTAssertTrue(FileManager.default.fileExists(atPath: file + "-wal"))
     }
@@ -49,7 +50,9 @@ final class HistoryStoreTests: XCTestCase {
     try shell.run()
     shell.waitUntilExit()
     let before = try Data(contentsOf: URL(fileURLWithPath: other))
-    XCTAssertThrowsError(try HistoryStore(path: other)) { XCTAssertEqual($0 as? HistoryError, .notAHistory(path: other)) }
+    XCTAssertThrowsError(try HistoryStore(path: other)) {
+      XCTAssertEqual($0 as? HistoryError, .notAHistory(path: other))
+    }
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: other)), before)
 
     XCTAssertThrowsError(try HistoryStore(path: directory.path)) {
@@ -60,7 +63,9 @@ final class HistoryStoreTests: XCTestCase {
   func testAHistoryFromALaterFlakeLabIsRefused() throws {
     let file = path("later.sqlite")
     try HistoryStore(path: file).execute("PRAGMA user_version = 99")
-    XCTAssertThrowsError(try HistoryStore(path: file)) { XCTAssertEqual($0 as? HistoryError, .newerSchema(path: file, version: 99)) }
+    XCTAssertThrowsError(try HistoryStore(path: file)) {
+      XCTAssertEqual($0 as? HistoryError, .newerSchema(path: file, version: 99))
+    }
   }
 
   /// A history the first schema wrote, made by the sqlite3 shell, opens migrated with its runs
@@ -84,7 +89,8 @@ final class HistoryStoreTests: XCTestCase {
     XCTAssertGreaterThan(HistoryStore.migrations.count, 1)
     let runs = try store.runs(since: Date(timeIntervalSince1970: 0))
     XCTAssertEqual(runs.map(\.source), ["s", "j"])
-    XCTAssertEqual(runs.first?.results, [.init(test: "M.t()", status: .flaky, attempts: 2, failures: 1, besideACrash: false)])
+    XCTAssertEqual(
+      runs.first?.results, [.init(test: "M.t()", status: .flaky, attempts: 2, failures: 1, besideACrash: false)])
     XCTAssertEqual(
       runs.map(\.machine),
       [.init(cores: 2, os: "Ubuntu 24.04 (x86_64)", swift: "6.3"), .init(host: "ci-7")])
@@ -117,7 +123,7 @@ final class HistoryStoreTests: XCTestCase {
     try holder.execute("BEGIN IMMEDIATE")
     let waiting = try HistoryStore(path: file, waiting: .milliseconds(200))
     let run = RecordedRun(
-      source: "s", kind: .junit, started: Date(), commit: nil, branch: nil, 
+      source: "s", kind: .junit, started: Date(), commit: nil, branch: nil,
       results: [.init(test: "M.t()", status: .passed, attempts: 1, failures: 0)])
     XCTAssertThrowsError(try waiting.record(run)) { XCTAssertEqual($0 as? HistoryError, .locked(path: file)) }
     try holder.execute("ROLLBACK")
@@ -132,13 +138,15 @@ final class HistoryStoreTests: XCTestCase {
     let store = try HistoryStore(path: file)
     func run(_ source: String, tests: Int) -> RecordedRun {
       RecordedRun(
-        source: source, kind: .junit, started: Date(), commit: "c", branch: nil, 
+        source: source, kind: .junit, started: Date(), commit: "c", branch: nil,
         results: (0..<tests).map { .init(test: "M.test\($0)()", status: .passed, attempts: 1, failures: 0) })
     }
     XCTAssertTrue(try store.record(run("first", tests: 3)))
     let pages = try store.integer("PRAGMA page_count", column: "page_count")
     try store.execute("PRAGMA max_page_count = \(pages)")
-    XCTAssertThrowsError(try store.record(run("second", tests: 2_000))) { XCTAssertEqual($0 as? HistoryError, .full(path: file)) }
+    XCTAssertThrowsError(try store.record(run("second", tests: 2_000))) {
+      XCTAssertEqual($0 as? HistoryError, .full(path: file))
+    }
     let kept = try store.runs(since: Date(timeIntervalSince1970: 0))
     XCTAssertEqual(kept.map(\.source), ["first"])
     XCTAssertEqual(kept.first?.results.count, 3)
@@ -155,7 +163,8 @@ final class HistoryStoreTests: XCTestCase {
         for index in 0..<100 {
           try store.transaction { () throws(HistoryError) in
             try store.execute(
-              "INSERT INTO runs (source, command, started, host, swift) VALUES ('w\(writer)-\(index)', 'ci', 'now', 'm', 't')")
+              "INSERT INTO runs (source, command, started, host, swift) VALUES ('w\(writer)-\(index)', 'ci', 'now', 'm', 't')"
+            )
           }
         }
       } catch {
@@ -247,7 +256,8 @@ extension HistoryStoreTests {
     let shelf = directory.appendingPathComponent("shelf")
     try FileManager.default.createDirectory(at: shelf, withIntermediateDirectories: true)
     for suffix in ["", "-wal"] {
-      try FileManager.default.copyItem(atPath: history + suffix, toPath: shelf.appendingPathComponent("h.sqlite" + suffix).path)
+      try FileManager.default.copyItem(
+        atPath: history + suffix, toPath: shelf.appendingPathComponent("h.sqlite" + suffix).path)
     }
     let mount = directory.appendingPathComponent("readonly")
     try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
@@ -256,7 +266,8 @@ extension HistoryStoreTests {
     defer { _ = try? CapturedProcess.run("umount", [mount.path]) }
     let read = try HistoryStore(path: mount.appendingPathComponent("h.sqlite").path, access: .read)
     XCTAssertEqual(try read.runs(since: .distantPast).map(\.source), ["1", "2", "3", "4", "5"])
-    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shelf.path).sorted(), ["h.sqlite", "h.sqlite-wal"])
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: shelf.path).sorted(), ["h.sqlite", "h.sqlite-wal"])
   }
 
   /// Writers that open the same new history at once (two CI jobs on a fresh cache): each gets a
@@ -286,7 +297,8 @@ extension HistoryStoreTests {
           failures.withLock { $0.append("round \(round), writer \(writer): \(error)") }
         }
       }
-      XCTAssertEqual(try HistoryStore(path: file).integer("SELECT count(*) AS n FROM runs", column: "n"), 4, "round \(round)")
+      XCTAssertEqual(
+        try HistoryStore(path: file).integer("SELECT count(*) AS n FROM runs", column: "n"), 4, "round \(round)")
     }
     XCTAssertEqual(failures.withLock { $0 }, [])
   }

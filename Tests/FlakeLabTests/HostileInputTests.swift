@@ -16,7 +16,9 @@ final class HostileInputTests: XCTestCase {
     try Flakelab.run(["run", "lab.crash", "--iterations", "10", "--output", path])
   }
 
-  private func expectRefusal(_ result: Flakelab.Result, saying text: String, file: StaticString = #filePath, line: UInt = #line) {
+  private func expectRefusal(
+    _ result: Flakelab.Result, saying text: String, file: StaticString = #filePath, line: UInt = #line
+  ) {
     XCTAssertEqual(result.status, 2, result.stderr, file: file, line: line)
     XCTAssertEqual(result.stdout, "", "refused before any work", file: file, line: line)
     XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, result.stderr, file: file, line: line)
@@ -59,7 +61,8 @@ final class HostileInputTests: XCTestCase {
 
   func testAReaderThatGoesAwayEarlyIsExitTwoNotADeathBySignal() throws {
     // bash gives the status of a pipeline's first command in PIPESTATUS.
-    let result = try Flakelab.shell("FLAKELAB run lab.crash --iterations 300 --format json --no-progress | true; exit ${PIPESTATUS[0]}")
+    let result = try Flakelab.shell(
+      "FLAKELAB run lab.crash --iterations 300 --format json --no-progress | true; exit ${PIPESTATUS[0]}")
     XCTAssertEqual(result.status, 2)
     XCTAssertTrue(result.stderr.contains("could not write the report to standard output: Broken pipe"), result.stderr)
   }
@@ -67,27 +70,34 @@ final class HostileInputTests: XCTestCase {
   func testMergeRefusesReportsOfAnotherPackageOrLayoutAndReportsWithoutRuns() throws {
     func report(_ path: String, _ layout: TestReference.ProcessLayout, shard: Int) throws -> Report {
       var run = RunResult(
-      RunKey(scenario: "M.S", variant: "t()", executor: .serial), tally: Tally(), seconds: 0,
+        RunKey(scenario: "M.S", variant: "t()", executor: .serial), tally: Tally(), seconds: 0,
         iterationsAreIndependent: true)
       run.test = TestReference(
         test: PackageTest(id: "M.S/t()", framework: .swiftTesting), packagePath: path, layout: layout)
       return Report(runs: [run], shard: try Shard(index: shard, count: 2))
     }
     XCTAssertThrowsError(
-      try ReportMerger.merge([("a.json", try report("one", .repetitions, shard: 0)), ("b.json", try report("two", .repetitions, shard: 1))])
+      try ReportMerger.merge([
+        ("a.json", try report("one", .repetitions, shard: 0)), ("b.json", try report("two", .repetitions, shard: 1)),
+      ])
     ) { error in
       XCTAssertEqual(
         ErrorText.render(error).line,
         "b.json measured the package at 'two', a.json the one at 'one': they are not one measurement")
     }
     XCTAssertThrowsError(
-      try ReportMerger.merge([("a.json", try report("one", .repetitions, shard: 0)), ("b.json", try report("one", .fresh, shard: 1))])
+      try ReportMerger.merge([
+        ("a.json", try report("one", .repetitions, shard: 0)), ("b.json", try report("one", .fresh, shard: 1)),
+      ])
     ) { error in
       XCTAssertEqual(
-        ErrorText.render(error).line, "b.json ran tests as fresh, a.json as repetitions: their rates are not one measurement")
+        ErrorText.render(error).line,
+        "b.json ran tests as fresh, a.json as repetitions: their rates are not one measurement")
     }
     XCTAssertNoThrow(
-      try ReportMerger.merge([("a.json", try report("one", .fresh, shard: 0)), ("b.json", try report("one", .fresh, shard: 1))]))
+      try ReportMerger.merge([
+        ("a.json", try report("one", .fresh, shard: 0)), ("b.json", try report("one", .fresh, shard: 1)),
+      ]))
     XCTAssertThrowsError(try ReportMerger.merge([("empty.json", Report(runs: []))])) { error in
       XCTAssertEqual(ErrorText.render(error).line, "empty.json has no runs: there is nothing to merge or gate")
     }
@@ -95,7 +105,9 @@ final class HostileInputTests: XCTestCase {
     // not a report flakelab made.
     let once = try report("one", .fresh, shard: 0).runs[0]
     XCTAssertThrowsError(try ReportMerger.merge([("twice.json", Report(runs: [once, once]))])) { error in
-      XCTAssertEqual(ErrorText.render(error).line, "twice.json holds M.S.t() under serial twice: added up, its counts would be doubled")
+      XCTAssertEqual(
+        ErrorText.render(error).line,
+        "twice.json holds M.S.t() under serial twice: added up, its counts would be doubled")
     }
     let bogus = RunResult(
       RunKey(scenario: "M.S", variant: "t()", executor: ExecutorID("bogus")), tally: Tally(), seconds: 0,
@@ -103,7 +115,8 @@ final class HostileInputTests: XCTestCase {
     XCTAssertThrowsError(try ReportMerger.merge([("bogus.json", Report(runs: [bogus]))])) { error in
       XCTAssertEqual(
         ErrorText.render(error).line,
-        "bogus.json holds M.S.t() under bogus, and this flakelab has no executor 'bogus': it is not a report flakelab made")
+        "bogus.json holds M.S.t() under bogus, and this flakelab has no executor 'bogus': it is not a report flakelab made"
+      )
     }
   }
 
@@ -131,7 +144,8 @@ final class HostileInputTests: XCTestCase {
     }
     let location = SourceLocation(path: real.path + "/Tests/A.swift", line: 3)
     XCTAssertEqual(location.path(relativeTo: link.path), "Tests/A.swift")
-    XCTAssertEqual(SourceLocation(path: link.path + "/Tests/A.swift", line: 3).path(relativeTo: real.path), "Tests/A.swift")
+    XCTAssertEqual(
+      SourceLocation(path: link.path + "/Tests/A.swift", line: 3).path(relativeTo: real.path), "Tests/A.swift")
   }
 
   /// Durations people mean, and `--list` in the formats it has.
@@ -155,7 +169,9 @@ final class HostileInputTests: XCTestCase {
 
   func testReplayingAnIterationThatCrashesReportsTheCrash() throws {
     // lab.crash traps on the 100th iteration of a process, index 99.
-    for arguments in [["replay", "lab.crash", "--seed", "1", "--index", "99"], ["explore", "lab.crash", "--index", "99"]] {
+    for arguments in [
+      ["replay", "lab.crash", "--seed", "1", "--index", "99"], ["explore", "lab.crash", "--index", "99"],
+    ] {
       let result = try Flakelab.run(arguments)
       XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
       XCTAssertTrue(result.stdout.contains("crashed: signal 4 (SIGILL)"), "\(arguments): \(result.stdout)")

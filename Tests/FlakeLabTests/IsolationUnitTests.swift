@@ -31,7 +31,8 @@ final class IsolationUnitTests: XCTestCase {
     XCTAssertFalse(HangRule.hasHung(isReady: false, sinceProgress: long, sinceStart: long, timeout: timeout))
     XCTAssertTrue(
       HangRule.hasHung(isReady: false, sinceProgress: brief, sinceStart: Supervisor.startLimit * 2, timeout: timeout))
-    func pass(ready: Bool = true, inFlight: Duration? = nil, idle: Duration? = nil, sinceStart: Duration = long) -> Bool {
+    func pass(ready: Bool = true, inFlight: Duration? = nil, idle: Duration? = nil, sinceStart: Duration = long) -> Bool
+    {
       HangRule.passHasHung(
         isReady: ready, longestInFlight: inFlight, idle: idle, sinceStart: sinceStart, timeout: timeout)
     }
@@ -169,9 +170,11 @@ final class IsolationUnitTests: XCTestCase {
     tally.record(.crashed(Crash(how: "signal 11 (SIGSEGV)")), count: 1)
     tally.record(.timedOut, count: 1)
     let report = Report(
-      runs: [RunResult(
-      RunKey(scenario: "s", variant: "v", executor: .serial), tally: tally, seconds: 0.5,
-        iterationsAreIndependent: true)],
+      runs: [
+        RunResult(
+          RunKey(scenario: "s", variant: "v", executor: .serial), tally: tally, seconds: 0.5,
+          iterationsAreIndependent: true)
+      ],
       shard: try Shard(index: 1, count: 2))
     let read = try ReportJSON.read(Data(ReportJSON.render(report).utf8), name: "test")
     XCTAssertEqual(read.runs.first?.tally, tally)

@@ -18,7 +18,9 @@ final class LargeSuiteTests: XCTestCase {
     let swiftTesting = ids.map { PackageTest(id: $0, framework: .swiftTesting) }
     for arguments in [
       TestLaunch.arguments(swiftTesting, repetitions: 1, inParallel: true, channel: 200, eventStreamVersion: "6.3"),
-      TestLaunch.arguments(Array(swiftTesting.prefix(2_000)), of: Set(ids), repetitions: 1, inParallel: true, channel: 200, eventStreamVersion: "6.3"),
+      TestLaunch.arguments(
+        Array(swiftTesting.prefix(2_000)), of: Set(ids), repetitions: 1, inParallel: true, channel: 200,
+        eventStreamVersion: "6.3"),
     ] {
       XCTAssertLessThan(arguments.map(\.utf8.count).max() ?? 0, 128 * 1024)
     }

@@ -47,7 +47,10 @@ final class MalformedCommandLineTests: XCTestCase {
           if !option.isRepeatable {
             let value = goodValue(for: option)
             lines.append(
-              ([name, "--\(option.name)", value, "--\(option.name)=\(value)"], "--\(option.name) is given more than once"))
+              (
+                [name, "--\(option.name)", value, "--\(option.name)=\(value)"],
+                "--\(option.name) is given more than once"
+              ))
           }
         }
       }

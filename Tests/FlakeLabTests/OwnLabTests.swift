@@ -43,7 +43,8 @@ final class OwnLabTests: XCTestCase {
     let result = try CapturedProcess.run(Self.executable, ["list"])
     XCTAssertEqual(result.status, 0, result.errorOutput)
     XCTAssertTrue(result.output.hasPrefix("counter: a tap counts once its increment has loaded\n"), result.output)
-    XCTAssertTrue(result.output.contains("\n  detached  the body in a detached task, off the main actor\n"), result.output)
+    XCTAssertTrue(
+      result.output.contains("\n  detached  the body in a detached task, off the main actor\n"), result.output)
     XCTAssertFalse(result.output.contains("isLoading"), result.output)
   }
 
@@ -57,7 +58,8 @@ final class OwnLabTests: XCTestCase {
     XCTAssertFalse(loaded.output.contains("libsqlite3"), loaded.output)
     let recorded = try ownLab(["ci", "--package-path", Self.package.path, "--record", "h.sqlite"])
     XCTAssertEqual(recorded.status, 2)
-    XCTAssertEqual(recorded.errorOutput, "own-lab: --record needs a history, which own-lab does not keep (flakelab does)\n")
+    XCTAssertEqual(
+      recorded.errorOutput, "own-lab: --record needs a history, which own-lab does not keep (flakelab does)\n")
     XCTAssertFalse(FileManager.default.fileExists(atPath: "h.sqlite"))
   }
 
@@ -72,7 +74,9 @@ final class OwnLabTests: XCTestCase {
     // Not an executor that fixes the order: measured as replicates.
     XCTAssertEqual(measured["counter.naive detached"]?.replicates.count, 10)
     XCTAssertEqual(measured["counter.naive detached"]?.iterationsAreIndependent, false)
-    let serial = try runs(ownLab(["run", "counter.naive", "--executor", "serial", "--jobs", "2", "--iterations", "200", "--format", "json"]))
+    let serial = try runs(
+      ownLab(["run", "counter.naive", "--executor", "serial", "--jobs", "2", "--iterations", "200", "--format", "json"])
+    )
     XCTAssertEqual(serial["counter.naive serial"]?.tally.passed, 200)
   }
 

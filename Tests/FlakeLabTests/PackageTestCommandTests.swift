@@ -44,10 +44,14 @@ final class PackageTestCommandTests: XCTestCase {
     XCTAssertEqual(status, 0, stderr)
     XCTAssertEqual(runs.count, 4)
     for fix in [xctest + "testEndpointYield", swiftTesting + "endpointYield()"] {
-      XCTAssertEqual(Flakelab.counts(runs[fix + " serial"]), ["iterations": 200, "passed": 200, "failed": 0, "crashed": 0, "timedOut": 0], fix)
+      XCTAssertEqual(
+        Flakelab.counts(runs[fix + " serial"]),
+        ["iterations": 200, "passed": 200, "failed": 0, "crashed": 0, "timedOut": 0], fix)
     }
     for yield in [xctest + "testYield", swiftTesting + "yield()"] {
-      XCTAssertEqual(Flakelab.counts(runs[yield + " serial"]), ["iterations": 200, "passed": 0, "failed": 200, "crashed": 0, "timedOut": 0], yield)
+      XCTAssertEqual(
+        Flakelab.counts(runs[yield + " serial"]),
+        ["iterations": 200, "passed": 0, "failed": 200, "crashed": 0, "timedOut": 0], yield)
     }
     let run = try XCTUnwrap(runs[swiftTesting + "yield() serial"])
     XCTAssertEqual(run.test?.test.framework, .swiftTesting)
@@ -109,7 +113,8 @@ final class PackageTestCommandTests: XCTestCase {
     // The run's end counts every event before it: the supervisor checks that none was lost.
     XCTAssertEqual(
       events,
-      ["stackImages", "runStarted"] + Array(repeating: ["started \(id)", issue, "ended \(id) 1 issues"], count: 2).joined()
+      ["stackImages", "runStarted"]
+        + Array(repeating: ["started \(id)", issue, "ended \(id) 1 issues"], count: 2).joined()
         + ["runEnded 7"])
     let said = instants.compactMap { $0 }
     XCTAssertEqual(said.count, 4)
@@ -124,10 +129,12 @@ final class PackageTestCommandTests: XCTestCase {
     XCTAssertEqual(crashes.status, 0, crashes.stderr)
     for id in [xctest + "testCrashesOnceInAHundred", swiftTesting + "crashesOnceInAHundred()"] {
       let run = crashes.runs[id + " global"]
-      XCTAssertEqual(Flakelab.counts(run), ["iterations": 300, "passed": 297, "failed": 0, "crashed": 3, "timedOut": 0], id)
+      XCTAssertEqual(
+        Flakelab.counts(run), ["iterations": 300, "passed": 297, "failed": 0, "crashed": 3, "timedOut": 0], id)
       XCTAssertEqual(
         run?.tally.histogram.map(\.outcome),
-        [.passed, .crashed(Crash(how: "signal 4 (SIGILL): Fatal error: run 100 of this process crashed on purpose"))], id)
+        [.passed, .crashed(Crash(how: "signal 4 (SIGILL): Fatal error: run 100 of this process crashed on purpose"))],
+        id)
     }
     let hangs = try test([
       "--executor", "global", "--iterations", "100", "--replicates", "1", "--timeout", "200ms",
@@ -181,7 +188,8 @@ final class PackageTestCommandTests: XCTestCase {
       .appendingPathComponent("flakelab-test-interrupted-\(UUID().uuidString).json").path
     defer { try? FileManager.default.removeItem(atPath: path) }
     let process = try Flakelab.launch([
-      "test", "--package-path", Fixtures.numberFacts, "--skip-build", "--layout", "repetitions", "--filter", "IsLoadingTests/hangsOnceInFifty",
+      "test", "--package-path", Fixtures.numberFacts, "--skip-build", "--layout", "repetitions", "--filter",
+      "IsLoadingTests/hangsOnceInFifty",
       "--executor", "global", "--iterations", "100000", "--timeout", "5s", "--output", path,
     ])
     Thread.sleep(forTimeInterval: 2)
@@ -206,8 +214,13 @@ final class PackageTestCommandTests: XCTestCase {
   func testKillingTheSupervisorKillsItsTestProcesses() throws {
     for (arguments, worker) in [
       (["run", "toggleRace", "--iterations", "1000000"], "flakelab-worker worker"),
-      (["test", "--package-path", Fixtures.numberFacts, "--skip-build", "--layout", "repetitions", "--filter", "hangsOnceInFifty",
-        "--executor", "serial", "--iterations", "1000000"], "NumberFactsPackageTests.xctest"),
+      (
+        [
+          "test", "--package-path", Fixtures.numberFacts, "--skip-build", "--layout", "repetitions", "--filter",
+          "hangsOnceInFifty",
+          "--executor", "serial", "--iterations", "1000000",
+        ], "NumberFactsPackageTests.xctest"
+      ),
     ] {
       let process = try Flakelab.launch(arguments)
       Thread.sleep(forTimeInterval: 2)
@@ -223,8 +236,10 @@ final class PackageTestCommandTests: XCTestCase {
     let cases: [([String], String)] = [
       (["test", "--package-path", empty], "has no Package.swift"),
       (["test", "--package-path", "/no/such/dir"], "no directory at '/no/such/dir'"),
-      (["test", "--package-path", Fixtures.numberFacts, "--skip-build", "--filter", "nothing"],
-       "no test matches 'nothing'; 10 tests exist"),
+      (
+        ["test", "--package-path", Fixtures.numberFacts, "--skip-build", "--filter", "nothing"],
+        "no test matches 'nothing'; 10 tests exist"
+      ),
       (["test", "--executors", "global,serail"], "did you mean 'serial'?"),
       (["test", "--filter", "("], "is not one"),
       (["test", "--iterations", "3", "--iterations", "4"], "--iterations is given more than once"),
@@ -258,13 +273,17 @@ final class PackageTestCommandTests: XCTestCase {
     // yield() fails under serial every time and under global nearly always: failing or flaky,
     // as the iterations fall; either fails the command.
     let failing = "not met: \(swiftTesting)yield() is "
-    let chosen = ["test", "--package-path", Fixtures.numberFacts, "--skip-build", "--no-progress", "--filter", "IsLoadingTests/(yield|endpointYield)"]
+    let chosen = [
+      "test", "--package-path", Fixtures.numberFacts, "--skip-build", "--no-progress", "--filter",
+      "IsLoadingTests/(yield|endpointYield)",
+    ]
     for extra in [["--layout", "repetitions"], ["--layout", "fresh"], ["--index", "2"]] {
       let result = try Flakelab.run(chosen + extra + ["--iterations", "3", "--fail-on-flaky"])
       XCTAssertEqual(result.status, 1, "\(extra): \(result.stderr)")
       XCTAssertTrue(result.stderr.contains(failing), "\(extra): \(result.stderr)")
     }
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-shards-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "flakelab-shards-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let shards = try (0..<2).map { index in
@@ -282,7 +301,8 @@ final class PackageTestCommandTests: XCTestCase {
     let refused = try Flakelab.run(["merge", scenario, "--fail-on-flaky"])
     XCTAssertEqual(refused.status, 2)
     XCTAssertEqual(
-      refused.stderr, "flakelab: --fail-on-flaky judges a package's tests, and these reports hold no flakelab test run\n")
+      refused.stderr,
+      "flakelab: --fail-on-flaky judges a package's tests, and these reports hold no flakelab test run\n")
   }
 
   /// --filter and --skip match what `swift test --filter` matches, which for
@@ -292,9 +312,16 @@ final class PackageTestCommandTests: XCTestCase {
       ["test", "--package-path", Fixtures.numberFacts, "--skip-build", "--list", "--filter", "IsLoadingTests\\.swift"])
     XCTAssertEqual(listed.status, 0, listed.stderr)
     let ids = listed.stdout.split(separator: "\n").map { $0.split(separator: " ").last.map(String.init) ?? "" }
-    XCTAssertEqual(ids, ["crashesOnceInAHundred()", "endpointYield()", "hangsOnceInFifty()", "naive()", "yield()"].map { swiftTesting + $0 })
+    XCTAssertEqual(
+      ids,
+      ["crashesOnceInAHundred()", "endpointYield()", "hangsOnceInFifty()", "naive()", "yield()"].map {
+        swiftTesting + $0
+      })
     let oneLine = try Flakelab.run(
-      ["test", "--package-path", Fixtures.numberFacts, "--skip-build", "--list", "--filter", "IsLoadingTests\\.swift:17:"])
+      [
+        "test", "--package-path", Fixtures.numberFacts, "--skip-build", "--list", "--filter",
+        "IsLoadingTests\\.swift:17:",
+      ])
     XCTAssertEqual(oneLine.stdout, "swift-testing  \(swiftTesting)yield()\n", oneLine.stderr)
     let skipped = try Flakelab.run(
       ["test", "--package-path", Fixtures.numberFacts, "--skip-build", "--list", "--skip", "\\.swift:"])
@@ -305,7 +332,9 @@ final class PackageTestCommandTests: XCTestCase {
   /// XCTest joins an assertion and its message with " - ", also when the test
   /// gave none; the outcome is the assertion alone.
   func testAnXCTestFailureWithoutAMessageEndsWithTheAssertion() throws {
-    let (status, runs, stderr) = try test(["--executor", "global", "--iterations", "2", "--filter", "XCTests/testNaive"])
+    let (status, runs, stderr) = try test([
+      "--executor", "global", "--iterations", "2", "--filter", "XCTests/testNaive",
+    ])
     XCTAssertEqual(status, 0, stderr)
     let naive = try XCTUnwrap(runs[xctest + "testNaive global"])
     XCTAssertEqual(naive.tally.outcomesByFrequency.map(\.outcome), [.failed(observation: "XCTAssertTrue failed")])

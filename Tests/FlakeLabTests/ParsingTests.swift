@@ -14,8 +14,9 @@ final class ParsingTests: XCTestCase {
   func testOnlyAWorkerUnderTheRuntimesExecutorStartsAsAnAsyncMain() throws {
     let commands = LabCommandLine.commands(.standard)
     func worker(_ executor: String) throws -> any Command {
-      guard case .run(let command) = try LabCommandLine.parse(
-        ["worker", "isLoading.endpointYield", executor, "7", "0", "10"], commands: commands)
+      guard
+        case .run(let command) = try LabCommandLine.parse(
+          ["worker", "isLoading.endpointYield", executor, "7", "0", "10"], commands: commands)
       else { throw UsageError("no command") }
       return command
     }

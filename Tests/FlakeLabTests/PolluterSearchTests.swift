@@ -54,15 +54,19 @@ final class PolluterSearchTests: XCTestCase {
 
   func testTheAnswerNamesThePollutersAndWhereTheyRun() {
     let one = Polluters(
-      tests: [PackageTest(id: "A.testChanges", framework: .xctest)], isComplete: true, placement: .before, failed: 3, passes: 3, candidates: 12,
+      tests: [PackageTest(id: "A.testChanges", framework: .xctest)], isComplete: true, placement: .before, failed: 3,
+      passes: 3, candidates: 12,
       processes: 9)
     XCTAssertEqual(one.when, "fails when A.testChanges runs before it")
-    XCTAssertTrue(one.advice.hasPrefix("A.testChanges leaves behind state this test reads: make it restore"), one.advice)
+    XCTAssertTrue(
+      one.advice.hasPrefix("A.testChanges leaves behind state this test reads: make it restore"), one.advice)
     XCTAssertFalse(one.advice.contains(".serialized"), "running them one at a time keeps the order that fails")
     let any = Polluters(
-      tests: ["A", "B", "C"].map { PackageTest(id: $0, framework: .swiftTesting) }, isComplete: false, placement: .beside, failed: 3, passes: 3, candidates: 12,
+      tests: ["A", "B", "C"].map { PackageTest(id: $0, framework: .swiftTesting) }, isComplete: false,
+      placement: .beside, failed: 3, passes: 3, candidates: 12,
       processes: 20)
-    XCTAssertEqual(any.when, "fails when any of A, B or C runs beside it (and maybe when others do: the search stopped)")
+    XCTAssertEqual(
+      any.when, "fails when any of A, B or C runs beside it (and maybe when others do: the search stopped)")
     XCTAssertTrue(any.advice.contains(".serialized"), any.advice)
     // Any test of another class run first fails combine-schedulers' testRunsOnMain.
     let first = Polluters(
@@ -118,7 +122,8 @@ final class PolluterSearchTests: XCTestCase {
     XCTAssertEqual(found.map { [$0.failed, $0.passes] }, [3, 3])
     // The second victim confirms the known polluter first, then checks the rest once.
     let secondPasses = passes.filter { $0.victim.test == second.test }
-    XCTAssertEqual(secondPasses.map(\.neighbours), [[polluter], [polluter], [polluter], tests.filter { $0 != polluter }])
+    XCTAssertEqual(
+      secondPasses.map(\.neighbours), [[polluter], [polluter], [polluter], tests.filter { $0 != polluter }])
     XCTAssertEqual(search.found[second.test]?.tests, [polluter])
     XCTAssertEqual(passes.map(\.index), Array(passes.indices), "each pass its own seed")
     XCTAssertEqual(passes.last?.tests.last, second.test, "the victim runs last, after its neighbours")

@@ -131,7 +131,9 @@ final class ProcessAndSignalTests: XCTestCase {
   func testAnInheritedIgnoredSIGCHLDChangesNothing() throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "trap '' CHLD; exec '\(Flakelab.executable.path)' run lab.crash --iterations 300 --format json"]
+    process.arguments = [
+      "-c", "trap '' CHLD; exec '\(Flakelab.executable.path)' run lab.crash --iterations 300 --format json",
+    ]
     let output = Pipe()
     process.standardOutput = output
     try process.run()

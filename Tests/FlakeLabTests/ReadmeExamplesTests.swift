@@ -15,7 +15,8 @@ final class ReadmeExamplesTests: XCTestCase, LongHalf {
 
   /// The README and the guide's articles, by path from the root.
   static func documents() throws -> [(path: String, text: String)] {
-    let articles = try FileManager.default.contentsOfDirectory(atPath: catalog.path).filter { $0.hasSuffix(".md") }.sorted()
+    let articles = try FileManager.default.contentsOfDirectory(atPath: catalog.path).filter { $0.hasSuffix(".md") }
+      .sorted()
     return try (["README.md"] + articles.map { "Sources/FlakeLab/FlakeLab.docc/" + $0 }).map { path in
       (path, try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8))
     }
@@ -125,9 +126,12 @@ final class ReadmeExamplesTests: XCTestCase, LongHalf {
         let target = String(text[Range(match.range(at: 1), in: text)!])
         guard !target.hasPrefix("http"), !target.hasPrefix("doc:") else { continue }
         // DocC finds a catalog's images by name.
-        let file = path.hasPrefix("Sources/") && target.hasSuffix(".png") ? "Sources/FlakeLab/FlakeLab.docc/Resources/" + target
+        let file =
+          path.hasPrefix("Sources/") && target.hasSuffix(".png")
+          ? "Sources/FlakeLab/FlakeLab.docc/Resources/" + target
           : directory.isEmpty ? target : directory + "/" + target
-        XCTAssertTrue(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(file).path), "\(path): \(target)")
+        XCTAssertTrue(
+          FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(file).path), "\(path): \(target)")
       }
     }
     // The README's links within itself name its headings.

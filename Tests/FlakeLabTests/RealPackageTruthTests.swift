@@ -12,7 +12,8 @@ final class RealPackageTruthTests: XCTestCase {
   static let awkwardRun = Result { () throws -> (status: Int32, report: Report, stderr: String) in
     _ = try Fixtures.awkwardBuild.get()
     let result = try Flakelab.run([
-      "test", "--package-path", Fixtures.awkward, "--skip-build", "--layout", "repetitions", "--iterations", "40", "--executors", "global,serial,seeded",
+      "test", "--package-path", Fixtures.awkward, "--skip-build", "--layout", "repetitions", "--iterations", "40",
+      "--executors", "global,serial,seeded",
       "--format", "json",
     ])
     return (result.status, try ReportJSON.read(Data(result.stdout.utf8), name: "stdout"), result.stderr)
@@ -20,7 +21,8 @@ final class RealPackageTruthTests: XCTestCase {
 
   private func run(_ report: Report, _ function: String, _ executor: String) throws -> RunResult {
     try XCTUnwrap(
-      report.runs.first { $0.test?.test.function == function && $0.executor.name == executor }, "\(function) \(executor)")
+      report.runs.first { $0.test?.test.function == function && $0.executor.name == executor },
+      "\(function) \(executor)")
   }
 
   // Points 1 and 3: a package with XCTest tests only, and the binary of its name as it is now.
@@ -35,7 +37,8 @@ final class RealPackageTruthTests: XCTestCase {
         "testWaitsBrieflyForATaskByBlockingItsThread", "testWaitsForATaskByBlockingItsThread",
       ].map { ["xctest", "GreetingTests.GreetingTests/" + $0] })
     let result = try Flakelab.run([
-      "test", "--package-path", Fixtures.xctestOnly, "--skip-build", "--layout", "repetitions", "--iterations", "20", "--executors", "global,serial",
+      "test", "--package-path", Fixtures.xctestOnly, "--skip-build", "--layout", "repetitions", "--iterations", "20",
+      "--executors", "global,serial",
       "--skip", "Blocking", "--format", "json",
     ])
     XCTAssertEqual(result.status, 0, result.stderr)
@@ -53,8 +56,10 @@ final class RealPackageTruthTests: XCTestCase {
 
   func testABinaryLeftByAnOldNameOfThePackageIsNeverRun() throws {
     XCTAssertEqual(try Fixtures.xctestOnlyBuild.get().status, 0)
-    let binPath = try Flakelab.runTool("/usr/bin/env", ["swift", "build", "--package-path", Fixtures.xctestOnly, "--show-bin-path"])
-      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let binPath = try Flakelab.runTool(
+      "/usr/bin/env", ["swift", "build", "--package-path", Fixtures.xctestOnly, "--show-bin-path"]
+    )
+    .trimmingCharacters(in: .whitespacesAndNewlines)
     // First in alphabetical order, as the binary of a package renamed since would be.
     let stale = binPath + "/AAAOldNamePackageTests.xctest"
     try "#!/bin/sh\necho 'Old.Stale/testOld'\n".write(toFile: stale, atomically: true, encoding: .utf8)
@@ -70,7 +75,8 @@ final class RealPackageTruthTests: XCTestCase {
 
   func testSkippedIterationsAreOutsideTheRateInEveryFormat() throws {
     let arguments = [
-      "test", "--package-path", Fixtures.xctestOnly, "--skip-build", "--layout", "repetitions", "--iterations", "20", "--executor", "serial",
+      "test", "--package-path", Fixtures.xctestOnly, "--skip-build", "--layout", "repetitions", "--iterations", "20",
+      "--executor", "serial",
       "--filter", "testSkipsOnLinux", "--max-failure-rate", "1%",
     ]
     let json = try Flakelab.run(arguments + ["--format", "json"])
@@ -119,12 +125,16 @@ final class RealPackageTruthTests: XCTestCase {
     for executor in ["global", "serial"] {
       XCTAssertEqual(
         Set(try run(report, "failsForTwoReasons()", executor).tally.nonPassing.keys),
-        [.failed(observation: "Issue recorded — the cache was cold"), .failed(observation: "Issue recorded — the cache was stale")])
+        [
+          .failed(observation: "Issue recorded — the cache was cold"),
+          .failed(observation: "Issue recorded — the cache was stale"),
+        ])
       XCTAssertEqual(
         Array(try run(report, "recordsTwoIssuesInEitherOrder()", executor).tally.nonPassing.keys),
         [.failed(observation: "Issue recorded — the date is missing; Issue recorded — the name is empty")])
       let changing = try run(report, "failsWithAChangingValue()", executor).tally
-      let outcome = Outcome.failed(observation: #"Expectation failed: (token → "<uuid>") == "expected" — the session token"#)
+      let outcome = Outcome.failed(
+        observation: #"Expectation failed: (token → "<uuid>") == "expected" — the session token"#)
       XCTAssertEqual(Array(changing.nonPassing.keys), [outcome])
       let example = try XCTUnwrap(changing.examples[outcome])
       XCTAssertNotNil(example.firstMatch(of: #/→ "[0-9A-F]{8}-[0-9A-F]{4}-/#), example)
@@ -143,7 +153,9 @@ final class RealPackageTruthTests: XCTestCase {
       let crash = try XCTUnwrap(traps.tally.nonPassing.keys.first)
       XCTAssertEqual(
         crash,
-        .crashed(Crash(how: "signal 4 (SIGILL): Fatal error: the argument list could not be built", beforeTheTestStarted: true)))
+        .crashed(
+          Crash(how: "signal 4 (SIGILL): Fatal error: the argument list could not be built", beforeTheTestStarted: true)
+        ))
     }
     XCTAssertEqual(report.runs.count, 33, "every other test measured too")
   }
@@ -223,7 +235,8 @@ final class RealPackageTruthTests: XCTestCase {
   func testATestThatTurnedTheOnlyExecutorOffRanAndWasNotMeasured() throws {
     _ = try Fixtures.awkwardBuild.get()
     let answer = try Flakelab.run([
-      "test", "--package-path", Fixtures.awkward, "--skip-build", "--iterations", "1", "--no-progress", "--executors", "serial",
+      "test", "--package-path", Fixtures.awkward, "--skip-build", "--iterations", "1", "--no-progress", "--executors",
+      "serial",
       "--budget", "none", "--filter", "turnsTheSerialExecutorOff",
     ])
     XCTAssertEqual(answer.status, 0, answer.stderr)
@@ -240,9 +253,11 @@ final class RealPackageTruthTests: XCTestCase {
     let report = try Self.awkwardRun.get().report
     for executor in ["global", "serial", "seeded"] {
       let answers = try run(report, "answersFromAnotherThreadWithinItsTimeout()", executor)
-      XCTAssertEqual([answers.tally.iterations, answers.tally.passed], [40, 40], "\(executor): \(answers.tally.histogram)")
+      XCTAssertEqual(
+        [answers.tally.iterations, answers.tally.passed], [40, 40], "\(executor): \(answers.tally.histogram)")
     }
-    XCTAssertEqual(try run(report, "answersFromAnotherThreadWithinItsTimeout()", "seeded").schedule?.isControlled, false)
+    XCTAssertEqual(
+      try run(report, "answersFromAnotherThreadWithinItsTimeout()", "seeded").schedule?.isControlled, false)
     XCTAssertEqual(try run(report, "passesAtFileScope()", "seeded").schedule?.isControlled, true)
   }
 
@@ -255,7 +270,8 @@ final class RealPackageTruthTests: XCTestCase {
     try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
     for item in ["Package.swift", "Sources", "Tests"] {
       try FileManager.default.copyItem(
-        at: URL(fileURLWithPath: Fixtures.xctestOnly).appendingPathComponent(item), to: copy.appendingPathComponent(item))
+        at: URL(fileURLWithPath: Fixtures.xctestOnly).appendingPathComponent(item),
+        to: copy.appendingPathComponent(item))
     }
     let report = copy.appendingPathComponent("report.json").path
     // Interrupted while the package's own module compiles: SwiftPM starts its compilers in
@@ -278,25 +294,29 @@ final class RealPackageTruthTests: XCTestCase {
     defer { try? FileManager.default.removeItem(at: package) }
     try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
     try """
-      // swift-tools-version: 6.2
-      import PackageDescription
-      let package = Package(name: "Hangs", targets: [.testTarget(name: "HangsTests")])
-      """.write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
-    let binPath = try Flakelab.runTool("/usr/bin/env", ["swift", "build", "--package-path", package.path, "--show-bin-path"])
-      .trimmingCharacters(in: .whitespacesAndNewlines)
+    // swift-tools-version: 6.2
+    import PackageDescription
+    let package = Package(name: "Hangs", targets: [.testTarget(name: "HangsTests")])
+    """.write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+    let binPath = try Flakelab.runTool(
+      "/usr/bin/env", ["swift", "build", "--package-path", package.path, "--show-bin-path"]
+    )
+    .trimmingCharacters(in: .whitespacesAndNewlines)
     try FileManager.default.createDirectory(atPath: binPath, withIntermediateDirectories: true)
     let binary = binPath + "/HangsPackageTests.xctest"
     try "#!/bin/sh\nexec sleep 3519\n".write(toFile: binary, atomically: true, encoding: .utf8)
     chmod(binary, 0o755)
     let (status, stderr, _) = try interrupt(
-      ["test", "--package-path", package.path, "--skip-build", "--layout", "repetitions"], with: SIGINT, once: "sleep 3519")
+      ["test", "--package-path", package.path, "--skip-build", "--layout", "repetitions"], with: SIGINT,
+      once: "sleep 3519")
     XCTAssertEqual(status, 130)
     XCTAssertEqual(stderr, "flakelab: interrupted while listing the tests; nothing was measured\n")
     XCTAssertEqual(OwnProcesses.left("sleep 3519"), [])
     // Killed outright, flakelab can stop nothing; the harness, preloaded into
     // the lister too, has the kernel end it with flakelab.
     let (killed, _, _) = try interrupt(
-      ["test", "--package-path", package.path, "--skip-build", "--layout", "repetitions"], with: SIGKILL, once: "sleep 3519")
+      ["test", "--package-path", package.path, "--skip-build", "--layout", "repetitions"], with: SIGKILL,
+      once: "sleep 3519")
     XCTAssertEqual(killed, SIGKILL)
     XCTAssertEqual(OwnProcesses.left("sleep 3519"), [])
   }
@@ -330,7 +350,8 @@ final class RealPackageTruthTests: XCTestCase {
   func testATestThatNeverFinishesUnderSerialStopsAfterThreeTimeoutsAndSaysSo() throws {
     XCTAssertEqual(try Fixtures.xctestOnlyBuild.get().status, 0)
     let arguments = [
-      "test", "--package-path", Fixtures.xctestOnly, "--skip-build", "--layout", "repetitions", "--filter", "Blocking", "--iterations", "20",
+      "test", "--package-path", Fixtures.xctestOnly, "--skip-build", "--layout", "repetitions", "--filter", "Blocking",
+      "--iterations", "20",
       "--timeout", "300ms", "--executors", "global,serial", "--no-progress",
     ]
     let json = try Flakelab.run(arguments + ["--format", "json"])

@@ -21,7 +21,8 @@ final class ReportingTests: XCTestCase {
     XCTAssertEqual(root.attribute(forName: "tests")?.stringValue, "2")
     XCTAssertEqual(root.attribute(forName: "failures")?.stringValue, "1")
     let cases = try root.nodes(forXPath: "//testcase") as? [XMLElement] ?? []
-    XCTAssertEqual(cases.map { $0.attribute(forName: "name")?.stringValue }, ["naive [serial]", "endpointYield [serial]"])
+    XCTAssertEqual(
+      cases.map { $0.attribute(forName: "name")?.stringValue }, ["naive [serial]", "endpointYield [serial]"])
     let failures = try root.nodes(forXPath: "//testcase/failure")
     XCTAssertEqual(failures.count, 1)
     let output = try root.nodes(forXPath: "//testcase[1]/system-out").first?.stringValue ?? ""
@@ -35,8 +36,10 @@ final class ReportingTests: XCTestCase {
     defer { try? FileManager.default.removeItem(at: directory) }
     let shards = (0..<2).map { directory.appendingPathComponent("\($0).json").path }
     for (index, path) in shards.enumerated() {
-      _ = try Flakelab.run(["run", "lab.hang", "--executor", "seeded", "--seed", "3", "--iterations", "200",
-                            "--shard", "\(index)/2", "--output", path])
+      _ = try Flakelab.run([
+        "run", "lab.hang", "--executor", "seeded", "--seed", "3", "--iterations", "200",
+        "--shard", "\(index)/2", "--output", path,
+      ])
     }
     let commands: [[String]] = [
       ["run", "lab.hang", "--executor", "seeded", "--seed", "3", "--iterations", "200"],
@@ -55,7 +58,9 @@ final class ReportingTests: XCTestCase {
     XCTAssertTrue(seeded.contains("deadlocked=4\n"), seeded)
     XCTAssertTrue(seeded.contains("<property name=\"seed\" value=\"3\"/>"), seeded)
     // No gate, yet no iteration passed: not a green test case.
-    let naive = try Flakelab.run(["run", "isLoading.naive", "--executor", "serial", "--iterations", "20", "--format", "junit"])
+    let naive = try Flakelab.run([
+      "run", "isLoading.naive", "--executor", "serial", "--iterations", "20", "--format", "junit",
+    ])
     XCTAssertEqual(naive.status, 0)
     XCTAssertTrue(naive.stdout.contains("<failure type=\"flakelab\" message=\"no iteration passed\">"), naive.stdout)
   }
@@ -71,7 +76,8 @@ final class ReportingTests: XCTestCase {
     XCTAssertTrue(rows[1].hasPrefix("isLoading,naive,serial,20,0,20,0,0,1.0,0.95,"), rows[1])
     // Columns are added at the end only.
     XCTAssertTrue(
-      rows[0].hasSuffix(",topOutcome,deadlocked,seed,confidenceMethod,dispersion,replicates,skipped,executorChanged,notRun,stopped"),
+      rows[0].hasSuffix(
+        ",topOutcome,deadlocked,seed,confidenceMethod,dispersion,replicates,skipped,executorChanged,notRun,stopped"),
       rows[0])
     XCTAssertTrue(rows[1].hasSuffix(",wilson,,1,0,0,0,"), rows[1])
     // Seconds in microseconds at most, never float noise such as 0.011712371000000001.
@@ -134,9 +140,16 @@ final class ReportingTests: XCTestCase {
     ])
     XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
     let rows = result.stdout.split(separator: "\n").map(String.init)
-    XCTAssertTrue(rows.contains { $0.hasPrefix("isLoading.naive") && $0.contains("serial") && $0.contains("always fails  holds") })
-    XCTAssertTrue(rows.contains { $0.hasPrefix("isLoading.endpointYield") && $0.contains("serial") && $0.contains("never fails   holds") })
-    XCTAssertTrue(rows.contains { $0.hasPrefix("toggleRace.taskGroup") && $0.contains("serial") && $0.contains("never fails   holds") })
+    XCTAssertTrue(
+      rows.contains { $0.hasPrefix("isLoading.naive") && $0.contains("serial") && $0.contains("always fails  holds") })
+    XCTAssertTrue(
+      rows.contains {
+        $0.hasPrefix("isLoading.endpointYield") && $0.contains("serial") && $0.contains("never fails   holds")
+      })
+    XCTAssertTrue(
+      rows.contains {
+        $0.hasPrefix("toggleRace.taskGroup") && $0.contains("serial") && $0.contains("never fails   holds")
+      })
     XCTAssertTrue(rows.last?.contains("0 violated") == true, rows.last ?? "")
   }
 

@@ -86,7 +86,8 @@ final class ShardingTests: XCTestCase {
     let report = try ReportJSON.read(Array(result.stdout.utf8), name: "stdout")
     XCTAssertEqual(report.shard, try Shard(index: 2, count: 4))
     // Indices 500..<750 hold 599, 699 (crash) and 248 passes.
-    XCTAssertEqual(Flakelab.counts(report.runs.first), ["iterations": 250, "passed": 248, "failed": 0, "crashed": 2, "timedOut": 0])
+    XCTAssertEqual(
+      Flakelab.counts(report.runs.first), ["iterations": 250, "passed": 248, "failed": 0, "crashed": 2, "timedOut": 0])
   }
 
   func testCheckHasNoShardsSoBazelsVariablesLeaveItWhole() throws {

@@ -77,7 +77,7 @@ final class SourceHygieneTests: XCTestCase {
   /// The code is written to 120 characters a line. The lines past it, most of them older than
   /// the rule, may only become fewer: the ceiling is lowered as they are wrapped.
   func testLinesPastTheWidthOnlyBecomeFewer() throws {
-    let ceiling = 549
+    let ceiling = 137
     var counts: [(path: String, lines: Int)] = []
     for (path, text) in try Self.swiftFiles() {
       let long = text.split(separator: "\n").filter { $0.count > 120 }.count

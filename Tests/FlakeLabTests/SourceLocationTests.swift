@@ -39,11 +39,13 @@ final class SourceLocationTests: XCTestCase {
       "M/A.swift": "final class FooTestsMore: XCTestCase {\n  func testA() {}\n}\n",
       // The class, without the test's function: another file that declares it is looked in.
       "M/B.swift": "final class FooTests: XCTestCase {\n  func testB<T>(_: T) {}\n}\n",
-      "M/C.swift": "class Helper {}\nfinal class Other {}; class FooTests {\n  // func testA() is below\n  func testA() async throws {}\n}\n",
+      "M/C.swift":
+        "class Helper {}\nfinal class Other {}; class FooTests {\n  // func testA() is below\n  func testA() async throws {}\n}\n",
       // Built sources are not the package's.
       ".build/D.swift": "class FooTests {\n  func testC() {}\n}\n",
     ])
-    let found = XCTestDeclaration.find(["M.FooTests/testA", "M.FooTests/testC", "M.Missing/testA"], under: directory.path)
+    let found = XCTestDeclaration.find(
+      ["M.FooTests/testA", "M.FooTests/testC", "M.Missing/testA"], under: directory.path)
     XCTAssertEqual(found.mapValues(\.location), ["M.FooTests/testA": SourceLocation(path: path("M/C.swift"), line: 4)])
     XCTAssertEqual(found["M.FooTests/testA"]?.body, 4...4)
   }
@@ -52,25 +54,27 @@ final class SourceLocationTests: XCTestCase {
   func testTwoClassesWithATestOfTheSameNameEachOwnTheirs() throws {
     try write([
       "M/Same.swift": """
-        final class FirstTests: XCTestCase {
-          func testSame() {
-            XCTAssertTrue(true)
-          }
+      final class FirstTests: XCTestCase {
+        func testSame() {
+          XCTAssertTrue(true)
         }
+      }
 
-        final class SecondTests: XCTestCase {
-          func testSame() {
-            XCTFail("fails every time")
-          }
+      final class SecondTests: XCTestCase {
+        func testSame() {
+          XCTFail("fails every time")
         }
-        """
+      }
+      """
     ])
     let tests = ["M.FirstTests/testSame", "M.SecondTests/testSame"]
     let found = XCTestDeclaration.find(tests, under: directory.path)
     XCTAssertEqual(found["M.FirstTests/testSame"]?.location.line, 2)
     XCTAssertEqual(found["M.SecondTests/testSame"]?.location.line, 8)
-    XCTAssertEqual(bodies(tests).owner(of: SourceLocation(path: path("M/Same.swift"), line: 9)), "M.SecondTests/testSame")
-    XCTAssertEqual(bodies(tests).owner(of: SourceLocation(path: path("M/Same.swift"), line: 3)), "M.FirstTests/testSame")
+    XCTAssertEqual(
+      bodies(tests).owner(of: SourceLocation(path: path("M/Same.swift"), line: 9)), "M.SecondTests/testSame")
+    XCTAssertEqual(
+      bodies(tests).owner(of: SourceLocation(path: path("M/Same.swift"), line: 3)), "M.FirstTests/testSame")
   }
 
   /// Braces and quotes in every literal form, and declarations in comments, neither open, close
@@ -78,31 +82,31 @@ final class SourceLocationTests: XCTestCase {
   func testLiteralsAndCommentsHideNoBodyEnd() throws {
     try write([
       "M/Literals.swift": ##"""
-        final class LiteralTests: XCTestCase {
-          func testRaw() {
-            let json = #"{"x":"{"}"#
-            let deeper = ##"a "# { "##
-            let escaped = "ends in a backslash \\"
-            let run = { "\(json.map { "\($0)" }){" }
-            let multiline = """
-              } "{" \""" }
-              """
-            let rawMultiline = #"""
-              }}} """ still inside
-              """#
-            let regex = #/[{]"/#
-            let bare = /[{]/
-            _ = (json, deeper, escaped, run, multiline, rawMultiline, regex, bare)
-          }
-          /* renamed: func testB() used to be here
-             /* nested */ func testC() { still a comment
-          */
-          func testB() {
-            XCTFail("fails every time")
-          }
-          func `test with a raw name {`() {}
+      final class LiteralTests: XCTestCase {
+        func testRaw() {
+          let json = #"{"x":"{"}"#
+          let deeper = ##"a "# { "##
+          let escaped = "ends in a backslash \\"
+          let run = { "\(json.map { "\($0)" }){" }
+          let multiline = """
+            } "{" \""" }
+            """
+          let rawMultiline = #"""
+            }}} """ still inside
+            """#
+          let regex = #/[{]"/#
+          let bare = /[{]/
+          _ = (json, deeper, escaped, run, multiline, rawMultiline, regex, bare)
         }
-        """##
+        /* renamed: func testB() used to be here
+           /* nested */ func testC() { still a comment
+        */
+        func testB() {
+          XCTFail("fails every time")
+        }
+        func `test with a raw name {`() {}
+      }
+      """##
     ])
     let tests = ["M.LiteralTests/testRaw", "M.LiteralTests/testB", "M.LiteralTests/test with a raw name {"]
     let found = XCTestDeclaration.find(tests, under: directory.path)
@@ -210,18 +214,18 @@ final class SourceLocationTests: XCTestCase {
   func testAnAmbiguousOrInheritedTestHasNoOwner() throws {
     try write([
       "M/Twice.swift": """
-        class TwiceTests: XCTestCase {
-        #if os(Linux)
-          func testTwice() { XCTFail() }
-        #else
-          func testTwice() { XCTFail() }
-        #endif
-        }
-        class BaseTests: XCTestCase {
-          func testShared() { XCTFail() }
-        }
-        class SubTests: BaseTests {}
-        """
+      class TwiceTests: XCTestCase {
+      #if os(Linux)
+        func testTwice() { XCTFail() }
+      #else
+        func testTwice() { XCTFail() }
+      #endif
+      }
+      class BaseTests: XCTestCase {
+        func testShared() { XCTFail() }
+      }
+      class SubTests: BaseTests {}
+      """
     ])
     let tests = ["M.TwiceTests/testTwice", "M.BaseTests/testShared", "M.SubTests/testShared"]
     let found = XCTestDeclaration.find(tests, under: directory.path)

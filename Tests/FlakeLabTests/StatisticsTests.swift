@@ -50,7 +50,8 @@ final class StatisticsTests: XCTestCase {
   func testAGateIsNeverPassedOnARunThatMeasuredNothing() {
     func judged(_ tally: Tally, notRun: Int = 0, stop: RunStop? = nil) -> [String] {
       var run = RunResult(
-        RunKey(scenario: "s", variant: "v", executor: .serial), tally: tally, seconds: 1, iterationsAreIndependent: true)
+        RunKey(scenario: "s", variant: "v", executor: .serial), tally: tally, seconds: 1, iterationsAreIndependent: true
+      )
       run.notRun = notRun
       run.stop = stop
       var report = Report(runs: [run])
@@ -61,10 +62,14 @@ final class StatisticsTests: XCTestCase {
     changed.record(.executorChanged, count: 40)
     XCTAssertEqual(
       judged(changed),
-      ["s.v under serial: no iteration was measured (the executor was off when each of its 40 iterations ended), so no gate is shown to hold"])
+      [
+        "s.v under serial: no iteration was measured (the executor was off when each of its 40 iterations ended), so no gate is shown to hold"
+      ])
     XCTAssertEqual(
       judged(Tally(), notRun: 20, stop: .neverStarted),
-      ["s.v under serial: no iteration was measured (3 processes in a row ended before the test started), so no gate is shown to hold"])
+      [
+        "s.v under serial: no iteration was measured (3 processes in a row ended before the test started), so no gate is shown to hold"
+      ])
     var skipped = Tally()
     skipped.record(.skipped(reason: "not today"), count: 20)
     XCTAssertEqual(judged(skipped), [])

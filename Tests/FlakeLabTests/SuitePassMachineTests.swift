@@ -27,7 +27,9 @@ final class SuitePassMachineTests: XCTestCase {
   }
 
   private func outcomes(_ machine: SuitePassMachine) -> [[Outcome]] {
-    machine.states.map { state in state.tally.outcomesByFrequency.map(\.outcome) + Array(repeating: .passed, count: state.tally.passed) }
+    machine.states.map { state in
+      state.tally.outcomesByFrequency.map(\.outcome) + Array(repeating: .passed, count: state.tally.passed)
+    }
   }
 
   func testACrashWithSeveralInFlightNoneOfWhichCrashesAloneIsChargedToThemAllAsTheSuites() {
@@ -66,7 +68,8 @@ final class SuitePassMachineTests: XCTestCase {
     _ = machine.startPass(0, replicate: 0)
     XCTAssertEqual(machine.ended(end(inFlight: [(0, .seconds(1)), (1, .seconds(1))])), .run([0]))
     XCTAssertEqual(machine.ended(end(passed: [0], status: 0)), .run([1]))
-    XCTAssertEqual(machine.ended(end(inFlight: [(0, .seconds(1))])), .run([0, 2]), "b() crashed alone; a() and c() run again")
+    XCTAssertEqual(
+      machine.ended(end(inFlight: [(0, .seconds(1))])), .run([0, 2]), "b() crashed alone; a() and c() run again")
     XCTAssertEqual(machine.ended(end(passed: [0, 1], status: 0)), .passDone)
     let crash = Crash(status: SIGILL, lastLines: "Fatal error: boom")
     XCTAssertEqual(outcomes(machine), [[.passed], [.crashed(crash.beside([tests[0]], crashedAlone: true))], [.passed]])
@@ -78,7 +81,8 @@ final class SuitePassMachineTests: XCTestCase {
       XCTAssertEqual(machine.startPass(pass, replicate: 0), .run([0, 1, 2]))
       // b() hung; c() had only just started: it runs again with the rest.
       XCTAssertEqual(
-        machine.ended(end(passed: [0], inFlight: [(1, .seconds(11)), (2, .seconds(1))], status: SIGKILL, timedOut: true)),
+        machine.ended(
+          end(passed: [0], inFlight: [(1, .seconds(11)), (2, .seconds(1))], status: SIGKILL, timedOut: true)),
         .run([2]))
       XCTAssertEqual(machine.ended(end(passed: [0], status: 0)), .passDone)
     }
@@ -113,7 +117,9 @@ final class SuitePassMachineTests: XCTestCase {
     XCTAssertEqual(machine.ended(end(passed: [0], status: 0)), .run([2]), "b() starts too: c(), alone, must die")
     XCTAssertEqual(machine.ended(end(status: SIGILL)), .run([0, 1]), "c() dies alone too; the pass resumes without it")
     XCTAssertEqual(machine.ended(end(passed: [0, 1], status: 0)), .passDone)
-    guard case .crashed(let crash)? = machine.states[2].tally.outcomesByFrequency.first?.outcome else { return XCTFail() }
+    guard case .crashed(let crash)? = machine.states[2].tally.outcomesByFrequency.first?.outcome else {
+      return XCTFail()
+    }
     XCTAssertTrue(crash.beforeTheTestStarted)
     XCTAssertEqual(machine.states[2].diedBeforeStarting, 1)
   }
@@ -192,7 +198,8 @@ final class SuitePassMachineTests: XCTestCase {
     XCTAssertFalse(budget.allows(series: 0, isFirstPass: false, now: start), "a stopped arm stays stopped")
     XCTAssertEqual(budget.stopped, [true, false])
     // The passes alone, which no answer needs, are bound from their first.
-    var alone = PassBudget(series: 2, budget: TestBudget(.seconds(20), from: start, diagnosisFollows: true), boundFromTheirFirstPass: [1])
+    var alone = PassBudget(
+      series: 2, budget: TestBudget(.seconds(20), from: start, diagnosisFollows: true), boundFromTheirFirstPass: [1])
     XCTAssertTrue(alone.allows(series: 0, isFirstPass: true, now: start + .seconds(20)))
     XCTAssertFalse(alone.allows(series: 1, isFirstPass: true, now: start + .seconds(20)))
     XCTAssertEqual(alone.stopped, [false, true])

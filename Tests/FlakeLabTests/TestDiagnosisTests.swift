@@ -74,7 +74,8 @@ final class TestDiagnosisTests: XCTestCase, LongHalf {
     // (the frame inside `#expect`'s expansion has no line of its own: then the failure's, the same).
     let open = blocking?.lead
     XCTAssertTrue([.blockingFrame, .failure].contains(open?.reason), "\(String(describing: open))")
-    XCTAssertTrue(open?.location.path.hasSuffix("/Tests/FlakeKindsTests/Kinds.swift") ?? false, "\(String(describing: open))")
+    XCTAssertTrue(
+      open?.location.path.hasSuffix("/Tests/FlakeKindsTests/Kinds.swift") ?? false, "\(String(describing: open))")
     XCTAssertEqual(open?.location.line, 49)
     XCTAssertTrue(blocking?.advice?.contains("DispatchSemaphore.wait") ?? false, blocking?.advice ?? "")
     // A blocking fulfillment(of:timeout:) shim spins XCTWaiter's run loop in no blocking call:
@@ -83,7 +84,8 @@ final class TestDiagnosisTests: XCTestCase, LongHalf {
     let shim = answer.tests["FlakeKindsTests.WaiterShimTests/testWaitsThroughABlockingShim"]
     XCTAssertEqual(shim?.diagnosis, .blocksThread)
     let shimRuns = shim?.runs ?? []
-    let shimLine = "fulfillmentBlocking(of:timeout:) at Tests/FlakeKindsTests/Corpus/BlockedThreads.swift:58, in RunLoop.run"
+    let shimLine =
+      "fulfillmentBlocking(of:timeout:) at Tests/FlakeKindsTests/Corpus/BlockedThreads.swift:58, in RunLoop.run"
     XCTAssertTrue(
       shimRuns.contains { !$0.ranInParallel && ($0.blockedAt ?? "").hasSuffix(shimLine) && $0.blockedIterations > 0 },
       "\(shimRuns.map { "\($0.executor) \($0.blockedAt ?? "-")" })")
@@ -92,7 +94,9 @@ final class TestDiagnosisTests: XCTestCase, LongHalf {
       shimOpen?.location.path.hasSuffix("/Corpus/BlockedThreads.swift") ?? false, "\(String(describing: shimOpen))")
     XCTAssertEqual(shimOpen?.location.line, 58)
     let shimAdvice = shim?.advice ?? ""
-    XCTAssertTrue(shimAdvice.contains("a run loop spun inside one of the queue's jobs at closure #1 in XCTestCase.fulfillmentBlocking"), shimAdvice)
+    XCTAssertTrue(
+      shimAdvice.contains(
+        "a run loop spun inside one of the queue's jobs at closure #1 in XCTestCase.fulfillmentBlocking"), shimAdvice)
     // Reads a setting its neighbour changes while they overlap: fails in every pass under
     // global, where they run side by side, and never alone.
     let reading = answer.tests[reads]
@@ -109,7 +113,8 @@ final class TestDiagnosisTests: XCTestCase, LongHalf {
     XCTAssertTrue(reading?.advice?.hasPrefix(changes) ?? false, reading?.advice ?? "")
     // XCTest: one test changes a default that the two after it in the class's order read.
     let changer = "FlakeKindsTests.CurrencyTests/testChangesTheCurrency"
-    for victim in ["FlakeKindsTests.CurrencyTests/testFormatsAPrice", "FlakeKindsTests.CurrencyTests/testParsesAPrice"] {
+    for victim in ["FlakeKindsTests.CurrencyTests/testFormatsAPrice", "FlakeKindsTests.CurrencyTests/testParsesAPrice"]
+    {
       let finding = answer.tests[victim]
       XCTAssertEqual(finding?.diagnosis, .interference, victim)
       XCTAssertEqual(arm(finding, .suite, .serial)?.tally.notPassed, passes, victim)
@@ -150,7 +155,9 @@ final class TestDiagnosisTests: XCTestCase, LongHalf {
   /// value or a hash order decides is randomness, per iteration or per process, and its replay
   /// fails again.
   func testOneQueueOrderAndRandomnessAreToldApartOnRealRuns() throws {
-    let answer = try test(["--iterations", "10", "--seed", "3", "--filter", "isLoading|reentrancy|randomValue|hashOrder"])
+    let answer = try test([
+      "--iterations", "10", "--seed", "3", "--filter", "isLoading|reentrancy|randomValue|hashOrder",
+    ])
     XCTAssertEqual(answer.status, 0, answer.stderr)
     for id in ["FlakeKindsTests.NumberFactTests/isLoading()", "FlakeKindsTests.reentrancy()"] {
       let finding = answer.tests[id]
@@ -187,7 +194,8 @@ final class TestDiagnosisTests: XCTestCase, LongHalf {
       let fifoWhole = Diagnostician.Counts(fifo.filter { $0.stop == nil })
       let fifoDecides = fifoWhole.alwaysFails && fifoWhole.ran >= 2 * RunSettling.limit + 1 && global.passes
       guard standsOut else {
-        let expected: TestDiagnosis = fifoDecides ? .serialDeterministic : passedSomewhere ? .undetermined : .alwaysFails
+        let expected: TestDiagnosis =
+          fifoDecides ? .serialDeterministic : passedSomewhere ? .undetermined : .alwaysFails
         XCTAssertEqual(finding?.diagnosis, expected, "\(id): global failed \(global.failed) of \(global.ran)")
         continue
       }
@@ -218,13 +226,15 @@ final class TestDiagnosisTests: XCTestCase, LongHalf {
       }
       XCTAssertEqual(sum(.replay, \.notPassed), seedsFailed, "\(id): \(armLines.joined(separator: "; "))")
       let replayed = sum(.replay, \.ran) - seedsFailed
-      XCTAssertTrue(replayed > 0 && replayed <= min(seedsFailed, seedsRan - seedsFailed), "\(id): \(replayed) passing seeds")
+      XCTAssertTrue(
+        replayed > 0 && replayed <= min(seedsFailed, seedsRan - seedsFailed), "\(id): \(replayed) passing seeds")
       // Its replay command reproduces the failure: the seed decides the value or the order.
       let replay = try XCTUnwrap(finding?.replay(program: answer.report.program), id)
       XCTAssertTrue(replay.contains("--layout fresh") && replay.contains("--executor serial"), replay)
       let seedAndIndex = try XCTUnwrap(replay.firstMatch(of: /--seed (\d+) --index (\d+)/), replay)
       let again = try test([
-        "--layout", "fresh", "--executor", "serial", "--filter", "^" + NSRegularExpression.escapedPattern(for: id) + "$",
+        "--layout", "fresh", "--executor", "serial", "--filter",
+        "^" + NSRegularExpression.escapedPattern(for: id) + "$",
         "--seed", String(seedAndIndex.1), "--index", String(seedAndIndex.2),
       ])
       XCTAssertEqual(again.report.runs.first?.tally.notPassed, 1, "\(id): \(replay)")
@@ -328,7 +338,9 @@ final class TestDiagnosisTests: XCTestCase, LongHalf {
     XCTAssertEqual(Flakelab.counts(trap), ["iterations": 3, "passed": 0, "failed": 0, "crashed": 3, "timedOut": 0])
     XCTAssertEqual(trap.stop, .everyIterationDiedBeforeStarting)
     XCTAssertEqual(trap.notRun, 1)
-    let seen = trap.tally.outcomesByFrequency.compactMap { if case .crashed(let crash) = $0.outcome { crash } else { nil } }
+    let seen = trap.tally.outcomesByFrequency.compactMap {
+      if case .crashed(let crash) = $0.outcome { crash } else { nil }
+    }
     XCTAssertEqual(seen.count, 1, "\(seen)")
     XCTAssertTrue(seen[0].beforeTheTestStarted, "\(seen[0])")
     XCTAssertTrue(seen[0].how.hasPrefix("signal 4 (SIGILL)"), seen[0].how)
@@ -411,25 +423,29 @@ final class TestDiagnosisTests: XCTestCase, LongHalf {
         + "Failed: suite serial 3/3, repetitions serial 3/3, repetitions seeded 3/3, fresh serial 3/3. "
         + "Do: \(advice).\n")
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    XCTAssertEqual(Array(lines.prefix(6)), [
-      "### flakelab test: 1 of 2 tests not stable", "",
-      "| test | verdict | diagnosis | failed | what to do |", "| --- | --- | --- | --- | --- |",
-      "| `FlakeKindsTests.blocksThread()` | flaky | **blocks-thread**: blocks a thread waiting for async work: never finishes on one queue"
-        + "<br>open `Tests/FlakeKindsTests/Kinds.swift:49: blocks the queue's thread (\(frame))`"
-        + " | suite: serial 3/3<br>alone: global 0/6, serial 3/3, seeded 3/3, fresh global 0/3, fresh serial 3/3, stressed global 0/6"
-        + " | \(advice) |",
-      "",
-    ])
+    XCTAssertEqual(
+      Array(lines.prefix(6)),
+      [
+        "### flakelab test: 1 of 2 tests not stable", "",
+        "| test | verdict | diagnosis | failed | what to do |", "| --- | --- | --- | --- | --- |",
+        "| `FlakeKindsTests.blocksThread()` | flaky | **blocks-thread**: blocks a thread waiting for async work: never finishes on one queue"
+          + "<br>open `Tests/FlakeKindsTests/Kinds.swift:49: blocks the queue's thread (\(frame))`"
+          + " | suite: serial 3/3<br>alone: global 0/6, serial 3/3, seeded 3/3, fresh global 0/3, fresh serial 3/3, stressed global 0/6"
+          + " | \(advice) |",
+        "",
+      ])
     // Its one-second wait makes it the slowest (by how much more, the machine says).
     let rest = lines.count > 6 ? lines[6] : ""
     XCTAssertTrue(
-      rest.hasPrefix("1 test stable over 3 passes under serial. Slowest, a pass on average: `FlakeKindsTests.blocksThread()` 1."),
+      rest.hasPrefix(
+        "1 test stable over 3 passes under serial. Slowest, a pass on average: `FlakeKindsTests.blocksThread()` 1."),
       rest)
     XCTAssertTrue(rest.contains(" s (serial; blocks-thread) (JSON runs[].testSeconds)."), rest)
     // What three passes can miss, under the one executor its stable test ran under.
     XCTAssertTrue(
-      rest.hasSuffix("catch a test that fails in 63.16% of passes or more under serial (3 passes); "
-        + "a rarer failure can pass them all: raise --iterations to catch it."), rest)
+      rest.hasSuffix(
+        "catch a test that fails in 63.16% of passes or more under serial (3 passes); "
+          + "a rarer failure can pass them all: raise --iterations to catch it."), rest)
   }
 
   func testFailOnFlakyFailsTheCommandAndSaysWhichTest() throws {

@@ -27,11 +27,15 @@ final class TestEventTests: XCTestCase {
       TestEvent.testStarted(testID: location).line,
       TestEvent.testEnded(testID: location).line,
       TestEvent.testStarted(testID: location).line,
-      TestEvent.issueRecorded(testID: location, message: "Expectation failed: <M: 0x7f3a12> after 0.002 seconds at File.swift:21:5", isFailure: true).line,
+      TestEvent.issueRecorded(
+        testID: location, message: "Expectation failed: <M: 0x7f3a12> after 0.002 seconds at File.swift:21:5",
+        isFailure: true
+      ).line,
       TestEvent.issueRecorded(testID: location, message: "known", isFailure: false).line,
       TestEvent.testEnded(testID: location).line,
       TestEvent.testStarted(testID: "Module.Suite/yieldTwice()/File.swift:9:4").line,
-      TestEvent.issueRecorded(testID: "Module.Suite/yieldTwice()/File.swift:9:4", message: "other", isFailure: true).line,
+      TestEvent.issueRecorded(testID: "Module.Suite/yieldTwice()/File.swift:9:4", message: "other", isFailure: true)
+        .line,
       TestEvent.testEnded(testID: "Module.Suite/yieldTwice()/File.swift:9:4").line,
       TestEvent.testStarted(testID: location).line,  // started, not ended: the process died here
     ]
@@ -63,7 +67,8 @@ final class TestEventTests: XCTestCase {
 
   /// The stack the harness captured is named by the lab; a stack it cannot read names no frame.
   func testAThreadBlockedEventCarriesItsStackBackAndForth() throws {
-    let event = TestEvent.threadBlocked(call: "usleep", frame: nil, stack: #"{"architecture":"x86_64","backtrace":"Ag=="}"#)
+    let event = TestEvent.threadBlocked(
+      call: "usleep", frame: nil, stack: #"{"architecture":"x86_64","backtrace":"Ag=="}"#)
     XCTAssertEqual(TestEvent.parse(Array(event.line.utf8).dropLast()), event)
     let images = TestEvent.stackImages(map: "{}", program: "M.xctest")
     XCTAssertEqual(TestEvent.parse(Array(images.line.utf8).dropLast()), images)
@@ -144,12 +149,14 @@ final class TestEventTests: XCTestCase {
   // What the test said, whole, grouped.
 
   func testASwiftTestingIssueKeepsItsDetailsAndItsComment() throws {
-    let line = #"{"kind":"event","version":0,"payload":{"kind":"issueRecorded","testID":"M.t()/F.swift:1:1","#
+    let line =
+      #"{"kind":"event","version":0,"payload":{"kind":"issueRecorded","testID":"M.t()/F.swift:1:1","#
       + #""messages":[{"symbol":"fail","text":"Expectation failed: (x → 2) == 3"},{"symbol":"details","text":"the comment"}],"#
       + #""issue":{"isKnown":false}}}"#
     XCTAssertEqual(
       TestEvent.parse(Array(line.utf8)),
-      .issueRecorded(testID: "M.t()/F.swift:1:1", message: "Expectation failed: (x → 2) == 3 — the comment", isFailure: true))
+      .issueRecorded(
+        testID: "M.t()/F.swift:1:1", message: "Expectation failed: (x → 2) == 3 — the comment", isFailure: true))
   }
 
   func testTwoIssuesInEitherOrderAreOneOutcome() throws {
@@ -170,13 +177,17 @@ final class TestEventTests: XCTestCase {
       #"Expectation failed: (id → "0C2F1D3E-7A55-4B1B-9D2E-11AA22BB33CC") == "x""#,
     ]
     let lines = messages.flatMap {
-      [TestEvent.testStarted(testID: location).line, TestEvent.issueRecorded(testID: location, message: $0, isFailure: true).line,
-       TestEvent.testEnded(testID: location).line]
+      [
+        TestEvent.testStarted(testID: location).line,
+        TestEvent.issueRecorded(testID: location, message: $0, isFailure: true).line,
+        TestEvent.testEnded(testID: location).line,
+      ]
     }
     let (_, records, _) = try poll(lines)
     XCTAssertEqual(Set(records.map(\.outcome)), [.failed(observation: #"Expectation failed: (id → "<uuid>") == "x""#)])
     XCTAssertEqual(records.map(\.example), messages)
-    XCTAssertEqual(FailureText.normalize("port 54321 token dGhpcyBpcyBhIHRva2VuMTIz== hash 9f86d081884c7d65 r → 0.7342519"),
+    XCTAssertEqual(
+      FailureText.normalize("port 54321 token dGhpcyBpcyBhIHRva2VuMTIz== hash 9f86d081884c7d65 r → 0.7342519"),
       "port <n> token <token> hash <hex> r → <n>")
     // WebSocket accept keys as FlyingFox's failing test shows them: with and without digits, one
     // holding `0x9`; a long identifier of both cases is no token.
@@ -192,7 +203,8 @@ final class TestEventTests: XCTestCase {
   // Skipped iterations, and no iteration counted twice.
 
   func testASkippedTestIsASkippedOutcomeWithItsReason() throws {
-    let line = #"{"kind":"event","version":0,"payload":{"kind":"testSkipped","testID":"Module.Suite/yield()/F.swift:1:1","#
+    let line =
+      #"{"kind":"event","version":0,"payload":{"kind":"testSkipped","testID":"Module.Suite/yield()/F.swift:1:1","#
       + #""messages":[{"symbol":"skip","text":"Test yield() skipped: \"not today\""}]}}"#
     let (completed, records, _) = try poll([line + "\n"])
     XCTAssertEqual(completed, 1)
@@ -244,7 +256,8 @@ final class TestEventTests: XCTestCase {
       error: fatalError
       /p/Sources/M/A.swift:3:9: error: cannot find 'x' in scope
       """
-    XCTAssertEqual(TestPackage.compilerErrors(in: output), ["/p/Sources/M/A.swift:3:9: error: cannot find 'x' in scope"])
+    XCTAssertEqual(
+      TestPackage.compilerErrors(in: output), ["/p/Sources/M/A.swift:3:9: error: cannot find 'x' in scope"])
   }
 
   func testALineMattersByItsKindAloneWhereverTheWordAppears() {
@@ -262,7 +275,8 @@ final class TestEventTests: XCTestCase {
   /// A test's time is the process's own (its events' `instant.absolute`), not when the
   /// supervisor read them: both ends read at once, a run of 2.5 ms still took 2.5 ms.
   func testATestsTimeIsWhatItsOwnEventsSayNotWhenTheyWereRead() throws {
-    let swiftTesting = #"{"kind":"event","version":0,"payload":{"kind":"testEnded","testID":"M.t()/F.swift:1:1","#
+    let swiftTesting =
+      #"{"kind":"event","version":0,"payload":{"kind":"testEnded","testID":"M.t()/F.swift:1:1","#
       + #""instant":{"absolute":1234.5,"since1970":1764250000.1},"messages":[]}}"#
     XCTAssertEqual(TestEvent.parse(Array(swiftTesting.utf8)), .testEnded(testID: "M.t()/F.swift:1:1", at: 1234.5))
     let written = TestEvent.testStarted(testID: id, at: 100.25)

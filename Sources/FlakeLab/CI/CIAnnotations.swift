@@ -7,8 +7,10 @@ package enum CIAnnotations {
     let crashes = run.crashes.map { crash in
       let failsTheJob = crash.tests.contains { $0.failsTheJob(failOnFlaky: run.failOnFlaky) }
       let tests = crash.tests.map(\.test.id).sorted()
-      return (failsTheJob ? "::error " : "::warning ") + "title=" + ReportAnnotations.property("crash of the pass's process")
-        + "::" + ReportAnnotations.data(
+      return (failsTheJob ? "::error " : "::warning ") + "title="
+        + ReportAnnotations.property("crash of the pass's process")
+        + "::"
+        + ReportAnnotations.data(
           crash.crash.sentence + " Flaky, each passed alone: " + Formatting.list(tests) + "."
             + (crash.crash.how.map { " Seen: " + $0 } ?? ""))
     }

@@ -78,7 +78,8 @@ package enum CIJSON {
           .array(
             test.attempts.map { attempt in
               .object(
-                OutcomeCoding.members(of: attempt.outcome) + (attempt.example.map { [(Key.example, .string($0))] } ?? [])
+                OutcomeCoding.members(of: attempt.outcome)
+                  + (attempt.example.map { [(Key.example, .string($0))] } ?? [])
                   + (attempt.place.map { [(Key.place, ReportJSON.location($0))] } ?? [])
                   + [(Key.index, .int(attempt.index)), (Key.placement, .string(attempt.placement.rawValue))]
                   + (attempt.origin.map { [(Key.origin, origin($0))] } ?? [])
@@ -105,12 +106,14 @@ package enum CIJSON {
         .array(
           run.context.staleQuarantine.map {
             .object([
-              (Key.test, .string($0.entry.test)), (Key.reason, .string($0.entry.reason)), (Key.added, .string($0.entry.added)),
+              (Key.test, .string($0.entry.test)), (Key.reason, .string($0.entry.reason)),
+              (Key.added, .string($0.entry.added)),
               (Key.closest, $0.closest.map(JSONValue.string) ?? .null),
             ])
           })
       ),
-      (Key.passSeconds, .double(rounded(run.passSeconds, 1e3))), (Key.retrySeconds, .double(rounded(run.retrySeconds, 1e3))),
+      (Key.passSeconds, .double(rounded(run.passSeconds, 1e3))),
+      (Key.retrySeconds, .double(rounded(run.retrySeconds, 1e3))),
       (Key.failOnFlaky, .bool(run.failOnFlaky)), (Key.failsTheJob, .bool(run.failsTheJob)), (Key.tests, .array(tests)),
     ])
   }

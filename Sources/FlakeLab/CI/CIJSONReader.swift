@@ -17,31 +17,41 @@ package enum CIJSONReader {
   }
 
   package static func read(_ document: JSONValue, now: Date = Date()) throws(Malformed) -> CIRun {
-    guard let version = document[Key.flakelab]?.string else { throw Malformed(what: "the flakelab version that wrote it") }
+    guard let version = document[Key.flakelab]?.string else {
+      throw Malformed(what: "the flakelab version that wrote it")
+    }
     guard !isLater(version, than: Report.labVersion) else {
-      throw Malformed(what: "a version this flakelab knows: flakelab \(version) wrote it, and this is \(Report.labVersion)")
+      throw Malformed(
+        what: "a version this flakelab knows: flakelab \(version) wrote it, and this is \(Report.labVersion)")
     }
     guard document[Key.command]?.string == CIJSON.command else { throw Malformed(what: "\"command\": \"ci\"") }
     guard let id = document[Key.id]?.string, !id.isEmpty else { throw Malformed(what: "its run's id") }
-    guard let started = document[Key.started]?.string.flatMap(Timestamp.date) else { throw Malformed(what: "when it started") }
+    guard let started = document[Key.started]?.string.flatMap(Timestamp.date) else {
+      throw Malformed(what: "when it started")
+    }
     guard Timestamp.hasCome(started, now: now) else {
       throw Malformed(what: "a date that has come: it says it started \(Timestamp.iso8601(started))")
     }
     guard started >= Self.earliest else {
-      throw Malformed(what: "a date since flakelab ci wrote reports (2026): it says it started \(Timestamp.iso8601(started))")
+      throw Malformed(
+        what: "a date since flakelab ci wrote reports (2026): it says it started \(Timestamp.iso8601(started))")
     }
     let seed: UInt64
     switch document[Key.seed] {
     case nil: seed = 0
     case let value?:
-      guard let parsed = value.string.flatMap({ UInt64($0) }) else { throw Malformed(what: "a seed of 0 to 2^64 − 1, as a string") }
+      guard let parsed = value.string.flatMap({ UInt64($0) }) else {
+        throw Malformed(what: "a seed of 0 to 2^64 − 1, as a string")
+      }
       seed = parsed
     }
     var seen = Set<String>()
     var tests: [CITest] = []
     for entry in document[Key.tests]?.array ?? [] {
       let test = try self.test(entry)
-      guard seen.insert(test.test.id).inserted else { throw Malformed(what: "each test once: \(test.test.id) is there twice") }
+      guard seen.insert(test.test.id).inserted else {
+        throw Malformed(what: "each test once: \(test.test.id) is there twice")
+      }
       tests.append(test)
     }
     let retries = document[Key.retries]?.int ?? 0
@@ -107,7 +117,10 @@ package enum CIJSONReader {
     test.retriesCut = entry[Key.retriesCut]?.bool ?? false
     test.locationDoubt = entry[Key.sourceDoubt]?.string
     guard test.status == status else {
-      throw Malformed(what: "a status its attempts agree with: \(id) says \(status.rawValue), its attempts make it \(test.status.rawValue)")
+      throw Malformed(
+        what:
+          "a status its attempts agree with: \(id) says \(status.rawValue), its attempts make it \(test.status.rawValue)"
+      )
     }
     return test
   }

@@ -49,8 +49,11 @@ package enum CIJUnit {
     for suite in suites {
       lines.append(
         "  <testsuite name=\"\(XMLText.escaped(suite.name))\" tests=\"\(suite.tests.count)\" failures=\"\(count(suite.tests, .failure))\" "
-          + "errors=\"\(count(suite.tests, .error))\" skipped=\"\(count(suite.tests, .skipped))\" time=\"\(seconds(suite.tests))\">")
-      lines += ["    <properties>"] + properties(run).map { "      <property name=\"\($0.name)\" value=\"\(XMLText.escaped($0.value))\"/>" }
+          + "errors=\"\(count(suite.tests, .error))\" skipped=\"\(count(suite.tests, .skipped))\" time=\"\(seconds(suite.tests))\">"
+      )
+      lines +=
+        ["    <properties>"]
+        + properties(run).map { "      <property name=\"\($0.name)\" value=\"\(XMLText.escaped($0.value))\"/>" }
         + ["    </properties>"]
       for test in suite.tests { lines += testcase(test, replay: run.replay(of: test), packagePath: run.packagePath) }
       lines.append("  </testsuite>")
@@ -73,8 +76,10 @@ package enum CIJUnit {
     let git = run.context.git.map { git in
       [(Property.commit, git.commit)] + (git.branch.map { [(Property.branch, $0)] } ?? [])
     }
-    return [("seed", String(run.seed)), ("retries", String(run.retries)), (Property.run, run.id),
-     (Property.started, Timestamp.iso8601(run.started))] + (git ?? [])
+    return [
+      ("seed", String(run.seed)), ("retries", String(run.retries)), (Property.run, run.id),
+      (Property.started, Timestamp.iso8601(run.started)),
+    ] + (git ?? [])
   }
 
   private enum Kind { case passed, failure, error, skipped }
@@ -105,18 +110,22 @@ package enum CIJUnit {
     if let entry = test.quarantine, test.status != .passed {
       let said = test.seen.map { ": " + CIText.said($0) } ?? ""
       children.append(
-        "<\(Element.skipped) message=\"\(XMLText.escaped("quarantined since \(entry.added) (\(entry.reason)); \(test.status.rawValue)\(said)"))\"/>")
+        "<\(Element.skipped) message=\"\(XMLText.escaped("quarantined since \(entry.added) (\(entry.reason)); \(test.status.rawValue)\(said)"))\"/>"
+      )
     } else {
       switch test.status {
       case .passed: break
       case .skipped:
-        children.append("<\(Element.skipped) message=\"\(XMLText.escaped(test.attempts.first.map(CIText.said) ?? "skipped"))\"/>")
+        children.append(
+          "<\(Element.skipped) message=\"\(XMLText.escaped(test.attempts.first.map(CIText.said) ?? "skipped"))\"/>")
       case .notRun:
-        children.append("<\(Element.error) message=\"the test never started: its processes ended before it\" type=\"notRun\"/>")
+        children.append(
+          "<\(Element.error) message=\"the test never started: its processes ended before it\" type=\"notRun\"/>")
       case .interrupted:
         let said = test.seen.map { ": " + CIText.said($0) } ?? ""
         children.append(
-          "<\(Element.skipped) message=\"\(XMLText.escaped("failed in the pass, then the interrupt cut its retries short\(said)"))\"/>")
+          "<\(Element.skipped) message=\"\(XMLText.escaped("failed in the pass, then the interrupt cut its retries short\(said)"))\"/>"
+        )
       case .flaky:
         children += test.attempts.filter(\.failed).map {
           element(isError($0) ? .flakyError : .flakyFailure, $0, packagePath: packagePath)

@@ -10,16 +10,21 @@ package enum CIMarkdown {
       for test in shown {
         let status = test.quarantine != nil ? "quarantined (\(test.status.rawValue))" : test.status.rawValue
         let seen = test.seen.map(CIText.said).map(ReportMarkdown.escaped) ?? ""
-        let place = test.seen?.place.map { "<br>at " + ReportMarkdown.code($0.place(relativeTo: run.packagePath)) } ?? ""
+        let place =
+          test.seen?.place.map { "<br>at " + ReportMarkdown.code($0.place(relativeTo: run.packagePath)) } ?? ""
         lines.append(
           "| "
-            + [ReportMarkdown.code(test.test.id), status, ReportMarkdown.escaped(CIText.story(test, of: run)), seen + place]
+            + [
+              ReportMarkdown.code(test.test.id), status, ReportMarkdown.escaped(CIText.story(test, of: run)),
+              seen + place,
+            ]
             .joined(separator: " | ") + " |")
       }
       for crash in run.crashes {
         let tests = crash.tests.map(\.test.id).sorted().map(ReportMarkdown.code).joined(separator: ", ")
         let cells = [
-          tests, "flaky beside a crash", ReportMarkdown.escaped(crash.crash.headline + ": " + CrashBesideOthers.meaning),
+          tests, "flaky beside a crash",
+          ReportMarkdown.escaped(crash.crash.headline + ": " + CrashBesideOthers.meaning),
           ReportMarkdown.escaped(crash.crash.how ?? ""),
         ]
         lines.append("| " + cells.joined(separator: " | ") + " |")

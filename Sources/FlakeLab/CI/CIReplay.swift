@@ -14,7 +14,8 @@ extension CIRun {
     else { return nil }
     let package = ScheduleText.shellQuoted(packagePath)
     guard failure.placement == .alone else {
-      return ([context.program, "ci", "--package-path", package] + context.selection.map(ScheduleText.shellQuoted)
+      return
+        ([context.program, "ci", "--package-path", package] + context.selection.map(ScheduleText.shellQuoted)
         + ["--retries", "0", "--seed", String(seed)]).joined(separator: " ")
     }
     let filter = "^" + NSRegularExpression.escapedPattern(for: test.test.id) + "$"

@@ -92,7 +92,9 @@ package struct CIRun: Sendable, Equatable {
         crashes.append((inFlight, crash.how, [test]))
       }
     }
-    return crashes.map { PassCrash(crash: CrashBesideOthers(inFlight: $0.inFlight.map(\.id), how: $0.how), tests: $0.tests) }
+    return crashes.map {
+      PassCrash(crash: CrashBesideOthers(inFlight: $0.inFlight.map(\.id), how: $0.how), tests: $0.tests)
+    }
   }
 
   /// The tests every format shows one by one, in this order: those that failed for good or

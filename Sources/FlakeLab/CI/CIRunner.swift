@@ -51,8 +51,10 @@ package struct CIRunner {
     let screened = try passes.run(
       [TestLaunch.passes(of: tests, in: package, executor: GlobalExecutor(), seed: seed, preload: preload)],
       passes: 0..<1, replicates: 1, seed: seed, packagePath: package.path)
-    let attempts = Dictionary(grouping: screened.compactMap { result in result.test.map { ($0.test, result) } }, by: \.0)
-      .mapValues { $0.flatMap { Self.attempts(of: $0.1, index: 0, placement: .pass) } }
+    let attempts = Dictionary(
+      grouping: screened.compactMap { result in result.test.map { ($0.test, result) } }, by: \.0
+    )
+    .mapValues { $0.flatMap { Self.attempts(of: $0.1, index: 0, placement: .pass) } }
     let entries = Dictionary(quarantine.entries.map { ($0.test, $0) }, uniquingKeysWith: { first, _ in first })
     var run = CIRun(
       packagePath: package.path, retries: retries, timeout: timeout, failOnFlaky: failOnFlaky, seed: seed,
@@ -116,7 +118,8 @@ package struct CIRunner {
     _ tests: [PackageTest], round: Int, probe: HarnessProbe, onProgress: @escaping (String, Supervisor.Progress) -> Void
   ) throws -> [CITest.Attempt?]? {
     let supervisor = Supervisor(
-      options: .init(jobs: 1, timeout: timeout, workerExecutable: workerExecutable)) { onProgress("retries", $0) }
+      options: .init(jobs: 1, timeout: timeout, workerExecutable: workerExecutable)
+    ) { onProgress("retries", $0) }
     let results = try supervisor.run(
       tests.map { test in
         var alone = TestLaunch.run(

@@ -108,7 +108,9 @@ package struct CITest: Sendable, Equatable {
   /// before said, not what its retries would have.
   package var retriesCut = false
 
-  package init(test: PackageTest, attempts: [Attempt], location: SourceLocation? = nil, quarantine: Quarantine.Entry? = nil) {
+  package init(
+    test: PackageTest, attempts: [Attempt], location: SourceLocation? = nil, quarantine: Quarantine.Entry? = nil
+  ) {
     self.test = test
     self.attempts = attempts
     self.location = location

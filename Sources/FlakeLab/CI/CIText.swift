@@ -183,8 +183,10 @@ package enum CIText {
     if run.interrupted { return "Interrupted: the tests hold the runs that finished." }
     let failing = run.failingTheJob
     guard !failing.isEmpty else {
-      return "The job passes" + (run.tests(.flaky).isEmpty ? "." : ": flaky tests pass it (--fail-on-flaky makes them fail it).")
+      return "The job passes"
+        + (run.tests(.flaky).isEmpty ? "." : ": flaky tests pass it (--fail-on-flaky makes them fail it).")
     }
-    return "The job fails: " + Formatting.list(failing.prefix(5).map(\.test.id)) + (failing.count > 5 ? " and \(failing.count - 5) more" : "") + "."
+    return "The job fails: " + Formatting.list(failing.prefix(5).map(\.test.id))
+      + (failing.count > 5 ? " and \(failing.count - 5) more" : "") + "."
   }
 }

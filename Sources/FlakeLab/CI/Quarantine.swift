@@ -72,11 +72,13 @@ package struct Quarantine: Sendable, Equatable {
   /// `{"flakelab": "quarantine", "tests": [` then one entry a line, `]}`.
   package var text: String {
     let lines = entries.map { entry in
-      "  " + JSONValue.object([
-        ("test", .string(entry.test)), ("reason", .string(entry.reason)), ("added", .string(entry.added)),
-      ]).serialized()
+      "  "
+        + JSONValue.object([
+          ("test", .string(entry.test)), ("reason", .string(entry.reason)), ("added", .string(entry.added)),
+        ]).serialized()
     }
-    return "{\"flakelab\": \"\(Self.kind)\", \"tests\": [\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "" : "\n")
+    return "{\"flakelab\": \"\(Self.kind)\", \"tests\": [\n" + lines.joined(separator: ",\n")
+      + (lines.isEmpty ? "" : "\n")
       + "]}\n"
   }
 
@@ -107,11 +109,13 @@ package struct Quarantine: Sendable, Equatable {
   /// The file at `path`, named by the user (`--quarantine`) or found at the package's default
   /// place; an empty quarantine when there is none and `mustExist` is false, or when the file is
   /// blank (`--quarantine /dev/null` runs with none).
-  package static func load(_ path: String, origin: InputFile.Origin, mustExist: Bool) throws(QuarantineError) -> Quarantine {
+  package static func load(_ path: String, origin: InputFile.Origin, mustExist: Bool) throws(QuarantineError)
+    -> Quarantine
+  {
     let bytes: [UInt8]
     do {
       bytes = try InputFile.read(path, origin: origin, limit: maximumBytes)
-    } catch where error.problem == .missing && !mustExist {
+    } catch  where error.problem == .missing && !mustExist {
       return Quarantine()
     } catch {
       throw .unreadable(error)
@@ -124,7 +128,8 @@ package struct Quarantine: Sendable, Equatable {
   /// lock on its directory: ten `quarantine add`s at once keep all ten entries, each reading
   /// what the one before it wrote. Returns what was written.
   package static func update(
-    _ path: String, origin: InputFile.Origin, mustExist: Bool, _ change: (inout Quarantine) throws(QuarantineError) -> Void
+    _ path: String, origin: InputFile.Origin, mustExist: Bool,
+    _ change: (inout Quarantine) throws(QuarantineError) -> Void
   ) throws(QuarantineError) -> Quarantine {
     let target = ReportFile.destination(of: path)
     var status = stat()

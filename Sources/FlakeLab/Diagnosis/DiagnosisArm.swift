@@ -40,7 +40,9 @@ package struct DiagnosisArm {
     let fresh = [order(.parallel), order(.fifo)].compactMap { $0 }.map {
       DiagnosisArm(executor: $0, layout: .fresh, iterations: screenPasses)
     }
-    let stressed = order(.parallel).map { [DiagnosisArm(executor: $0, layout: .stressed, iterations: screenPasses * 2)] }
+    let stressed = order(.parallel).map {
+      [DiagnosisArm(executor: $0, layout: .stressed, iterations: screenPasses * 2)]
+    }
     return warm + fresh + (stressed ?? [])
   }
 }

@@ -90,7 +90,9 @@ package enum Diagnostician {
   private static func confirmedCause(_ runs: [RunResult], confidence: Double) -> TestDiagnosis {
     let second = runs.filter { $0.test?.isConfirmation == true }
     let cause = firstSeedCause(runs, confidence: confidence)
-    guard !second.isEmpty, SecondSeed.showsAgain(cause, in: second, confidence: confidence) == false else { return cause }
+    guard !second.isEmpty, SecondSeed.showsAgain(cause, in: second, confidence: confidence) == false else {
+      return cause
+    }
     let next = firstSeedCause(runs, excluding: [cause], confidence: confidence)
     // A test the first seed showed failing under load: its neighbours' contrast changes their
     // load with them, so it cannot name shared state (a deadline's test missed in parallel
@@ -192,7 +194,9 @@ package enum Diagnostician {
     // time each failure took: far longer on one queue than an iteration under global.
     let waitedOnOneQueue = plain.contains { !$0.ranInParallel && waited($0) } || unseenWait(runs) != nil
     let blockedOnOneQueue = plain.contains { !$0.ranInParallel && $0.blockedIterations > 0 }
-    if waitedOnOneQueue || blockedOnOneQueue, oneQueue.alwaysFails, oneQueue.failMoreThan(global, confidence: confidence) {
+    if waitedOnOneQueue || blockedOnOneQueue, oneQueue.alwaysFails,
+      oneQueue.failMoreThan(global, confidence: confidence)
+    {
       return .blocksThread
     }
     // FIFO order alone need fail every time: seeded interleavings may find an order that passes
@@ -333,7 +337,8 @@ package enum Diagnostician {
   package static func randomDraw(_ runs: [RunResult], confidence: Double) -> RandomDraw? {
     guard let chance = replayAgreement(runs), chance < (1 - confidence) / Double(contrasts) else { return nil }
     let mixed = runs.contains { run in
-      !run.ranInParallel && run.test?.layout == .repetitions && run.replicates.contains { $0.failed > 0 && $0.failed < $0.iterations }
+      !run.ranInParallel && run.test?.layout == .repetitions
+        && run.replicates.contains { $0.failed > 0 && $0.failed < $0.iterations }
     }
     return mixed ? .perIteration : .perProcess
   }

@@ -43,7 +43,9 @@ package struct LeadLine: Sendable, Equatable {
     {
       return LeadLine(location: location, reason: .polluter, detail: polluter.id)
     }
-    if let (outcome, location) = finding.commonestFailure.flatMap({ outcome in finding.place(of: outcome).map { (outcome, $0) } }) {
+    if let (outcome, location) = finding.commonestFailure.flatMap({ outcome in
+      finding.place(of: outcome).map { (outcome, $0) }
+    }) {
       return LeadLine(location: location, reason: .failure, detail: finding.said(outcome))
     }
     if case .crashed(let crash) = finding.commonestFailure, let packagePath = finding.packagePath,
@@ -80,7 +82,8 @@ package struct LeadLine: Sendable, Equatable {
     case .polluter: what = "the test that fails it" + (detail.map { ": \($0)" } ?? "")
     case .failure: what = detail ?? "the failure"
     case .crash: what = "where the process crashed" + (detail.map { " (\($0))" } ?? "")
-    case .declaration: what = "declared here; no line was recorded (a hang, or a crash the runtime placed in no file of the package)"
+    case .declaration:
+      what = "declared here; no line was recorded (a hang, or a crash the runtime placed in no file of the package)"
     }
     return "\(location.place(relativeTo: directory)): \(what)"
   }

@@ -232,7 +232,8 @@ extension PolluterSearch {
       case .checkingRest:
         restFails = answer.failed > 0
         let limit = min(PolluterSearch.checkLimit, PolluterSearch.passLimit / perCheck)
-        step = restFails && named.count < PolluterSearch.mostPolluters
+        step =
+          restFails && named.count < PolluterSearch.mostPolluters
           ? .minimizing(DeltaDebugging(rest, limit: limit)) : .done
         if case .minimizing(let search) = step, search.question == nil { minimized(search) }
       case .minimizing(var search):

@@ -45,16 +45,22 @@ package struct Polluters: Sendable, Equatable {
   /// `fails when A runs before it`, `fails when A and B run beside it`.
   package var when: String {
     guard !tests.isEmpty else {
-      return "no single neighbour, nor \(Self.namedAtMost) together, fails it: only many of its \(candidates) neighbours together do"
+      return
+        "no single neighbour, nor \(Self.namedAtMost) together, fails it: only many of its \(candidates) neighbours together do"
     }
-    let named = tests.count == 1 ? tests[0].id + " runs" : together ? Self.names(tests) + " run" : "any of " + Self.names(tests, or: true) + " runs"
-    return "fails when \(named) \(placement.rawValue) it" + (isComplete ? "" : " (and maybe when others do: the search stopped)")
+    let named =
+      tests.count == 1
+      ? tests[0].id + " runs"
+      : together ? Self.names(tests) + " run" : "any of " + Self.names(tests, or: true) + " runs"
+    return "fails when \(named) \(placement.rawValue) it"
+      + (isComplete ? "" : " (and maybe when others do: the search stopped)")
   }
 
   /// What to change, with the culprit named.
   package var advice: String {
     guard !tests.isEmpty else {
-      return "isolate the state it shares with its neighbours; none alone is the culprit, so look for state many of them change (a shared default, the environment, the file system) or for load"
+      return
+        "isolate the state it shares with its neighbours; none alone is the culprit, so look for state many of them change (a shared default, the environment, the file system) or for load"
     }
     let one = tests.count == 1
     let named = Self.names(tests)
@@ -62,22 +68,26 @@ package struct Polluters: Sendable, Equatable {
     // only the first found (combine-schedulers' testRunsOnMain fails after a test of any other
     // class, whichever).
     guard isComplete || placement == .beside else {
-      return "it fails after \(named) and after other neighbours too (without \(one ? "it" : "them") the rest still fail it), "
+      return
+        "it fails after \(named) and after other neighbours too (without \(one ? "it" : "them") the rest still fail it), "
         + "so look for what running any test before it changes that it reads (the main run loop, a shared default, "
         + "the environment) rather than for a fault in \(one ? "that test" : "those tests")"
     }
     switch placement {
     case .before:
-      return "\(named) leave\(one ? "s" : "") behind state this test reads: make \(one ? "it" : "each") restore what it changes (tearDown, defer) or give this test state of its own; running the tests one at a time keeps the order that fails"
+      return
+        "\(named) leave\(one ? "s" : "") behind state this test reads: make \(one ? "it" : "each") restore what it changes (tearDown, defer) or give this test state of its own; running the tests one at a time keeps the order that fails"
     case .beside:
-      return "\(named) change\(one ? "s" : "") state this test reads while they run beside it: give each its own state, or put them in one .serialized suite"
+      return
+        "\(named) change\(one ? "s" : "") state this test reads while they run beside it: give each its own state, or put them in one .serialized suite"
     }
   }
 
   /// Five names at most; the rest are in the JSON report.
   private static func names(_ tests: [PackageTest], or: Bool = false) -> String {
     tests.count > 5
-      ? tests.prefix(5).map(\.id).joined(separator: ", ") + " \(or ? "or" : "and") \(tests.count - 5) more (JSON tests[].polluters)"
+      ? tests.prefix(5).map(\.id).joined(separator: ", ")
+        + " \(or ? "or" : "and") \(tests.count - 5) more (JSON tests[].polluters)"
       : Formatting.list(tests.map(\.id), or: or)
   }
 }

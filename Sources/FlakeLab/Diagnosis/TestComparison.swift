@@ -70,8 +70,8 @@ package struct TestComparison: Sendable, Equatable {
     let test = change == .fixed || change == .steadier || (change == .notShown && now == .stable) ? fall : rise
     let said =
       change == .notShown
-        ? "the verdict changed, but not significantly: more passes (--iterations) would tell"
-        : change.rawValue
+      ? "the verdict changed, but not significantly: more passes (--iterations) would tell"
+      : change.rawValue
     return "\(self.test.id) was \(state(was, baseline)), now \(state(now, current)): \(said) "
       + "(one-sided p \(Formatting.pValue(test.pValue)))"
   }

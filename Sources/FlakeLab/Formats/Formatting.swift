@@ -85,7 +85,8 @@ package enum Formatting {
 
   /// A duration as people write it: `5 s`, `100 ms`, `1.5 s`.
   package static func duration(_ duration: Duration) -> String {
-    let milliseconds = Double(duration.components.seconds) * 1000
+    let milliseconds =
+      Double(duration.components.seconds) * 1000
       + Double(duration.components.attoseconds) / 1e15
     if milliseconds < 1000 { return "\(Int(milliseconds.rounded())) ms" }
     let seconds = milliseconds / 1000

@@ -21,7 +21,8 @@ package enum InputFile {
   package static let maximumBytes = 256 << 20
 
   /// The whole of the file at `path`.
-  package static func read(_ path: String, origin: Origin, limit: Int = maximumBytes) throws(InputFileError) -> [UInt8] {
+  package static func read(_ path: String, origin: Origin, limit: Int = maximumBytes) throws(InputFileError) -> [UInt8]
+  {
     // Not blocking to open: a FIFO found in a package is refused below instead of waited on.
     let flags = O_RDONLY | O_CLOEXEC | (origin == .found ? O_NONBLOCK : 0)
     let descriptor = open(path, flags)

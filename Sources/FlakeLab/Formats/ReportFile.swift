@@ -79,7 +79,8 @@ package enum ReportFile {
     var current = path
     for _ in 0..<16 {
       guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { break }
-      current = link.hasPrefix("/")
+      current =
+        link.hasPrefix("/")
         ? link : URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(link).path
     }
     return current

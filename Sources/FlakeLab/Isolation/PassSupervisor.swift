@@ -82,7 +82,8 @@ package final class PassSupervisor {
     budget: TestBudget = .unbounded
   ) throws -> [RunResult] {
     try InterruptSignal.watching {
-      try supervise(allSeries, passes: passes, replicates: replicates, seed: seed, packagePath: packagePath, budget: budget)
+      try supervise(
+        allSeries, passes: passes, replicates: replicates, seed: seed, packagePath: packagePath, budget: budget)
     }
   }
 
@@ -102,7 +103,8 @@ package final class PassSupervisor {
       series: allSeries.count, budget: budget,
       boundFromTheirFirstPass: Set(allSeries.indices.filter { allSeries[$0].isBoundFromItsFirstPass }))
     passLoop: for pass in passes {
-      for (seriesIndex, series) in allSeries.enumerated() where pass - passes.lowerBound < series.passCount(of: passes) {
+      for (seriesIndex, series) in allSeries.enumerated() where pass - passes.lowerBound < series.passCount(of: passes)
+      {
         let replicate = series.replicate(of: pass, in: passes, replicates: replicates)
         guard passBudget.allows(series: seriesIndex, isFirstPass: pass == passes.lowerBound, now: clock.now) else {
           if passBudget.stoppedEverySeries { break passLoop }
@@ -119,7 +121,9 @@ package final class PassSupervisor {
             let group = series.groups[groupIndex]
             let tests = positions.map { group[$0] }
             let end = try runProcess(series, tests: tests, pass: pass) { longest in
-              progress.show(inFlight: longest.map { (tests[$0.test].id, $0.ran, series.executor.id) }, states: machines, clock: clock)
+              progress.show(
+                inFlight: longest.map { (tests[$0.test].id, $0.ran, series.executor.id) }, states: machines,
+                clock: clock)
             }
             // A process an interrupt ended says nothing of its tests: the pass is left there.
             if InterruptSignal.isRaised {
@@ -143,7 +147,8 @@ package final class PassSupervisor {
   }
 
   /// The decisions of `series`' passes, a machine per group.
-  private func passMachines(of series: Series, passes: Range<Int>, replicates: Int, seed: UInt64) -> [SuitePassMachine] {
+  private func passMachines(of series: Series, passes: Range<Int>, replicates: Int, seed: UInt64) -> [SuitePassMachine]
+  {
     series.groups.map { group in
       SuitePassMachine(
         group: group, timeout: timeout, replicates: series.replicateCount(of: passes, replicates: replicates),

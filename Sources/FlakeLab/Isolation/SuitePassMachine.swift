@@ -92,7 +92,8 @@ struct SuitePassMachine {
       return suspectAloneEnded(end, resume, suspects: suspects, next: next, culprits: &culprits)
     case .bisecting(let resume, let all, let suspects, let trying):
       noteStart(end)
-      return bisect(resume, all: all, suspects: end.diedBeforeAnyTestStarted ? trying : Array(suspects.dropFirst(trying.count)))
+      return bisect(
+        resume, all: all, suspects: end.diedBeforeAnyTestStarted ? trying : Array(suspects.dropFirst(trying.count)))
     case .confirmingDeath(let resume, let all, let test):
       noteStart(end)
       return deathConfirmed(end, resume, all: all, test: test)
@@ -185,7 +186,8 @@ struct SuitePassMachine {
   }
 
   private mutating func suspectAloneEnded(
-    _ alone: PassProcessEnd, _ resume: Resume, suspects: [Int], next: Int, culprits: inout [(test: Int, outcome: Outcome)]
+    _ alone: PassProcessEnd, _ resume: Resume, suspects: [Int], next: Int,
+    culprits: inout [(test: Int, outcome: Outcome)]
   ) -> Action {
     // Alone, a hang is the test's, whether or not its start was read before it. Only the same
     // end makes a culprit: a test that hangs alone did not crash the pass's process (it hangs
@@ -204,7 +206,9 @@ struct SuitePassMachine {
     if culprits.isEmpty {
       // None alone: a hang of them together, or a crash the suite's, not any one test's.
       for test in suspects {
-        record(resume.end.wasTimedOut ? .timedOut : .crashed(resume.end.crash.beside(others(test), crashedAlone: false)), to: test)
+        record(
+          resume.end.wasTimedOut ? .timedOut : .crashed(resume.end.crash.beside(others(test), crashedAlone: false)),
+          to: test)
       }
       resume.done.formUnion(suspects)
     }

@@ -34,7 +34,8 @@ extension SuitePassMachine {
       _ finished: SuiteEventFeed.Finished, neighbours: [PackageTest], origin: PackageTest?, pass: Int, replicate: Int
     ) {
       duration += finished.duration
-      record(finished.outcome ?? .passed, example: finished.example, place: finished.place, pass: pass, replicate: replicate)
+      record(
+        finished.outcome ?? .passed, example: finished.example, place: finished.place, pass: pass, replicate: replicate)
       guard finished.outcome.map({ !$0.isOutsideTheRate }) ?? false else { return }
       if let origin, let place = finished.place { origins[place] = origin }
       if finished.duration >= PassSupervisor.slowFailure { failedSlowly += 1 }
@@ -44,7 +45,8 @@ extension SuitePassMachine {
     /// The run this state comes to, `planned` passes asked; those it did not run and that no
     /// stop explains were cut by `cut`.
     func result(
-      of test: PackageTest, under executor: any IterationExecutor, packagePath: String, planned: Int, cutBy cut: RunStop?
+      of test: PackageTest, under executor: any IterationExecutor, packagePath: String, planned: Int,
+      cutBy cut: RunStop?
     ) -> RunResult {
       var result = RunResult(
         RunKey(test: test, executor: executor.id), replicates: replicates, seconds: 0,

@@ -24,7 +24,8 @@ package final class Supervisor {
     package var deadline: ContinuousClock.Instant?
 
     package init(
-      jobs: Int = 1, timeout: Duration = .seconds(10), workerExecutable: String, deadline: ContinuousClock.Instant? = nil
+      jobs: Int = 1, timeout: Duration = .seconds(10), workerExecutable: String,
+      deadline: ContinuousClock.Instant? = nil
     ) {
       self.jobs = jobs
       self.timeout = timeout
@@ -204,7 +205,9 @@ package final class Supervisor {
   }
 
   /// Kills every worker of `active` at an interrupt, keeping what each published.
-  private func stop(_ active: [(worker: WorkerProcess, batch: Batch)], machine: inout BatchMachine, clock: ContinuousClock) {
+  private func stop(
+    _ active: [(worker: WorkerProcess, batch: Batch)], machine: inout BatchMachine, clock: ContinuousClock
+  ) {
     for (worker, batch) in active {
       worker.kill()
       let status = worker.reap(waiting: true) ?? 0

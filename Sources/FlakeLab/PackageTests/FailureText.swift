@@ -19,7 +19,10 @@ package enum FailureText {
     // Base64 (a token, a nonce): 16 or more characters of both cases, with a digit or with the
     // padding (a WebSocket accept key may have no digit); before addresses, which a token can
     // contain (`…l0x9f…`).
-    (#"(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]*[0-9])(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*[A-Z])[A-Za-z0-9+/]{16,}={0,2}"#, "<token>"),
+    (
+      #"(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]*[0-9])(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*[A-Z])[A-Za-z0-9+/]{16,}={0,2}"#,
+      "<token>"
+    ),
     (#"(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*[A-Z])[A-Za-z0-9+/]{16,}={1,2}"#, "<token>"),
     (#"0x[0-9a-fA-F]+"#, "0x…"),
     // A hash: 8 or more hexadecimal digits with at least one letter and one digit.

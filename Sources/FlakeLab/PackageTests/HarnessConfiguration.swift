@@ -74,7 +74,8 @@ package struct HarnessConfiguration: Equatable, Sendable {
   /// files (1,024 as a rule).
   package static func randomChannel() -> Int32 {
     var limit = rlimit()
-    let ceiling = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 ? min(1000, Int32(clamping: limit.rlim_cur)) : 256
+    let ceiling =
+      getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 ? min(1000, Int32(clamping: limit.rlim_cur)) : 256
     return Int32.random(in: min(200, ceiling / 2)..<ceiling)
   }
 

@@ -46,7 +46,9 @@ final class StackSymbols {
     let frames = symbolicated.frames.compactMap(\.symbol).filter { $0.imageName == program }
     if let frame = frames.first(where: { !$0.isSwiftThunk && Self.isWritten($0) }) {
       return frame.name
-        + (frame.sourceLocation.map { " at " + SourceLocation(path: $0.path, line: $0.line).place(relativeTo: packagePath) } ?? "")
+        + (frame.sourceLocation.map {
+          " at " + SourceLocation(path: $0.path, line: $0.line).place(relativeTo: packagePath)
+        } ?? "")
     }
     // No line of its own (an assertion's autoclosure, called through a thunk): the function
     // that encloses it.
@@ -65,7 +67,8 @@ final class StackSymbols {
     while true {
       if name.hasPrefix("partial apply for ") {
         name = name.dropFirst("partial apply for ".count)
-      } else if let range = name.range(of: " in "), name.hasPrefix("closure #") || name.hasPrefix("implicit closure #") {
+      } else if let range = name.range(of: " in "), name.hasPrefix("closure #") || name.hasPrefix("implicit closure #")
+      {
         name = name[range.upperBound...]
       } else {
         return String(name)

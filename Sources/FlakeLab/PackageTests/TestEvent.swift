@@ -149,7 +149,8 @@ package enum TestEvent: Equatable, Sendable {
       object = Self.finding([("finding", .string("executorChanged"))])
     case .threadBlocked(let call, let frame, let stack):
       object = Self.finding(
-        [("finding", .string("threadBlocked")), ("call", .string(call))] + (frame.map { [("frame", JSONValue.string($0))] } ?? [])
+        [("finding", .string("threadBlocked")), ("call", .string(call))]
+          + (frame.map { [("frame", JSONValue.string($0))] } ?? [])
           + (stack.map { [("stack", JSONValue.string($0))] } ?? []))
     case .stackImages(let map, let program):
       object = Self.finding([("finding", .string("stackImages")), ("map", .string(map)), ("program", .string(program))])

@@ -72,7 +72,8 @@ package enum TestLaunch {
       let launch = WorkerLaunch(
         executable: package.testBinary,
         arguments: arguments(
-          tests, of: package.swiftTestingTests, repetitions: 1, inParallel: mechanism.runsTestsInParallel && !oneAtATime,
+          tests, of: package.swiftTestingTests, repetitions: 1,
+          inParallel: mechanism.runsTestsInParallel && !oneAtATime,
           channel: configuration.channel, eventStreamVersion: package.eventStreamVersion),
         environment: environment(configuration, preload: preload), feed: feed,
         channelDescriptor: configuration.channel, inherited: [try configuration.testListFile()])

@@ -86,7 +86,8 @@ package struct TestPackage: Sendable {
           compilerLines: compilerErrors(in: build.output + build.errorOutput))
       }
     }
-    let binPath = try Self.defaultBinPath(of: path)
+    let binPath =
+      try Self.defaultBinPath(of: path)
       ?? swift(["build", "--build-tests", "--show-bin-path"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
     let built = ((try? FileManager.default.contentsOfDirectory(atPath: binPath)) ?? [])
       .filter { $0.hasSuffix("PackageTests.xctest") }.sorted()
@@ -117,7 +118,8 @@ package struct TestPackage: Sendable {
     let link = URL(fileURLWithPath: path).appendingPathComponent(".build/debug")
     guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link.path) else { return nil }
     let resolved =
-      target.hasPrefix("/") ? URL(fileURLWithPath: target) : link.deletingLastPathComponent().appendingPathComponent(target)
+      target.hasPrefix("/")
+      ? URL(fileURLWithPath: target) : link.deletingLastPathComponent().appendingPathComponent(target)
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: resolved.path, isDirectory: &isDirectory), isDirectory.boolValue
     else { return nil }
@@ -217,9 +219,10 @@ package struct TestPackage: Sendable {
   private func list(
     _ framework: PackageTest.Framework, eventStreamVersion: String?, to records: String?, preload: String?
   ) throws -> CapturedProcess {
-    let version = eventStreamVersion.map {
-      ["--event-stream-output-path", records ?? "/dev/null", "--event-stream-version", $0]
-    } ?? []
+    let version =
+      eventStreamVersion.map {
+        ["--event-stream-output-path", records ?? "/dev/null", "--event-stream-version", $0]
+      } ?? []
     do {
       return try CapturedProcess.run(
         testBinary, ["--testing-library", framework.rawValue, "--list-tests"] + version,

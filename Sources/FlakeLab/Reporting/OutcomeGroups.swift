@@ -77,7 +77,8 @@ package enum OutcomeGroups {
       let characters = Array(message)
       for (offset, character) in characters.enumerated() {
         let isDigit = character.isASCII && character.isNumber
-        let isPoint = character == "." && inNumber && offset + 1 < characters.count && characters[offset + 1].isASCII
+        let isPoint =
+          character == "." && inNumber && offset + 1 < characters.count && characters[offset + 1].isASCII
           && characters[offset + 1].isNumber
         if (isDigit || isPoint) != inNumber {
           if !current.isEmpty { parts.append(inNumber ? .number(current) : .text(current)) }

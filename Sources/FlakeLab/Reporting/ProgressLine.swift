@@ -7,7 +7,8 @@ package enum ProgressLine {
       "\(progress.label)  \(Formatting.count(progress.done))/\(Formatting.count(progress.total))"
       + "  \(Formatting.count(progress.notPassed)) not passed (\(Formatting.percent(rate)))"
     if progress.done > 0, progress.done < progress.total {
-      let remaining = progress.elapsed.seconds * Double(progress.total - progress.done)
+      let remaining =
+        progress.elapsed.seconds * Double(progress.total - progress.done)
         / Double(progress.done)
       line += "  ETA \(eta(remaining))"
     }

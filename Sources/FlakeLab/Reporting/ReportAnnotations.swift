@@ -13,27 +13,31 @@ package enum ReportAnnotations {
       "::warning title=" + property("flakelab: the test process crashed") + "::"
         + data(crash.sentence + (crash.how.map { " Seen: \($0)" } ?? ""))
     }
-    return (crash.map { [$0] } ?? []) + answer.unstable.map { finding in
-      var properties: [String] = []
-      if let location = finding.lead?.location ?? finding.location {
-        properties += ["file=" + property(location.path(relativeTo: workspace)), "line=\(location.line)"]
+    return (crash.map { [$0] } ?? [])
+      + answer.unstable.map { finding in
+        var properties: [String] = []
+        if let location = finding.lead?.location ?? finding.location {
+          properties += ["file=" + property(location.path(relativeTo: workspace)), "line=\(location.line)"]
+        }
+        properties.append("title=" + property("\(finding.test.id) is \(finding.verdict.rawValue)"))
+        let failures = finding.runs.filter { $0.tally.notPassed > 0 }.map {
+          "\($0.test?.layout.rawValue ?? "run") \($0.executor) \(Formatting.count($0.tally.notPassed))/\(Formatting.count($0.tally.ran))"
+        }
+        var message =
+          finding.diagnosis.map { "\($0.rawValue): \(finding.summary ?? $0.summary)" } ?? finding.verdict.rawValue
+        message += ". Failed: " + failures.joined(separator: ", ") + "."
+        if let advice = finding.advice { message += " Do: \(advice)." }
+        return "::warning " + properties.joined(separator: ",") + "::" + data(message)
       }
-      properties.append("title=" + property("\(finding.test.id) is \(finding.verdict.rawValue)"))
-      let failures = finding.runs.filter { $0.tally.notPassed > 0 }.map {
-        "\($0.test?.layout.rawValue ?? "run") \($0.executor) \(Formatting.count($0.tally.notPassed))/\(Formatting.count($0.tally.ran))"
-      }
-      var message = finding.diagnosis.map { "\($0.rawValue): \(finding.summary ?? $0.summary)" } ?? finding.verdict.rawValue
-      message += ". Failed: " + failures.joined(separator: ", ") + "."
-      if let advice = finding.advice { message += " Do: \(advice)." }
-      return "::warning " + properties.joined(separator: ",") + "::" + data(message)
-    }
   }
 
   /// A command's message: `%`, carriage return and newline escaped, other control characters
   /// shown as escapes.
   static func data(_ text: String) -> String {
-    Formatting.printable(text, keeping: ["\n", "\r"]).replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-      .replacingOccurrences(of: "\n", with: "%0A")
+    Formatting.printable(text, keeping: ["\n", "\r"]).replacingOccurrences(of: "%", with: "%25").replacingOccurrences(
+      of: "\r", with: "%0D"
+    )
+    .replacingOccurrences(of: "\n", with: "%0A")
   }
 
   /// A property's value: a message's escapes, and the separators `:` and `,`.

@@ -15,12 +15,15 @@ package enum ReportHTML {
   package static func render(_ report: Report) -> String {
     let answer = report.tests.isEmpty ? nil : SuiteAnswer(report)
     let title =
-      answer.map { "flakelab test: " + $0.headline } ?? "flakelab: \(report.runs.count) run\(report.runs.count == 1 ? "" : "s")"
+      answer.map { "flakelab test: " + $0.headline }
+      ?? "flakelab: \(report.runs.count) run\(report.runs.count == 1 ? "" : "s")"
     var body = ["<h1>\(escaped(title))</h1>"]
     if let answer {
       body.append(list(answer))
       body.append(answer.crash.map(crashSection) ?? "")
-      for (index, finding) in answer.unstable.enumerated() { body.append(testSection(finding, index: index, report: report)) }
+      for (index, finding) in answer.unstable.enumerated() {
+        body.append(testSection(finding, index: index, report: report))
+      }
       body.append(rest(answer.summary))
     } else {
       body.append(ratePlot(report.runs, label: \.plotLabel, confidence: report.confidence))
@@ -54,7 +57,9 @@ package enum ReportHTML {
     let index = Dictionary(answer.unstable.enumerated().map { ($1.test, $0) }, uniquingKeysWith: { first, _ in first })
     let causes = answer.byCause.map { diagnosis, findings in
       let items = findings.map { finding in
-        let open = finding.lead.map { " open <code>\(escaped($0.location.place(relativeTo: finding.packagePath)))</code>" }
+        let open = finding.lead.map {
+          " open <code>\(escaped($0.location.place(relativeTo: finding.packagePath)))</code>"
+        }
         return "<li><a href=\"#test-\(index[finding.test] ?? 0)\"><code>\(escaped(finding.test.id))</code></a> "
           + "<span class=\"verdict \(finding.verdict.rawValue)\">\(finding.verdict.rawValue)</span>\(open ?? "")</li>"
       }
@@ -123,7 +128,8 @@ package enum ReportHTML {
     summary.notes { $0 }.map { "<p>\(escaped($0))</p>" }.joined()
       + summary.groups.map { group in
         "<details\(group.namesTests ? " open=\"open\"" : "")><summary>\(escaped(group.headline))</summary>"
-          + "<ul class=\"compact\">" + group.tests.map { "<li><code>\(escaped($0))</code></li>" }.joined() + "</ul></details>"
+          + "<ul class=\"compact\">" + group.tests.map { "<li><code>\(escaped($0))</code></li>" }.joined()
+          + "</ul></details>"
       }.joined(separator: "\n")
   }
 
@@ -179,7 +185,8 @@ package enum ReportHTML {
     // One axis for every row, up to the first of these at or above the highest interval end,
     // with its ticks.
     let highest = runs.map { $0.estimate.hasRate ? $0.estimate.high : 0 }.max() ?? 0
-    let (axisMax, ticks) = [(0.01, 5), (0.02, 4), (0.05, 5), (0.1, 5), (0.2, 4), (0.5, 5), (1.0, 4)]
+    let (axisMax, ticks) =
+      [(0.01, 5), (0.02, 4), (0.05, 5), (0.1, 5), (0.2, 4), (0.5, 5), (1.0, 4)]
       .first { $0.0 >= highest } ?? (1.0, 4)
     func x(_ rate: Double) -> Double { plotLeft + plotWidth * min(rate, axisMax) / axisMax }
     var svg = [
@@ -189,10 +196,12 @@ package enum ReportHTML {
       let rate = axisMax * Double(step) / Double(ticks)
       svg.append(
         "<line class=\"grid\" x1=\"\(format(x(rate)))\" y1=\"\(format(top - 6))\" x2=\"\(format(x(rate)))\" y2=\"\(format(height - 34))\"/>"
-          + "<text class=\"tick\" x=\"\(format(x(rate)))\" y=\"\(format(height - 20))\" text-anchor=\"middle\">\(String(format: "%g%%", rate * 100))</text>")
+          + "<text class=\"tick\" x=\"\(format(x(rate)))\" y=\"\(format(height - 20))\" text-anchor=\"middle\">\(String(format: "%g%%", rate * 100))</text>"
+      )
     }
     svg.append(
-      "<text class=\"axis\" x=\"\(format(plotLeft + plotWidth / 2))\" y=\"\(format(height - 4))\" text-anchor=\"middle\">failure rate, \(Formatting.level(confidence)) interval</text>")
+      "<text class=\"axis\" x=\"\(format(plotLeft + plotWidth / 2))\" y=\"\(format(height - 4))\" text-anchor=\"middle\">failure rate, \(Formatting.level(confidence)) interval</text>"
+    )
     for (row, run) in runs.enumerated() {
       let y = top + rowHeight * (Double(row) + 0.5)
       let label = run[keyPath: label]
@@ -209,7 +218,8 @@ package enum ReportHTML {
       svg.append(
         "<line class=\"interval\" x1=\"\(format(x(estimate.low)))\" y1=\"\(format(y))\" x2=\"\(format(x(estimate.high)))\" y2=\"\(format(y))\"/>"
           + "<line class=\"interval\" x1=\"\(format(x(estimate.low)))\" y1=\"\(format(y - 5))\" x2=\"\(format(x(estimate.low)))\" y2=\"\(format(y + 5))\"/>"
-          + "<line class=\"interval\" x1=\"\(format(x(estimate.high)))\" y1=\"\(format(y - 5))\" x2=\"\(format(x(estimate.high)))\" y2=\"\(format(y + 5))\"/>")
+          + "<line class=\"interval\" x1=\"\(format(x(estimate.high)))\" y1=\"\(format(y - 5))\" x2=\"\(format(x(estimate.high)))\" y2=\"\(format(y + 5))\"/>"
+      )
       // Replicates of a handful of iterations would only show single outcomes.
       if run.replicates.count > 1 {
         for replicate in run.replicates where replicate.ran >= Self.replicateDotMinimum {
@@ -219,7 +229,8 @@ package enum ReportHTML {
       }
       svg.append(
         "<circle class=\"rate\" cx=\"\(format(x(estimate.rate)))\" cy=\"\(format(y))\" r=\"4.5\"><title>\(escaped(name)): "
-          + "\(Formatting.count(run.tally.notPassed)) of \(Formatting.count(run.tally.ran)) failed, \(escaped(RateText.withInterval(estimate)))</title></circle>")
+          + "\(Formatting.count(run.tally.notPassed)) of \(Formatting.count(run.tally.ran)) failed, \(escaped(RateText.withInterval(estimate)))</title></circle>"
+      )
     }
     svg.append(legend(left: plotLeft))
     svg.append("</svg>")

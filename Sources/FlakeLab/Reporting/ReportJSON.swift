@@ -214,7 +214,10 @@ package enum ReportJSON {
     if !result.failedBeside.isEmpty {
       let beside = result.failedBeside.sorted { ($1.value, $0.key.id) < ($0.value, $1.key.id) }
       members.append(
-        (Key.failedBeside, .array(beside.map { .object([(Key.test, .string($0.key.id)), (Key.passes, .int($0.value))]) })))
+        (
+          Key.failedBeside,
+          .array(beside.map { .object([(Key.test, .string($0.key.id)), (Key.passes, .int($0.value))]) })
+        ))
     }
     if !result.origins.isEmpty {
       let origins = result.origins.sorted { ($0.key.path, $0.key.line) < ($1.key.path, $1.key.line) }
@@ -251,18 +254,19 @@ package enum ReportJSON {
         Key.failingIterations,
         .array(
           schedule.failingIterations.map { failing in
-            .object([
-              (Key.index, .int(failing.index)), (Key.seed, .string(String(failing.seed))),
-              (Key.fingerprint, .string(ScheduleText.hex(failing.fingerprint))),
-              (Key.outcome, .string(OutcomeCoding.kind(of: failing.outcome))),
-              (Key.observation, .string(OutcomeCoding.observation(of: failing.outcome) ?? "")),
-            ] + OutcomeCoding.members(of: failing.outcome).filter { $0.0 == Key.crash } + [
-              (
-                Key.replay,
-                schedule.isControlled
-                  ? .string(ScheduleText.replayCommand(result, failing, program: program)) : .null
-              ),
-            ])
+            .object(
+              [
+                (Key.index, .int(failing.index)), (Key.seed, .string(String(failing.seed))),
+                (Key.fingerprint, .string(ScheduleText.hex(failing.fingerprint))),
+                (Key.outcome, .string(OutcomeCoding.kind(of: failing.outcome))),
+                (Key.observation, .string(OutcomeCoding.observation(of: failing.outcome) ?? "")),
+              ] + OutcomeCoding.members(of: failing.outcome).filter { $0.0 == Key.crash } + [
+                (
+                  Key.replay,
+                  schedule.isControlled
+                    ? .string(ScheduleText.replayCommand(result, failing, program: program)) : .null
+                )
+              ])
           })
       ),
     ])

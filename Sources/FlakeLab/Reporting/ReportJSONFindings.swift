@@ -132,8 +132,10 @@ extension ReportJSON {
 
   /// The polluters as ``polluters(_:)`` wrote them; they are of the victim's framework.
   private static func polluters(_ entry: JSONValue, framework: PackageTest.Framework) -> Polluters? {
-    guard let tests = entry[Key.tests]?.array, let placement = entry[Key.placement]?.string.flatMap(Polluters.Placement.init),
-      let failed = entry[Key.failed]?.int, let passes = entry[Key.passes]?.int, let candidates = entry[Key.candidates]?.int,
+    guard let tests = entry[Key.tests]?.array,
+      let placement = entry[Key.placement]?.string.flatMap(Polluters.Placement.init),
+      let failed = entry[Key.failed]?.int, let passes = entry[Key.passes]?.int,
+      let candidates = entry[Key.candidates]?.int,
       let processes = entry[Key.processes]?.int
     else { return nil }
     let ids = tests.compactMap(\.string)

@@ -63,7 +63,8 @@ extension ReportJSON {
         let outcome = OutcomeCoding.outcome(entry, framework: framework)
       else { throw .malformed(path: name, .outcome(run: selector)) }
       tally.record(
-        outcome, count: count, example: entry[Key.example]?.string, place: ReportJSON.location(reading: entry[Key.place]))
+        outcome, count: count, example: entry[Key.example]?.string,
+        place: ReportJSON.location(reading: entry[Key.place]))
     }
     // The count a report states must be the count of its outcomes.
     guard run[Key.iterations]?.int == tally.iterations else {

@@ -63,7 +63,8 @@ package enum ReportJUnit {
     ]
     let rate = RateText.withInterval(estimate)
     if isSkipped(run), let verdict = run.verdict {
-      lines.append("      <skipped message=\"\(XMLText.escaped("\(verdict.claim.rawValue)? not shown: \(verdict.reason)"))\"/>")
+      lines.append(
+        "      <skipped message=\"\(XMLText.escaped("\(verdict.claim.rawValue)? not shown: \(verdict.reason)"))\"/>")
     } else if isSkipped(run) {
       let reason = tally.outcomesByFrequency.first.map { OutcomeText.describe($0.outcome) } ?? "skipped"
       lines.append("      <skipped message=\"\(XMLText.escaped(reason))\"/>")
@@ -88,7 +89,9 @@ package enum ReportJUnit {
     ]
     figures += estimate.dispersion.map { [("dispersion", "\($0)")] } ?? []
     // What a budget, an interrupt or a settled answer left unrun, and why.
-    figures += run.notRun > 0 ? [(ReportJSON.Key.notRun, "\(run.notRun)"), (ReportJSON.Key.stopped, run.stop?.rawValue ?? "")] : []
+    figures +=
+      run.notRun > 0
+      ? [(ReportJSON.Key.notRun, "\(run.notRun)"), (ReportJSON.Key.stopped, run.stop?.rawValue ?? "")] : []
     figures += run.verdict.map { [("claim", $0.claim.rawValue), ("verdict", $0.status.rawValue)] } ?? []
     figures += run.schedule.map { [("seed", "\($0.seed)")] } ?? []
     figures += run.test.map { [("test", $0.test.id), ("framework", $0.test.framework.rawValue)] } ?? []

@@ -20,8 +20,11 @@ package enum ReportMarkdown {
     if let budget = facts.budgetSpent { context.append("budget \(budget) spent") }
     if let shard = facts.shard { context.append("shard \(shard.index)/\(shard.count)") }
     if facts.interrupted { context.append("interrupted: the runs that finished") }
-    lines += ["", "<sub>" + context.map(escaped).joined(separator: " · ")
-      + " · global rates depend on the machine's cores and load</sub>"]
+    lines += [
+      "",
+      "<sub>" + context.map(escaped).joined(separator: " · ")
+        + " · global rates depend on the machine's cores and load</sub>",
+    ]
     return Formatting.lines(lines)
   }
 
@@ -40,17 +43,21 @@ package enum ReportMarkdown {
         let alone = finding.runs.filter { $0.test?.layout.isSuitePass == false }
         let arms = [("suite", screen, TestReference.ProcessLayout.suite), ("alone", alone, .repetitions)]
           .filter { !$0.1.isEmpty }.map { name, runs, plain in
-            "\(name): " + runs.map { run in
-              (run.test?.isConfirmation == true ? "second-seed " : "")
-                + (run.test.map { [plain.rawValue, name].contains($0.layout.rawValue) ? "" : "\($0.layout.rawValue) " } ?? "")
-                + "\(run.executor) "
-                + "\(Formatting.count(run.tally.notPassed))/\(Formatting.count(run.tally.ran))"
-            }.joined(separator: ", ")
+            "\(name): "
+              + runs.map { run in
+                (run.test?.isConfirmation == true ? "second-seed " : "")
+                  + (run.test.map {
+                    [plain.rawValue, name].contains($0.layout.rawValue) ? "" : "\($0.layout.rawValue) "
+                  } ?? "")
+                  + "\(run.executor) "
+                  + "\(Formatting.count(run.tally.notPassed))/\(Formatting.count(run.tally.ran))"
+              }.joined(separator: ", ")
           }
         let diagnosis = finding.diagnosis.map { "**\($0.rawValue)**: \(escaped(finding.summary ?? $0.summary))" } ?? ""
         let open = finding.lead.map { "<br>open " + code($0.text(relativeTo: finding.packagePath)) } ?? ""
         let cells: [String] = [
-          code(finding.test.id), finding.verdict.rawValue, diagnosis + open, arms.map(escaped).joined(separator: "<br>"),
+          code(finding.test.id), finding.verdict.rawValue, diagnosis + open,
+          arms.map(escaped).joined(separator: "<br>"),
           finding.advice.map(escaped) ?? "",
         ]
         lines.append("| " + cells.joined(separator: " | ") + " |")
@@ -59,7 +66,9 @@ package enum ReportMarkdown {
     if let crash = answer.crash {
       let names = crash.inFlight.map(code)
       lines += [
-        "", "**" + escaped(Formatting.sentenceCase(crash.headline)) + "**: " + escaped(CrashBesideOthers.meaning) + ". In flight: "
+        "",
+        "**" + escaped(Formatting.sentenceCase(crash.headline)) + "**: " + escaped(CrashBesideOthers.meaning)
+          + ". In flight: "
           + names.prefix(5).joined(separator: ", ") + (names.count > 5 ? " and \(names.count - 5) more" : "") + "."
           + (crash.how.map { " Seen: " + escaped($0) + "." } ?? "") + " Do: " + escaped(CrashBesideOthers.advice) + ".",
       ]
@@ -87,11 +96,12 @@ package enum ReportMarkdown {
     ]
     for run in report.runs {
       lines.append(
-        "| " + [
-          code(run.selector), run.executor.name, Formatting.count(run.tally.iterations),
-          Formatting.count(run.tally.notPassed), escaped(RateText.withInterval(run.estimate)),
-          run.problems.map { escaped(ProblemText.describe($0)) }.joined(separator: "<br>"),
-        ].joined(separator: " | ") + " |")
+        "| "
+          + [
+            code(run.selector), run.executor.name, Formatting.count(run.tally.iterations),
+            Formatting.count(run.tally.notPassed), escaped(RateText.withInterval(run.estimate)),
+            run.problems.map { escaped(ProblemText.describe($0)) }.joined(separator: "<br>"),
+          ].joined(separator: " | ") + " |")
     }
     return lines
   }

@@ -32,9 +32,9 @@ package enum ReportText {
           Formatting.count(tally.crashed), Formatting.count(tally.timedOut),
         ] + (showsDeadlocks ? [Formatting.count(tally.deadlocked)] : [])
           + (showsSkips ? [Formatting.count(tally.skipped)] : []) + [
-          RateText.withInterval(estimate),
-          Formatting.seconds(result.seconds), Formatting.rate(result.iterationsPerSecond),
-        ])
+            RateText.withInterval(estimate),
+            Formatting.seconds(result.seconds), Formatting.rate(result.iterationsPerSecond),
+          ])
       observationLines[index + 1] =
         variationLines(estimate) + histogramLines(tally) + stopLines(result) + hintLines(result, in: report)
         + replayLines(result, program: report.program)

@@ -42,7 +42,8 @@ package struct SuiteAnswer {
     var causes: [Cause] = []
     for finding in unstable where !shown.contains(finding.test) {
       let sameCause = unstable.filter { other in
-        other.test != finding.test && other.polluters.map { !$0.tests.isEmpty && $0.tests == finding.polluters?.tests } ?? false
+        other.test != finding.test
+          && other.polluters.map { !$0.tests.isEmpty && $0.tests == finding.polluters?.tests } ?? false
       }
       causes.append(Cause(finding: finding, sameCause: sameCause))
       shown.formUnion(sameCause.map(\.test) + [finding.test])

@@ -24,7 +24,8 @@ package enum SuiteAnswerText {
       let all = Report(
         machine: report.machine, runs: report.tests.flatMap(\.runs), confidence: report.confidence,
         program: report.program)
-      text += "\nEvery run, screen (suite) and diagnosis (repetitions, fresh):\n"
+      text +=
+        "\nEvery run, screen (suite) and diagnosis (repetitions, fresh):\n"
         + ReportText.tableLines(all).joined(separator: "\n") + "\n"
     }
     return text
@@ -158,9 +159,11 @@ package enum SuiteAnswerText {
     let with =
       polluters.tests.isEmpty
       ? "with every neighbour, in the screen"
-      : polluters.tests.count == 1 ? "with that test and no other"
-      : polluters.together ? "with those tests and no other" : "with \(polluters.tests[0].id) and no other"
-    return "polluter search: failed in \(Formatting.count(polluters.failed)) of \(count(polluters.passes, "pass")) \(with), "
+      : polluters.tests.count == 1
+        ? "with that test and no other"
+        : polluters.together ? "with those tests and no other" : "with \(polluters.tests[0].id) and no other"
+    return
+      "polluter search: failed in \(Formatting.count(polluters.failed)) of \(count(polluters.passes, "pass")) \(with), "
       + "\(Formatting.count(aloneFailed)) of \(Formatting.count(aloneRan)) iterations alone; "
       + "searched \(count(polluters.candidates, "neighbour")) in \(count(polluters.processes, "process"))"
   }
@@ -192,7 +195,8 @@ package enum SuiteAnswerText {
     let name = "\(layout), \(run.executor)".padding(toLength: armNameWidth, withPad: " ", startingAt: 0)
     let tally = run.tally
     let counts = "\(Formatting.count(tally.notPassed)) of \(Formatting.count(tally.ran)) failed"
-    var line = name + counts.padding(toLength: 19, withPad: " ", startingAt: 0)
+    var line =
+      name + counts.padding(toLength: 19, withPad: " ", startingAt: 0)
       + RateText.withInterval(run.estimate)
     if tally.timedOut > 0 { line += " · \(Formatting.count(tally.timedOut)) timed out" }
     if tally.crashed > 0 { line += " · \(Formatting.count(tally.crashed)) crashed" }

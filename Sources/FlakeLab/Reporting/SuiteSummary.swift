@@ -84,9 +84,12 @@ package struct SuiteSummary: Sendable, Equatable {
     skipped = report.tests.filter { $0.verdict == .skipped }.map(\.test.id)
     // A test measured under no executor because each left its executor off ran: it is unmeasured
     // there, never "never started".
-    let turnedOff = { (finding: TestFinding) in finding.runs.contains { $0.test?.layout == .suite && $0.tally.executorChanged > 0 } }
+    let turnedOff = { (finding: TestFinding) in
+      finding.runs.contains { $0.test?.layout == .suite && $0.tally.executorChanged > 0 }
+    }
     neverStarted = report.tests.filter { $0.verdict == .notRun && !turnedOff($0) }.map(\.test.id)
-    unmeasured = report.tests.filter { $0.verdict != .skipped && ($0.verdict != .notRun || turnedOff($0)) }.flatMap { finding in
+    unmeasured = report.tests.filter { $0.verdict != .skipped && ($0.verdict != .notRun || turnedOff($0)) }.flatMap {
+      finding in
       finding.runs.filter { $0.test?.layout == .suite && $0.tally.ran == 0 && $0.tally.skipped == 0 }.map { run in
         TestUnder(
           test: finding.test.id, executor: run.executor,
@@ -104,14 +107,17 @@ package struct SuiteSummary: Sendable, Equatable {
     }
     budget = screenCut.isEmpty ? nil : report.budget
     let allRuns =
-      report.runs.filter { !isScreen || $0.stop != .budgetSpent } + report.tests.flatMap(\.runs).filter { $0.test?.layout != .suite }
+      report.runs.filter { !isScreen || $0.stop != .budgetSpent }
+      + report.tests.flatMap(\.runs).filter { $0.test?.layout != .suite }
     cut = [RunStop.budgetSpent, .interrupted].compactMap { stop in
       let runs = allRuns.filter { $0.stop == stop && $0.notRun > 0 }
       return runs.isEmpty ? nil : Cut(stop: stop, runs: runs.count, iterations: runs.reduce(0) { $0 + $1.notRun })
     }
     let screen = report.tests.flatMap(\.runs).filter { $0.test?.layout == .suite }
-    settled = screen.filter { [.everyIterationFailedSlowly, .everyIterationTimedOut].contains($0.stop) && $0.notRun > 0 }
-      .compactMap { run in run.test.map { TestUnder(test: $0.test.id, executor: run.executor, why: .stopped(run.stop)) } }
+    settled = screen.filter {
+      [.everyIterationFailedSlowly, .everyIterationTimedOut].contains($0.stop) && $0.notRun > 0
+    }
+    .compactMap { run in run.test.map { TestUnder(test: $0.test.id, executor: run.executor, why: .stopped(run.stop)) } }
     slowest = Self.slowest(screen, causes: report.tests)
     noFailure = report.unstableTests.isEmpty && report.testsInFlightAtCrashes.isEmpty && !stable.isEmpty
   }
@@ -160,20 +166,27 @@ package struct SuiteSummary: Sendable, Equatable {
   package var groups: [Group] {
     var groups: [Group] = []
     if !stable.isEmpty {
-      groups.append(Group(headline: "\(Self.count(stable.count, "test")) stable over \(passesText)", tests: stable, namesTests: false))
+      groups.append(
+        Group(
+          headline: "\(Self.count(stable.count, "test")) stable over \(passesText)", tests: stable, namesTests: false))
     }
     if !skipped.isEmpty {
-      groups.append(Group(headline: "\(Self.count(skipped.count, "test")) skipped by the framework", tests: skipped, namesTests: true))
+      groups.append(
+        Group(
+          headline: "\(Self.count(skipped.count, "test")) skipped by the framework", tests: skipped, namesTests: true))
     }
     if !neverStarted.isEmpty {
-      groups.append(Group(headline: "\(Self.count(neverStarted.count, "test")) never started", tests: neverStarted, namesTests: true))
+      groups.append(
+        Group(
+          headline: "\(Self.count(neverStarted.count, "test")) never started", tests: neverStarted, namesTests: true))
     }
     for group in Dictionary(grouping: unmeasured, by: { UnmeasuredGroup(executor: $0.executor, why: $0.why) })
       .sorted(by: { ($0.key.executor.name, $0.key.text) < ($1.key.executor.name, $1.key.text) })
     {
       groups.append(
         Group(
-          headline: "\(Self.count(group.value.count, "test")) never measured under \(group.key.executor) (\(group.key.text))",
+          headline:
+            "\(Self.count(group.value.count, "test")) never measured under \(group.key.executor) (\(group.key.text))",
           tests: group.value.map(\.test), namesTests: true))
     }
     return groups
@@ -191,7 +204,8 @@ package struct SuiteSummary: Sendable, Equatable {
         "\(code($0.test)) \(Formatting.duration(.seconds($0.seconds))) (\($0.executor)\($0.cause.map { "; \($0.rawValue)" } ?? ""))"
       }
       notes.append(
-        "Slowest, a pass on average: " + Formatting.list(named) + (slowest.count > 5 ? " and \(slowest.count - 5) more" : "")
+        "Slowest, a pass on average: " + Formatting.list(named)
+          + (slowest.count > 5 ? " and \(slowest.count - 5) more" : "")
           + " (JSON runs[].testSeconds).")
     }
     for group in Dictionary(grouping: settled, by: \.executor).sorted(by: { $0.key.name < $1.key.name }) {
@@ -254,7 +268,8 @@ package struct SuiteSummary: Sendable, Equatable {
     guard !parts.isEmpty else { return nil }
     let unmeasured = stableOver.filter { $0.fewest == 0 }.map(\.executor.name)
     let rest =
-      unmeasured.isEmpty ? "" : " (a test with no pass under \(Formatting.list(unmeasured, or: true)) rests on the others)"
+      unmeasured.isEmpty
+      ? "" : " (a test with no pass under \(Formatting.list(unmeasured, or: true)) rests on the others)"
     if Set(parts.map(\.rate)).count == 1 {
       return "\(parts[0].rate) of passes or more under " + Formatting.list(parts.map(\.under)) + rest
     }
@@ -292,7 +307,8 @@ package struct SuiteSummary: Sendable, Equatable {
 
     var text: String {
       switch why {
-      case .executorChanged: "the executor was off when each iteration ended: the test, or one before it in its process, turned it off"
+      case .executorChanged:
+        "the executor was off when each iteration ended: the test, or one before it in its process, turned it off"
       case .stopped(let stop?): ReportText.reason(stop)
       case .stopped(nil): "no iteration ran"
       }

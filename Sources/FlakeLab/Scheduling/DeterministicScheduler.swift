@@ -1,6 +1,6 @@
-@_spi(ExperimentalCustomExecutors) import _Concurrency
 import Foundation
 import Synchronization
+@_spi(ExperimentalCustomExecutors) import _Concurrency
 
 /// Runs every job of an iteration, main-actor jobs and global jobs alike, one at a time on the
 /// main thread, in an order its ``SchedulePolicy`` chooses, with sleeps in virtual time.
@@ -28,7 +28,6 @@ package final class DeterministicScheduler: JobScheduler, @unchecked Sendable {
 
   /// Jobs that may run after the test returned, before leftovers are dropped.
   static let drainBudget = 100_000
-
 
   private struct Sleeper {
     let deadline: Duration

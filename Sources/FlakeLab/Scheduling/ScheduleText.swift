@@ -25,7 +25,8 @@ package enum ScheduleText {
     _ run: RunResult, _ failing: RunSchedule.FailingIteration, program: String
   ) -> String {
     guard let test = run.test, let runSeed = run.schedule?.seed else {
-      return "\(program) replay \(run.selector) --executor \(run.executor) --seed \(failing.seed) --index \(failing.index)"
+      return
+        "\(program) replay \(run.selector) --executor \(run.executor) --seed \(failing.seed) --index \(failing.index)"
     }
     let filter = "^" + NSRegularExpression.escapedPattern(for: test.test.id) + "$"
     // The suite layout is the default; a pass of one test replays as that test alone would. The

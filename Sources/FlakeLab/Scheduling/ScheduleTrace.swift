@@ -33,13 +33,15 @@ package enum VirtualTime {
   /// sleep computing its deadline on the real clock and reaching the scheduler, so equal sleeps
   /// get equal virtual deadlines.
   package static func rounded(_ delay: Duration) -> Duration {
-    let milliseconds = (Double(delay.components.seconds) * 1000
+    let milliseconds =
+      (Double(delay.components.seconds) * 1000
       + Double(delay.components.attoseconds) * 1e-15).rounded()
     return .milliseconds(Int64(max(0, milliseconds)))
   }
 
   static func text(_ duration: Duration) -> String {
-    let milliseconds = duration.components.seconds * 1000
+    let milliseconds =
+      duration.components.seconds * 1000
       + duration.components.attoseconds / 1_000_000_000_000_000
     return milliseconds == 0 ? "0 s" : "\(milliseconds / 1000).\(String(format: "%03d", milliseconds % 1000)) s"
   }

@@ -28,7 +28,8 @@ package struct TwoProportionTest: Equatable, Sendable {
     let standardError =
       (pooled * (1 - pooled)
       * (baselineDispersion / Double(max(1, baselineIterations))
-        + dispersion / Double(max(1, iterations)))).squareRoot()
+        + dispersion / Double(max(1, iterations))))
+      .squareRoot()
     if standardError > 0 {
       z = (rate - baselineRate) / standardError
       pValue = 1 - Normal.cdf(z)

@@ -41,16 +41,19 @@ package struct Verdict: Equatable, Sendable {
       reason = "\(Formatting.count(tally.passed)) of \(Formatting.count(n)) passed"
     case .canFail where failures > 0:
       status = .holds
-      reason = "\(Formatting.count(failures)) of \(Formatting.count(n)) did not pass; rate ≥ \(Formatting.percent(interval.low)) at \(level)"
+      reason =
+        "\(Formatting.count(failures)) of \(Formatting.count(n)) did not pass; rate ≥ \(Formatting.percent(interval.low)) at \(level)"
     case .canFail:
       status = .notShown
-      reason = "no failure in \(Formatting.count(n)) on \(cores) cores; a rate above \(Formatting.percent(unseenUpTo)) would have shown with \(level) probability"
+      reason =
+        "no failure in \(Formatting.count(n)) on \(cores) cores; a rate above \(Formatting.percent(unseenUpTo)) would have shown with \(level) probability"
     case .canPass where tally.passed > 0:
       status = .holds
       reason = "\(Formatting.count(tally.passed)) of \(Formatting.count(n)) passed"
     case .canPass:
       status = .notShown
-      reason = "no pass in \(Formatting.count(n)); a pass rate above \(Formatting.percent(unseenUpTo)) would have shown with \(level) probability"
+      reason =
+        "no pass in \(Formatting.count(n)); a pass rate above \(Formatting.percent(unseenUpTo)) would have shown with \(level) probability"
     }
   }
 

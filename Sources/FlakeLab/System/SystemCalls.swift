@@ -41,14 +41,15 @@ package enum SystemCalls {
 
   private typealias Memmem = @convention(c) (UnsafeRawPointer?, Int, UnsafeRawPointer?, Int) -> UnsafeMutableRawPointer?
   /// Looked up once: the event feeds call it for every line a test process writes.
-  private static let memmem: Memmem = symbol("memmem", as: Memmem.self) ?? { haystack, count, needle, length in
-    // Without glibc's, a plain scan.
-    guard let haystack, let needle, length <= count else { return nil }
-    let bytes = UnsafeRawBufferPointer(start: haystack, count: count)
-    let pattern = UnsafeRawBufferPointer(start: needle, count: length)
-    guard let range = bytes.firstRange(of: pattern) else { return nil }
-    return UnsafeMutableRawPointer(mutating: haystack + range.lowerBound)
-  }
+  private static let memmem: Memmem =
+    symbol("memmem", as: Memmem.self) ?? { haystack, count, needle, length in
+      // Without glibc's, a plain scan.
+      guard let haystack, let needle, length <= count else { return nil }
+      let bytes = UnsafeRawBufferPointer(start: haystack, count: count)
+      let pattern = UnsafeRawBufferPointer(start: needle, count: length)
+      guard let range = bytes.firstRange(of: pattern) else { return nil }
+      return UnsafeMutableRawPointer(mutating: haystack + range.lowerBound)
+    }
 
   /// The columns of the terminal on `descriptor` (`ioctl(TIOCGWINSZ)`), or nil.
   package static func terminalColumns(of descriptor: Int32) -> Int? {
@@ -88,9 +89,10 @@ package enum SystemCalls {
   /// Makes a spawned process start in `path` (`posix_spawn_file_actions_addchdir_np`, glibc
   /// 2.29 and later).
   static func addChangeDirectory(_ actions: inout posix_spawn_file_actions_t, _ path: String) throws {
-    typealias AddChdir = @convention(c) (
-      UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
-    ) -> Int32
+    typealias AddChdir =
+      @convention(c) (
+        UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
+      ) -> Int32
     guard let addChdir = symbol("posix_spawn_file_actions_addchdir_np", as: AddChdir.self) else {
       throw SystemError("finding posix_spawn_file_actions_addchdir_np")
     }

@@ -53,7 +53,9 @@ struct CICommand: Command {
 
   /// The formats `ci` answers in, each with its renderer.
   static var renderings: Renderings<CIRun> {
-    Renderings(renderers: [(.text, CIText.render), (.json, CIJSON.render), (.junit, CIJUnit.render), (.markdown, CIMarkdown.render)])
+    Renderings(renderers: [
+      (.text, CIText.render), (.json, CIJSON.render), (.junit, CIJUnit.render), (.markdown, CIMarkdown.render),
+    ])
   }
 
   static let options =
@@ -75,7 +77,8 @@ struct CICommand: Command {
 
   init(_ arguments: ParsedArguments, catalog: ScenarioCatalog) throws(UsageError) {
     guard arguments.positionals.isEmpty else {
-      throw UsageError("ci takes no positional arguments, not '\(arguments.positionals[0])'; choose tests with --filter")
+      throw UsageError(
+        "ci takes no positional arguments, not '\(arguments.positionals[0])'; choose tests with --filter")
     }
     let environment = ProcessInfo.processInfo.environment
     package = try PackageOptions(arguments)

@@ -58,14 +58,16 @@ struct CheckCommand: Command {
       throw UsageError("no claims are declared for the selected variants")
     }
     let cores = MachineInfo.current.cores
-    return try measurementOptions.measure(RunPlan(runs: runs), judge: { result, run in
-      guard let claim = run.variant.claims[run.executor.id] else { return }
-      let verdict = Verdict(judging: claim, on: result, cores: cores)
-      result.verdict = verdict
-      if verdict.status == .violated {
-        result.problems.append(
-          .claimViolated(verdict, run: result.key))
-      }
-    }, text: CheckText.render)
+    return try measurementOptions.measure(
+      RunPlan(runs: runs),
+      judge: { result, run in
+        guard let claim = run.variant.claims[run.executor.id] else { return }
+        let verdict = Verdict(judging: claim, on: result, cores: cores)
+        result.verdict = verdict
+        if verdict.status == .violated {
+          result.problems.append(
+            .claimViolated(verdict, run: result.key))
+        }
+      }, text: CheckText.render)
   }
 }

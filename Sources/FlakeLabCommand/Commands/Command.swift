@@ -52,7 +52,8 @@ extension Command {
   /// The `--help` text, laid out as swift-argument-parser does.
   static var helpText: String {
     let usageLines = wrap("\(Program.name) \(usage)", width: helpColumns - 7)
-    var lines = ["OVERVIEW: \(abstract)", "", "USAGE: " + usageLines[0]]
+    var lines =
+      ["OVERVIEW: \(abstract)", "", "USAGE: " + usageLines[0]]
       + usageLines.dropFirst().map { "         " + $0 }
     if !discussion.isEmpty { lines += ["", discussion] }
     let all = options + [Flag("help", "Show this help.").spec]

@@ -15,7 +15,8 @@ struct ExploreCommand: Command {
   enum Options {
     static let maxSchedules = Option(
       "max-schedules", "N", "Stop after N schedules", default: 10_000, parse: ValueParsers.positiveCount)
-    static let index = Option("index", "I", "The iteration index the scenario sees", default: 0, parse: ValueParsers.index)
+    static let index = Option(
+      "index", "I", "The iteration index the scenario sees", default: 0, parse: ValueParsers.index)
   }
 
   static let options = [Options.maxSchedules.spec, Options.index.spec]

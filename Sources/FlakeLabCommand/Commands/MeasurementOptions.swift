@@ -40,7 +40,8 @@ struct MeasurementOptions {
   ) throws(UsageError) {
     self.variants = variants
     let given = try RunOptions(
-      arguments, defaultTimeout: Self.defaultTimeout, iterations: RunOptions.Options.iterations, environment: environment)
+      arguments, defaultTimeout: Self.defaultTimeout, iterations: RunOptions.Options.iterations,
+      environment: environment)
     iterations = given.iterations
     var measurement = RateMeasurement(
       timeout: given.timeout, seed: given.seed, workerExecutable: LabExecutables.worker, program: Program.name)

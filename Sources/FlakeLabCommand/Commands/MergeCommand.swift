@@ -14,7 +14,8 @@ struct MergeCommand: Command {
     --fail-on-flaky judges each package test's verdict on the merged runs of flakelab test.
     """
   static let options =
-    [Renderings.reportOption.spec, OutputStage.output.spec] + [RunOptions.Options.confidence.spec] + FailureRateGate.specs + [FailureRateGate.failOnFlaky.spec]
+    [Renderings.reportOption.spec, OutputStage.output.spec] + [RunOptions.Options.confidence.spec]
+    + FailureRateGate.specs + [FailureRateGate.failOnFlaky.spec]
 
   let paths: [String]
   let output: OutputStage

@@ -7,7 +7,8 @@ package import Foundation
 package struct PackageOptions {
   package static let packagePath = Option(
     "package-path", "DIR", "The package whose tests to run", default: ".",
-    shownDefault: "the current directory") { text, _ in text }
+    shownDefault: "the current directory"
+  ) { text, _ in text }
   package static let filter = Option<NSRegularExpression>.optional(
     "filter", "REGEX",
     "Run only tests whose ID matches REGEX (any of them, when repeated), as swift test --filter matches: Swift Testing's ID ends with its File.swift:line:column",
@@ -70,7 +71,8 @@ package struct PackageOptions {
     }
     guard !tests.isEmpty else {
       if all.isEmpty { throw UsageError("the package at '\(package.path)' has no tests") }
-      let matched = filters.isEmpty
+      let matched =
+        filters.isEmpty
         ? "no test is left after --skip"
         : "no test matches " + filters.map { "'\($0.pattern)'" }.joined(separator: " or ")
       throw UsageError(

@@ -37,7 +37,8 @@ struct PlanCommand: Command {
     guard let rate = try arguments[Options.rate] else { throw UsageError("plan needs --rate R") }
     // Below one in a billion the iterations needed are past what any run can count.
     guard rate >= 1e-9, rate < 1 else {
-      throw UsageError("--rate must be at least 0.0000001% (1e-9) and below 100%, not '\(arguments.text(of: Options.rate) ?? "")'")
+      throw UsageError(
+        "--rate must be at least 0.0000001% (1e-9) and below 100%, not '\(arguments.text(of: Options.rate) ?? "")'")
     }
     self.rate = rate
     confidence = try arguments[Options.confidence]
@@ -56,7 +57,9 @@ struct PlanCommand: Command {
       To show the rate is at most \(percentRate) (--max-failure-rate \(percentRate)) at \(percentConfidence) confidence: \(scaled(prove)) without a failure.
       """)
     if dispersion > 1 {
-      print("Both are \(Formatting.dispersion(dispersion)) times the figures for independent iterations (--dispersion \(Formatting.dispersion(dispersion))).")
+      print(
+        "Both are \(Formatting.dispersion(dispersion)) times the figures for independent iterations (--dispersion \(Formatting.dispersion(dispersion)))."
+      )
     }
     return .success
   }

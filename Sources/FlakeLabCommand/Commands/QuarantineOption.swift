@@ -10,7 +10,8 @@ package enum QuarantineOption {
   package static func load(_ named: String?, packagePath: String) throws(UsageError) -> Quarantine {
     try UsageError.mapping { () throws(QuarantineError) in
       try Quarantine.load(
-        named ?? Quarantine.defaultPath(in: packagePath), origin: named != nil ? .named : .found, mustExist: named != nil)
+        named ?? Quarantine.defaultPath(in: packagePath), origin: named != nil ? .named : .found,
+        mustExist: named != nil)
     }
   }
 }

@@ -23,7 +23,8 @@ struct ReplayCommand: Command {
       "index", "I", "The iteration's index, as a report lists it", default: 0, parse: ValueParsers.index)
     static let executor = Option(
       "executor", "NAME", "\(ExecutorID.seeded) or \(ExecutorID.fifo); \(ExecutorID.fifo) ignores the seed",
-      default: ExecutorID.seeded) { text, _ in ExecutorID(text) }
+      default: ExecutorID.seeded
+    ) { text, _ in ExecutorID(text) }
     static let trace = Flag("trace", "Print the schedule step by step.")
   }
 
@@ -46,7 +47,9 @@ struct ReplayCommand: Command {
       try catalog.executor(id)
     }
     guard let order = (executor as? ScheduledExecutor)?.order else {
-      throw UsageError("replay runs under the deterministic scheduler (\(ExecutorID.seeded) or \(ExecutorID.fifo)), not \(executor.id)")
+      throw UsageError(
+        "replay runs under the deterministic scheduler (\(ExecutorID.seeded) or \(ExecutorID.fifo)), not \(executor.id)"
+      )
     }
     // fifo needs no seed, but one given must still be one.
     switch (order, try arguments[Options.seed], try arguments[Options.schedule]) {

@@ -43,7 +43,9 @@ struct RunOptions {
       Options.replicates.spec, Options.shard.spec, Options.seed.spec,
     ]
     let statistics: [OptionSpec] = [Options.confidence.spec]
-    return run + [Renderings.reportOption.spec, OutputStage.output.spec] + statistics + FailureRateGate.specs + [ProgressDisplay.noProgress.spec]
+    return run + [Renderings.reportOption.spec, OutputStage.output.spec] + statistics + FailureRateGate.specs + [
+      ProgressDisplay.noProgress.spec
+    ]
   }
 
   let iterations: Int

@@ -50,7 +50,8 @@ struct TestCommand: Command {
       default: .suite
     ) { text, option throws(UsageError) in
       TestReference.ProcessLayout(
-        rawValue: try ValueParsers.choice(text, option: option, among: TestReference.ProcessLayout.chosenByUsers.map(\.rawValue)))!
+        rawValue: try ValueParsers.choice(
+          text, option: option, among: TestReference.ProcessLayout.chosenByUsers.map(\.rawValue)))!
     }
     static let iterations = Option(
       "iterations", "N", "Passes over the suite (--layout suite), or iterations of each test under each executor",
@@ -75,7 +76,6 @@ struct TestCommand: Command {
     + [Options.index.spec, Options.budget.spec, Options.verbose.spec, FailureRateGate.failOnFlaky.spec]
     + [RecordTarget.option.spec, RecordTarget.noRecord.spec]
     + RunOptions.specs(defaultTimeout: PackageOptions.defaultTimeout, iterations: Options.iterations)
-
 
   /// A run with no `--budget` is bounded too: a suite whose passes take minutes (a test helper
   /// that blocks the one queue's thread) would otherwise run for an hour, telling nothing.
@@ -106,7 +106,9 @@ struct TestCommand: Command {
     isVerbose = arguments[Options.verbose]
     failsOnFlaky = arguments[FailureRateGate.failOnFlaky]
     if isListing, ![.text, .json].contains(try arguments[Renderings.reportOption]) {
-      throw UsageError("--list prints text or, with --format json, one JSON document; not \(try arguments[Renderings.reportOption].rawValue)")
+      throw UsageError(
+        "--list prints text or, with --format json, one JSON document; not \(try arguments[Renderings.reportOption].rawValue)"
+      )
     }
     index = try arguments[Options.index]
     record = try RecordTarget.chosen(arguments)
@@ -163,7 +165,9 @@ struct TestCommand: Command {
       budget: TestBudget(budget, diagnosisFollows: TestRunner.diagnoses(layout: layout, index: index)),
       binary: binary, layout: layout, index: index, iterations: iterations)
     let progress = progress
-    let result = try runner.run(tests, failsOnFlaky: failsOnFlaky, notify: { printError("\(Program.name): " + Self.describe($0)) }) {
+    let result = try runner.run(
+      tests, failsOnFlaky: failsOnFlaky, notify: { printError("\(Program.name): " + Self.describe($0)) }
+    ) {
       phase, state in progress?.show(phase + ": " + ProgressLine.render(state))
     }
     progress?.clear()
@@ -199,14 +203,19 @@ struct TestCommand: Command {
   private static func listing(_ tests: [PackageTest], of package: TestPackage, as format: OutputFormat) -> String {
     guard format == .json else {
       let width = tests.map(\.framework.rawValue.count).max() ?? 0
-      return tests.map { $0.framework.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.id + "\n" }
-        .joined()
+      return tests.map {
+        $0.framework.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.id + "\n"
+      }
+      .joined()
     }
     let listed = tests.map { test in
       JSONValue.object([
         ("test", .string(test.id)), ("framework", .string(test.framework.rawValue)),
         ("filterID", .string(package.filterID(of: test))),
-        ("source", package.locations[test].map { .object([("path", .string($0.path)), ("line", .int($0.line))]) } ?? .null),
+        (
+          "source",
+          package.locations[test].map { .object([("path", .string($0.path)), ("line", .int($0.line))]) } ?? .null
+        ),
       ])
     }
     return JSONValue.object([("tests", .array(listed))]).serialized() + "\n"

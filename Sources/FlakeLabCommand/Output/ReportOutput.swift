@@ -7,7 +7,8 @@ extension CommandOutput {
   package init(_ report: Report, baseline: Report?, text: @escaping (Report) -> String) {
     let renderings = Renderings.report(text: text)
     self.init(render: { renderings.render(report, as: $0) })
-    notes = Self.baselineNotes(report, baseline: baseline).map { "baseline: \($0)" }
+    notes =
+      Self.baselineNotes(report, baseline: baseline).map { "baseline: \($0)" }
       + report.runs.flatMap(\.problems).map { "not met: \(ProblemText.describe($0))" }
     json = { ReportJSON.render(report) }
     jobSummary = { ReportMarkdown.render(report) }

@@ -18,7 +18,8 @@ package enum Suggestion {
 
   /// Levenshtein distance, with adjacent transpositions counted as one edit ("isLoadnig").
   package static func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
+    let a = Array(a)
+    let b = Array(b)
     if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
     var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
     for i in 0...a.count { table[i][0] = i }

@@ -29,7 +29,8 @@ package enum HistoryImport {
       do { report = try ReportJSON.read(bytes, name: path) } catch { throw .report(error) }
       // A report says no start of its own: its file's time stands for it.
       guard Timestamp.hasCome(modified) else { throw .notYet(path: path, started: modified) }
-      return RecordedRun(report, source: RecordedRun.source(ofReport: document), started: modified, commit: commit, branch: branch)
+      return RecordedRun(
+        report, source: RecordedRun.source(ofReport: document), started: modified, commit: commit, branch: branch)
     default:
       throw .unknownFormat(path: path)
     }

@@ -45,7 +45,8 @@ enum JUnitImport {
     }
     // `flakelab ci`'s own file names its run: filed as that run, where and when it ran.
     let property = { (name: String) in
-      suites.lazy.flatMap { $0.descendants(named: "property") }.first { $0.attributes["name"] == name }?.attributes["value"]
+      suites.lazy.flatMap { $0.descendants(named: "property") }.first { $0.attributes["name"] == name }?.attributes[
+        "value"]
     }
     if ownStatus, let id = property(CIJUnit.Property.run), !id.isEmpty {
       var ran = started
@@ -78,7 +79,9 @@ enum JUnitImport {
     let failed = kinds.filter(CIJUnit.Element.failed.contains).count
     let reruns = kinds.filter(CIJUnit.Element.rerunsFailed.contains).count
     let flaky = kinds.filter(CIJUnit.Element.flaky.contains).count
-    if kinds.contains(.skipped) || wasNotRun(testcase) { return .init(test: id, status: .skipped, attempts: 0, failures: 0) }
+    if kinds.contains(.skipped) || wasNotRun(testcase) {
+      return .init(test: id, status: .skipped, attempts: 0, failures: 0)
+    }
     if failed > 0 { return .init(test: id, status: .failed, attempts: 1 + reruns, failures: 1 + reruns) }
     if flaky > 0 { return .init(test: id, status: .flaky, attempts: flaky + 1, failures: flaky) }
     return .init(test: id, status: .passed, attempts: 1, failures: 0)
@@ -120,10 +123,9 @@ enum JUnitImport {
     let attempts = first.attempts + second.attempts
     let failures = first.failures + second.failures
     let status: CITest.Status =
-      if attempts == 0 { .skipped }
-      else if failures == 0 { .passed }
-      else if failures == attempts { .failed }
-      else { .flaky }
+      if attempts == 0 { .skipped } else if failures == 0 { .passed } else if failures == attempts { .failed } else {
+        .flaky
+      }
     return .init(test: first.test, status: status, attempts: attempts, failures: failures)
   }
 }

@@ -29,15 +29,18 @@ struct XMLTree: Equatable {
     }
     let head = String(decoding: bytes.prefix(200), as: UTF8.self)
     guard head.hasPrefix("<?xml"), let end = head.range(of: "?>"),
-      let match = head[..<end.lowerBound].range(of: #"encoding\s*=\s*["']([A-Za-z0-9._-]+)["']"#, options: .regularExpression)
+      let match = head[..<end.lowerBound].range(
+        of: #"encoding\s*=\s*["']([A-Za-z0-9._-]+)["']"#, options: .regularExpression)
     else { return bytes }
-    let encoding = head[match].split(whereSeparator: { $0 == "\"" || $0 == "'" }).dropFirst().first.map { $0.lowercased() } ?? ""
+    let encoding =
+      head[match].split(whereSeparator: { $0 == "\"" || $0 == "'" }).dropFirst().first.map { $0.lowercased() } ?? ""
     switch encoding {
     case "utf-8", "utf8", "us-ascii", "ascii": return bytes
     case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1":
       return Array(String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) })).utf8)
     default:
-      throw Malformed(line: 1, reason: "the encoding \(encoding), which is not read (UTF-8, US-ASCII and ISO-8859-1 are)")
+      throw Malformed(
+        line: 1, reason: "the encoding \(encoding), which is not read (UTF-8, US-ASCII and ISO-8859-1 are)")
     }
   }
 
@@ -197,7 +200,8 @@ struct XMLTree: Equatable {
         case "apos": result += "'"
         default:
           let number =
-            entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16)
+            entity.hasPrefix("#x")
+            ? UInt32(entity.dropFirst(2), radix: 16)
             : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
           guard let number, let scalar = Unicode.Scalar(number) else { throw fail("an unknown entity &\(entity);") }
           result.unicodeScalars.append(scalar)

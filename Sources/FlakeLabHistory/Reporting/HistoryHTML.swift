@@ -148,13 +148,16 @@ package enum HistoryHTML {
       + "\(point.status.rawValue), \(point.failures) of \(point.attempts) attempts failed"
       + (point.besideACrash ? "; beside a crash none of the tests in flight caused alone" : "")
     let status = point.besideACrash ? "beside" : point.status.rawValue
-    return "<span class=\"run \(status)\(point.kind == .lab ? " lab" : "")\" role=\"listitem\" title=\"\(XMLText.escaped(said))\" "
+    return
+      "<span class=\"run \(status)\(point.kind == .lab ? " lab" : "")\" role=\"listitem\" title=\"\(XMLText.escaped(said))\" "
       + "aria-label=\"\(XMLText.escaped(said))\"></span>"
   }
 
   /// Names and messages as a reader sees them: a line break or a bidirectional control shown as
   /// its escape, never breaking a name in two or reversing its tail.
-  private static func text(_ value: String) -> String { XMLText.escaped(Formatting.printable(value), inAttribute: false) }
+  private static func text(_ value: String) -> String {
+    XMLText.escaped(Formatting.printable(value), inAttribute: false)
+  }
 
   private static func code(_ value: String) -> String { "<code>\(text(value))</code>" }
 

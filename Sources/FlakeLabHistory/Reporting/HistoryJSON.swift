@@ -14,7 +14,8 @@ package enum HistoryJSON {
       .object([
         ("started", .string(Timestamp.iso8601(point.started))), ("commit", point.commit.map(JSONValue.string) ?? .null),
         ("kind", .string(point.kind.rawValue)), ("status", .string(point.status.rawValue)),
-        ("attempts", .int(point.attempts)), ("failures", .int(point.failures)), ("besideACrash", .bool(point.besideACrash)),
+        ("attempts", .int(point.attempts)), ("failures", .int(point.failures)),
+        ("besideACrash", .bool(point.besideACrash)),
       ])
     }
     let tests: [JSONValue] = answer.tests.map { test in
@@ -39,7 +40,8 @@ package enum HistoryJSON {
       (
         "window",
         .object([
-          ("from", .string(Timestamp.iso8601(answer.window.from))), ("to", .string(Timestamp.iso8601(answer.window.to))),
+          ("from", .string(Timestamp.iso8601(answer.window.from))),
+          ("to", .string(Timestamp.iso8601(answer.window.to))),
           ("branch", answer.window.branch.map(JSONValue.string) ?? .null),
         ])
       ),
@@ -50,7 +52,8 @@ package enum HistoryJSON {
         .array(
           answer.crashes.map { crash in
             .object([
-              ("started", .string(Timestamp.iso8601(crash.started))), ("commit", crash.commit.map(JSONValue.string) ?? .null),
+              ("started", .string(Timestamp.iso8601(crash.started))),
+              ("commit", crash.commit.map(JSONValue.string) ?? .null),
               ("tests", .array(crash.tests.map(JSONValue.string))),
             ])
           })

@@ -31,7 +31,8 @@ extension HistoryJSON {
   /// A test's history; its rate and interval are derived again from its counts at the answer's
   /// `confidence`, as the analysis derived them.
   private static func test(_ entry: JSONValue, confidence: Double) -> HistoryAnswer.TestHistory? {
-    guard let name = entry["test"]?.string, let ciRuns = entry["ciRuns"]?.int, let ciFailures = entry["ciFailures"]?.int,
+    guard let name = entry["test"]?.string, let ciRuns = entry["ciRuns"]?.int,
+      let ciFailures = entry["ciFailures"]?.int,
       let flips = entry["flips"]?.int, let pairs = entry["pairs"]?.int,
       let timeline = entry["timeline"]?.array?.map(point), !timeline.contains(nil)
     else { return nil }

@@ -28,16 +28,26 @@ package enum HistoryMarkdown {
       }
     }
     if !answer.crashes.isEmpty {
-      lines += ["", "**Crashed with tests in flight**, none of which crashed alone: " + ReportMarkdown.escaped(CrashBesideOthers.meaning) + ".", ""]
+      lines += [
+        "",
+        "**Crashed with tests in flight**, none of which crashed alone: "
+          + ReportMarkdown.escaped(CrashBesideOthers.meaning) + ".", "",
+      ]
       lines += answer.crashes.map { "- " + ReportMarkdown.escaped(HistoryText.crashLine($0)) }
     }
     if !answer.stoppedFlaking.isEmpty {
-      lines += ["", "**Stopped flaking** (each of their last \(answer.quietRuns) CI runs passed): "
-        + answer.stoppedFlaking.map(ReportMarkdown.code).joined(separator: ", ")]
+      lines += [
+        "",
+        "**Stopped flaking** (each of their last \(answer.quietRuns) CI runs passed): "
+          + answer.stoppedFlaking.map(ReportMarkdown.code).joined(separator: ", "),
+      ]
     }
     if !answer.readyToLeave.isEmpty {
-      lines += ["", "**Ready to leave the quarantine** (each of their last \(answer.quietRuns) recorded CI runs passed): "
-        + answer.readyToLeave.map(ReportMarkdown.code).joined(separator: ", ")]
+      lines += [
+        "",
+        "**Ready to leave the quarantine** (each of their last \(answer.quietRuns) recorded CI runs passed): "
+          + answer.readyToLeave.map(ReportMarkdown.code).joined(separator: ", "),
+      ]
     }
     if let gate = answer.gate {
       lines += HistoryText.gateLines(gate, answer: answer).flatMap { ["", ReportMarkdown.escaped($0)] }

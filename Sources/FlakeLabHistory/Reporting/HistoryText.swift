@@ -71,7 +71,9 @@ package enum HistoryText {
     guard test.ciRuns > 0 else { return "no CI run in the window (lab runs only)" }
     return "CI: failed first in \(test.ciFailures) of \(runs(test.ciRuns, "run")), \(Formatting.percent(test.rate)) "
       + "(\(Int((confidence * 100).rounded()))% interval \(Formatting.percent(test.low))–\(Formatting.percent(test.high)))"
-      + (test.pairs == 0 ? "" : "; flipped in \(test.flips) of \(test.pairs) pairs of runs in a row (\(Formatting.percent(test.flipRate)))")
+      + (test.pairs == 0
+        ? ""
+        : "; flipped in \(test.flips) of \(test.pairs) pairs of runs in a row (\(Formatting.percent(test.flipRate)))")
   }
 
   /// The gate's verdict, then the tests too few runs leave undecided, when there are any.
@@ -86,7 +88,9 @@ package enum HistoryText {
           return name + (test.map { " (interval \(Formatting.percent($0.low))–\(Formatting.percent($0.high)))" } ?? "")
         }.joined(separator: ", ")
     guard !gate.undecided.isEmpty else { return [verdict] }
-    return [verdict, "Too few runs to tell either way (not failing the job): " + gate.undecided.joined(separator: ", ")]
+    return [
+      verdict, "Too few runs to tell either way (not failing the job): " + gate.undecided.joined(separator: ", "),
+    ]
   }
 
   /// `2026-11-24 14:03:27 UTC fab95a48ac: M.a(), M.b()`: to the second, since one commit's runs

@@ -41,7 +41,8 @@ enum Flakelab {
   /// (`> /dev/full`, `| true`); `FLAKELAB` in it names the executable.
   static func shell(_ script: String) throws -> Result {
     try run(
-      URL(fileURLWithPath: "/bin/bash"), ["-c", script.replacingOccurrences(of: "FLAKELAB", with: "'\(executable.path)'")],
+      URL(fileURLWithPath: "/bin/bash"),
+      ["-c", script.replacingOccurrences(of: "FLAKELAB", with: "'\(executable.path)'")],
       environment: [:], directory: nil)
   }
 
@@ -60,8 +61,10 @@ enum Flakelab {
       program.path, arguments,
       // A CI job's summary and annotations are the job's, not the tests': only a test that asks
       // for them gets them.
-      environment: ProcessInfo.processInfo.environment.filter { !["GITHUB_STEP_SUMMARY", "GITHUB_ACTIONS"].contains($0.key) }
-        .merging(environment) { $1 }, directory: directory)
+      environment: ProcessInfo.processInfo.environment.filter {
+        !["GITHUB_STEP_SUMMARY", "GITHUB_ACTIONS"].contains($0.key)
+      }
+      .merging(environment) { $1 }, directory: directory)
     return Result(status: result.status, stdout: result.output, stderr: result.errorOutput)
   }
 }
@@ -77,8 +80,12 @@ extension Flakelab {
 
   /// flakelab started with `arguments` and `--output` to a file of its own, interrupted (SIGINT)
   /// after `seconds`: its exit status and the report it left, read back and as text.
-  static func interruptedReport(_ arguments: [String], after seconds: Double) throws -> (status: Int32, report: Report, data: Data) {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-interrupted-\(UUID().uuidString).json").path
+  static func interruptedReport(_ arguments: [String], after seconds: Double) throws -> (
+    status: Int32, report: Report, data: Data
+  ) {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "flakelab-interrupted-\(UUID().uuidString).json"
+    ).path
     defer { try? FileManager.default.removeItem(atPath: path) }
     let process = try launch(arguments + ["--output", path])
     Thread.sleep(forTimeInterval: seconds)

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationXML)
-  import FoundationXML
-#endif
 import XCTest
 
 @testable import FlakeLab
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
 
 /// Well-formed (it is XHTML), and nothing in it is fetched: no script, no link, no image, no
 /// address at all.
@@ -22,9 +23,13 @@ func assertSelfContained(_ page: String, file: StaticString = #filePath, line: U
 /// (`FLAKELAB_REQUIRE_BROWSER=1`), elsewhere the test is skipped without one.
 enum HeadlessBrowser {
   static func assertShows(_ page: String, file: StaticString = #filePath, line: UInt = #line) throws {
-    let browser = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    let browser = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
     guard let browser else {
-      if ProcessInfo.processInfo.environment["FLAKELAB_REQUIRE_BROWSER"] == "1" { XCTFail("no chromium", file: file, line: line) }
+      if ProcessInfo.processInfo.environment["FLAKELAB_REQUIRE_BROWSER"] == "1" {
+        XCTFail("no chromium", file: file, line: line)
+      }
       throw XCTSkip("no chromium on this machine")
     }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flakelab-page-\(UUID().uuidString)")

@@ -15,8 +15,10 @@ enum JUnitSchema {
     "testsuites": (["testsuite"], ["name", "time", "tests", "failures", "disabled", "errors"]),
     "testsuite": (
       ["properties", "testcase", "system-out", "system-err"],
-      ["name", "tests", "failures", "errors", "time", "disabled", "skipped", "timestamp", "hostname",
-       "id", "package", "file", "log", "url", "version"]
+      [
+        "name", "tests", "failures", "errors", "time", "disabled", "skipped", "timestamp", "hostname",
+        "id", "package", "file", "log", "url", "version",
+      ]
     ),
     "properties": (["property"], []),
     "property": ([], ["name", "value"]),
@@ -48,10 +50,12 @@ enum JUnitSchema {
       return XCTFail("<\(name)> is not in the schema", file: file, line: line)
     }
     for attribute in element.attributes ?? [] {
-      XCTAssertTrue(rule.attributes.contains(attribute.name ?? ""), "<\(name) \(attribute.name ?? "")>", file: file, line: line)
+      XCTAssertTrue(
+        rule.attributes.contains(attribute.name ?? ""), "<\(name) \(attribute.name ?? "")>", file: file, line: line)
     }
     for case let child as XMLElement in element.children ?? [] {
-      XCTAssertTrue(rule.children.contains(child.name ?? ""), "<\(name)> holds <\(child.name ?? "")>", file: file, line: line)
+      XCTAssertTrue(
+        rule.children.contains(child.name ?? ""), "<\(name)> holds <\(child.name ?? "")>", file: file, line: line)
       check(child, rules: rules, file: file, line: line)
     }
   }

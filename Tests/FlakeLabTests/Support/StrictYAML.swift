@@ -62,7 +62,8 @@ private struct Reader {
     for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       let raw = String(raw)
       let indent = raw.prefix { $0 == " " }.count
-      lines.append(Line(number: offset + 1, indent: indent, content: Self.withoutComment(String(raw.dropFirst(indent))), raw: raw))
+      lines.append(
+        Line(number: offset + 1, indent: indent, content: Self.withoutComment(String(raw.dropFirst(indent))), raw: raw))
     }
   }
 
@@ -73,7 +74,9 @@ private struct Reader {
     for (offset, character) in text.enumerated() {
       if let open = quote {
         if character == open { quote = nil }
-      } else if character == "'" || character == "\"", previous == " " || previous == "[" || previous == "{" || previous == "," || previous == ":" || offset == 0 {
+      } else if character == "'" || character == "\"",
+        previous == " " || previous == "[" || previous == "{" || previous == "," || previous == ":" || offset == 0
+      {
         quote = character
       } else if character == "#", previous == " " || offset == 0 {
         return String(text.prefix(offset)).trimmingTrailingSpaces
@@ -122,7 +125,10 @@ private struct Reader {
       if rest.isEmpty {
         index += 1
         skipBlank()
-        guard index < lines.count, lines[index].indent > indent else { items.append(.scalar("")); continue }
+        guard index < lines.count, lines[index].indent > indent else {
+          items.append(.scalar(""))
+          continue
+        }
         items.append(try block(at: lines[index].indent))
       } else if Self.entry(rest) != nil {
         // `- key: value`: a mapping whose first line shares the dash's.
@@ -147,12 +153,15 @@ private struct Reader {
         if line.content.hasPrefix("- ") { break }
         throw YAML.Invalid(line: line.number, reason: "a mapping entry (key: value) expected, not '\(line.content)'")
       }
-      guard !pairs.contains(where: { $0.key == key }) else { throw YAML.Invalid(line: line.number, reason: "'\(key)' twice") }
+      guard !pairs.contains(where: { $0.key == key }) else {
+        throw YAML.Invalid(line: line.number, reason: "'\(key)' twice")
+      }
       index += 1
       if rest.isEmpty {
         skipBlank()
-        if index < lines.count, lines[index].indent > indent
-          || (lines[index].indent == indent && lines[index].content.hasPrefix("- "))
+        if index < lines.count,
+          lines[index].indent > indent
+            || (lines[index].indent == indent && lines[index].content.hasPrefix("- "))
         {
           pairs.append((key, try block(at: lines[index].indent)))
         } else {
@@ -171,7 +180,8 @@ private struct Reader {
       guard text.dropFirst().allSatisfy({ "+-0123456789".contains($0) }) else {
         throw YAML.Invalid(line: line.number, reason: "a block scalar's header is only | or > and its chomping")
       }
-      return .scalar(blockScalar(folded: style == ">", keep: text.contains("+"), strip: text.contains("-"), parent: indent))
+      return .scalar(
+        blockScalar(folded: style == ">", keep: text.contains("+"), strip: text.contains("-"), parent: indent))
     }
     if text.first == "[" || text.first == "{" {
       var flow = Flow(text: Array(text), line: line.number)
@@ -186,7 +196,9 @@ private struct Reader {
       var flow = Flow(text: Array(text), line: line.number)
       let value = try flow.quoted()
       flow.skipSpaces()
-      guard flow.position == flow.text.count else { throw YAML.Invalid(line: line.number, reason: "text after a quoted scalar") }
+      guard flow.position == flow.text.count else {
+        throw YAML.Invalid(line: line.number, reason: "text after a quoted scalar")
+      }
       return value
     }
     try Self.checkPlain(text, line: line.number, inFlow: false)
@@ -219,7 +231,10 @@ private struct Reader {
       index += 1
     }
     var trailing = 0
-    while body.last == "" { body.removeLast(); trailing += 1 }
+    while body.last == "" {
+      body.removeLast()
+      trailing += 1
+    }
     var text = folded ? body.joined(separator: " ") : body.joined(separator: "\n")
     if !strip { text += "\n" }
     if keep { text += String(repeating: "\n", count: trailing) }
@@ -251,7 +266,8 @@ private struct Reader {
       throw YAML.Invalid(line: line, reason: "mapping values are not allowed here: '\(text)' (quote it)")
     }
     if inFlow, let bad = text.first(where: { "{}[],".contains($0) }) {
-      throw YAML.Invalid(line: line, reason: "'\(bad)' inside a flow collection's plain scalar: expected ',' or the collection's end")
+      throw YAML.Invalid(
+        line: line, reason: "'\(bad)' inside a flow collection's plain scalar: expected ',' or the collection's end")
     }
   }
 }
@@ -275,19 +291,30 @@ private struct Flow {
       var items: [YAML] = []
       while true {
         skipSpaces()
-        if position < text.count, text[position] == "]" { position += 1; return .sequence(items) }
+        if position < text.count, text[position] == "]" {
+          position += 1
+          return .sequence(items)
+        }
         items.append(try value())
         skipSpaces()
         guard position < text.count else { throw YAML.Invalid(line: line, reason: "a flow sequence without its ']'") }
-        if text[position] == "," { position += 1; continue }
-        guard text[position] == "]" else { throw YAML.Invalid(line: line, reason: "expected ',' or ']', but got '\(text[position])'") }
+        if text[position] == "," {
+          position += 1
+          continue
+        }
+        guard text[position] == "]" else {
+          throw YAML.Invalid(line: line, reason: "expected ',' or ']', but got '\(text[position])'")
+        }
       }
     case "{":
       position += 1
       var pairs: [(key: String, value: YAML)] = []
       while true {
         skipSpaces()
-        if position < text.count, text[position] == "}" { position += 1; return .mapping(pairs) }
+        if position < text.count, text[position] == "}" {
+          position += 1
+          return .mapping(pairs)
+        }
         guard case .scalar(let key) = try plainOrQuoted(stoppingAtColon: true) else {
           throw YAML.Invalid(line: line, reason: "a flow mapping's key is a scalar")
         }
@@ -295,12 +322,19 @@ private struct Flow {
           throw YAML.Invalid(line: line, reason: "expected ':' after '\(key)' in a flow mapping")
         }
         position += 1
-        guard !pairs.contains(where: { $0.key == key }) else { throw YAML.Invalid(line: line, reason: "'\(key)' twice") }
+        guard !pairs.contains(where: { $0.key == key }) else {
+          throw YAML.Invalid(line: line, reason: "'\(key)' twice")
+        }
         pairs.append((key, try value()))
         skipSpaces()
         guard position < text.count else { throw YAML.Invalid(line: line, reason: "a flow mapping without its '}'") }
-        if text[position] == "," { position += 1; continue }
-        guard text[position] == "}" else { throw YAML.Invalid(line: line, reason: "expected ',' or '}', but got '\(text[position])'") }
+        if text[position] == "," {
+          position += 1
+          continue
+        }
+        guard text[position] == "}" else {
+          throw YAML.Invalid(line: line, reason: "expected ',' or '}', but got '\(text[position])'")
+        }
       }
     default:
       return try plainOrQuoted(stoppingAtColon: false)

@@ -69,7 +69,8 @@ package struct CapturedProcess {
       close(errorOutput.readEnd)
     }
     let (collected, status) = try collect(
-      pid, from: [output.readEnd, errorOutput.readEnd], until: timeLimit.map { ContinuousClock.now + $0 }, limit: timeLimit)
+      pid, from: [output.readEnd, errorOutput.readEnd], until: timeLimit.map { ContinuousClock.now + $0 },
+      limit: timeLimit)
     // Whatever the program left behind in its group goes with it.
     kill(-pid, SIGKILL)
     return CapturedProcess(

@@ -1,5 +1,5 @@
-@_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 import Foundation
+@_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 
 /// Where the lab's executors hand their jobs: the lab's own scheduler, or the one the harness
 /// runs in a package's test process.
