@@ -272,4 +272,58 @@ final class DrillDownPlanTests: XCTestCase {
     XCTAssertEqual(plan.polluters[reads]?.tests, [changes])
     XCTAssertEqual(plan.polluters[reads]?.placement, .beside)
   }
+
+  /// The tests diagnosed are those that failed in the screen, but one whose only failures were
+  /// crashes of a process it shared with others, none of which crashed alone: a run alone has
+  /// nothing to explain there. Those that failed every pass settle an arm on three failures.
+  func testTheTestsThatFailedInTheScreenAreDiagnosedButACrashBesideOthers() {
+    let crashed = PackageTest(id: "M.beside()", framework: .swiftTesting)
+    var beside = Tally()
+    beside.record(.passed, count: 19)
+    beside.record(.crashed(Crash(how: "signal 11", beside: [race], crashedAlone: false)), count: 1)
+    var besideRun = RunResult(
+      RunKey(test: crashed, executor: .global), tally: beside, seconds: 1, iterationsAreIndependent: false)
+    besideRun.test = TestReference(test: crashed, packagePath: ".", layout: .suite)
+    let screen = [
+      suite(race, .global, failed: 3), suite(race, .serial, failed: 0), suite(blocks, .global, failed: 20),
+      suite(blocks, .serial, failed: 20), besideRun,
+    ]
+    let plan = DrillDownPlan(
+      afterScreen: screen, of: [crashed, race, blocks, PackageTest(id: "M.stable()", framework: .swiftTesting)],
+      arms: arms, settings: settings)
+    XCTAssertEqual(plan.tests, [race, blocks])
+    var first = plan
+    let launched = launches(first.start(at: now))
+    XCTAssertEqual(Set(launched.map(\.test)), [race, blocks])
+    // blocks() failed every pass: three failures alone settle each of its arms.
+    _ = first.ran(launched.map { result($0, failed: 3) }, interrupted: false, at: now)
+    XCTAssertTrue(
+      first.results.filter { $0.test?.test == blocks }.allSatisfy { $0.stop == .everyIterationFailed },
+      "\(first.results.map { "\($0.key) \(String(describing: $0.stop))" })")
+  }
+
+  /// The screen's series: the suite under each executor; with a diagnosis to follow, Swift
+  /// Testing's tests one at a time and each test alone under the first executor that runs tests
+  /// side by side, the passes alone in half the passes; without one, the suite only.
+  func testTheScreenRunsTheSuiteUnderEachExecutorThenOneAtATimeAndAlone() {
+    let executors = [ExecutorID.global, .serial].map { id in ExecutorCatalog.standard.first { $0.id == id }! }
+    let xctest = PackageTest(id: "M.Tests/testOld", framework: .xctest)
+    XCTAssertEqual(
+      ScreenSeries.chosen(for: [race, xctest], under: executors, passes: 20, diagnosisFollows: true),
+      [
+        ScreenSeries(executor: .global, layout: .suite, passes: nil),
+        ScreenSeries(executor: .serial, layout: .suite, passes: nil),
+        ScreenSeries(executor: .global, layout: .oneAtATime, passes: nil),
+        ScreenSeries(executor: .global, layout: .alone, passes: 10),
+      ])
+    XCTAssertEqual(
+      ScreenSeries.chosen(for: [xctest], under: executors, passes: 20, diagnosisFollows: true).map(\.layout),
+      [.suite, .suite], "one XCTest test: no passes one at a time, nor alone")
+    XCTAssertEqual(
+      ScreenSeries.chosen(for: [race, xctest], under: executors, passes: 20, diagnosisFollows: false).map(\.layout),
+      [.suite, .suite], "replaying one iteration: the suite only")
+    XCTAssertEqual(
+      ScreenSeries.chosen(for: [race, xctest], under: Array(executors.suffix(1)), passes: 1, diagnosisFollows: true),
+      [ScreenSeries(executor: .serial, layout: .suite, passes: nil)], "on one queue nothing runs side by side")
+  }
 }

@@ -122,7 +122,8 @@ package struct DrillDownPlan {
   static let undecidedCap = 8
 
   let arms: [DiagnosisArm]
-  private let tests: [PackageTest]
+  /// The tests it diagnoses.
+  package let tests: [PackageTest]
   private let failingEverywhere: Set<PackageTest>
   /// The tests that timed out in every pass of the screen: their lead arm runs first.
   private let hanging: Set<PackageTest>
@@ -171,6 +172,28 @@ package struct DrillDownPlan {
       return !runs.isEmpty && runs.allSatisfy { $0.tally.ran > 0 && $0.tally.timedOut == $0.tally.ran }
     }
     leadArm = arms.first { $0.layout == .fresh && $0.order == .parallel } ?? arms.first
+  }
+
+  /// The plan for the tests of `suite` that failed in `screen`. A test whose only failures were
+  /// crashes of a process it shared with others, none of which crashed alone, has nothing a run
+  /// alone can explain: it is not diagnosed.
+  package init(
+    afterScreen screen: [RunResult], of suite: [PackageTest], arms: [DiagnosisArm], settings: TestSettings,
+    budget: TestBudget = .unbounded
+  ) {
+    // Grouped once: thousands of tests each looked up in every run would cost the square.
+    let byTest = Dictionary(grouping: screen.filter { $0.test != nil }, by: { $0.test!.test })
+    let failed = suite.filter { test in
+      (byTest[test] ?? []).contains { run in
+        run.tally.outcomesByFrequency.contains { !$0.outcome.isOutsideTheRate && !$0.outcome.isCrashBesideOthers }
+      }
+    }
+    let failingEverywhere = failed.filter { test in
+      (byTest[test] ?? []).allSatisfy { $0.tally.ran > 0 && $0.tally.notPassed == $0.tally.ran }
+    }
+    self.init(
+      arms: arms, tests: failed, failingEverywhere: Set(failingEverywhere), screen: screen, suite: suite,
+      settings: settings, budget: budget)
   }
 
   /// Every run the plan made, stage by stage: the arms' (one per test and arm, in order), the

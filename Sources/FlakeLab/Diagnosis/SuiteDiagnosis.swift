@@ -17,11 +17,6 @@ package struct SuiteDiagnosis {
     self.binary = binary
   }
 
-  /// The screen runs one pass of each test alone for this many of its passes: 10 of the default
-  /// 20 find a test failing alone 26% of the time with 95% probability (5 found 45%, and missed
-  /// in one run of two a test that fails 15–47% of the times it runs alone).
-  static let passesPerPassAlone = 2
-
   /// Screens `tests` in `passes` under each executor of `executors`, then, when the budget
   /// leaves the diagnosis its half (``TestBudget/diagnosisFollows``), diagnoses those that failed.
   @MainActor
@@ -34,7 +29,7 @@ package struct SuiteDiagnosis {
     let (screened, diagnosis, interrupted) = try InterruptSignal.watching {
       let screen = PassSupervisor(timeout: settings.timeout) { onProgress("screen", $0) }
       let screened = try screen.run(
-        screenSeries(tests, under: executors, all: diagnoses, passes: passes.count), passes: passes,
+        screenSeries(tests, under: executors, diagnosisFollows: diagnoses, passes: passes.count), passes: passes,
         replicates: settings.replicates ?? SupervisedRun.defaultReplicates, seed: settings.seed,
         packagePath: binary.package.path, budget: budget)
       guard !screen.wasInterrupted, diagnoses else { return (screened, Diagnosis(), screen.wasInterrupted) }
@@ -57,27 +52,18 @@ package struct SuiteDiagnosis {
     return report
   }
 
-  /// The screen's passes: the suite under each executor; and with `all`, under the first that
-  /// runs tests side by side, Swift Testing's one at a time and every test alone.
+  /// The screen's passes, as ``ScreenSeries/chosen(for:under:passes:diagnosisFollows:)`` chooses them.
   private func screenSeries(
-    _ tests: [PackageTest], under executors: [any IterationExecutor], all: Bool, passes: Int
+    _ tests: [PackageTest], under executors: [any IterationExecutor], diagnosisFollows: Bool, passes: Int
   ) -> [PassSupervisor.Series] {
-    let (package, seed, preload) = (binary.package, settings.seed, binary.preload)
-    let suite = executors.map { TestLaunch.passes(of: tests, in: package, executor: $0, seed: seed, preload: preload) }
-    // Swift Testing's tests once more one at a time under global, as swift test --no-parallel
-    // and Xcode run them: a race that a busy pool hides in parallel passes shows there.
-    let parallel = executors.filter { all && $0.harnessMechanism?.runsTestsInParallel == true }.prefix(1)
-    let inTurn = parallel.filter { _ in tests.contains { $0.framework == .swiftTesting } }.map {
-      TestLaunch.passes(of: tests, in: package, executor: $0, seed: seed, layout: .oneAtATime, preload: preload)
+    ScreenSeries.chosen(for: tests, under: executors, passes: passes, diagnosisFollows: diagnosisFollows).compactMap {
+      chosen in
+      executors.first { $0.id == chosen.executor }.map { executor in
+        TestLaunch.passes(
+          of: tests, in: binary.package, executor: executor, seed: settings.seed, layout: chosen.layout,
+          passes: chosen.passes, preload: binary.preload)
+      }
     }
-    // And each alone, as swift test --filter runs one: a test that needs a neighbour or a warm
-    // process can fail only there. A pass costs a process per test, so it takes a share of them.
-    let alone = parallel.filter { _ in tests.count > 1 }.map {
-      TestLaunch.passes(
-        of: tests, in: package, executor: $0, seed: seed, layout: .alone,
-        passes: max(1, passes / Self.passesPerPassAlone), preload: preload)
-    }
-    return suite + inTurn + alone
   }
 
   /// What the diagnosis came to: its runs, the polluters found, whether Ctrl-C cut it short.
@@ -87,31 +73,18 @@ package struct SuiteDiagnosis {
     var interrupted = false
   }
 
-  /// The plan for the tests that failed in the screen, run to its end. A test whose only
-  /// failures were crashes of a process it shared with others, none of which crashed alone, has
-  /// nothing a run alone can explain: it is not diagnosed.
+  /// The plan for the tests that failed in the screen, run to its end.
   @MainActor
   private func diagnose(
     _ tests: [PackageTest], screen: [RunResult], passes: Int,
     onProgress: @escaping (_ phase: String, Supervisor.Progress) -> Void
   ) throws -> Diagnosis {
-    // Grouped once: thousands of tests each looked up in every run would cost the square.
-    let byTest = Dictionary(grouping: screen.filter { $0.test != nil }, by: { $0.test!.test })
-    let failed = tests.filter { test in
-      (byTest[test] ?? []).contains { run in
-        run.tally.outcomesByFrequency.contains { !$0.outcome.isOutsideTheRate && !$0.outcome.isCrashBesideOthers }
-      }
-    }
-    guard !failed.isEmpty else { return Diagnosis() }
-    let failingEverywhere = Set(
-      failed.filter { test in
-        (byTest[test] ?? []).allSatisfy { $0.tally.ran > 0 && $0.tally.notPassed == $0.tally.ran }
-      })
     var plan = DrillDownPlan(
+      afterScreen: screen, of: tests,
       arms: DiagnosisArm.standard(screenPasses: passes, executors: settings.diagnosisExecutors, binary: binary),
-      tests: failed, failingEverywhere: failingEverywhere, screen: screen, suite: tests, settings: settings,
-      budget: budget)
-    let progress = { onProgress("diagnosis of \(failed.count) tests", $0) }
+      settings: settings, budget: budget)
+    guard !plan.tests.isEmpty else { return Diagnosis() }
+    let progress = { [count = plan.tests.count] in onProgress("diagnosis of \(count) tests", $0) }
     let workers = Supervisor(
       options: .init(
         jobs: settings.jobs, timeout: settings.timeout, workerExecutable: settings.workerExecutable,

@@ -1,27 +1,35 @@
 /// What `flakelab test` was asked, built once by the command and read by every stage of the run:
 /// the seed, the workers, the timeout, the statistics and the gates, and the executors.
 package struct TestSettings {
-  package var seed: UInt64
+  package let seed: UInt64
   /// Workers at once for tests alone (suite passes run one process at a time).
-  package var jobs = 1
-  package var timeout: Duration
+  package let jobs: Int
+  package let timeout: Duration
   /// `--replicates`, or nil for each run's default (``replicates(independent:)``).
-  package var replicates: Int?
-  package var shard: Shard?
-  package var confidence = FailureRateEstimate.defaultConfidence
-  package var gates: [FailureRateGate] = []
-  package var baseline: Report?
+  package let replicates: Int?
+  package let shard: Shard?
+  package let confidence: Double
+  package let gates: [FailureRateGate]
+  package let baseline: Report?
   /// The executors asked for, each with a harness mechanism.
-  package var executors: [any IterationExecutor]
+  package let executors: [any IterationExecutor]
   /// The executable workers are started from, and the program replay commands name.
-  package var workerExecutable: String
-  package var program: String
+  package let workerExecutable: String
+  package let program: String
 
   package init(
-    seed: UInt64, timeout: Duration, executors: [any IterationExecutor], workerExecutable: String, program: String
+    seed: UInt64, jobs: Int = 1, timeout: Duration, replicates: Int? = nil, shard: Shard? = nil,
+    confidence: Double = FailureRateEstimate.defaultConfidence, gates: [FailureRateGate] = [], baseline: Report? = nil,
+    executors: [any IterationExecutor], workerExecutable: String, program: String
   ) {
     self.seed = seed
+    self.jobs = jobs
     self.timeout = timeout
+    self.replicates = replicates
+    self.shard = shard
+    self.confidence = confidence
+    self.gates = gates
+    self.baseline = baseline
     self.executors = executors
     self.workerExecutable = workerExecutable
     self.program = program

@@ -131,16 +131,10 @@ struct TestCommand: Command {
           + "and a test binary runs its own tests, which only a harness mechanism can put under an executor "
           + "(test runs under \(runnable.joined(separator: ", ")))")
     }
-    var settings = TestSettings(
-      seed: given.seed, timeout: given.timeout, executors: executors, workerExecutable: LabExecutables.worker,
-      program: Program.name)
-    settings.jobs = given.jobs
-    settings.replicates = given.replicates
-    settings.shard = given.shard
-    settings.confidence = given.confidence
-    settings.gates = given.gates
-    settings.baseline = given.baseline
-    self.settings = settings
+    settings = TestSettings(
+      seed: given.seed, jobs: given.jobs, timeout: given.timeout, replicates: given.replicates, shard: given.shard,
+      confidence: given.confidence, gates: given.gates, baseline: given.baseline, executors: executors,
+      workerExecutable: LabExecutables.worker, program: Program.name)
     iterations = given.iterations
     output = given.output
     progress = given.progress
