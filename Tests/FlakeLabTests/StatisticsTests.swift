@@ -173,4 +173,27 @@ final class StatisticsTests: XCTestCase {
       XCTAssertEqual(1 - pow(1 - rate, Double(passes)), 0.95, accuracy: 1e-9)
     }
   }
+
+  /// Fisher's exact test where a polluter's confirmation has few passes: 1 failure in 4 passes
+  /// against none in 60 alone is 4 chances in 64 (the normal approximation said 0.00005), no
+  /// confirmation; 3 of 3 is one in 39,711.
+  func testFishersExactTestAtAFewPasses() {
+    let one = FisherExactTest(baselineFailures: 0, baselineIterations: 60, failures: 1, iterations: 4)
+    XCTAssertEqual(one.pValueOfARise, 4.0 / 64, accuracy: 1e-12)
+    XCTAssertFalse(one.roseSignificantly(confidence: 0.95))
+    XCTAssertTrue(
+      TwoProportionTest(baselineFailures: 0, baselineIterations: 60, failures: 1, iterations: 4)
+        .roseSignificantly(confidence: 0.95), "the approximation this replaces")
+    let three = FisherExactTest(baselineFailures: 0, baselineIterations: 60, failures: 3, iterations: 3)
+    XCTAssertEqual(three.pValueOfARise, 1.0 / 39_711, accuracy: 1e-12)
+    XCTAssertTrue(three.roseSignificantly(confidence: 0.95))
+    XCTAssertFalse(
+      FisherExactTest(baselineFailures: 3, baselineIterations: 60, failures: 0, iterations: 4)
+        .roseSignificantly(confidence: 0.95), "fewer failures is no rise")
+    // Two-sided, as the bench's figures use it: a table and its mirror agree.
+    let table = FisherExactTest(baselineFailures: 2, baselineIterations: 20, failures: 9, iterations: 20)
+    let mirror = FisherExactTest(baselineFailures: 9, baselineIterations: 20, failures: 2, iterations: 20)
+    XCTAssertEqual(table.twoSidedPValue, mirror.twoSidedPValue, accuracy: 1e-12)
+    XCTAssertLessThan(table.twoSidedPValue, 0.05)
+  }
 }

@@ -232,8 +232,9 @@ extension PolluterSearch {
       case .checkingRest:
         restFails = answer.failed > 0
         let limit = min(PolluterSearch.checkLimit, PolluterSearch.passLimit / perCheck)
+        // With no neighbour left, a failure is the victim's own: nothing to seek among none.
         step =
-          restFails && named.count < PolluterSearch.mostPolluters
+          restFails && !rest.isEmpty && named.count < PolluterSearch.mostPolluters
           ? .minimizing(DeltaDebugging(rest, limit: limit)) : .done
         if case .minimizing(let search) = step, search.question == nil { minimized(search) }
       case .minimizing(var search):
@@ -270,9 +271,10 @@ extension PolluterSearch {
       evidence = evidence ?? answer
     }
 
-    /// Whether the victim failed significantly more often in `passes` than alone.
+    /// Whether the victim failed significantly more often in `passes` than alone: Fisher's exact
+    /// test, as the passes are few (3 to 60).
     private func confirms(_ passes: Failures) -> Bool {
-      TwoProportionTest(
+      FisherExactTest(
         baselineFailures: victim.alone.failed, baselineIterations: victim.alone.ran, failures: passes.failed,
         iterations: passes.ran
       ).roseSignificantly(confidence: confidence)
