@@ -36,15 +36,7 @@ package enum CIJSONReader {
       throw Malformed(
         what: "a date since flakelab ci wrote reports (2026): it says it started \(Timestamp.iso8601(started))")
     }
-    let seed: UInt64
-    switch document[Key.seed] {
-    case nil: seed = 0
-    case let value?:
-      guard let parsed = value.string.flatMap({ UInt64($0) }) else {
-        throw Malformed(what: "a seed of 0 to 2^64 − 1, as a string")
-      }
-      seed = parsed
-    }
+    let seed = try self.seed(document[Key.seed])
     var seen = Set<String>()
     var tests: [CITest] = []
     for entry in document[Key.tests]?.array ?? [] {
@@ -70,15 +62,27 @@ package enum CIJSONReader {
     run.interrupted = document[Key.interrupted]?.bool ?? false
     run.context.git = document[Key.commit]?.string.map { GitState(commit: $0, branch: document[Key.branch]?.string) }
     run.context.quarantineFile = document[Key.quarantineFile]?.string
-    run.context.staleQuarantine = (document[Key.staleQuarantine]?.array ?? []).compactMap { entry in
-      guard let test = entry[Key.test]?.string else { return nil }
-      return Quarantine.StaleEntry(
-        entry: .init(test: test, reason: entry[Key.reason]?.string ?? "", added: entry[Key.added]?.string ?? ""),
-        closest: entry[Key.closest]?.string)
-    }
+    run.context.staleQuarantine = (document[Key.staleQuarantine]?.array ?? []).compactMap(staleEntry)
     run.passSeconds = try seconds(document, Key.passSeconds)
     run.retrySeconds = try seconds(document, Key.retrySeconds)
     return run
+  }
+
+  /// The run's seed, a string of 0 to 2^64 − 1; 0 in a report from before it said one.
+  private static func seed(_ value: JSONValue?) throws(Malformed) -> UInt64 {
+    guard let value else { return 0 }
+    guard let seed = value.string.flatMap({ UInt64($0) }) else {
+      throw Malformed(what: "a seed of 0 to 2^64 − 1, as a string")
+    }
+    return seed
+  }
+
+  /// A quarantine entry that names no test of the package, with the closest name there is.
+  private static func staleEntry(_ entry: JSONValue) -> Quarantine.StaleEntry? {
+    guard let test = entry[Key.test]?.string else { return nil }
+    return Quarantine.StaleEntry(
+      entry: .init(test: test, reason: entry[Key.reason]?.string ?? "", added: entry[Key.added]?.string ?? ""),
+      closest: entry[Key.closest]?.string)
   }
 
   private static func test(_ entry: JSONValue) throws(Malformed) -> CITest {

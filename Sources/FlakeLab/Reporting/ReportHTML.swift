@@ -192,13 +192,7 @@ package enum ReportHTML {
     var svg = [
       "<svg class=\"plot\" viewBox=\"0 0 \(format(plotLeft + plotWidth + countWidth)) \(format(height))\" role=\"img\" aria-label=\"failure rate per run with its interval\">"
     ]
-    for step in 0...ticks {
-      let rate = axisMax * Double(step) / Double(ticks)
-      svg.append(
-        "<line class=\"grid\" x1=\"\(format(x(rate)))\" y1=\"\(format(top - 6))\" x2=\"\(format(x(rate)))\" y2=\"\(format(height - 34))\"/>"
-          + "<text class=\"tick\" x=\"\(format(x(rate)))\" y=\"\(format(height - 20))\" text-anchor=\"middle\">\(String(format: "%g%%", rate * 100))</text>"
-      )
-    }
+    svg += (0...ticks).map { step in tick(at: axisMax * Double(step) / Double(ticks), x: x, top: top, height: height) }
     svg.append(
       "<text class=\"axis\" x=\"\(format(plotLeft + plotWidth / 2))\" y=\"\(format(height - 4))\" text-anchor=\"middle\">failure rate, \(Formatting.level(confidence)) interval</text>"
     )
@@ -238,6 +232,12 @@ package enum ReportHTML {
   }
 
   static let replicateDotMinimum = 5
+
+  /// The axis's grid line and label at `rate`.
+  private static func tick(at rate: Double, x: (Double) -> Double, top: Double, height: Double) -> String {
+    "<line class=\"grid\" x1=\"\(format(x(rate)))\" y1=\"\(format(top - 6))\" x2=\"\(format(x(rate)))\" y2=\"\(format(height - 34))\"/>"
+      + "<text class=\"tick\" x=\"\(format(x(rate)))\" y=\"\(format(height - 20))\" text-anchor=\"middle\">\(String(format: "%g%%", rate * 100))</text>"
+  }
 
   /// A plot row's label, ending at `right`: what ran, and under it the arm, each whole on hover.
   private static func rowLabel(_ label: PlotLabel, named name: String, right: Double, y: Double) -> String {

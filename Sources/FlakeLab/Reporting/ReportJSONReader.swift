@@ -73,17 +73,8 @@ extension ReportJSON {
     let schedule = try run[Key.schedule].flatMap { entry throws(ReportFileError) in
       entry.isObject ? try self.schedule(entry, framework: framework, name: name) : nil
     }
-    // Reports from before replicates hold the run as one.
-    var replicates: [ReplicateCounts]?
-    if let entries = run[Key.replicates]?.array {
-      var counts: [ReplicateCounts] = []
-      for entry in entries {
-        counts.append(try replicate(entry, of: tally, name: name, run: selector))
-      }
-      guard counts.reduce(0, { $0 + $1.iterations }) == tally.iterations,
-        counts.reduce(0, { $0 + $1.passed }) == tally.passed
-      else { throw .malformed(path: name, .countsDoNotAddUp(run: selector)) }
-      replicates = counts
+    let replicates = try run[Key.replicates]?.array.map { entries throws(ReportFileError) in
+      try self.replicates(entries, of: tally, name: name, run: selector)
     }
     // The report says whether the run's iterations were independent; in one from before it
     // did, how the interval was computed says it, and where that cannot (a single replicate)
@@ -109,6 +100,21 @@ extension ReportJSON {
       result.origins = try origins(run, of: result.test, name: name)
     }
     return result
+  }
+
+  /// The run's replicates, which add up to its counts. Reports from before replicates hold the
+  /// run as one (nil).
+  private static func replicates(
+    _ entries: [JSONValue], of tally: Tally, name: String, run selector: String
+  ) throws(ReportFileError) -> [ReplicateCounts] {
+    var counts: [ReplicateCounts] = []
+    for entry in entries {
+      counts.append(try replicate(entry, of: tally, name: name, run: selector))
+    }
+    guard counts.reduce(0, { $0 + $1.iterations }) == tally.iterations,
+      counts.reduce(0, { $0 + $1.passed }) == tally.passed
+    else { throw .malformed(path: name, .countsDoNotAddUp(run: selector)) }
+    return counts
   }
 
   /// A test alone's iteration times (``ReportJSON``'s `iterationTimes`); none where it timed
