@@ -174,3 +174,12 @@ final class PolluterSearchTests: XCTestCase {
     XCTAssertTrue(search.found.isEmpty, "a search cut short names nobody")
   }
 }
+
+extension DeltaDebugging {
+  /// The whole search, each question answered by `reproduces` at once.
+  fileprivate static func minimize(_ candidates: [Element], limit: Int, reproduces: ([Element]) -> Bool) -> Self {
+    var search = DeltaDebugging(candidates, limit: limit)
+    while let subset = search.question { search.answer(reproduces(subset)) }
+    return search
+  }
+}

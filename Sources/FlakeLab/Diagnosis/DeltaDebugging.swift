@@ -69,13 +69,4 @@ package struct DeltaDebugging<Element> {
     isOver = true
     isMinimal = minimal
   }
-
-  /// The whole search with `reproduces` as its check, for callers whose checks are functions.
-  package static func minimize(
-    _ candidates: [Element], limit: Int, reproduces: ([Element]) throws -> Bool
-  ) rethrows -> DeltaDebugging {
-    var search = DeltaDebugging(candidates, limit: limit)
-    while let subset = search.question { search.answer(try reproduces(subset)) }
-    return search
-  }
 }
