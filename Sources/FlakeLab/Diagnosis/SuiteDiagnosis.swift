@@ -24,7 +24,10 @@ package struct SuiteDiagnosis {
     _ tests: [PackageTest], under executors: [any IterationExecutor], passes: Range<Int>,
     onProgress: @escaping (_ phase: String, Supervisor.Progress) -> Void = { _, _ in }
   ) throws -> Report {
+    // Measuring over, Ctrl-C and SIGTERM end the process at once and Ctrl-Z stops it, even
+    // while the report waits on a full pipe; also when a run threw.
     SuspendSignal.install()
+    defer { SuspendSignal.restoreDefault() }
     let diagnoses = budget.diagnosisFollows
     let (screened, diagnosis, interrupted) = try InterruptSignal.watching {
       let screen = PassSupervisor(timeout: settings.timeout) { onProgress("screen", $0) }
@@ -36,7 +39,6 @@ package struct SuiteDiagnosis {
       let diagnosis = try diagnose(tests, screen: screened, passes: passes.count, onProgress: onProgress)
       return (screened, diagnosis, diagnosis.interrupted)
     }
-    SuspendSignal.restoreDefault()
     // The passes one at a time and alone are the test's, beside the diagnosis's: the report's
     // runs are the screen as swift test runs it, one per test and executor, which gates and
     // baselines judge.
