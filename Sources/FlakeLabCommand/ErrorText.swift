@@ -126,6 +126,7 @@ package enum ErrorText {
     case .finding(let test):
       "the finding of test \(test) (tests[]) is incomplete or names an unknown verdict, diagnosis or polluter"
     case .schedule: "a run's schedule is malformed"
+    case .sanitizer: "the thread sanitizer's summary is malformed"
     case .seconds(let field):
       "its \(field) is no time a run could have taken (0 to \(Int(JSONValue.mostSeconds)) seconds)"
     case .shard(let invalid): describe(invalid)

@@ -6,6 +6,8 @@ package struct LeadLine: Sendable, Equatable {
   package enum Reason: String, Sendable, CaseIterable {
     /// The call that blocked the queue's thread, in the test or a helper of its package.
     case blockingFrame = "blocking-frame"
+    /// One of the two accesses of the race the thread sanitizer reported most often.
+    case race
     /// The test that, run before or beside it, fails it.
     case polluter
     /// The assertion that failed most often.
@@ -28,15 +30,17 @@ package struct LeadLine: Sendable, Equatable {
     self.detail = detail
   }
 
-  /// The line for `finding`: the blocking frame of a test that blocks its thread, the polluter
-  /// found (when the others do not fail it too), else the commonest failure's line (where the
-  /// runtime said a crash was), else the declaration.
+  /// The line for `finding`: the blocking frame of a test that blocks its thread, the racing
+  /// line the sanitizer named (the package's code before its tests), the polluter found (when
+  /// the others do not fail it too), else the commonest failure's line (where the runtime said a
+  /// crash was), else the declaration.
   static func of(_ finding: TestFinding, locations: [PackageTest: SourceLocation]) -> LeadLine? {
     if finding.diagnosis == .blocksThread, let place = finding.blockedAt,
       let location = ThreadBlocks.location(of: place, from: finding.packagePath ?? ".")
     {
       return LeadLine(location: location, reason: .blockingFrame, detail: place)
     }
+    if let race = racingLine(finding) { return race }
     // A polluter found first among many that fail it is no line to open.
     if let polluters = finding.polluters, polluters.isComplete || polluters.placement == .beside,
       let polluter = polluters.tests.first, let location = locations[polluter]
@@ -54,6 +58,22 @@ package struct LeadLine: Sendable, Equatable {
       return LeadLine(location: location, reason: .crash, detail: crash.how)
     }
     return finding.location.map { LeadLine(location: $0, reason: .declaration, detail: nil) }
+  }
+
+  /// The line of the race reported in the most sanitized runs, with the assertion that failed
+  /// beside it: of its two accesses, the one in the package's code before one in its tests.
+  private static func racingLine(_ finding: TestFinding) -> LeadLine? {
+    guard let evidence = finding.races, let seen = evidence.races.first, let packagePath = finding.packagePath else {
+      return nil
+    }
+    let places = seen.race.accesses.compactMap { $0.place(in: packagePath) }
+    let inTests = { (place: SourceLocation) in place.path(relativeTo: packagePath).hasPrefix("Tests/") }
+    guard let place = places.first(where: { !inTests($0) }) ?? places.first else { return nil }
+    var detail = RaceText.describe(seen, of: evidence, packagePath: packagePath)
+    if let outcome = finding.commonestFailure, let failed = finding.place(of: outcome) {
+      detail += "; fails at \(failed.place(relativeTo: packagePath)): \(finding.said(outcome))"
+    }
+    return LeadLine(location: place, reason: .race, detail: detail)
   }
 
   /// The line the runtime names in a crash's last lines, `Module/File.swift:43: Fatal error: …`
@@ -79,6 +99,7 @@ package struct LeadLine: Sendable, Equatable {
     let what: String
     switch reason {
     case .blockingFrame: what = "blocks the queue's thread" + (detail.map { " (\($0))" } ?? "")
+    case .race: what = detail ?? "a data race"
     case .polluter: what = "the test that fails it" + (detail.map { ": \($0)" } ?? "")
     case .failure: what = detail ?? "the failure"
     case .crash: what = "where the process crashed" + (detail.map { " (\($0))" } ?? "")

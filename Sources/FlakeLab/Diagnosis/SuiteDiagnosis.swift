@@ -36,7 +36,10 @@ package struct SuiteDiagnosis {
         replicates: settings.replicates ?? SupervisedRun.defaultReplicates, seed: settings.seed,
         packagePath: binary.package.path, budget: budget)
       guard !screen.wasInterrupted, diagnoses else { return (screened, Diagnosis(), screen.wasInterrupted) }
-      let diagnosis = try diagnose(tests, screen: screened, passes: passes.count, onProgress: onProgress)
+      var diagnosis = try diagnose(tests, screen: screened, passes: passes.count, onProgress: onProgress)
+      if !diagnosis.interrupted, settings.sanitizing != .none {
+        try sanitize(tests, after: screened + diagnosis.results, into: &diagnosis, onProgress: onProgress)
+      }
       return (screened, diagnosis, diagnosis.interrupted)
     }
     // The passes one at a time and alone are the test's, beside the diagnosis's: the report's
@@ -47,9 +50,10 @@ package struct SuiteDiagnosis {
       runs: screened.filter { $0.test?.layout == .suite }, interrupted: interrupted, shard: settings.shard,
       confidence: settings.confidence, seed: settings.seed, program: settings.program, timeout: settings.timeout)
     report.budget = budget.limit
+    report.sanitizer = diagnosis.sanitizer
     report.tests = TestFinding.findings(
       of: tests, runs: report.runs + otherModes + diagnosis.results, polluters: diagnosis.polluters,
-      locations: binary.package.locations, confidence: settings.confidence)
+      races: diagnosis.races, locations: binary.package.locations, confidence: settings.confidence)
     if !interrupted { report.judge(gates: settings.gates, baseline: settings.baseline) }
     return report
   }
@@ -68,11 +72,64 @@ package struct SuiteDiagnosis {
     }
   }
 
-  /// What the diagnosis came to: its runs, the polluters found, whether Ctrl-C cut it short.
+  /// What the diagnosis came to: its runs, the polluters found, the sanitized arm's races and
+  /// what it took, whether Ctrl-C cut it short.
   private struct Diagnosis {
     var results: [RunResult] = []
     var polluters: [PackageTest: Polluters] = [:]
+    var races: [PackageTest: RaceEvidence] = [:]
+    var sanitizer: SanitizerSummary?
     var interrupted = false
+  }
+
+  /// The thread sanitizer's arm (``SanitizedArm``) for each test that failed under global in
+  /// `runs`, after its polluters where the search named them: built, run, its races kept. A
+  /// package that does not build sanitized loses nothing but the races.
+  private func sanitize(
+    _ tests: [PackageTest], after runs: [RunResult], into diagnosis: inout Diagnosis,
+    onProgress: @escaping (_ phase: String, Supervisor.Progress) -> Void
+  ) throws {
+    let failedUnderGlobal = Set(runs.filter { $0.ranInParallel && $0.tally.notPassed > 0 }.compactMap(\.test?.test))
+    let subjects = tests.filter(failedUnderGlobal.contains).map { test in
+      let polluters = diagnosis.polluters[test].map { $0.placement == .before ? $0.tests : [] } ?? []
+      return SanitizedArm.Subject(test: test, alongside: polluters.filter { $0.framework == test.framework })
+    }
+    guard !subjects.isEmpty else { return }
+    let clock = ContinuousClock()
+    guard budget.isInTime(at: clock.now) else {
+      diagnosis.sanitizer = SanitizerSummary(unavailable: "the budget left no time for the thread sanitizer's runs")
+      return
+    }
+    let processes = SanitizedArm.processes(confidence: settings.confidence)
+    // Called one at a time (the arm's lock), from its workers' threads.
+    nonisolated(unsafe) let onProgress = onProgress
+    let show = { @Sendable (label: String, done: Int, elapsed: Duration) in
+      onProgress(
+        "thread sanitizer",
+        Supervisor.Progress(
+          label: label, done: done, total: subjects.count * processes, notPassed: 0, elapsed: elapsed))
+    }
+    show("building the tests sanitized", 0, .zero)
+    let build: SanitizedBuild
+    do {
+      build = try SanitizedBuild.build(binary.package)
+    } catch let unavailable as SanitizedBuild.Unavailable {
+      diagnosis.sanitizer = SanitizerSummary(unavailable: unavailable.reason)
+      return
+    }
+    let arm = SanitizedArm(
+      build: build, package: binary.package, preload: binary.preload, jobs: settings.jobs, timeout: settings.timeout)
+    let started = clock.now
+    let budget = budget
+    let (evidence, interrupted) = arm.run(
+      subjects, processes: processes, isInTime: { budget.isInTime(at: .now) },
+      onProcess: { show("\(subjects.count) tests", $0, clock.now - started) })
+    diagnosis.races = evidence
+    diagnosis.interrupted = interrupted
+    diagnosis.sanitizer = SanitizerSummary(
+      build: build.took, runs: clock.now - started, processes: evidence.values.reduce(0) { $0 + $1.runs },
+      unavailable: evidence.values.contains { $0.runs < processes } && !interrupted
+        ? "the budget cut the thread sanitizer's runs short" : nil)
   }
 
   /// The plan for the tests that failed in the screen, run to its end.

@@ -3,7 +3,7 @@ package struct TestFinding: Sendable {
   package let test: PackageTest
   package let verdict: TestVerdict
   /// Set for a flaky or failing test.
-  package let diagnosis: TestDiagnosis?
+  package private(set) var diagnosis: TestDiagnosis?
   /// Every run of the test, the screen's (suite layout) first, then the drill-down's.
   package let runs: [RunResult]
   /// Where the random draw that decides it is made, for a `randomness` diagnosis.
@@ -20,6 +20,8 @@ package struct TestFinding: Sendable {
   package var location: SourceLocation?
   /// The line to open first, for a test that is not stable (``LeadLine``).
   package var lead: LeadLine?
+  /// What its runs under the thread sanitizer showed, where they ran (``SanitizedArm``).
+  package var races: RaceEvidence?
 
   package init(test: PackageTest, runs: [RunResult], confidence: Double) {
     self.test = test
@@ -49,6 +51,7 @@ package struct TestFinding: Sendable {
   /// What to do, with the polluters or the blocking call named where the lab found them.
   package var advice: String? {
     if diagnosis == .interference, let polluters { return polluters.advice }
+    if let raceAdvice { return raceAdvice }
     if diagnosis == .blocksThread, let blockedAt {
       // A run loop spun inside a job of the queue: the harness sees the spin, and names who spun
       // it where the stack says.
@@ -69,6 +72,31 @@ package struct TestFinding: Sendable {
         + "await that work instead; never serialize this test"
     }
     return diagnosis?.advice
+  }
+
+  /// What the sanitized runs say to do, where they named a race or showed there is none. A
+  /// blocked thread, shared state with neighbours, a random draw or a test that always fails
+  /// keep their own advice: the race, if any, is told beside it.
+  private var raceAdvice: String? {
+    guard let races, let diagnosis,
+      [.needsParallelism, .outsideExecutors, .undetermined, .firstRun, .timing, .fifoDependent].contains(diagnosis)
+    else { return nil }
+    if let first = races.races.first, let packagePath {
+      let place = first.race.accesses.first?.place(in: packagePath)?.place(relativeTo: packagePath)
+      let at = place.map { " at \($0)" } ?? ""
+      if diagnosis == .outsideExecutors {
+        return "the race\(at) is with \(RaceText.unorderedRunners(first.race)), which no executor orders: wait for "
+          + "its work to end (a continuation resumed when it is done, a group's notify, the event loop's future) "
+          + "rather than assume its order; a serial executor cannot fix this test"
+      }
+      return "fix the race\(at): protect both accesses with one lock, or move the state into an actor or a Mutex; "
+        + "serializing the test would hide it"
+    }
+    guard races.showsNoDataRace else { return nil }
+    return "no data race: every access the sanitizer saw is ordered, yet the test failed in \(races.failedRuns) of "
+      + "\(races.runs) sanitized runs: a logical race (a read and a write each locked, a state checked across an await, "
+      + "an actor's reentrancy): make the check and the act one step (one lock held over both, one actor method "
+      + "with no await between them); more locking of each access will not fix it"
   }
 
   /// Where the harness saw the test block its queue's thread in the most failing iterations.
@@ -160,7 +188,7 @@ extension TestFinding {
   /// after `merge` of its reports.
   package static func findings(
     of tests: [PackageTest], runs: [RunResult], polluters: [PackageTest: Polluters],
-    locations: [PackageTest: SourceLocation], confidence: Double
+    races: [PackageTest: RaceEvidence] = [:], locations: [PackageTest: SourceLocation], confidence: Double
   ) -> [TestFinding] {
     let byTest = Dictionary(grouping: runs.filter { $0.test != nil }, by: { $0.test!.test })
     return tests.map { test in
@@ -168,8 +196,31 @@ extension TestFinding {
         test: test, runs: (byTest[test] ?? []).map { Report.estimated($0, at: confidence) }, confidence: confidence)
       finding.location = locations[test]
       finding.polluters = finding.diagnosis == .interference ? polluters[test] : nil
+      if let evidence = races[test] { finding.noting(evidence) }
       finding.lead = finding.verdict == .stable ? nil : LeadLine.of(finding, locations: locations)
       return finding
     }
+  }
+
+  /// Causes an executor contrast names, or leaves undetermined, that a race with a thread no
+  /// executor orders overrules: neither one queue nor a seed changes that thread's order, so
+  /// their contrasts were never about it (a `first-run` server test whose second request races
+  /// the server's close on an event-loop thread).
+  static let overruledByUnorderedRaces: Set<TestDiagnosis> = [
+    .needsParallelism, .undetermined, .firstRun, .timing, .fifoDependent,
+  ]
+
+  /// The sanitized runs' evidence, and the cause it shows: a race with a Dispatch queue, a
+  /// `Thread` or an event loop is `outside-executors`, whatever the executors' contrasts said of
+  /// the causes ``overruledByUnorderedRaces`` holds.
+  mutating func noting(_ evidence: RaceEvidence) {
+    races = evidence
+    guard let diagnosis, Self.overruledByUnorderedRaces.contains(diagnosis), !evidence.unorderedRaces.isEmpty else {
+      return
+    }
+    self.diagnosis = .outsideExecutors
+    ruledOut = []
+    undecided = []
+    unconfirmed = nil
   }
 }

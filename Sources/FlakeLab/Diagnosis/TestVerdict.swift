@@ -35,6 +35,9 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
   case fifoDependent = "fifo-dependent"
   /// Fails under global, never on one queue: a race between threads.
   case needsParallelism = "needs-parallelism"
+  /// The thread sanitizer saw it race with a thread that no executor orders (a Dispatch queue,
+  /// a `Thread`, an event loop): it fails on one queue too, and no seed replays it.
+  case outsideExecutors = "outside-executors"
   /// Fails with some random seeds and passes with others, the same way each time: a random
   /// value or the order of a `Set` or `Dictionary` decides it.
   case randomness
@@ -64,6 +67,7 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
     case .firstRun: "fails on a fresh process's first run far more than on warm repetitions"
     case .fifoDependent: "relies on the FIFO order of jobs: fails under seeded interleavings, never under serial"
     case .needsParallelism: "a race between threads: fails under global, never on one queue"
+    case .outsideExecutors: "a race with a thread no executor orders (Dispatch, a Thread, an event loop)"
     case .randomness: "the random seed decides it: the same seeds fail it again, others pass"
     case .timing: "fails far more often when busy threads compete for the cores: real time decides it"
     case .crashBesideOthers: CrashBesideOthers.ofOneTest
@@ -76,7 +80,7 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
   /// then what makes the test alone flaky (first runs, the seed, time, the order of jobs); what
   /// no experiment showed last. The answer's summary groups its tests in this order.
   package static let byHarm: [TestDiagnosis] = [
-    .alwaysFails, .needsParallelism, .crashBesideOthers, .blocksThread, .interference, .firstRun, .randomness, .timing,
+    .alwaysFails, .needsParallelism, .outsideExecutors, .crashBesideOthers, .blocksThread, .interference, .firstRun, .randomness, .timing,
     .fifoDependent, .serialDeterministic, .undetermined,
   ]
 
@@ -91,6 +95,7 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
     case .firstRun: "make the first run deterministic"
     case .fifoDependent: "await the state, not the order of jobs"
     case .needsParallelism: "fix the race, in the code or the test's expectation; never serialize the test"
+    case .outsideExecutors: "wait for the other thread's work; do not assume its order"
     case .randomness: "inject the random values, or compare without order"
     case .timing: "inject a clock, or wait for the event"
     case .crashBesideOthers: "find the test in flight that brings on the crash"
@@ -119,6 +124,9 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
       "a serial executor makes it deterministic, but the test still depends on that order of jobs; await the state instead"
     case .needsParallelism:
       "fix the race, in the code or in what the test expects of concurrent work: serializing the test would hide it"
+    case .outsideExecutors:
+      "the other thread's work is ordered by no executor: wait for it to end (a continuation resumed when it is done, "
+        + "a group's notify, an event loop's future) rather than assume its order; a serial executor cannot fix this test"
     case .randomness:
       "replay the failing seed to see the value; make the test independent of the draw: inject a seeded generator or "
         + "fixed values, and compare sets and dictionaries without their order (sorted, or JSONEncoder's .sortedKeys)"

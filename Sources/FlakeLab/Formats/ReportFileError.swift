@@ -28,6 +28,8 @@ package enum ReportFileError: Error, Equatable {
     /// A test's finding (`tests[]`) lacks its test, framework or verdict, or names a value no lab wrote.
     case finding(test: String)
     case schedule
+    /// The thread sanitizer's summary lacks its time or processes.
+    case sanitizer
     case shard(Shard.Invalid)
     /// A number of seconds no run could have lasted: negative, or past ``JSONValue/mostSeconds``.
     case seconds(field: String)

@@ -16,11 +16,13 @@ package struct TestSettings {
   /// The executable workers are started from, and the program replay commands name.
   package let workerExecutable: String
   package let program: String
+  /// `--sanitize`: which tests run again under the thread sanitizer.
+  package let sanitizing: Sanitizing
 
   package init(
     seed: UInt64, jobs: Int = 1, timeout: Duration, replicates: Int? = nil, shard: Shard? = nil,
     confidence: Double = FailureRateEstimate.defaultConfidence, gates: [FailureRateGate] = [], baseline: Report? = nil,
-    executors: [any IterationExecutor], workerExecutable: String, program: String
+    executors: [any IterationExecutor], workerExecutable: String, program: String, sanitizing: Sanitizing = .failures
   ) {
     self.seed = seed
     self.jobs = jobs
@@ -33,6 +35,7 @@ package struct TestSettings {
     self.executors = executors
     self.workerExecutable = workerExecutable
     self.program = program
+    self.sanitizing = sanitizing
   }
 
   /// The replicates of a run (``SupervisedRun/replicates(asked:jobs:independent:)``).

@@ -1,3 +1,6 @@
+import Foundation
+import Synchronization
+
 /// A data race the thread sanitizer reported in a test's process: two accesses to one place in
 /// memory, at least one a write, with nothing ordering them. Both accesses are named, with their
 /// stacks as the sanitizer symbolicated them, demangled; the answer opens each at its first frame
@@ -95,14 +98,27 @@ package struct DataRace: Sendable, Equatable {
       frames.first { isOwn($0, in: packagePath) && $0.line > 0 }.map { SourceLocation(path: $0.path!, line: $0.line) }
     }
 
-    /// A frame in a source file of the package, which a person wrote.
+    /// A frame in a source file of the package, which a person wrote. The package's path may
+    /// be relative (as the command was given it); the sanitizer's are absolute.
     static func isOwn(_ frame: Frame, in packagePath: String) -> Bool {
       guard let path = frame.path else { return false }
-      let root = packagePath.hasSuffix("/") ? packagePath : packagePath + "/"
+      let root = DataRace.root(of: packagePath)
       return path.hasPrefix(root) && !path.dropFirst(root.count).hasPrefix(".")
         && !path.contains("/.build") && !path.contains(".derived/")
     }
   }
+
+  /// The package's directory, absolute and with its links resolved, ending in `/`: resolved
+  /// once per path, since every frame of every report asks.
+  static func root(of packagePath: String) -> String {
+    if let known = roots.withLock({ $0[packagePath] }) { return known }
+    let absolute = URL(fileURLWithPath: packagePath).standardizedFileURL.resolvingSymlinksInPath().path
+    let root = absolute.hasSuffix("/") ? absolute : absolute + "/"
+    roots.withLock { $0[packagePath] = root }
+    return root
+  }
+
+  private static let roots = Mutex<[String: String]>([:])
 
   /// The sanitizer's word for it: `data race`, or `Swift access race` where Swift's exclusivity
   /// instrumentation saw it (the same race, with Swift's access kinds).

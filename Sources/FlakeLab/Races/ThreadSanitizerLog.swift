@@ -161,7 +161,8 @@ package enum ThreadSanitizerLog {
   /// the function a person wrote, without its module, its closures' signatures or its type.
   static func shortName(_ demangled: String) -> String {
     var name = Substring(demangled)
-    for prefix in ["partial apply for ", "merged ", "reabstraction thunk helper from "] where name.hasPrefix(prefix) {
+    for prefix in ["partial apply for ", "merged ", "reabstraction thunk helper from ", "static "]
+    where name.hasPrefix(prefix) {
       name = name.dropFirst(prefix.count)
     }
     if let inner = name.range(of: " in ", options: .backwards), name.contains("closure #") {
@@ -182,6 +183,8 @@ package enum ThreadSanitizerLog {
       }
     }
     name = name[..<end]
+    let unqualified = String(name).replacingOccurrences(of: "Swift.", with: "")
+    name = Substring(unqualified)
     if let paren = name.firstIndex(of: "("), let dot = name[..<paren].firstIndex(of: "."),
       name[..<dot].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
     {

@@ -27,6 +27,8 @@ package struct Report: Sendable {
   /// `flakelab test` in the suite layout: every selected test's verdict and diagnosis, with
   /// the diagnosis's runs; ``runs`` are the screen's.
   package var tests: [TestFinding] = []
+  /// What the thread sanitizer's arm took, or why it did not run; nil where it was not asked.
+  package var sanitizer: SanitizerSummary?
 
   /// The tests that are not stable, in the order every report gives them: failing ones first,
   /// then flaky ones, each by ID.

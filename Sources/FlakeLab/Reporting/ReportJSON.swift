@@ -72,6 +72,8 @@ package enum ReportJSON {
     package static let framework = "framework"
     package static let processLayout = "processLayout"
     package static let tests = "tests"
+    package static let sanitizer = "sanitizer"
+    package static let races = "races"
     package static let diagnosis = "diagnosis"
     package static let randomDraw = "randomDraw"
     package static let advice = "advice"
@@ -144,6 +146,7 @@ package enum ReportJSON {
       ),
       (Key.runs, .array(report.runs.map { run($0, in: report) })),
       (Key.tests, .array(report.tests.map { finding($0, in: report) })),
+      (Key.sanitizer, report.sanitizer.map(sanitizer) ?? .null),
     ])
   }
 

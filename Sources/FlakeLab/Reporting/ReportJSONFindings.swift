@@ -9,6 +9,7 @@ extension ReportJSON {
     let neighbours: [JSONValue] = (finding.diagnosis == .interference ? finding.neighbours : []).map {
       .object([(Key.test, .string($0.test.id)), (Key.passes, .int($0.passes))])
     }
+    let raceEvidence: JSONValue = finding.races.map { races($0, packagePath: finding.packagePath) } ?? .null
     return .object([
       (Key.test, .string(finding.test.id)),
       (Key.framework, .string(finding.test.framework.rawValue)),
@@ -23,6 +24,7 @@ extension ReportJSON {
       (Key.open, finding.lead.map(lead) ?? .null),
       (Key.neighbours, .array(neighbours)),
       (Key.polluters, finding.polluters.map(polluters) ?? .null),
+      (Key.races, raceEvidence),
       (Key.arms, .array(finding.runs.map(arm))),
       (Key.replay, finding.replay(program: report.program).map { .string($0) } ?? .null),
       (Key.noReplay, finding.noReplay.map { .string($0) } ?? .null),
@@ -126,6 +128,10 @@ extension ReportJSON {
     if let polluters = entry[Key.polluters], polluters.isObject {
       guard let read = Self.polluters(polluters, framework: framework) else { throw malformed }
       finding.polluters = read
+    }
+    if let races = entry[Key.races], races.isObject {
+      guard let read = Self.races(reading: races, framework: framework) else { throw malformed }
+      finding.races = read
     }
     return finding
   }

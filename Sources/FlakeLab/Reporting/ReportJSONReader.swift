@@ -34,6 +34,10 @@ extension ReportJSON {
     for entry in document[Key.tests]?.array ?? [] {
       report.tests.append(try finding(entry, screen: results, name: name))
     }
+    if let entry = document[Key.sanitizer], entry.isObject {
+      guard let summary = sanitizer(reading: entry) else { throw .malformed(path: name, .sanitizer) }
+      report.sanitizer = summary
+    }
     return report
   }
 

@@ -44,13 +44,14 @@ package enum ReportMerger {
 
   /// The findings of `flakelab test` reports, derived again from the merged runs: the screen's,
   /// and each test's diagnosis runs added arm by arm (the n-th run of an arm in one report to
-  /// the n-th in another: a test's two randomness replays stay two). The polluters and the
-  /// source location are the first report's that has them.
+  /// the n-th in another: a test's two randomness replays stay two). The polluters, the races
+  /// and the source location are the first report's that has them.
   private static func findings(of reports: [Report], screen: [RunResult], confidence: Double) -> [TestFinding] {
     var tests: [PackageTest] = []
     var drilled: [PackageTest: [RunResult]] = [:]
     var polluters: [PackageTest: Polluters] = [:]
     var locations: [PackageTest: SourceLocation] = [:]
+    var races: [PackageTest: RaceEvidence] = [:]
     for finding in reports.flatMap(\.tests) {
       let test = finding.test
       if drilled[test] == nil { tests.append(test) }
@@ -66,10 +67,11 @@ package enum ReportMerger {
       drilled[test] = runs
       if polluters[test] == nil { polluters[test] = finding.polluters }
       if locations[test] == nil { locations[test] = finding.location }
+      if races[test] == nil { races[test] = finding.races }
     }
     return TestFinding.findings(
-      of: tests, runs: screen + tests.flatMap { drilled[$0] ?? [] }, polluters: polluters, locations: locations,
-      confidence: confidence)
+      of: tests, runs: screen + tests.flatMap { drilled[$0] ?? [] }, polluters: polluters, races: races,
+      locations: locations, confidence: confidence)
   }
 
   private static func validate(

@@ -19,6 +19,7 @@ package enum SuiteAnswerText {
       }
     }
     lines += answer.summary.sentences { $0 }
+    if let sanitizer = report.sanitizer { lines.append(RaceText.cost(sanitizer)) }
     var text = Formatting.lines(lines)
     if verbose {
       let all = Report(
@@ -119,6 +120,7 @@ package enum SuiteAnswerText {
         "beside it in \(Formatting.count(most)) of its \(Formatting.count(failingPasses)) failing passes: "
           + suspects.prefix(5).joined(separator: ", ") + (suspects.count > 5 ? " and \(suspects.count - 5) more" : ""))
     }
+    lines += raceLines(finding)
     if let draw = finding.randomDraw {
       let replays = finding.runs.filter(Diagnostician.isRandomnessReplay)
       let failed = replays.reduce(0) { $0 + $1.tally.notPassed }
@@ -149,6 +151,18 @@ package enum SuiteAnswerText {
           + " (the arms above give each experiment's counts)")
     }
     return lines
+  }
+
+  /// The thread sanitizer's races, the most often reported first (three at most: the JSON has
+  /// them all), or what its runs showed when they named none.
+  static func raceLines(_ finding: TestFinding) -> [String] {
+    guard let evidence = finding.races else { return [] }
+    if evidence.races.isEmpty { return ["thread sanitizer: " + RaceText.nothingReported(evidence)] }
+    let shown = evidence.races.prefix(3).map {
+      "race: " + RaceText.describe($0, of: evidence, packagePath: finding.packagePath)
+    }
+    let more = evidence.races.count > 3 ? ["and \(evidence.races.count - 3) more races (JSON tests[].races)"] : []
+    return shown + more
   }
 
   /// `polluter search: failed in 3 of 3 passes with that test and no other, 0 of 100 iterations

@@ -66,6 +66,14 @@ struct TestCommand: Command {
     ) { text, option throws(UsageError) in
       text == "none" ? nil : try ValueParsers.duration(text, option: option)
     }
+    static let sanitize = Option<Sanitizing>(
+      "sanitize", "WHICH",
+      "failures: run each test that failed under global again under the thread sanitizer, for its racing lines; "
+        + "thread: also every test of the screen, for races that have not failed yet; none: no sanitized build",
+      default: .failures
+    ) { text, option throws(UsageError) in
+      Sanitizing(rawValue: try ValueParsers.choice(text, option: option, among: Sanitizing.allCases.map(\.rawValue)))!
+    }
     static let index = Option<Int>.optional(
       "index", "I", "Run only iteration I (with --seed, replays a seeded iteration)", parse: ValueParsers.index)
   }
@@ -73,7 +81,8 @@ struct TestCommand: Command {
   static let options =
     PackageOptions.selectingTests + [Options.list.spec]
     + [Options.executor.spec, Options.executors.spec, Options.layout.spec]
-    + [Options.index.spec, Options.budget.spec, Options.verbose.spec, FailureRateGate.failOnFlaky.spec]
+    + [Options.index.spec, Options.budget.spec, Options.sanitize.spec, Options.verbose.spec]
+    + [FailureRateGate.failOnFlaky.spec]
     + [RecordTarget.option.spec, RecordTarget.noRecord.spec]
     + RunOptions.specs(defaultTimeout: PackageOptions.defaultTimeout, iterations: Options.iterations)
 
@@ -134,7 +143,7 @@ struct TestCommand: Command {
     settings = TestSettings(
       seed: given.seed, jobs: given.jobs, timeout: given.timeout, replicates: given.replicates, shard: given.shard,
       confidence: given.confidence, gates: given.gates, baseline: given.baseline, executors: executors,
-      workerExecutable: LabExecutables.worker, program: Program.name)
+      workerExecutable: LabExecutables.worker, program: Program.name, sanitizing: try arguments[Options.sanitize])
     iterations = given.iterations
     output = given.output
     progress = given.progress

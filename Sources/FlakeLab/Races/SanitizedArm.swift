@@ -1,0 +1,121 @@
+import Foundation
+import Synchronization
+
+/// The thread sanitizer's arm: each test that failed under global, run alone under global in
+/// fresh processes of the sanitized test binary (after its polluters, where the search named
+/// them), until its races are settled.
+///
+/// A race shows in a sanitized process only when its two accesses both happen in it, which a
+/// race that decides a test's failures does in most, but not all (a task group whose tasks ran
+/// one after the other races nowhere). Settled means: as many processes as a race present in
+/// half of them would show in at least one of, at the report's confidence
+/// (``processes(confidence:)``: 5 at 95%).
+///
+/// The processes carry the harness only to tie their lives to the lab's: no executor is
+/// installed (global is the process's own), and no seed, watch or interposer is set, so none of
+/// the harness's instruments is on in them.
+package struct SanitizedArm {
+  package let build: SanitizedBuild
+  package let package: TestPackage
+  package let preload: String
+  package let jobs: Int
+  /// How long a sanitized process may run: the iteration's limit, ten times over, since the
+  /// sanitizer slows code five to fifteen times.
+  package let timeLimit: Duration
+
+  /// One test to run sanitized, and the tests to run before it in its processes.
+  package struct Subject: Sendable {
+    package let test: PackageTest
+    package let alongside: [PackageTest]
+
+    package init(test: PackageTest, alongside: [PackageTest] = []) {
+      self.test = test
+      self.alongside = alongside
+    }
+  }
+
+  package init(build: SanitizedBuild, package: TestPackage, preload: String, jobs: Int, timeout: Duration) {
+    self.build = build
+    self.package = package
+    self.preload = preload
+    self.jobs = max(1, jobs)
+    self.timeLimit = timeout * 10
+  }
+
+  /// The processes per test that show, at `confidence`, a race present in half of them.
+  package static func processes(confidence: Double) -> Int {
+    max(3, Int((log(1 - confidence) / log(0.5)).rounded(.up)))
+  }
+
+  /// What `subjects` showed, `processes` each, none started once `isInTime` says no; and
+  /// whether Ctrl-C cut the runs. `onProcess` is told how many processes have ended, one call
+  /// at a time.
+  package func run(
+    _ subjects: [Subject], processes: Int, isInTime: @Sendable () -> Bool,
+    onProcess: @Sendable (Int) -> Void = { _ in }
+  ) -> (evidence: [PackageTest: RaceEvidence], interrupted: Bool) {
+    let work = subjects.flatMap { subject in Array(repeating: subject, count: processes) }
+    let next = Atomic<Int>(0)
+    let interrupted = Atomic<Bool>(false)
+    let evidence = Mutex<[PackageTest: RaceEvidence]>([:])
+    for subject in subjects {
+      evidence.withLock { $0[subject.test] = RaceEvidence(alongside: subject.alongside) }
+    }
+    DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, work.count))) { _ in
+      while true {
+        let index = next.add(1, ordering: .relaxed).oldValue
+        guard index < work.count, !interrupted.load(ordering: .relaxed), isInTime() else { return }
+        do {
+          let (failed, races) = try runOnce(work[index])
+          evidence.withLock {
+            $0[work[index].test]?.add(failed: failed, races: races, packagePath: package.path)
+            onProcess($0.values.reduce(0) { $0 + $1.runs })
+          }
+        } catch {
+          // Ctrl-C, or a process that could not start: no more processes.
+          interrupted.store(true, ordering: .relaxed)
+        }
+      }
+    }
+    return (evidence.withLock { $0 }, interrupted.load(ordering: .relaxed))
+  }
+
+  /// One sanitized process of `subject`: whether it failed the test, and the races it reported.
+  private func runOnce(_ subject: Subject) throws -> (failed: Bool, races: [DataRace]) {
+    let logs = FileManager.default.temporaryDirectory
+      .appendingPathComponent("flakelab-races-\(getpid())-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: logs) }
+    var environment = TestLaunch.environment(nil, preload: preload)
+    // The test's own exit status, not the sanitizer's 66; the reports in files of their own,
+    // apart from the test's output.
+    environment["TSAN_OPTIONS"] = ["exitcode=0", "log_path=\(logs.path)/race", environment["TSAN_OPTIONS"]]
+      .compactMap { $0 }.joined(separator: ":")
+    let failed: Bool
+    do {
+      let process = try CapturedProcess.run(
+        build.binary, Self.arguments(subject.alongside + [subject.test]), environment: environment,
+        timeLimit: timeLimit)
+      failed = process.status != 0
+    } catch is CapturedProcess.TimedOut {
+      failed = true
+    }
+    if InterruptSignal.isRaised { throw CapturedProcess.Interrupted() }
+    let log = ((try? FileManager.default.contentsOfDirectory(atPath: logs.path)) ?? []).sorted().compactMap {
+      try? String(contentsOfFile: logs.appendingPathComponent($0).path, encoding: .utf8)
+    }.joined(separator: "\n")
+    // A race with no frame of the package's in either access is the toolchain's own.
+    let races = ThreadSanitizerLog.races(in: log, packagePath: package.path).filter { race in
+      race.accesses.contains { access in access.stack.contains { DataRace.Access.isOwn($0, in: package.path) } }
+    }
+    return (failed, races)
+  }
+
+  /// The binary's arguments that run `tests`, of one framework, in one process.
+  static func arguments(_ tests: [PackageTest]) -> [String] {
+    switch tests.last?.framework ?? .xctest {
+    case .xctest: ["--testing-library", "xctest", tests.map(\.id).joined(separator: ",")]
+    case .swiftTesting: ["--testing-library", "swift-testing", "--no-parallel"] + TestLaunch.selection(tests, of: [])
+    }
+  }
+}
