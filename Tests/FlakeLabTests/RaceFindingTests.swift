@@ -67,7 +67,8 @@ final class RaceFindingTests: XCTestCase {
       finding.lead?.detail?.hasPrefix(
         "data race: a write at Sources/Races/Counter.swift:5 (`Counter.bump()`, a task) against a write at the same "
           + "line (`Counter.bump()`, a task); in 4 of 5 sanitized runs"), true, finding.lead?.detail ?? "")
-    XCTAssertTrue(finding.advice?.hasPrefix("fix the race at Sources/Races/Counter.swift:5") == true, finding.advice ?? "")
+    XCTAssertTrue(
+      finding.advice?.hasPrefix("fix the race at Sources/Races/Counter.swift:5") == true, finding.advice ?? "")
   }
 
   func testARaceWithDispatchIsACauseOfItsOwnNeverFirstRun() throws {
@@ -114,5 +115,16 @@ final class RaceFindingTests: XCTestCase {
     let accesses = document["tests"]?.array?.first?["races"]?["races"]?.array?.first?["accesses"]?.array ?? []
     XCTAssertEqual(accesses.map { $0["line"]?.int }, [nil, 5])
     XCTAssertEqual(accesses.map { $0["runner"]?.string }, ["task", "thread"])
+  }
+
+  func testAnnotationsLandOnTheRacingLineOnce() throws {
+    var report = Report(runs: raceRuns.filter { $0.test?.layout == .suite }, seed: 7, timeout: .seconds(60))
+    report.tests = [finding(raceRuns, try evidence("testCounterFromTasks"))]
+    let lines = ReportAnnotations.lines(report, workspace: package)
+    // Both accesses are at one line, the test's line to open: one annotation says it all.
+    XCTAssertEqual(lines.count, 1)
+    XCTAssertTrue(lines[0].hasPrefix("::warning file=Sources/Races/Counter.swift,line=5,"), lines[0])
+    XCTAssertTrue(lines[0].contains("Do: fix the race at Sources/Races/Counter.swift:5"), lines[0])
+    XCTAssertTrue(ReportJUnit.render(report).contains("race=race: data race: a write at Sources/Races/Counter.swift:5"))
   }
 }

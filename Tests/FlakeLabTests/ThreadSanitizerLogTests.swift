@@ -86,7 +86,8 @@ final class ThreadSanitizerLogTests: XCTestCase {
         function: "DataRaceTests.testConcurrentPerform()", path: "/package/Tests/RacesTests/RacesTests.swift", line: 16,
         image: "RacesPackageTests.xctest"))
     let library = ThreadSanitizerLog.frame("#5 _dispatch_apply_invoke crtstuff.c (libdispatch.so+0x234ae)")
-    XCTAssertEqual(library, DataRace.Frame(function: "_dispatch_apply_invoke", path: nil, line: 0, image: "libdispatch.so"))
+    XCTAssertEqual(
+      library, DataRace.Frame(function: "_dispatch_apply_invoke", path: nil, line: 0, image: "libdispatch.so"))
     let unlined = ThreadSanitizerLog.frame("#0 $s5Races7CounterC4bumpyyF /package/Sources/Races/Counter.swift (R+0x1)")
     XCTAssertEqual(unlined?.line, 0)
     XCTAssertEqual(unlined?.path, "/package/Sources/Races/Counter.swift")

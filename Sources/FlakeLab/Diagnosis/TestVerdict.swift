@@ -80,7 +80,8 @@ package enum TestDiagnosis: String, Sendable, CaseIterable {
   /// then what makes the test alone flaky (first runs, the seed, time, the order of jobs); what
   /// no experiment showed last. The answer's summary groups its tests in this order.
   package static let byHarm: [TestDiagnosis] = [
-    .alwaysFails, .needsParallelism, .outsideExecutors, .crashBesideOthers, .blocksThread, .interference, .firstRun, .randomness, .timing,
+    .alwaysFails, .needsParallelism, .outsideExecutors, .crashBesideOthers, .blocksThread, .interference, .firstRun,
+    .randomness, .timing,
     .fifoDependent, .serialDeterministic, .undetermined,
   ]
 

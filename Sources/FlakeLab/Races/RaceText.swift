@@ -16,9 +16,10 @@ package enum RaceText {
       sides.append("a \(access.isWrite ? "write" : "read") \(at) (\(function)\(access.runner.text))")
       if let place { places.append(place) }
     }
-    let started = race.accesses.lazy.compactMap { $0.startedAt(in: root) }.first.map {
-      ", from threads started at \($0.place(relativeTo: packagePath))"
-    } ?? ""
+    let started =
+      race.accesses.lazy.compactMap { $0.startedAt(in: root) }.first.map {
+        ", from threads started at \($0.place(relativeTo: packagePath))"
+      } ?? ""
     return "\(subject): " + sides.joined(separator: " against ") + started
       + "; in \(seen.runs) of \(evidence.runs) sanitized runs"
   }

@@ -18,7 +18,8 @@ package struct SanitizedBuild: Sendable {
   /// (`$XDG_CACHE_HOME`, else `~/.cache`), one folder per package directory.
   package static func scratchPath(of path: String, environment: [String: String]) -> String {
     let absolute = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-    let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+    let cache =
+      environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
       ?? (environment["HOME"] ?? NSTemporaryDirectory()) + "/.cache"
     // FNV-1a of the path: a stable name, the same in every run.
     let hash = absolute.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }

@@ -65,7 +65,8 @@ package enum ThreadSanitizerLog {
     for section in sections {
       guard
         let access = section.heading.firstMatch(
-          of: #/^(?:Previous )?(?i:(atomic )?(read|write|modifying access|read-only access))(?: of size (\d+))?(?: of Swift variable)? at (0x[0-9a-f]+) by (main thread|thread (T\d+))/#
+          of:
+            #/^(?:Previous )?(?i:(atomic )?(read|write|modifying access|read-only access))(?: of size (\d+))?(?: of Swift variable)? at (0x[0-9a-f]+) by (main thread|thread (T\d+))/#
         )
       else { continue }
       let verb = access.2.lowercased()
@@ -76,7 +77,8 @@ package enum ThreadSanitizerLog {
         DataRace.Access(
           isWrite: verb == "write" || verb == "modifying access", size: access.3.flatMap { Int($0) },
           runner: runner(section.frames, created: created?.createdAt ?? [], onMainThread: thread == nil),
-          thread: created?.name ?? (thread ?? "main thread"), stack: section.frames, createdAt: created?.createdAt ?? []))
+          thread: created?.name ?? (thread ?? "main thread"), stack: section.frames, createdAt: created?.createdAt ?? []
+        ))
     }
     guard accesses.count == 2 else { return nil }
     return (DataRace(kind: String(kind), variable: variable, accesses: accesses), address)
@@ -87,7 +89,8 @@ package enum ThreadSanitizerLog {
     var text = Substring(line)
     if let buildID = text.range(of: " (BuildId: ") { text = text[..<buildID.lowerBound] }
     guard let space = text.firstIndex(of: " "), text.last == ")", let open = text.lastIndex(of: "(") else { return nil }
-    let image = text[text.index(after: open)..<text.index(before: text.endIndex)]
+    let image =
+      text[text.index(after: open)..<text.index(before: text.endIndex)]
       .split(separator: "+").first.map(String.init) ?? ""
     let body = text[text.index(after: space)..<open].trimmingCharacters(in: .whitespaces)
     guard let split = body.lastIndex(of: " ") else {
@@ -137,7 +140,9 @@ package enum ThreadSanitizerLog {
     var name = Substring(demangled)
     if name.hasPrefix("static ") { name = name.dropFirst("static ".count) }
     if let type = name.range(of: " : ") { name = name[..<type.lowerBound] }
-    if name.split(separator: ".").count > 2, let dot = name.firstIndex(of: ".") { name = name[name.index(after: dot)...] }
+    if name.split(separator: ".").count > 2, let dot = name.firstIndex(of: ".") {
+      name = name[name.index(after: dot)...]
+    }
     return String(name)
   }
 

@@ -14,21 +14,44 @@ package enum ReportAnnotations {
         + data(crash.sentence + (crash.how.map { " Seen: \($0)" } ?? ""))
     }
     return (crash.map { [$0] } ?? [])
-      + answer.unstable.map { finding in
-        var properties: [String] = []
-        if let location = finding.lead?.location ?? finding.location {
-          properties += ["file=" + property(location.path(relativeTo: workspace)), "line=\(location.line)"]
-        }
-        properties.append("title=" + property("\(finding.test.id) is \(finding.verdict.rawValue)"))
-        let failures = finding.runs.filter { $0.tally.notPassed > 0 }.map {
-          "\($0.test?.layout.rawValue ?? "run") \($0.executor) \(Formatting.count($0.tally.notPassed))/\(Formatting.count($0.tally.ran))"
-        }
-        var message =
-          finding.diagnosis.map { "\($0.rawValue): \(finding.summary ?? $0.summary)" } ?? finding.verdict.rawValue
-        message += ". Failed: " + failures.joined(separator: ", ") + "."
-        if let advice = finding.advice { message += " Do: \(advice)." }
-        return "::warning " + properties.joined(separator: ",") + "::" + data(message)
+      + answer.unstable.flatMap { finding in
+        [annotation(finding, workspace: workspace)] + races(finding, workspace: workspace)
       }
+  }
+
+  /// The test's annotation, at its line to open.
+  private static func annotation(_ finding: TestFinding, workspace: String) -> String {
+    var properties: [String] = []
+    if let location = finding.lead?.location ?? finding.location {
+      properties += ["file=" + property(location.path(relativeTo: workspace)), "line=\(location.line)"]
+    }
+    properties.append("title=" + property("\(finding.test.id) is \(finding.verdict.rawValue)"))
+    let failures = finding.runs.filter { $0.tally.notPassed > 0 }.map {
+      "\($0.test?.layout.rawValue ?? "run") \($0.executor) \(Formatting.count($0.tally.notPassed))/\(Formatting.count($0.tally.ran))"
+    }
+    var message =
+      finding.diagnosis.map { "\($0.rawValue): \(finding.summary ?? $0.summary)" } ?? finding.verdict.rawValue
+    message += ". Failed: " + failures.joined(separator: ", ") + "."
+    if let advice = finding.advice { message += " Do: \(advice)." }
+    return "::warning " + properties.joined(separator: ",") + "::" + data(message)
+  }
+
+  /// One annotation at each racing line the thread sanitizer named for the test, but the line
+  /// its own annotation is at: a pull request shows both accesses.
+  private static func races(_ finding: TestFinding, workspace: String) -> [String] {
+    guard let evidence = finding.races, let packagePath = finding.packagePath else { return [] }
+    var annotated: Set<SourceLocation> = Set([finding.lead?.location].compactMap { $0 })
+    return evidence.races.prefix(3).flatMap { seen in
+      seen.race.accesses.compactMap { access -> String? in
+        guard let place = access.place(in: packagePath), annotated.insert(place).inserted else { return nil }
+        let properties = [
+          "file=" + property(place.path(relativeTo: workspace)), "line=\(place.line)",
+          "title=" + property("\(finding.test.id): a data race"),
+        ]
+        return "::warning " + properties.joined(separator: ",") + "::"
+          + data(RaceText.describe(seen, of: evidence, packagePath: packagePath))
+      }
+    }
   }
 
   /// A command's message: `%`, carriage return and newline escaped, other control characters

@@ -95,6 +95,10 @@ package enum ReportJUnit {
     figures += run.verdict.map { [("claim", $0.claim.rawValue), ("verdict", $0.status.rawValue)] } ?? []
     figures += run.schedule.map { [("seed", "\($0.seed)")] } ?? []
     figures += run.test.map { [("test", $0.test.id), ("framework", $0.test.framework.rawValue)] } ?? []
+    // The thread sanitizer's races of the test, on each of its runs: a CI shows one at a time.
+    if let finding = report.tests.first(where: { $0.test == run.test?.test }) {
+      figures += SuiteAnswerText.raceLines(finding).map { ("race", $0) }
+    }
     let text = figures.map { "\($0.0)=\($0.1)" }.joined(separator: "\n")
     // Element text keeps its line breaks, which CI tools show as the test's output.
     lines.append("      <system-out>\(XMLText.escaped(text, inAttribute: false))</system-out>")
