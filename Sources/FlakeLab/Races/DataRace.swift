@@ -159,6 +159,28 @@ package struct DataRace: Sendable, Equatable {
       })
   }
 
+  /// The test among `tests` whose function is on one of the race's stacks (its body, or a
+  /// closure in it), the innermost first: the test that ran the racing code.
+  package func test(among tests: [PackageTest]) -> PackageTest? {
+    let keys = tests.map { ($0, Self.functionKey(of: $0)) }
+    for frame in accesses.flatMap({ $0.stack + $0.createdAt }) {
+      if let (test, _) = keys.first(where: { frame.function.hasPrefix($0.1) }) { return test }
+    }
+    return nil
+  }
+
+  /// How a frame names a test's function, as ``ThreadSanitizerLog/shortName(_:)`` writes it:
+  /// `Module.Suite/inner()` → `Suite.inner(`; XCTest's `Module.Class/testName` → `Class.testName(`.
+  static func functionKey(of test: PackageTest) -> String {
+    var parts = test.id.split(separator: "/").map(String.init)
+    let last = parts.popLast() ?? ""
+    // The first part begins with the module: a suite's or class's, or (at file scope) the test's.
+    let qualified = parts.isEmpty ? last : parts[0]
+    let unqualified = qualified.split(separator: ".", maxSplits: 1).dropFirst().first.map(String.init) ?? qualified
+    let path = parts.isEmpty ? [unqualified] : [unqualified] + parts.dropFirst() + [last]
+    return path.joined(separator: ".").split(separator: "(", maxSplits: 1).first.map { $0 + "(" } ?? ""
+  }
+
   /// Whether a runner no executor orders takes part: a Dispatch queue, a `Thread`, an event loop.
   package var involvesUnorderedThread: Bool { accesses.contains { !$0.runner.isOrderedByExecutors } }
 }

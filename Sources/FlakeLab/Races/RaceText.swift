@@ -50,6 +50,11 @@ package enum RaceText {
         "built in \(Formatting.duration(build)), \(summary.processes) process\(summary.processes == 1 ? "" : "es") "
           + "in \(Formatting.duration(summary.runs))")
     }
+    if summary.unattributedRaces > 0 {
+      parts.append(
+        "\(summary.unattributedRaces) race\(summary.unattributedRaces == 1 ? "" : "s") of the sanitized passes on no "
+          + "test's stack (a test's work still running after it, or a framework's own)")
+    }
     if let why = summary.unavailable { parts.append(why) }
     return "thread sanitizer: " + parts.joined(separator: "; ")
   }

@@ -80,8 +80,54 @@ package struct SanitizedArm {
     return (evidence.withLock { $0 }, interrupted.load(ordering: .relaxed))
   }
 
-  /// One sanitized process of `subject`: whether it failed the test, and the races it reported.
-  private func runOnce(_ subject: Subject) throws -> (failed: Bool, races: [DataRace]) {
+  /// `passes` sanitized suite passes over `tests`, each framework's in a process, as the screen
+  /// runs them under global (Swift Testing's in parallel): races that have not failed a test
+  /// yet. Each race goes to the test whose function is on one of its stacks; those on no test's
+  /// stack are counted apart.
+  package func passes(
+    _ tests: [PackageTest], count passes: Int, isInTime: @Sendable () -> Bool
+  ) -> (evidence: [PackageTest: RaceEvidence], unattributed: Int, processes: Int, interrupted: Bool) {
+    var evidence: [PackageTest: RaceEvidence] = [:]
+    var processes = 0
+    var unattributed = Set<[String]>()
+    let groups = PackageTest.Framework.allCases.map { framework in tests.filter { $0.framework == framework } }
+      .filter { !$0.isEmpty }
+    for _ in 0..<passes {
+      for group in groups {
+        guard isInTime() else { return (evidence, unattributed.count, processes, false) }
+        guard let (_, races) = try? runOnce(Subject(test: group[0]), arguments: passArguments(group)) else {
+          return (evidence, unattributed.count, processes, true)
+        }
+        processes += 1
+        var racing: [PackageTest: [DataRace]] = [:]
+        for race in races {
+          if let test = race.test(among: group) {
+            racing[test, default: []].append(race)
+          } else {
+            unattributed.insert(race.key(in: package.path))
+          }
+        }
+        for test in group {
+          evidence[test, default: RaceEvidence()].add(
+            failed: false, races: racing[test] ?? [], packagePath: package.path)
+        }
+      }
+    }
+    return (evidence.filter { !$0.value.races.isEmpty }, unattributed.count, processes, false)
+  }
+
+  /// The arguments of a suite pass over `tests`, of one framework.
+  private func passArguments(_ tests: [PackageTest]) -> [String] {
+    switch tests[0].framework {
+    case .xctest: ["--testing-library", "xctest", tests.map(\.id).joined(separator: ",")]
+    case .swiftTesting:
+      ["--testing-library", "swift-testing"] + TestLaunch.selection(tests, of: package.swiftTestingTests)
+    }
+  }
+
+  /// One sanitized process of `subject` (with `arguments`, or those that run it alone after
+  /// the tests alongside): whether it failed, and the races it reported.
+  private func runOnce(_ subject: Subject, arguments: [String]? = nil) throws -> (failed: Bool, races: [DataRace]) {
     let logs = FileManager.default.temporaryDirectory
       .appendingPathComponent("flakelab-races-\(getpid())-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
@@ -94,7 +140,7 @@ package struct SanitizedArm {
     let failed: Bool
     do {
       let process = try CapturedProcess.run(
-        build.binary, Self.arguments(subject.alongside + [subject.test]), environment: environment,
+        build.binary, arguments ?? Self.arguments(subject.alongside + [subject.test]), environment: environment,
         timeLimit: timeLimit)
       failed = process.status != 0
     } catch is CapturedProcess.TimedOut {

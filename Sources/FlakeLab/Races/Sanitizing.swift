@@ -15,14 +15,21 @@ package struct SanitizerSummary: Sendable, Equatable {
   /// The sanitized processes' time, wall clock.
   package var runs: Duration = .zero
   package var processes = 0
+  /// Races of the sanitized suite passes (`--sanitize thread`) on no test's stack: a test's
+  /// background work still running, or the framework's own.
+  package var unattributedRaces = 0
   /// Why there are no sanitized runs (the package does not build sanitized, the budget was
   /// spent), in one line.
   package var unavailable: String?
 
-  package init(build: Duration? = nil, runs: Duration = .zero, processes: Int = 0, unavailable: String? = nil) {
+  package init(
+    build: Duration? = nil, runs: Duration = .zero, processes: Int = 0, unattributedRaces: Int = 0,
+    unavailable: String? = nil
+  ) {
     self.build = build
     self.runs = runs
     self.processes = processes
+    self.unattributedRaces = unattributedRaces
     self.unavailable = unavailable
   }
 }

@@ -24,6 +24,7 @@ extension ReportJSON {
     static let runsSeconds = "runsSeconds"
     static let processes = "processes"
     static let unavailable = "unavailable"
+    static let unattributedRaces = "unattributedRaces"
   }
 
   /// `{"runs": 5, "failedRuns": 3, "alongside": [], "races": [{"kind": "data race", "variable":
@@ -116,12 +117,14 @@ extension ReportJSON {
     return DataRace.Frame(function: function, path: entry[RaceKey.path]?.string, line: line, image: image)
   }
 
-  /// `{"buildSeconds": 41.2, "runsSeconds": 12.5, "processes": 10, "unavailable": null}`.
+  /// `{"buildSeconds": 41.2, "runsSeconds": 12.5, "processes": 10, "unattributedRaces": 0,
+  /// "unavailable": null}`.
   static func sanitizer(_ summary: SanitizerSummary) -> JSONValue {
     .object([
       (RaceKey.buildSeconds, summary.build.map { .double($0.seconds) } ?? .null),
       (RaceKey.runsSeconds, .double(summary.runs.seconds)),
       (RaceKey.processes, .int(summary.processes)),
+      (RaceKey.unattributedRaces, .int(summary.unattributedRaces)),
       (RaceKey.unavailable, summary.unavailable.map(JSONValue.string) ?? .null),
     ])
   }
@@ -133,6 +136,6 @@ extension ReportJSON {
     return SanitizerSummary(
       build: entry[RaceKey.buildSeconds]?.seconds.map { .milliseconds(Int64(($0 * 1000).rounded())) },
       runs: .milliseconds(Int64((runs * 1000).rounded())), processes: processes,
-      unavailable: entry[RaceKey.unavailable]?.string)
+      unattributedRaces: entry[RaceKey.unattributedRaces]?.int ?? 0, unavailable: entry[RaceKey.unavailable]?.string)
   }
 }

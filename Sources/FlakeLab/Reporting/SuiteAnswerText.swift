@@ -18,6 +18,9 @@ package enum SuiteAnswerText {
             + names.prefix(5).joined(separator: ", ") + (names.count > 5 ? " and \(names.count - 5) more" : ""))
       }
     }
+    for finding in report.tests where finding.verdict == .stable && finding.races?.races.isEmpty == false {
+      lines += racedBlock(finding)
+    }
     lines += answer.summary.sentences { $0 }
     if let sanitizer = report.sanitizer { lines.append(RaceText.cost(sanitizer)) }
     var text = Formatting.lines(lines)
@@ -151,6 +154,18 @@ package enum SuiteAnswerText {
           + " (the arms above give each experiment's counts)")
     }
     return lines
+  }
+
+  /// A stable test whose sanitized runs raced (`--sanitize thread`): it keeps its verdict, since
+  /// a race is not a failure and no rate counts it, and the race is shown where it is.
+  static func racedBlock(_ finding: TestFinding) -> [String] {
+    var lines = ["RACED  \(finding.test.id)  passed every run, but the thread sanitizer saw it race"]
+    if let place = finding.races?.races.first?.race.accesses.lazy.compactMap({ access in
+      finding.packagePath.flatMap { access.place(in: $0) }
+    }).first {
+      lines.append("    open: " + place.place(relativeTo: finding.packagePath))
+    }
+    return lines + raceLines(finding).map { "    " + $0 }
   }
 
   /// The thread sanitizer's races, the most often reported first (three at most: the JSON has
