@@ -29,12 +29,15 @@ package struct SanitizedBuild: Sendable {
 
   /// Builds `package`'s tests sanitized; the test binary of the same name as the plain one.
   ///
+  /// - Parameter environment: the lab's, whose cache directory holds the build.
   /// - Throws: ``Unavailable`` where the package does not build with the sanitizer (a C target
   ///   it does not take, a linker, a platform without it); ``LabInterrupted`` on Ctrl-C.
-  package static func build(_ package: TestPackage) throws -> SanitizedBuild {
+  package static func build(
+    _ package: TestPackage, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> SanitizedBuild {
     let clock = ContinuousClock()
     let start = clock.now
-    var environment = ProcessInfo.processInfo.environment
+    var environment = environment
     let scratch = scratchPath(of: package.path, environment: environment)
     let temporary = FileManager.default.temporaryDirectory
       .appendingPathComponent("flakelab-sanitized-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")

@@ -20,6 +20,8 @@ enum Fixtures {
   /// What `swift test` fails every time and a daily job must fail too, in shapes a reading of
   /// sources or a cut channel got wrong.
   static let strictJob = path("StrictJob")
+  /// Data races and their look-alikes, for the thread sanitizer's arm.
+  static let races = path("Races")
   /// Hundreds of tests writing events at once.
   static let eventStorm = path("EventStorm")
 
