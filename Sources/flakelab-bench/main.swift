@@ -21,7 +21,8 @@ import Synchronization
 // package's tests: each test's failures in the lab's suite passes beside the binary run as
 // `swift test` runs it (PassFidelity.swift); and what each call the harness watches on one
 // queue costs a test, beside the same call in the binary run plainly (InterposerCost.swift), and
-// whether tests that measure time fail more often in the lab, per executor (TimingFidelity.swift). Last,
+// whether tests that measure time fail more often in the lab, per executor (TimingFidelity.swift);
+// what the thread sanitizer's arm costs beside the plain one (SanitizerCost.swift). Last,
 // `flakelab test` on the NumberFacts fixture: a Swift Testing test through the lab against the
 // test binary's own `--repetitions` loop, and XCTest repetitions in one process against one
 // process per iteration. Then suite passes (flakelab test's default layout) against a loop of
@@ -49,7 +50,8 @@ if try await runPeerLoopIfAsked() { exit(0) }
 /// (InterposerCost.swift); `accuracy`: only the diagnosis's answers on FlakeKinds
 /// (DiagnosisAccuracy.swift); `scenarios`: only `flakelab run` against the peer's loop
 /// (ScenarioSpeed.swift); `suites`: only flakelab ci on generated suites (LargeSuites.swift);
-/// `timing`: only timing tests' failures, plain and in the lab (TimingFidelity.swift).
+/// `timing`: only timing tests' failures, plain and in the lab (TimingFidelity.swift);
+/// `sanitizer`: only the thread sanitizer's arm against the plain one (SanitizerCost.swift).
 let parts: [String: () throws -> Void] = [
   "fidelity": { try passFidelityFigures(worker: worker) },
   "interposers": { try interposerCostFigures(flakelab: flakelab) },
@@ -57,6 +59,7 @@ let parts: [String: () throws -> Void] = [
   "scenarios": { _ = try scenarioSpeedFigures(flakelab: flakelab) },
   "suites": { _ = try largeSuiteFigures(flakelab: flakelab) },
   "timing": { try timingFidelityFigures(worker: worker) },
+  "sanitizer": { try sanitizerCostFigures() },
 ]
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count <= 1, arguments.first.map({ parts[$0] != nil }) ?? true else {
@@ -78,6 +81,7 @@ func allFigures() async throws {
   try faithfulnessFigures(worker: worker)
   try passFidelityFigures(worker: worker)
   try interposerCostFigures(flakelab: flakelab)
+  try sanitizerCostFigures()
   try timingFidelityFigures(worker: worker)
   let repetitionsRatio = try packageTestFigures(worker: worker)
   let suitePackage =
