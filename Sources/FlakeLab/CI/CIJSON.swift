@@ -73,6 +73,7 @@ package enum CIJSON {
         (Key.source, test.location.map(ReportJSON.location) ?? .null),
         (Key.sourceDoubt, test.locationDoubt.map(JSONValue.string) ?? .null),
         (Key.replay, run.replay(of: test).map(JSONValue.string) ?? .null),
+        (ReportJSON.Key.races, test.races.map { ReportJSON.races($0, packagePath: run.packagePath) } ?? .null),
         (
           Key.attempts,
           .array(
@@ -115,6 +116,7 @@ package enum CIJSON {
       (Key.passSeconds, .double(rounded(run.passSeconds, 1e3))),
       (Key.retrySeconds, .double(rounded(run.retrySeconds, 1e3))),
       (Key.failOnFlaky, .bool(run.failOnFlaky)), (Key.failsTheJob, .bool(run.failsTheJob)), (Key.tests, .array(tests)),
+      (ReportJSON.Key.sanitizer, run.sanitizer.map(ReportJSON.sanitizer) ?? .null),
     ])
   }
 

@@ -65,6 +65,12 @@ package enum CIJSONReader {
     run.context.staleQuarantine = (document[Key.staleQuarantine]?.array ?? []).compactMap(staleEntry)
     run.passSeconds = try seconds(document, Key.passSeconds)
     run.retrySeconds = try seconds(document, Key.retrySeconds)
+    if let entry = document[ReportJSON.Key.sanitizer], entry.isObject {
+      guard let summary = ReportJSON.sanitizer(reading: entry) else {
+        throw Malformed(what: "a thread sanitizer's summary with its seconds and processes")
+      }
+      run.sanitizer = summary
+    }
     return run
   }
 
@@ -120,6 +126,12 @@ package enum CIJSONReader {
       location: ReportJSON.location(reading: entry[Key.source]), quarantine: quarantine)
     test.retriesCut = entry[Key.retriesCut]?.bool ?? false
     test.locationDoubt = entry[Key.sourceDoubt]?.string
+    if let races = entry[ReportJSON.Key.races], races.isObject {
+      guard let read = ReportJSON.races(reading: races, framework: test.test.framework) else {
+        throw Malformed(what: "races as flakelab writes them: \(id)'s are not")
+      }
+      test.races = read
+    }
     guard test.status == status else {
       throw Malformed(
         what:

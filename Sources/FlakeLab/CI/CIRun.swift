@@ -60,6 +60,8 @@ package struct CIRun: Sendable, Equatable {
   /// Wall-clock seconds of the pass and of the retries.
   package var passSeconds = 0.0
   package var retrySeconds = 0.0
+  /// What the thread sanitizer's part took, or why it did not run; nil where it was not asked.
+  package var sanitizer: SanitizerSummary?
 
   package init(
     machine: MachineInfo = .current, packagePath: String, retries: Int, timeout: Duration, failOnFlaky: Bool,

@@ -12,10 +12,15 @@ package struct CIRunner {
   package let retries: Int
   package let workerExecutable: String
   package let seed: UInt64
+  /// `--sanitize`: which tests run again under the thread sanitizer (none by default: a daily
+  /// job's time is the binaries').
+  package let sanitizing: Sanitizing
 
   package init(
-    package: TestPackage, preload: String, timeout: Duration, retries: Int, workerExecutable: String, seed: UInt64
+    package: TestPackage, preload: String, timeout: Duration, retries: Int, workerExecutable: String, seed: UInt64,
+    sanitizing: Sanitizing = .none
   ) {
+    self.sanitizing = sanitizing
     self.package = package
     self.preload = preload
     self.timeout = timeout
@@ -69,7 +74,33 @@ package struct CIRunner {
     run.passSeconds = (clock.now - start).seconds
     if !run.interrupted { try retry(&run, onProgress: onProgress) }
     run.retrySeconds = (clock.now - start).seconds - run.passSeconds
+    if !run.interrupted { try sanitize(&run, screened: screened, onProgress: onProgress) }
     return run
+  }
+
+  /// The thread sanitizer's part (``RaceSearch``): each test whose pass failed, alone; with
+  /// `--sanitize thread`, every test in sanitized passes. Its races go on the tests; no status
+  /// changes, since a race is not a failure.
+  private func sanitize(
+    _ run: inout CIRun, screened: [RunResult], onProgress: @escaping (String, Supervisor.Progress) -> Void
+  ) throws {
+    let search = RaceSearch(
+      package: package, preload: preload, jobs: 1, timeout: timeout,
+      confidence: FailureRateEstimate.defaultConfidence, sanitizing: sanitizing)
+    let tests = run.tests.map(\.test)
+    let clock = ContinuousClock()
+    let started = clock.now
+    nonisolated(unsafe) let onProgress = onProgress
+    let found = try search.run(
+      RaceSearch.subjects(of: tests, failedIn: screened), passesOver: tests, isInTime: { !InterruptSignal.isRaised },
+      progress: { label, done, total in
+        onProgress(
+          "thread sanitizer",
+          Supervisor.Progress(label: label, done: done, total: total, notPassed: 0, elapsed: clock.now - started))
+      })
+    for index in run.tests.indices { run.tests[index].races = found.evidence[run.tests[index].test] }
+    run.sanitizer = found.summary
+    run.interrupted = found.interrupted
   }
 
   /// Rounds of retries (``RetryPlan``), one process at a time. Round `r` runs as iteration `r`

@@ -107,6 +107,9 @@ package struct CITest: Sendable, Equatable {
   /// Whether Ctrl-C or SIGTERM came while it was being retried: its status is what the runs
   /// before said, not what its retries would have.
   package var retriesCut = false
+  /// What its runs under the thread sanitizer showed (`--sanitize`): where it races. A race is
+  /// not a failure: it changes no status and fails no job.
+  package var races: RaceEvidence?
 
   package init(
     test: PackageTest, attempts: [Attempt], location: SourceLocation? = nil, quarantine: Quarantine.Entry? = nil

@@ -16,7 +16,12 @@ package enum CIText {
     lines += crashBlocks(crashes)
     for test in run.shown where test.quarantine != nil { lines += block(test, of: run) }
     lines += run.context.staleQuarantine.map { "STALE  " + stale($0) }
+    for test in run.tests where !test.status.failedFirst && test.races?.races.isEmpty == false {
+      lines.append("RACED  \(test.test.id)  passed, but the thread sanitizer saw it race")
+      lines += raceLines(test, of: run)
+    }
     lines.append(summary(run))
+    if let sanitizer = run.sanitizer { lines.append(RaceText.cost(sanitizer)) }
     lines.append(verdict(run))
     return Formatting.lines(lines)
   }
@@ -42,7 +47,17 @@ package enum CIText {
           + (test.locationDoubt.map { " (unsure: \($0))" } ?? ""))
     }
     if let replay = run.replay(of: test) { lines.append("    replay: " + replay) }
-    return lines
+    return lines + raceLines(test, of: run)
+  }
+
+  /// The thread sanitizer's races of the test, three at most, or what its runs showed when
+  /// they named none.
+  static func raceLines(_ test: CITest, of run: CIRun) -> [String] {
+    guard let evidence = test.races else { return [] }
+    if evidence.races.isEmpty { return ["    thread sanitizer: " + RaceText.nothingReported(evidence)] }
+    return evidence.races.prefix(3).map {
+      "    race: " + RaceText.describe($0, of: evidence, packagePath: run.packagePath)
+    }
   }
 
   /// Where the failure recorded in the pass probably came from, and what the experiment showed.

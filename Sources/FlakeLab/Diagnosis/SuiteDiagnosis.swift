@@ -82,67 +82,32 @@ package struct SuiteDiagnosis {
     var interrupted = false
   }
 
-  /// The thread sanitizer's arm (``SanitizedArm``) for each test that failed under global in
-  /// `runs`, after its polluters where the search named them; with `--sanitize thread`, the
-  /// screen's global passes sanitized too, for races in tests that passed. Built, run, the races
-  /// kept; a package that does not build sanitized loses nothing but the races.
+  /// The thread sanitizer's part (``RaceSearch``): each test that failed under global in
+  /// `runs` alone, after its polluters where the search named them; with `--sanitize thread`,
+  /// the screen's global passes sanitized too.
   private func sanitize(
     _ tests: [PackageTest], after runs: [RunResult], into diagnosis: inout Diagnosis,
     onProgress: @escaping (_ phase: String, Supervisor.Progress) -> Void
   ) throws {
-    let failedUnderGlobal = Set(runs.filter { $0.ranInParallel && $0.tally.notPassed > 0 }.compactMap(\.test?.test))
-    let subjects = tests.filter(failedUnderGlobal.contains).map { test in
-      let polluters = diagnosis.polluters[test].map { $0.placement == .before ? $0.tests : [] } ?? []
-      return SanitizedArm.Subject(test: test, alongside: polluters.filter { $0.framework == test.framework })
-    }
-    let passes = settings.sanitizing == .thread ? SanitizedArm.processes(confidence: settings.confidence) : 0
-    guard !subjects.isEmpty || passes > 0 else { return }
+    let search = RaceSearch(
+      package: binary.package, preload: binary.preload, jobs: settings.jobs, timeout: settings.timeout,
+      confidence: settings.confidence, sanitizing: settings.sanitizing)
     let clock = ContinuousClock()
-    guard budget.isInTime(at: clock.now) else {
-      diagnosis.sanitizer = SanitizerSummary(unavailable: "the budget left no time for the thread sanitizer's runs")
-      return
-    }
-    let processes = SanitizedArm.processes(confidence: settings.confidence)
-    let total = subjects.count * processes + passes
-    // Called one at a time (the arm's lock), from its workers' threads.
-    nonisolated(unsafe) let onProgress = onProgress
-    let show = { @Sendable (label: String, done: Int, elapsed: Duration) in
-      onProgress(
-        "thread sanitizer",
-        Supervisor.Progress(label: label, done: done, total: total, notPassed: 0, elapsed: elapsed))
-    }
-    show("building the tests sanitized", 0, .zero)
-    let arm: SanitizedArm
-    do {
-      arm = SanitizedArm(
-        build: try SanitizedBuild.build(binary.package), package: binary.package, preload: binary.preload,
-        jobs: settings.jobs, timeout: settings.timeout)
-    } catch let unavailable as SanitizedBuild.Unavailable {
-      diagnosis.sanitizer = SanitizerSummary(unavailable: unavailable.reason)
-      return
-    }
     let started = clock.now
     let budget = budget
-    let isInTime = { @Sendable in budget.isInTime(at: .now) }
-    var (evidence, interrupted) = arm.run(
-      subjects, processes: processes, isInTime: isInTime,
-      onProcess: { show("\(subjects.count) tests alone", $0, clock.now - started) })
-    var summary = SanitizerSummary(build: arm.build.took, processes: evidence.values.reduce(0) { $0 + $1.runs })
-    if passes > 0, !interrupted {
-      show("\(passes) suite passes", subjects.count * processes, clock.now - started)
-      let screened = arm.passes(tests, count: passes, isInTime: isInTime)
-      evidence.merge(screened.evidence) { alone, _ in alone }
-      interrupted = screened.interrupted
-      summary.unattributedRaces = screened.unattributed
-      summary.processes += screened.processes
-    }
-    diagnosis.races = evidence
-    diagnosis.interrupted = interrupted
-    summary.runs = clock.now - started
-    if !interrupted, !budget.isInTime(at: clock.now) {
-      summary.unavailable = "the budget cut the thread sanitizer's runs short"
-    }
-    diagnosis.sanitizer = summary
+    // Called one at a time (the arm's lock), from its workers' threads.
+    nonisolated(unsafe) let onProgress = onProgress
+    let found = try search.run(
+      RaceSearch.subjects(of: tests, failedIn: runs, polluters: diagnosis.polluters), passesOver: tests,
+      isInTime: { budget.isInTime(at: .now) },
+      progress: { label, done, total in
+        onProgress(
+          "thread sanitizer",
+          Supervisor.Progress(label: label, done: done, total: total, notPassed: 0, elapsed: clock.now - started))
+      })
+    diagnosis.races = found.evidence
+    diagnosis.sanitizer = found.summary
+    diagnosis.interrupted = found.interrupted
   }
 
   /// The plan for the tests that failed in the screen, run to its end.

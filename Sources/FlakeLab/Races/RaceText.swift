@@ -16,8 +16,11 @@ package enum RaceText {
       sides.append("a \(access.isWrite ? "write" : "read") \(at) (\(function)\(access.runner.text))")
       if let place { places.append(place) }
     }
+    // Where a thread the package made was started (a `Thread`, an event loop's); a pool's
+    // threads are started by whichever work first needed one, which says nothing of the race.
+    let made = race.accesses.filter { [.thread, .eventLoop].contains($0.runner) }
     let started =
-      race.accesses.lazy.compactMap { $0.startedAt(in: root) }.first.map {
+      made.lazy.compactMap { $0.startedAt(in: root) }.first.map {
         ", from threads started at \($0.place(relativeTo: packagePath))"
       } ?? ""
     return "\(subject): " + sides.joined(separator: " against ") + started

@@ -49,6 +49,7 @@ struct CICommand: Command {
       "seed", "S", "Seed of every process's random values and hash order; replays a run's draws",
       shownDefault: "drawn at random and printed in the report", parse: ValueParsers.seed)
     static let failOnFlaky = Flag("fail-on-flaky", "Exit 1 when a test was flaky too (failed, then passed alone).")
+    static let sanitize = SanitizeOption.option(default: .none)
   }
 
   /// The formats `ci` answers in, each with its renderer.
@@ -62,11 +63,14 @@ struct CICommand: Command {
     PackageOptions.selectingTests
     + [Options.retries.spec, Options.failOnFlaky.spec, QuarantineOption.option.spec, RecordTarget.option.spec]
     + [RecordTarget.noRecord.spec]
-    + [Options.seed.spec, RunOptions.Options.timeout(default: PackageOptions.defaultTimeout).spec]
+    + [
+      Options.sanitize.spec, Options.seed.spec, RunOptions.Options.timeout(default: PackageOptions.defaultTimeout).spec,
+    ]
     + [renderings.option.spec, OutputStage.output.spec, ProgressDisplay.noProgress.spec]
 
   let package: PackageOptions
   let retries: Int
+  let sanitizing: Sanitizing
   let failsOnFlaky: Bool
   let quarantinePath: String?
   let record: RecordTarget?
@@ -83,6 +87,7 @@ struct CICommand: Command {
     let environment = ProcessInfo.processInfo.environment
     package = try PackageOptions(arguments)
     retries = try arguments[Options.retries]
+    sanitizing = try arguments[Options.sanitize]
     failsOnFlaky = arguments[Options.failOnFlaky]
     quarantinePath = try arguments[QuarantineOption.option]
     record = try RecordTarget.chosen(arguments)
@@ -105,7 +110,7 @@ struct CICommand: Command {
     let tests = try package.selected(all, of: built)
     let runner = CIRunner(
       package: built, preload: preload, timeout: timeout, retries: retries,
-      workerExecutable: LabExecutables.worker, seed: seed)
+      workerExecutable: LabExecutables.worker, seed: seed, sanitizing: sanitizing)
     let context = CIRun.Context(
       git: await git, selection: package.selection, program: Program.name,
       quarantineFile: FileManager.default.fileExists(atPath: quarantineFile) ? quarantineFile : nil,

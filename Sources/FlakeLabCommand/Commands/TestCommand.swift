@@ -66,14 +66,7 @@ struct TestCommand: Command {
     ) { text, option throws(UsageError) in
       text == "none" ? nil : try ValueParsers.duration(text, option: option)
     }
-    static let sanitize = Option<Sanitizing>(
-      "sanitize", "WHICH",
-      "failures: run each test that failed under global again under the thread sanitizer, for its racing lines; "
-        + "thread: also every test of the screen, for races that have not failed yet; none: no sanitized build",
-      default: .failures
-    ) { text, option throws(UsageError) in
-      Sanitizing(rawValue: try ValueParsers.choice(text, option: option, among: Sanitizing.allCases.map(\.rawValue)))!
-    }
+    static let sanitize = SanitizeOption.option(default: .failures)
     static let index = Option<Int>.optional(
       "index", "I", "Run only iteration I (with --seed, replays a seeded iteration)", parse: ValueParsers.index)
   }
