@@ -127,4 +127,18 @@ final class RaceFindingTests: XCTestCase {
     XCTAssertTrue(lines[0].contains("Do: fix the race at Sources/Races/Counter.swift:5"), lines[0])
     XCTAssertTrue(ReportJUnit.render(report).contains("race=race: data race: a write at Sources/Races/Counter.swift:5"))
   }
+
+  func testACIRunKeepsItsRacesThroughJSONAndNoStatusChanges() throws {
+    var test = CITest(test: test, attempts: [CITest.Attempt(outcome: .passed, seconds: 0.2)])
+    test.races = try evidence("testUncheckedStatic", failedRuns: 0)
+    var run = CIRun(packagePath: package, retries: 2, timeout: .seconds(60), failOnFlaky: false, seed: 7, tests: [test])
+    run.sanitizer = SanitizerSummary(build: .seconds(12), runs: .seconds(9), processes: 10, unattributedRaces: 1)
+    XCTAssertFalse(run.failsTheJob)
+    let read = try CIJSONReader.read(try XCTUnwrap(JSONParser.parse(Array(CIJSON.render(run).utf8))))
+    XCTAssertEqual(read.tests, run.tests)
+    XCTAssertEqual(read.sanitizer, run.sanitizer)
+    let text = CIText.render(run)
+    XCTAssertTrue(text.contains("RACED  \(test.test.id)  passed, but the thread sanitizer saw it race"), text)
+    XCTAssertTrue(text.contains("race on `Registry.registered`"), text)
+  }
 }
