@@ -389,7 +389,10 @@ final class DailyJobHostileTests: XCTestCase {
   /// `merge` and to `history import`, never a trap.
   func testALabReportWithImpossibleSecondsIsRefused() throws {
     let lab = try Flakelab.run(
-      ["test", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds"]
+      [
+        "test", "--package-path", Fixtures.ciJob, "--sanitize", "none", "--skip-build", "--no-progress", "--filter",
+        "adds",
+      ]
         + ["--iterations", "2", "--format", "json"])
     XCTAssertEqual(lab.status, 0, lab.stderr)
     let later = path("later.json")
@@ -416,7 +419,8 @@ final class DailyJobHostileTests: XCTestCase {
   func testALabReportReIndentedIsTheSameRun() throws {
     let lab = try Flakelab.run(
       [
-        "test", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--iterations",
+        "test", "--package-path", Fixtures.ciJob, "--sanitize", "none", "--skip-build", "--no-progress", "--filter",
+        "adds", "--iterations",
         "2",
         "--format", "json",
       ])
@@ -561,7 +565,7 @@ final class DailyJobHostileTests: XCTestCase {
       ["ci", "--package-path", package.path, "--record", history, "--output", history + "-wal"],
       ["ci", "--package-path", package.path, "--output", package.path + "/.flakelab/../.flakelab/quarantine.json"],
       ["ci", "--package-path", package.path, "--quarantine", report, "--output", path("link.json")],
-      ["test", "--package-path", package.path, "--record", history, "--output", history],
+      ["test", "--package-path", package.path, "--sanitize", "none", "--record", history, "--output", history],
       ["merge", report, "--output", path("link.json")],
       ["run", "isLoading", "--iterations", "10", "--baseline", report, "--output", report],
     ]

@@ -77,7 +77,8 @@ final class EventAccountingTests: XCTestCase, LongHalf {
     XCTAssertEqual(listing.status, 0, listing.stderr)
     let passes = 100
     let arguments = [
-      "test", "--package-path", storm, "--skip-build", "--executors", "global", "--iterations", String(passes),
+      "test", "--package-path", storm, "--sanitize", "none", "--skip-build", "--executors", "global", "--iterations",
+      String(passes),
       "--no-progress", "--format", "json",
     ]
     // Each run's error, should one not start, is kept for the failure to say.
@@ -113,7 +114,10 @@ final class EventAccountingTests: XCTestCase, LongHalf {
     XCTAssertEqual(try Flakelab.run(["test", "--package-path", storm, "--list"]).status, 0)
     let passes = 100_000
     let (status, report, data) = try Flakelab.interruptedReport(
-      ["test", "--package-path", storm, "--skip-build", "--iterations", String(passes), "--format", "json"], after: 3)
+      [
+        "test", "--package-path", storm, "--sanitize", "none", "--skip-build", "--iterations", String(passes),
+        "--format", "json",
+      ], after: 3)
     XCTAssertEqual(status, 130)
     XCTAssertTrue(report.interrupted)
     XCTAssertEqual(report.runs.count, 42)

@@ -59,7 +59,8 @@ final class HistoryCommandTests: XCTestCase {
     XCTAssertTrue(json.stdout.hasSuffix("already in the history, nothing added\n"), json.stdout)
     let lab = try flakelab(
       [
-        "test", "--package-path", Fixtures.ciJob, "--skip-build", "--no-progress", "--filter", "adds", "--iterations",
+        "test", "--package-path", Fixtures.ciJob, "--sanitize", "none", "--skip-build", "--no-progress", "--filter",
+        "adds", "--iterations",
         "3",
         "--record", history, "--output", state.appendingPathComponent("lab.json").path,
       ])

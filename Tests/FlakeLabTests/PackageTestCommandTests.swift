@@ -14,7 +14,7 @@ final class PackageTestCommandTests: XCTestCase {
 
   private func test(_ arguments: [String]) throws -> (status: Int32, runs: [String: RunResult], stderr: String) {
     let result = try Flakelab.run(
-      ["test", "--package-path", Fixtures.numberFacts, "--skip-build", "--format", "json"]
+      ["test", "--package-path", Fixtures.numberFacts, "--sanitize", "none", "--skip-build", "--format", "json"]
         // These check one test repeated per worker; the suite layout has TestDiagnosisTests.
         + (arguments.contains("--layout") ? [] : ["--layout", "repetitions"]) + arguments)
     XCTAssertFalse(result.stdout.isEmpty, result.stderr)
@@ -274,7 +274,7 @@ final class PackageTestCommandTests: XCTestCase {
     // as the iterations fall; either fails the command.
     let failing = "not met: \(swiftTesting)yield() is "
     let chosen = [
-      "test", "--package-path", Fixtures.numberFacts, "--skip-build", "--no-progress", "--filter",
+      "test", "--package-path", Fixtures.numberFacts, "--sanitize", "none", "--skip-build", "--no-progress", "--filter",
       "IsLoadingTests/(yield|endpointYield)",
     ]
     for extra in [["--layout", "repetitions"], ["--layout", "fresh"], ["--index", "2"]] {

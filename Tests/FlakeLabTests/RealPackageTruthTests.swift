@@ -204,7 +204,8 @@ final class RealPackageTruthTests: XCTestCase {
   func testAnExecutorATestTurnedOffIsNamedAndPassesNoGate() throws {
     _ = try Fixtures.awkwardBuild.get()
     let arguments = [
-      "test", "--package-path", Fixtures.awkward, "--skip-build", "--iterations", "3", "--no-progress",
+      "test", "--package-path", Fixtures.awkward, "--sanitize", "none", "--skip-build", "--iterations", "3",
+      "--no-progress",
       "--filter", "turnsTheSerialExecutorOff|passesAtFileScope",
     ]
     let answer = try Flakelab.run(arguments)
@@ -235,7 +236,8 @@ final class RealPackageTruthTests: XCTestCase {
   func testATestThatTurnedTheOnlyExecutorOffRanAndWasNotMeasured() throws {
     _ = try Fixtures.awkwardBuild.get()
     let answer = try Flakelab.run([
-      "test", "--package-path", Fixtures.awkward, "--skip-build", "--iterations", "1", "--no-progress", "--executors",
+      "test", "--package-path", Fixtures.awkward, "--sanitize", "none", "--skip-build", "--iterations", "1",
+      "--no-progress", "--executors",
       "serial",
       "--budget", "none", "--filter", "turnsTheSerialExecutorOff",
     ])

@@ -66,4 +66,23 @@ final class SanitizedArmTests: XCTestCase {
       XCTAssertFalse(reason.contains("\n"), reason)
     }
   }
+
+  /// A default run names the racing line with no option: the counter's test, flaky under global,
+  /// opens at the line two tasks write, and the answer says what the sanitizer took.
+  func testADefaultRunOpensARacyTestAtItsRacingLine() throws {
+    let result = try Flakelab.run(
+      [
+        "test", "--package-path", Fixtures.races, "--filter", "testCounterFromTasks", "--iterations", "8",
+        "--no-progress", "--format", "json",
+      ], environment: ["XDG_CACHE_HOME": Self.cache])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let report = try ReportJSON.read(Array(result.stdout.utf8), name: "stdout")
+    let finding = try XCTUnwrap(report.tests.first)
+    XCTAssertEqual(finding.verdict, .flaky, "the counter's race never failed 8 passes under global")
+    XCTAssertEqual(finding.lead?.reason, .race, "\(String(describing: finding.lead))")
+    XCTAssertEqual(finding.lead?.location.path(relativeTo: Fixtures.races), "Sources/Races/Counter.swift")
+    XCTAssertEqual(finding.lead?.location.line, 5)
+    XCTAssertEqual(report.sanitizer?.processes, 5)
+    XCTAssertNil(report.sanitizer?.unavailable)
+  }
 }

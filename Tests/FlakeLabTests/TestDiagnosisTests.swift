@@ -22,7 +22,10 @@ final class TestDiagnosisTests: XCTestCase, LongHalf {
 
   private func test(_ arguments: [String], environment: [String: String] = [:]) throws -> Answer {
     let result = try Flakelab.run(
-      ["test", "--package-path", Fixtures.flakeKinds, "--skip-build", "--format", "json", "--no-progress"] + arguments,
+      [
+        "test", "--package-path", Fixtures.flakeKinds, "--sanitize", "none", "--skip-build", "--format", "json",
+        "--no-progress",
+      ] + arguments,
       environment: environment)
     XCTAssertFalse(result.stdout.isEmpty, result.stderr)
     let report = try ReportJSON.read(Array(result.stdout.utf8), name: "stdout")

@@ -202,13 +202,13 @@ extension TestFinding {
     }
   }
 
-  /// Causes an executor contrast names, or leaves undetermined, that a race with a thread no
-  /// executor orders overrules: neither one queue nor a seed changes that thread's order, so
-  /// their contrasts were never about it (a `first-run` server test whose second request races
-  /// the server's close on an event-loop thread).
-  static let overruledByUnorderedRaces: Set<TestDiagnosis> = [
-    .needsParallelism, .undetermined, .firstRun, .timing, .fifoDependent,
-  ]
+  /// Causes that a race with a thread no executor orders overrules: no experiment showed a
+  /// cause, or one whose contrast such a thread decides unseen (a `first-run` server test whose
+  /// second request races the server's close on an event-loop thread; a seed's order, which
+  /// that thread ignores). A cause its own contrast showed stands, the race beside it: one queue
+  /// against global (`needs-parallelism`, whose advice is the race's), busy cores (`timing`),
+  /// and the others, which no race explains.
+  static let overruledByUnorderedRaces: Set<TestDiagnosis> = [.undetermined, .firstRun, .fifoDependent]
 
   /// The sanitized runs' evidence, and the cause it shows: a race with a Dispatch queue, a
   /// `Thread` or an event loop is `outside-executors`, whatever the executors' contrasts said of
