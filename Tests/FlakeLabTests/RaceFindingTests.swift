@@ -142,4 +142,19 @@ final class RaceFindingTests: XCTestCase {
     XCTAssertTrue(text.contains("RACED  \(test.test.id)  passed, but the thread sanitizer saw it race"), text)
     XCTAssertTrue(text.contains("race on `Registry.registered`"), text)
   }
+
+  func testACauseNoRaceShowedKeepsItsAdviceTheRacesBesideIt() throws {
+    // Too few failures to show a cause: the sanitizer's slowdown failing it with no race says
+    // nothing of a logical race, and a race it saw is evidence, not the answer.
+    let thin = [run(.global, .suite, failed: 1, of: 20), run(.serial, .suite, failed: 0, of: 20)]
+    var failing = RaceEvidence()
+    for index in 0..<5 { failing.add(failed: index < 3, races: [], packagePath: package) }
+    let slowed = finding(thin, failing)
+    XCTAssertEqual(slowed.diagnosis, .undetermined)
+    XCTAssertEqual(slowed.advice, TestDiagnosis.undetermined.advice)
+    let raced = finding(thin, try evidence("testCounterFromTasks"))
+    XCTAssertEqual(raced.advice, TestDiagnosis.undetermined.advice)
+    XCTAssertNotEqual(raced.lead?.reason, .race)
+    XCTAssertTrue(SuiteAnswerText.raceLines(raced).first?.hasPrefix("race: data race: a write at") == true)
+  }
 }

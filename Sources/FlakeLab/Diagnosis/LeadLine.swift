@@ -61,9 +61,12 @@ package struct LeadLine: Sendable, Equatable {
   }
 
   /// The line of the race reported in the most sanitized runs, with the assertion that failed
-  /// beside it: of its two accesses, the one in the package's code before one in its tests.
+  /// beside it, for a test whose races decide its answer: of its two accesses, the one in the
+  /// package's code before one in its tests.
   private static func racingLine(_ finding: TestFinding) -> LeadLine? {
-    guard let evidence = finding.races, let seen = evidence.races.first, let packagePath = finding.packagePath else {
+    guard finding.racesDecide, let evidence = finding.races, let seen = evidence.races.first,
+      let packagePath = finding.packagePath
+    else {
       return nil
     }
     let places = seen.race.accesses.compactMap { $0.place(in: packagePath) }

@@ -74,13 +74,13 @@ package struct TestFinding: Sendable {
     return diagnosis?.advice
   }
 
-  /// What the sanitized runs say to do, where they named a race or showed there is none. A
-  /// blocked thread, shared state with neighbours, a random draw or a test that always fails
-  /// keep their own advice: the race, if any, is told beside it.
+  /// What the sanitized runs say to do, for a test an experiment showed to fail by a race
+  /// between threads (``racesDecide``): fix the race they named, or, where they named none, the
+  /// logical race. Every other cause keeps its own advice, the races told beside it as
+  /// evidence: the sanitizer shows where code races, not that the race fails the test, and its
+  /// slowdown fails a deadline's test with no race at all.
   private var raceAdvice: String? {
-    guard let races, let diagnosis,
-      [.needsParallelism, .outsideExecutors, .undetermined, .firstRun, .timing, .fifoDependent].contains(diagnosis)
-    else { return nil }
+    guard let races, racesDecide, let diagnosis else { return nil }
     if let first = races.races.first, let packagePath {
       let place = first.race.accesses.first?.place(in: packagePath)?.place(relativeTo: packagePath)
       let at = place.map { " at \($0)" } ?? ""
@@ -92,12 +92,17 @@ package struct TestFinding: Sendable {
       return "fix the race\(at): protect both accesses with one lock, or move the state into an actor or a Mutex; "
         + "serializing the test would hide it"
     }
-    guard races.showsNoDataRace else { return nil }
+    guard races.showsNoDataRace, diagnosis == .needsParallelism else { return nil }
     return "no data race: every access the sanitizer saw is ordered, yet the test failed in \(races.failedRuns) of "
       + "\(races.runs) sanitized runs: a logical race (a read and a write each locked, a state checked across an await, "
       + "an actor's reentrancy): make the check and the act one step (one lock held over both, one actor method "
       + "with no await between them); more locking of each access will not fix it"
   }
+
+  /// Whether the races decide the answer (its line to open, its advice): a race between
+  /// threads, shown by one queue against global (`needs-parallelism`) or by the sanitizer
+  /// itself (`outside-executors`).
+  package var racesDecide: Bool { diagnosis == .needsParallelism || diagnosis == .outsideExecutors }
 
   /// Where the harness saw the test block its queue's thread in the most failing iterations.
   package var blockedAt: String? {
