@@ -110,6 +110,14 @@ package struct SuiteDiagnosis {
     diagnosis.interrupted = found.interrupted
   }
 
+  /// The share of `--budget` the thread sanitizer's build and runs keep after the diagnosis.
+  static let sanitizerShare = 1.0 / 6
+
+  /// The diagnosis's budget: the whole, less the sanitizer's share where it runs.
+  private var diagnosisBudget: TestBudget {
+    settings.sanitizing == .none ? budget : budget.leaving(Self.sanitizerShare)
+  }
+
   /// The plan for the tests that failed in the screen, run to its end.
   @MainActor
   private func diagnose(
@@ -119,13 +127,13 @@ package struct SuiteDiagnosis {
     var plan = DrillDownPlan(
       afterScreen: screen, of: tests,
       arms: DiagnosisArm.standard(screenPasses: passes, executors: settings.diagnosisExecutors, binary: binary),
-      settings: settings, budget: budget)
+      settings: settings, budget: diagnosisBudget)
     guard !plan.tests.isEmpty else { return Diagnosis() }
     let progress = { [count = plan.tests.count] in onProgress("diagnosis of \(count) tests", $0) }
     let workers = Supervisor(
       options: .init(
         jobs: settings.jobs, timeout: settings.timeout, workerExecutable: settings.workerExecutable,
-        deadline: budget.end),
+        deadline: diagnosisBudget.end),
       onProgress: progress)
     let clock = ContinuousClock()
     var action = plan.start(at: clock.now)
