@@ -41,9 +41,10 @@ final class SanitizedArmTests: XCTestCase {
     let arm = SanitizedArm(
       build: build, package: package, preload: try TestLaunch.preloadLibrary(besides: Flakelab.executable.path),
       jobs: 2, timeout: .seconds(60))
-    let (evidence, interrupted) = arm.run(
+    let (evidence, interrupted, unavailable) = arm.run(
       [counter, locked, control].map { SanitizedArm.Subject(test: $0) }, processes: 5, isInTime: { true })
     XCTAssertFalse(interrupted)
+    XCTAssertNil(unavailable)
     XCTAssertEqual(evidence.values.map(\.runs), [5, 5, 5])
 
     let races = try XCTUnwrap(evidence[counter]).races

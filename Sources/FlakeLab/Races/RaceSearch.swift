@@ -54,20 +54,24 @@ package struct RaceSearch {
     }
     let clock = ContinuousClock()
     let started = clock.now
-    var (evidence, interrupted) = arm.run(
+    var (evidence, interrupted, unavailable) = arm.run(
       subjects, processes: processes, isInTime: isInTime,
       onProcess: { progress("\(subjects.count) tests alone", $0, total) })
     var summary = SanitizerSummary(build: arm.build.took, processes: evidence.values.reduce(0) { $0 + $1.runs })
-    if passes > 0, !interrupted {
+    if passes > 0, !interrupted, unavailable == nil {
       progress("\(passes) suite passes", subjects.count * processes, total)
       let screened = arm.passes(tests, count: passes, isInTime: isInTime)
       evidence.merge(screened.evidence) { alone, _ in alone }
       interrupted = screened.interrupted
+      unavailable = screened.unavailable
       summary.unattributedRaces = screened.unattributed
       summary.processes += screened.processes
     }
     summary.runs = clock.now - started
-    if !interrupted, !isInTime() { summary.unavailable = "the budget cut the thread sanitizer's runs short" }
+    summary.unavailable = unavailable
+    if !interrupted, unavailable == nil, !isInTime() {
+      summary.unavailable = "the budget cut the thread sanitizer's runs short"
+    }
     return Found(evidence: evidence, summary: summary, interrupted: interrupted)
   }
 

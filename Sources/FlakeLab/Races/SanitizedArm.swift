@@ -47,16 +47,17 @@ package struct SanitizedArm {
     max(3, Int((log(1 - confidence) / log(0.5)).rounded(.up)))
   }
 
-  /// What `subjects` showed, `processes` each, none started once `isInTime` says no; and
-  /// whether Ctrl-C cut the runs. `onProcess` is told how many processes have ended, one call
+  /// What `subjects` showed, `processes` each, none started once `isInTime` says no; whether
+  /// Ctrl-C cut the runs; and why they stopped, where the sanitizer could not run here. `onProcess` is told how many processes have ended, one call
   /// at a time.
   package func run(
     _ subjects: [Subject], processes: Int, isInTime: @Sendable () -> Bool,
     onProcess: @Sendable (Int) -> Void = { _ in }
-  ) -> (evidence: [PackageTest: RaceEvidence], interrupted: Bool) {
+  ) -> (evidence: [PackageTest: RaceEvidence], interrupted: Bool, unavailable: String?) {
     let work = subjects.flatMap { subject in Array(repeating: subject, count: processes) }
     let next = Atomic<Int>(0)
     let interrupted = Atomic<Bool>(false)
+    let unavailable = Mutex<String?>(nil)
     let evidence = Mutex<[PackageTest: RaceEvidence]>([:])
     for subject in subjects {
       evidence.withLock { $0[subject.test] = RaceEvidence(alongside: subject.alongside) }
@@ -64,20 +65,24 @@ package struct SanitizedArm {
     DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, work.count))) { _ in
       while true {
         let index = next.add(1, ordering: .relaxed).oldValue
-        guard index < work.count, !interrupted.load(ordering: .relaxed), isInTime() else { return }
+        guard index < work.count, !interrupted.load(ordering: .relaxed), unavailable.withLock({ $0 == nil }),
+          isInTime()
+        else { return }
         do {
           let (failed, races) = try runOnce(work[index])
           evidence.withLock {
             $0[work[index].test]?.add(failed: failed, races: races, packagePath: package.path)
             onProcess($0.values.reduce(0) { $0 + $1.runs })
           }
+        } catch let cannot as SanitizedBuild.Unavailable {
+          unavailable.withLock { $0 = $0 ?? cannot.reason }
         } catch {
           // Ctrl-C, or a process that could not start: no more processes.
           interrupted.store(true, ordering: .relaxed)
         }
       }
     }
-    return (evidence.withLock { $0 }, interrupted.load(ordering: .relaxed))
+    return (evidence.withLock { $0 }, interrupted.load(ordering: .relaxed), unavailable.withLock { $0 })
   }
 
   /// `passes` sanitized suite passes over `tests`, each framework's in a process, as the screen
@@ -86,7 +91,9 @@ package struct SanitizedArm {
   /// stack are counted apart.
   package func passes(
     _ tests: [PackageTest], count passes: Int, isInTime: @Sendable () -> Bool
-  ) -> (evidence: [PackageTest: RaceEvidence], unattributed: Int, processes: Int, interrupted: Bool) {
+  ) -> (
+    evidence: [PackageTest: RaceEvidence], unattributed: Int, processes: Int, interrupted: Bool, unavailable: String?
+  ) {
     var evidence: [PackageTest: RaceEvidence] = [:]
     var processes = 0
     var unattributed = Set<[String]>()
@@ -94,9 +101,14 @@ package struct SanitizedArm {
       .filter { !$0.isEmpty }
     for _ in 0..<passes {
       for group in groups {
-        guard isInTime() else { return (evidence, unattributed.count, processes, false) }
-        guard let (_, races) = try? runOnce(Subject(test: group[0]), arguments: passArguments(group)) else {
-          return (evidence, unattributed.count, processes, true)
+        guard isInTime() else { return (evidence, unattributed.count, processes, false, nil) }
+        let races: [DataRace]
+        do {
+          races = try runOnce(Subject(test: group[0]), arguments: passArguments(group)).races
+        } catch let cannot as SanitizedBuild.Unavailable {
+          return (evidence, unattributed.count, processes, false, cannot.reason)
+        } catch {
+          return (evidence, unattributed.count, processes, true, nil)
         }
         processes += 1
         var racing: [PackageTest: [DataRace]] = [:]
@@ -113,7 +125,7 @@ package struct SanitizedArm {
         }
       }
     }
-    return (evidence.filter { !$0.value.races.isEmpty }, unattributed.count, processes, false)
+    return (evidence.filter { !$0.value.races.isEmpty }, unattributed.count, processes, false, nil)
   }
 
   /// The arguments of a suite pass over `tests`, of one framework.
@@ -150,6 +162,13 @@ package struct SanitizedArm {
     let log = ((try? FileManager.default.contentsOfDirectory(atPath: logs.path)) ?? []).sorted().compactMap {
       try? String(contentsOfFile: logs.appendingPathComponent($0).path, encoding: .utf8)
     }.joined(separator: "\n")
+    // A sanitizer that cannot run here (a memory layout it does not take) fails every process
+    // before a test runs: no run of the test, and no "no data race" either.
+    if let fatal = log.split(separator: "\n").first(where: {
+      $0.contains("FATAL: ThreadSanitizer") || $0.contains("ThreadSanitizer: CHECK failed")
+    }) {
+      throw SanitizedBuild.Unavailable(reason: "the sanitized test binary does not run here: \(fatal)")
+    }
     // A race whose accesses were both made inside a library (XCTest's expectations, Foundation),
     // even called from the package's code, is the toolchain's to order, with synchronization
     // the sanitizer does not see in code it did not instrument: the package's races are those
