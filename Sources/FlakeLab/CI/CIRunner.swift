@@ -85,7 +85,7 @@ package struct CIRunner {
     _ run: inout CIRun, screened: [RunResult], onProgress: @escaping (String, Supervisor.Progress) -> Void
   ) throws {
     let search = RaceSearch(
-      package: package, preload: preload, jobs: 1, timeout: timeout,
+      package: package, preload: preload, jobs: RaceSearch.defaultJobs, timeout: timeout,
       confidence: FailureRateEstimate.defaultConfidence, sanitizing: sanitizing)
     let tests = run.tests.map(\.test)
     let clock = ContinuousClock()

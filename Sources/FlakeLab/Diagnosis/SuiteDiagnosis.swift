@@ -90,7 +90,8 @@ package struct SuiteDiagnosis {
     onProgress: @escaping (_ phase: String, Supervisor.Progress) -> Void
   ) throws {
     let search = RaceSearch(
-      package: binary.package, preload: binary.preload, jobs: settings.jobs, timeout: settings.timeout,
+      package: binary.package, preload: binary.preload, jobs: max(settings.jobs, RaceSearch.defaultJobs),
+      timeout: settings.timeout,
       confidence: settings.confidence, sanitizing: settings.sanitizing)
     let clock = ContinuousClock()
     let started = clock.now

@@ -23,6 +23,11 @@ package struct RaceSearch {
     self.sanitizing = sanitizing
   }
 
+  /// Sanitized processes side by side: one a core. They measure no rate, so running them
+  /// together moves nothing the lab reports, and FlakeKinds' thirty failing tests needed twice
+  /// the sanitizer's share of the default budget one at a time.
+  package static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
   /// What the search found: each test's races, what it took, whether Ctrl-C cut it.
   package struct Found: Sendable {
     package var evidence: [PackageTest: RaceEvidence] = [:]
