@@ -48,8 +48,8 @@ package struct SanitizedArm {
   }
 
   /// What `subjects` showed, `processes` each, none started once `isInTime` says no; whether
-  /// Ctrl-C cut the runs; and why they stopped, where the sanitizer could not run here. `onProcess` is told how many processes have ended, one call
-  /// at a time.
+  /// Ctrl-C cut the runs; and why they stopped, where the sanitizer could not run here.
+  /// `onProcess` is told how many processes have ended, one call at a time.
   package func run(
     _ subjects: [Subject], processes: Int, isInTime: @Sendable () -> Bool,
     onProcess: @Sendable (Int) -> Void = { _ in }
