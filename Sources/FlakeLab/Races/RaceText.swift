@@ -21,7 +21,7 @@ package enum RaceText {
     let made = race.accesses.filter { [.thread, .eventLoop].contains($0.runner) }
     let started =
       made.lazy.compactMap { $0.startedAt(in: root) }.first.map {
-        ", from threads started at \($0.place(relativeTo: packagePath))"
+        ", its thread started at \($0.place(relativeTo: packagePath))"
       } ?? ""
     return "\(subject): " + sides.joined(separator: " against ") + started
       + "; in \(seen.runs) of \(evidence.runs) sanitized runs"
@@ -29,9 +29,7 @@ package enum RaceText {
 
   /// The runners of `race` that no executor orders, in words: "a Dispatch queue".
   package static func unorderedRunners(_ race: DataRace) -> String {
-    let runners = race.accesses.map(\.runner).filter { !$0.isOrderedByExecutors }
-    var seen = Set<DataRace.Runner>()
-    return runners.filter { seen.insert($0).inserted }.map(\.text).joined(separator: " and ")
+    race.accesses.map(\.runner).filter { !$0.isOrderedByExecutors }.uniqued().map(\.text).joined(separator: " and ")
   }
 
   /// What the sanitized runs showed when they named no race: a logical race where they failed
