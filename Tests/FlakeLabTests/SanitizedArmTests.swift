@@ -86,4 +86,16 @@ final class SanitizedArmTests: XCTestCase {
     XCTAssertEqual(report.sanitizer?.processes, 5)
     XCTAssertNil(report.sanitizer?.unavailable)
   }
+
+  /// A test that leaves a child running with its output (XCTestOnly's) held every sanitized
+  /// process until its time limit, ten minutes, while the child held the pipe: the arm's
+  /// processes write to nowhere, and the call returns when the program exits.
+  func testAChildLeftRunningDoesNotHoldASanitizedProcess() throws {
+    let process = try CapturedProcess.run(
+      "/bin/sh", ["-c", "sleep 30 & exit 3"], timeLimit: .seconds(20), discardingOutput: true)
+    XCTAssertEqual(process.status, 3)
+    XCTAssertThrowsError(try CapturedProcess.run("/bin/sh", ["-c", "sleep 30 & exit 3"], timeLimit: .seconds(1))) {
+      XCTAssertTrue($0 is CapturedProcess.TimedOut, "\($0)")
+    }
+  }
 }

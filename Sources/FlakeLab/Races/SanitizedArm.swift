@@ -153,7 +153,7 @@ package struct SanitizedArm {
     do {
       let process = try CapturedProcess.run(
         build.binary, arguments ?? Self.arguments(subject.alongside + [subject.test]), environment: environment,
-        timeLimit: timeLimit)
+        timeLimit: timeLimit, discardingOutput: true)
       failed = process.status != 0
     } catch is CapturedProcess.TimedOut {
       failed = true

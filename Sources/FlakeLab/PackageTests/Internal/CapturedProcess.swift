@@ -31,21 +31,41 @@ package struct CapturedProcess {
   /// - Parameters:
   ///   - environment: the whole environment; nil passes the lab's own.
   ///   - timeLimit: how long the program may run before it is killed (``TimedOut``).
+  ///   - discardingOutput: its output goes to `/dev/null`, and the call returns once it exits:
+  ///     a child it leaves running with its output (a test's server) cannot hold the call until
+  ///     the time limit, as it holds a pipe open. The result's output is then empty.
   /// - Returns: its exit status (128 + the signal's number when a signal ended it) and output.
   /// - Throws: ``TimedOut``, ``Interrupted``, or a failed system call.
   package static func run(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-    directory: URL? = nil, timeLimit: Duration? = nil
+    directory: URL? = nil, timeLimit: Duration? = nil, discardingOutput: Bool = false
   ) throws -> CapturedProcess {
     try InterruptSignal.watching {
-      try spawnAndCollect(executable, arguments, environment: environment, directory: directory, timeLimit: timeLimit)
+      try spawnAndCollect(
+        executable, arguments, environment: environment, directory: directory, timeLimit: timeLimit,
+        discardingOutput: discardingOutput)
     }
   }
 
   private static func spawnAndCollect(
-    _ executable: String, _ arguments: [String], environment: [String: String]?, directory: URL?, timeLimit: Duration?
+    _ executable: String, _ arguments: [String], environment: [String: String]?, directory: URL?, timeLimit: Duration?,
+    discardingOutput: Bool
   ) throws -> CapturedProcess {
     ProcessTree.becomeSubreaper()
+    if discardingOutput {
+      let pid = try ProcessSpawner.launch(
+        executable, arguments, environment: environment ?? ProcessInfo.processInfo.environment
+      ) { actions in
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if let directory { try SystemCalls.addChangeDirectory(&actions, directory.path) }
+      }
+      let (_, status) = try collect(
+        pid, from: [], until: timeLimit.map { ContinuousClock.now + $0 }, limit: timeLimit)
+      kill(-pid, SIGKILL)
+      return CapturedProcess(waitStatus: status, output: [], errorOutput: [])
+    }
     let output = try PipeEnds()
     let errorOutput = try PipeEnds()
     let pid: pid_t
@@ -73,11 +93,16 @@ package struct CapturedProcess {
       limit: timeLimit)
     // Whatever the program left behind in its group goes with it.
     kill(-pid, SIGKILL)
-    return CapturedProcess(
-      status: status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + status & 0x7f,
-      signal: status & 0x7f == 0 ? nil : status & 0x7f,
-      output: String(decoding: collected[0], as: UTF8.self),
-      errorOutput: String(decoding: collected[1], as: UTF8.self))
+    return CapturedProcess(waitStatus: status, output: collected[0], errorOutput: collected[1])
+  }
+
+  /// The result of a program that ended with wait status `status`: its exit status, or 128 plus
+  /// the signal that ended it.
+  private init(waitStatus status: Int32, output: [UInt8], errorOutput: [UInt8]) {
+    self.status = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + status & 0x7f
+    signal = status & 0x7f == 0 ? nil : status & 0x7f
+    self.output = String(decoding: output, as: UTF8.self)
+    self.errorOutput = String(decoding: errorOutput, as: UTF8.self)
   }
 
   /// Reads both pipes as output arrives, so a full pipe never blocks the program, until it has
