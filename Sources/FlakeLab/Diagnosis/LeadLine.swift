@@ -61,17 +61,14 @@ package struct LeadLine: Sendable, Equatable {
   }
 
   /// The line of the race reported in the most sanitized runs, with the assertion that failed
-  /// beside it, for a test whose races decide its answer: of its two accesses, the one in the
-  /// package's code before one in its tests.
+  /// beside it, for a test whose races decide its answer (``DataRace/placeToOpen(in:)``).
   private static func racingLine(_ finding: TestFinding) -> LeadLine? {
     guard finding.racesDecide, let evidence = finding.races, let seen = evidence.races.first,
       let packagePath = finding.packagePath
     else {
       return nil
     }
-    let places = seen.race.accesses.compactMap { $0.place(in: packagePath) }
-    let inTests = { (place: SourceLocation) in place.path(relativeTo: packagePath).hasPrefix("Tests/") }
-    guard let place = places.first(where: { !inTests($0) }) ?? places.first else { return nil }
+    guard let place = seen.race.placeToOpen(in: packagePath) else { return nil }
     var detail = RaceText.describe(seen, of: evidence, packagePath: packagePath)
     if let outcome = finding.commonestFailure, let failed = finding.place(of: outcome) {
       detail += "; fails at \(failed.place(relativeTo: packagePath)): \(finding.said(outcome))"

@@ -82,7 +82,7 @@ package struct TestFinding: Sendable {
   private var raceAdvice: String? {
     guard let races, racesDecide, let diagnosis else { return nil }
     if let first = races.races.first, let packagePath {
-      let place = first.race.accesses.first?.place(in: packagePath)?.place(relativeTo: packagePath)
+      let place = first.race.placeToOpen(in: packagePath)?.place(relativeTo: packagePath)
       let at = place.map { " at \($0)" } ?? ""
       if diagnosis == .outsideExecutors {
         return "the race\(at) is with \(RaceText.unorderedRunners(first.race)), which no executor orders: wait for "

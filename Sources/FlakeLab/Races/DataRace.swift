@@ -134,6 +134,12 @@ package struct DataRace: Sendable, Equatable {
     self.accesses = accesses
   }
 
+  /// The line to open of the two accesses': the package's code before its tests.
+  package func placeToOpen(in packagePath: String) -> SourceLocation? {
+    let places = accesses.compactMap { $0.place(in: packagePath) }
+    return places.first { !$0.path(relativeTo: packagePath).hasPrefix("Tests/") } ?? places.first
+  }
+
   /// The race's identity across processes: the pair of lines, whichever came first.
   package func key(in packagePath: String) -> [String] {
     accesses.map { access in

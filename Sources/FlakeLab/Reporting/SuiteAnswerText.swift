@@ -160,9 +160,8 @@ package enum SuiteAnswerText {
   /// a race is not a failure and no rate counts it, and the race is shown where it is.
   static func racedBlock(_ finding: TestFinding) -> [String] {
     var lines = ["RACED  \(finding.test.id)  passed every run, but the thread sanitizer saw it race"]
-    if let place = finding.races?.races.first?.race.accesses.lazy.compactMap({ access in
-      finding.packagePath.flatMap { access.place(in: $0) }
-    }).first {
+    if let packagePath = finding.packagePath, let place = finding.races?.races.first?.race.placeToOpen(in: packagePath)
+    {
       lines.append("    open: " + place.place(relativeTo: finding.packagePath))
     }
     return lines + raceLines(finding).map { "    " + $0 }
