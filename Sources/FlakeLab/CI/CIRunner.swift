@@ -88,16 +88,9 @@ package struct CIRunner {
       package: package, preload: preload, jobs: RaceSearch.defaultJobs, timeout: timeout,
       confidence: FailureRateEstimate.defaultConfidence, sanitizing: sanitizing)
     let tests = run.tests.map(\.test)
-    let clock = ContinuousClock()
-    let started = clock.now
-    nonisolated(unsafe) let onProgress = onProgress
     let found = try search.run(
       RaceSearch.subjects(of: tests, failedIn: screened), passesOver: tests, isInTime: { !InterruptSignal.isRaised },
-      progress: { label, done, total in
-        onProgress(
-          "thread sanitizer",
-          Supervisor.Progress(label: label, done: done, total: total, notPassed: 0, elapsed: clock.now - started))
-      })
+      onProgress: onProgress)
     for index in run.tests.indices { run.tests[index].races = found.evidence[run.tests[index].test] }
     run.sanitizer = found.summary
     run.interrupted = found.interrupted

@@ -93,19 +93,10 @@ package struct SuiteDiagnosis {
       package: binary.package, preload: binary.preload, jobs: max(settings.jobs, RaceSearch.defaultJobs),
       timeout: settings.timeout,
       confidence: settings.confidence, sanitizing: settings.sanitizing)
-    let clock = ContinuousClock()
-    let started = clock.now
     let budget = budget
-    // Called one at a time (the arm's lock), from its workers' threads.
-    nonisolated(unsafe) let onProgress = onProgress
     let found = try search.run(
       RaceSearch.subjects(of: tests, failedIn: runs, polluters: diagnosis.polluters), passesOver: tests,
-      isInTime: { budget.isInTime(at: .now) },
-      progress: { label, done, total in
-        onProgress(
-          "thread sanitizer",
-          Supervisor.Progress(label: label, done: done, total: total, notPassed: 0, elapsed: clock.now - started))
-      })
+      isInTime: { budget.isInTime(at: .now) }, onProgress: onProgress)
     diagnosis.races = found.evidence
     diagnosis.sanitizer = found.summary
     diagnosis.interrupted = found.interrupted

@@ -58,57 +58,70 @@ package struct TestPackage: Sendable {
     at path: String, skippingBuild: Bool = false, onWait: (String) -> Void = { _ in }
   ) throws -> TestPackage {
     try checkIsPackage(path)
-    // SwiftPM leaves empty `TemporaryDirectory.*` folders behind: give it a directory of the
-    // lab's own, removed afterwards.
+    return try usingSwiftPM(at: path, onWait: onWait) { swift in
+      if !skippingBuild {
+        let build = try swift(["build", "--build-tests"])
+        if build.status != 0 {
+          throw PackageError.doesNotBuild(
+            path: path, status: build.status,
+            compilerLines: Self.compilerErrors(in: build.output + build.errorOutput))
+        }
+      }
+      let binPath =
+        try Self.defaultBinPath(of: path)
+        ?? swift(["build", "--build-tests", "--show-bin-path"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+      let built = ((try? FileManager.default.contentsOfDirectory(atPath: binPath)) ?? [])
+        .filter { $0.hasSuffix("PackageTests.xctest") }.sorted()
+      // A build's products hold one package's test binary: then it is the package's, and reading
+      // the manifest for its name (a fifth of a second, a CI job's every run) is not needed.
+      if skippingBuild, built.count == 1, FileManager.default.isExecutableFile(atPath: "\(binPath)/\(built[0])") {
+        return TestPackage(path: path, testBinary: "\(binPath)/\(built[0])")
+      }
+      let manifest = try swift(["package", "dump-package"])
+      guard manifest.status == 0,
+        let object = try? JSONSerialization.jsonObject(with: Data(manifest.output.utf8)) as? [String: Any],
+        let name = object["name"] as? String
+      else {
+        throw PackageError.unreadableManifest(path: path, status: manifest.status)
+      }
+      let binary = "\(binPath)/\(name)PackageTests.xctest"
+      guard FileManager.default.isExecutableFile(atPath: binary) else {
+        throw PackageError.noTestBinary(
+          name: name, path: path, binPath: binPath, others: built, skippedBuild: skippingBuild)
+      }
+      return TestPackage(path: path, testBinary: binary)
+    }
+  }
+
+  /// Runs `body` with SwiftPM on the package at `path` as the lab runs it; `swift` runs one
+  /// `swift` command there (`--package-path` added), with `environment` (the lab's).
+  ///
+  /// SwiftPM leaves empty `TemporaryDirectory.*` folders behind: it gets a directory of the
+  /// lab's own, removed afterwards. Two builds of one package at once (ten `quarantine add`s, a
+  /// lab beside a ci job, a sanitized build beside a plain one) collide in SwiftPM's build
+  /// database, and one fails as if the package did not build: the lab's builds of a package take
+  /// turns, on a lock of its directory (`onWait` is told when this one waits).
+  ///
+  /// - Throws: what `body` throws; ``LabInterrupted`` when Ctrl-C or SIGTERM stops a command.
+  static func usingSwiftPM<Result>(
+    at path: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+    onWait: (String) -> Void = { _ in }, _ body: (_ swift: ([String]) throws -> CapturedProcess) throws -> Result
+  ) throws -> Result {
     let scratch = FileManager.default.temporaryDirectory
       .appendingPathComponent("flakelab-build-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
-    var environment = ProcessInfo.processInfo.environment
+    var environment = environment
     environment["TMPDIR"] = scratch.path
-    // Two builds of one package at once (ten `quarantine add`s, a lab beside a ci job) collide
-    // in SwiftPM's build database, and one fails as if the package did not build: the lab's
-    // builds of a package take turns, on a lock of its directory.
     let lock = try BuildLock(package: path, onWait: onWait)
     defer { lock.release() }
-    func swift(_ arguments: [String]) throws -> CapturedProcess {
+    return try body { arguments in
       do {
         return try CapturedProcess.run("swift", arguments + ["--package-path", path], environment: environment)
       } catch is CapturedProcess.Interrupted {
         throw LabInterrupted(stage: .build)
       }
     }
-    if !skippingBuild {
-      let build = try swift(["build", "--build-tests"])
-      if build.status != 0 {
-        throw PackageError.doesNotBuild(
-          path: path, status: build.status,
-          compilerLines: compilerErrors(in: build.output + build.errorOutput))
-      }
-    }
-    let binPath =
-      try Self.defaultBinPath(of: path)
-      ?? swift(["build", "--build-tests", "--show-bin-path"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
-    let built = ((try? FileManager.default.contentsOfDirectory(atPath: binPath)) ?? [])
-      .filter { $0.hasSuffix("PackageTests.xctest") }.sorted()
-    // A build's products hold one package's test binary: then it is the package's, and reading
-    // the manifest for its name (a fifth of a second, a CI job's every run) is not needed.
-    if skippingBuild, built.count == 1, FileManager.default.isExecutableFile(atPath: "\(binPath)/\(built[0])") {
-      return TestPackage(path: path, testBinary: "\(binPath)/\(built[0])")
-    }
-    let manifest = try swift(["package", "dump-package"])
-    guard manifest.status == 0,
-      let object = try? JSONSerialization.jsonObject(with: Data(manifest.output.utf8)) as? [String: Any],
-      let name = object["name"] as? String
-    else {
-      throw PackageError.unreadableManifest(path: path, status: manifest.status)
-    }
-    let binary = "\(binPath)/\(name)PackageTests.xctest"
-    guard FileManager.default.isExecutableFile(atPath: binary) else {
-      throw PackageError.noTestBinary(
-        name: name, path: path, binPath: binPath, others: built, skippedBuild: skippingBuild)
-    }
-    return TestPackage(path: path, testBinary: binary)
   }
 
   /// Where `swift build` put the products in its default place: `.build/debug`, the link

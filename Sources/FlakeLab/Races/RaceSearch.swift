@@ -36,12 +36,20 @@ package struct RaceSearch {
   }
 
   /// Searches `subjects` alone, then, with `--sanitize thread`, `tests` in suite passes; nothing
-  /// when there is neither. `progress` is told (what, processes done, processes in all), one
-  /// call at a time.
+  /// when there is neither. `onProgress` is told, phase `thread sanitizer`, one call at a time
+  /// (the arm's lock), from its workers' threads.
   package func run(
     _ subjects: [SanitizedArm.Subject], passesOver tests: [PackageTest], isInTime: @escaping @Sendable () -> Bool,
-    progress: @escaping @Sendable (_ label: String, _ done: Int, _ total: Int) -> Void
+    onProgress: @escaping (_ phase: String, Supervisor.Progress) -> Void
   ) throws -> Found {
+    let clock = ContinuousClock()
+    let started = clock.now
+    nonisolated(unsafe) let onProgress = onProgress
+    let progress = { @Sendable (label: String, done: Int, total: Int) in
+      onProgress(
+        "thread sanitizer",
+        Supervisor.Progress(label: label, done: done, total: total, notPassed: 0, elapsed: clock.now - started))
+    }
     let passes = sanitizing == .thread ? SanitizedArm.processes(confidence: confidence) : 0
     guard sanitizing != .none, !subjects.isEmpty || passes > 0 else { return Found() }
     guard isInTime() else {
@@ -57,8 +65,7 @@ package struct RaceSearch {
     } catch let unavailable as SanitizedBuild.Unavailable {
       return Found(summary: SanitizerSummary(unavailable: unavailable.reason))
     }
-    let clock = ContinuousClock()
-    let started = clock.now
+    let runsStarted = clock.now
     var (evidence, interrupted, unavailable) = arm.run(
       subjects, processes: processes, isInTime: isInTime,
       onProcess: { progress("\(subjects.count) tests alone", $0, total) })
@@ -72,7 +79,7 @@ package struct RaceSearch {
       summary.unattributedRaces = screened.unattributed
       summary.processes += screened.processes
     }
-    summary.runs = clock.now - started
+    summary.runs = clock.now - runsStarted
     summary.unavailable = unavailable
     if !interrupted, unavailable == nil, !isInTime() {
       summary.unavailable = "the budget cut the thread sanitizer's runs short"

@@ -37,23 +37,9 @@ package struct SanitizedBuild: Sendable {
   ) throws -> SanitizedBuild {
     let clock = ContinuousClock()
     let start = clock.now
-    var environment = environment
     let scratch = scratchPath(of: package.path, environment: environment)
-    let temporary = FileManager.default.temporaryDirectory
-      .appendingPathComponent("flakelab-sanitized-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-    try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: temporary) }
-    environment["TMPDIR"] = temporary.path
-    let lock = try BuildLock(package: package.path)
-    defer { lock.release() }
-    let build: CapturedProcess
-    do {
-      build = try CapturedProcess.run(
-        "swift",
-        ["build", "--build-tests", "--sanitize=thread", "--scratch-path", scratch, "--package-path", package.path],
-        environment: environment)
-    } catch is CapturedProcess.Interrupted {
-      throw LabInterrupted(stage: .build)
+    let build = try TestPackage.usingSwiftPM(at: package.path, environment: environment) { swift in
+      try swift(["build", "--build-tests", "--sanitize=thread", "--scratch-path", scratch])
     }
     guard build.status == 0 else {
       let why = TestPackage.compilerErrors(in: build.output + build.errorOutput).first ?? "status \(build.status)"
