@@ -57,6 +57,43 @@ final class ThreadSanitizerLogTests: XCTestCase {
     XCTAssertEqual(races.map(places), [["Sources/Races/Tally.swift:5", "Sources/Races/Tally.swift:5"]])
   }
 
+  /// The Races fixture's `Tally` made a `Synchronization.Mutex`: the sanitizer, blind to a
+  /// contended Mutex's hand-off on Linux, reported its locked writes as racing (real log). Such
+  /// a race is set aside; the same lines in a file with no Mutex are kept.
+  func testARaceUnderASynchronizationMutexIsSetAside() throws {
+    let log = try String(
+      contentsOfFile: ReadmeExamplesTests.root.appendingPathComponent(
+        "Tests/Reports/ThreadSanitizer/testMutexGuarded.log"
+      )
+      .path, encoding: .utf8)
+    let locked = """
+      import Synchronization
+
+      /// Words counted in a dictionary that every task writes, under one lock.
+      public final class Tally: Sendable {
+        private let locked = Mutex<[String: Int]>([:])
+        public var counts: [String: Int] { locked.withLock { $0 } }
+        public init() {}
+        public func add(_ word: String) { locked.withLock { $0[word, default: 0] += 1 } }
+      }
+      """
+    let unlocked = locked.replacingOccurrences(of: "import Synchronization", with: "import Foundation")
+      .replacingOccurrences(of: "locked.withLock { $0[word, default: 0] += 1 }", with: "counts[word, default: 0] += 1")
+    func races(_ text: String) -> [DataRace] {
+      SanitizedArm.packageRaces(
+        in: log, packagePath: package, mutexes: MutexScope(read: { $0.hasSuffix("Tally.swift") ? text : nil }))
+    }
+    XCTAssertFalse(ThreadSanitizerLog.races(in: log, packagePath: package).isEmpty, "the sanitizer reported it")
+    XCTAssertEqual(races(locked), [])
+    XCTAssertEqual(races(unlocked).count, 1)
+    // Inside a closure that opens lines above; a declaration above ends the search.
+    var scope = MutexScope(read: { _ in
+      "import Synchronization\nfunc a() {\n  m.withLock { v in\n    v += 1\n  }\n}\nfunc b() {\n  v += 1\n}"
+    })
+    XCTAssertTrue(scope.contains(SourceLocation(path: "/p/A.swift", line: 4)))
+    XCTAssertFalse(scope.contains(SourceLocation(path: "/p/A.swift", line: 8)))
+  }
+
   func testConcurrentPerformRunsOnDispatchAndTheMainThread() throws {
     let races = try races("testConcurrentPerform")
     XCTAssertFalse(races.isEmpty)

@@ -125,7 +125,9 @@ package struct SanitizedArm {
         }
       }
     }
-    return (evidence.filter { !$0.value.races.isEmpty }, unattributed.count, processes, false, nil)
+    // Every test that ran keeps its evidence, races or none: a history tells a race fixed from a
+    // test not sanitized by it.
+    return (evidence, unattributed.count, processes, false, nil)
   }
 
   /// The arguments of a suite pass over `tests`, of one framework.
@@ -169,15 +171,20 @@ package struct SanitizedArm {
     }) {
       throw SanitizedBuild.Unavailable(reason: "the sanitized test binary does not run here: \(fatal)")
     }
-    // A race whose accesses were both made inside a library (XCTest's expectations, Foundation),
-    // even called from the package's code, is the toolchain's to order, with synchronization
-    // the sanitizer does not see in code it did not instrument: the package's races are those
-    // where a line of its own made an access.
-    let races = ThreadSanitizerLog.races(in: log, packagePath: package.path).filter { race in
-      race.accesses.contains { access in access.stack.first.map { DataRace.Access.isOwn($0, in: package.path) } ?? false
-      }
+    return (failed, Self.packageRaces(in: log, packagePath: package.path))
+  }
+
+  /// The races of `log` that are the package's: one of whose accesses a line of its own made,
+  /// and not every one of those inside a `Synchronization.Mutex` (``MutexScope``). A race whose
+  /// accesses were both made inside a library (XCTest's expectations, Foundation), even called
+  /// from the package's code, is the toolchain's to order, with synchronization the sanitizer
+  /// does not see in code it did not instrument.
+  static func packageRaces(in log: String, packagePath: String, mutexes: MutexScope = MutexScope()) -> [DataRace] {
+    var mutexes = mutexes
+    return ThreadSanitizerLog.races(in: log, packagePath: packagePath).filter { race in
+      race.accesses.contains { access in access.stack.first.map { DataRace.Access.isOwn($0, in: packagePath) } ?? false
+      } && !mutexes.guardsEveryOwnAccess(of: race, in: packagePath)
     }
-    return (failed, races)
   }
 
   /// The binary's arguments that run `tests`, of one framework, in one process.
