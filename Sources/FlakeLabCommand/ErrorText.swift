@@ -61,7 +61,8 @@ package enum ErrorText {
     case .unwritable(let error): "the quarantine file: " + describe(error) + "; it was left as it was"
     case .danglingLink(let path, let target):
       "\(path) is a symbolic link to \(target), which does not exist; it was left as it was"
-    case .notListed(let id, let path): "'\(id)' is not in \(path)"
+    case .notListed(let id, .failures, let path): "'\(id)' is not in \(path)"
+    case .notListed(let id, .races, let path): "'\(id)' has no entry of its races in \(path)"
     }
   }
 

@@ -65,6 +65,21 @@ package final class HistoryStore {
     // log whose commits never hold it was written for another file (``WriteAheadLog``). Also the
     // first schema with `failsInSuite` results, which an earlier FlakeLab cannot read.
     "ALTER TABLE identity ADD COLUMN writes INTEGER NOT NULL DEFAULT 0;",
+    // The thread sanitizer's findings, a kind of their own: the processes that ran a test
+    // sanitized (null: none did), and each race they reported, by its pair of lines.
+    """
+    ALTER TABLE results ADD COLUMN sanitized_runs INTEGER;
+    CREATE TABLE races (
+      run INTEGER NOT NULL,
+      test TEXT NOT NULL,
+      line TEXT NOT NULL,
+      other_line TEXT NOT NULL,
+      variable TEXT,
+      runs INTEGER NOT NULL,
+      PRIMARY KEY (run, test, line, other_line),
+      FOREIGN KEY (run, test) REFERENCES results(run, test) ON DELETE CASCADE
+    );
+    """,
   ]
 
   /// What a command does with the history.
@@ -334,29 +349,39 @@ package final class HistoryStore {
       added = true
       let id = Int(sqlite3_last_insert_rowid(database))
       let insert = try statement(
-        "INSERT OR REPLACE INTO results (run, test, status, attempts, failures, beside_crash) VALUES (?, ?, ?, ?, ?, ?)"
+        "INSERT OR REPLACE INTO results (run, test, status, attempts, failures, beside_crash, sanitized_runs) "
+          + "VALUES (?, ?, ?, ?, ?, ?, ?)"
       )
+      let insertRace = try statement(
+        "INSERT OR IGNORE INTO races (run, test, line, other_line, variable, runs) VALUES (?, ?, ?, ?, ?, ?)")
       for result in run.results {
         try insert.run([
           .integer(id), .text(result.test), .text(result.status.rawValue), .integer(result.attempts),
-          .integer(result.failures), .integer(result.besideACrash ? 1 : 0),
+          .integer(result.failures), .integer(result.besideACrash ? 1 : 0), .integer(result.sanitizedRuns),
         ])
+        for race in result.races {
+          try insertRace.run([
+            .integer(id), .text(result.test), .text(race.lines.first ?? ""), .text(race.lines.dropFirst().first ?? ""),
+            .text(race.variable), .integer(race.runs),
+          ])
+        }
       }
     }
     return added
   }
 
   /// The runs that started at `since` or later (on `branch`, when given), oldest first, each
-  /// with its results in the order stored.
+  /// with its results in the order stored and each result's races.
   package func runs(since: Date, branch: String? = nil) throws(HistoryError) -> [RecordedRun] {
     let query = try statement(
       """
       SELECT runs.id AS run, source, command, started, commit_id, branch, host, cores, os, swift, seed, test, status,
-        attempts, failures, beside_crash
+        attempts, failures, beside_crash, sanitized_runs
       FROM runs LEFT JOIN results ON results.run = runs.id
       WHERE started >= ? AND (? IS NULL OR branch = ?)
       ORDER BY started, runs.id, results.rowid
       """)
+    let races = try self.races(since: since, branch: branch)
     var runs: [RecordedRun] = []
     var current: (id: Int, run: RecordedRun)?
     try query.rows([.text(Timestamp.iso8601(since)), .text(branch), .text(branch)]) {
@@ -384,10 +409,56 @@ package final class HistoryStore {
         .init(
           test: test, status: status, attempts: try row.integer("attempts") ?? 0,
           failures: try row.integer("failures") ?? 0,
-          besideACrash: try row.integer("beside_crash") == 1))
+          besideACrash: try row.integer("beside_crash") == 1, sanitizedRuns: try row.integer("sanitized_runs"),
+          races: races[RunTest(run: id, test: test)] ?? []))
     }
     if let done = current?.run { runs.append(done) }
     return runs
+  }
+
+  /// A result's key: its run's row and its test.
+  private struct RunTest: Hashable {
+    let run: Int
+    let test: String
+  }
+
+  /// The races of the runs that started at `since` or later, by run and test, in their order.
+  private func races(since: Date, branch: String?) throws(HistoryError) -> [RunTest: [RecordedRun.Race]] {
+    let query = try statement(
+      """
+      SELECT races.run AS run, test, line, other_line, variable, races.runs AS seen
+      FROM races JOIN runs ON runs.id = races.run
+      WHERE started >= ? AND (? IS NULL OR branch = ?)
+      ORDER BY races.rowid
+      """)
+    var races: [RunTest: [RecordedRun.Race]] = [:]
+    try query.rows([.text(Timestamp.iso8601(since)), .text(branch), .text(branch)]) {
+      (row: Statement.Row) throws(HistoryError) in
+      guard let run = try row.integer("run"), let test = try row.text("test"), let line = try row.text("line"),
+        let other = try row.text("other_line"), let seen = try row.integer("seen")
+      else { throw .corrupt(path: path) }
+      races[RunTest(run: run, test: test), default: []].append(
+        .init(lines: [line, other].filter { !$0.isEmpty }, variable: try row.text("variable"), runs: seen))
+    }
+    return races
+  }
+
+  /// The races (test and pair of lines) that runs before `date` recorded (on `branch`, when
+  /// given): a race the window shows is new only when it is none of them.
+  package func racesRecorded(before date: Date, branch: String? = nil) throws(HistoryError) -> Set<RaceID> {
+    let query = try statement(
+      """
+      SELECT DISTINCT test, line, other_line FROM races JOIN runs ON runs.id = races.run
+      WHERE started < ? AND (? IS NULL OR branch = ?)
+      """)
+    var known: Set<RaceID> = []
+    try query.rows([.text(Timestamp.iso8601(date)), .text(branch), .text(branch)]) {
+      (row: Statement.Row) throws(HistoryError) in
+      guard let test = try row.text("test"), let line = try row.text("line"), let other = try row.text("other_line")
+      else { throw .corrupt(path: path) }
+      known.insert(RaceID(test: test, lines: [line, other].filter { !$0.isEmpty }))
+    }
+    return known
   }
 
   /// Each of `tests`' statuses in its last `limit` CI runs (`ci` and JUnit, on `branch` when

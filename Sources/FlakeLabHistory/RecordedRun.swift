@@ -1,6 +1,17 @@
 package import FlakeLab
 package import Foundation
 
+/// A race of a test, whichever run reported it: what a gate on new races compares.
+package struct RaceID: Sendable, Hashable {
+  package let test: String
+  package let lines: [String]
+
+  package init(test: String, lines: [String]) {
+    self.test = test
+    self.lines = lines
+  }
+}
+
 /// One run as the history keeps it: where it came from (`source`, which makes a second import of
 /// the same run add nothing), what ran it, when, on which commit and branch, machine and
 /// toolchain, and each test's status with its attempts and failures.
@@ -46,6 +57,30 @@ package struct RecordedRun: Sendable, Equatable {
     }
   }
 
+  /// A race the thread sanitizer reported in a test's sanitized runs (`--sanitize`), as a history
+  /// keeps it: by its two lines from the package's directory, which name it on any machine.
+  package struct Race: Sendable, Equatable {
+    /// The racing accesses' lines (`Sources/M/Counter.swift:5`), sorted: the race's identity.
+    package let lines: [String]
+    /// The global's name where the memory is one.
+    package let variable: String?
+    /// The sanitized processes of the run that reported it.
+    package let runs: Int
+
+    package init(lines: [String], variable: String?, runs: Int) {
+      self.lines = lines
+      self.variable = variable
+      self.runs = runs
+    }
+
+    /// A run's evidence of a test's races, its lines from `packagePath`.
+    static func races(in evidence: RaceEvidence, packagePath: String) -> [Race] {
+      evidence.races.map { seen in
+        Race(lines: seen.race.lines(relativeTo: packagePath), variable: seen.race.variable, runs: seen.runs)
+      }
+    }
+  }
+
   package struct Result: Sendable, Equatable {
     package let test: String
     package let status: CITest.Status
@@ -55,13 +90,23 @@ package struct RecordedRun: Sendable, Equatable {
     /// Whether it is flaky only by a crash of a process that none of the tests in flight caused
     /// alone (``CITest/isFlakyBesideACrash``): no evidence about this test.
     package let besideACrash: Bool
+    /// The processes that ran it under the thread sanitizer, nil when none did: a test never
+    /// sanitized says nothing of its races.
+    package let sanitizedRuns: Int?
+    /// The races those processes reported (a race is no failure: status and counts ignore it).
+    package let races: [Race]
 
-    package init(test: String, status: CITest.Status, attempts: Int, failures: Int, besideACrash: Bool = false) {
+    package init(
+      test: String, status: CITest.Status, attempts: Int, failures: Int, besideACrash: Bool = false,
+      sanitizedRuns: Int? = nil, races: [Race] = []
+    ) {
       self.test = test
       self.status = status
       self.attempts = attempts
       self.failures = failures
       self.besideACrash = besideACrash
+      self.sanitizedRuns = sanitizedRuns
+      self.races = races
     }
   }
 
@@ -102,7 +147,9 @@ package struct RecordedRun: Sendable, Equatable {
       results: run.tests.map { test in
         Result(
           test: test.test.id, status: test.status, attempts: test.attempts.count,
-          failures: test.attempts.filter(\.failed).count, besideACrash: test.isFlakyBesideACrash)
+          failures: test.attempts.filter(\.failed).count, besideACrash: test.isFlakyBesideACrash,
+          sanitizedRuns: test.races?.runs,
+          races: test.races.map { Race.races(in: $0, packagePath: run.packagePath) } ?? [])
       })
   }
 
@@ -121,7 +168,10 @@ package struct RecordedRun: Sendable, Equatable {
       results: report.tests.map { finding in
         let ran = finding.runs.reduce(0) { $0 + $1.tally.ran }
         let failed = finding.runs.reduce(0) { $0 + $1.tally.notPassed }
-        return Result(test: finding.test.id, status: Self.status(finding.verdict), attempts: ran, failures: failed)
+        return Result(
+          test: finding.test.id, status: Self.status(finding.verdict), attempts: ran, failures: failed,
+          sanitizedRuns: finding.races?.runs,
+          races: finding.races.map { Race.races(in: $0, packagePath: finding.packagePath ?? "/") } ?? [])
       })
   }
 

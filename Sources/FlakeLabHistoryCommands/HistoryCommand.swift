@@ -11,7 +11,9 @@ struct HistoryCommand: Command {
   static let name = "history"
   static let abstract =
     "What the history of CI runs says: flaky tests, their CI rates and flips; import JUnit and reports."
-  static let usage = "history [--window DAYS] [--branch NAME] [--max-failure-rate R] [--format FORMAT] [--history DB]"
+  static let usage =
+    "history [--window DAYS] [--branch NAME] [--max-failure-rate R] [--fail-on-new-races] [--format FORMAT] "
+    + "[--history DB]"
   static let discussion = """
     The history (--history, default .flakelab/history.sqlite in the package) holds every run that
     flakelab ci --record or flakelab test --record added, and every file 'history import' took
@@ -25,6 +27,14 @@ struct HistoryCommand: Command {
     then passed each of its last 20 CI runs has stopped flaking; a quarantined one that did is
     ready to leave. --max-failure-rate R exits 1 when a test's CI failure rate is shown above R
     (its interval's low end); tests with too few runs to tell are listed and pass.
+
+    Races, which runs under the thread sanitizer recorded (flakelab ci --sanitize thread
+    --record), are a finding of their own: each race of a test, by its two lines, where it was
+    first and last reported and in how many of the test's sanitized runs since. It is new when no
+    run before the window recorded it, gone once three of the test's sanitized runs in a row
+    missed it (a race shows in some sanitized processes, not all). --fail-on-new-races exits 1
+    for a new race not gone, of a test whose races the quarantine does not list (flakelab
+    quarantine add TEST --races).
     """
   enum Options {
     static let history = Option<String>.text(
@@ -43,6 +53,8 @@ struct HistoryCommand: Command {
     static let maxFailureRate = Option<Double>.optional(
       "max-failure-rate", "R", "Exit 1 when a test's CI failure rate is shown above R (its interval's low end > R)",
       parse: ValueParsers.rate)
+    static let failOnNewRaces = Flag(
+      "fail-on-new-races", "Exit 1 when the window recorded a race no earlier run did, not gone since")
   }
 
   /// The formats `history` answers in, each with its renderer; the text and markdown name the
@@ -59,7 +71,7 @@ struct HistoryCommand: Command {
 
   static let options = [
     PackageOptions.packagePath.spec, Options.history.spec, Options.window.spec, Options.branch.spec,
-    Options.maxFailureRate.spec, QuarantineOption.option.spec, format.spec,
+    Options.maxFailureRate.spec, Options.failOnNewRaces.spec, QuarantineOption.option.spec, format.spec,
   ]
 
   static func subcommands(_ catalog: ScenarioCatalog) -> [CommandEntry] { [HistoryImportCommand.entry(catalog)] }
@@ -71,6 +83,7 @@ struct HistoryCommand: Command {
   let days: Int
   let branch: String?
   let maxFailureRate: Double?
+  let failOnNewRaces: Bool
   let quarantinePath: String?
   let output: OutputStage
 
@@ -87,6 +100,7 @@ struct HistoryCommand: Command {
     days = try arguments[Options.window]
     branch = try HistoryImportCommand.oneLine(arguments[Options.branch], option: "--branch")
     maxFailureRate = try arguments[Options.maxFailureRate]
+    failOnNewRaces = arguments[Options.failOnNewRaces]
     quarantinePath = try arguments[QuarantineOption.option]
     output = try OutputStage(arguments, formats: Self.format, offersFile: false)
   }
@@ -112,10 +126,12 @@ struct HistoryCommand: Command {
     let window = HistoryAnswer.Window(from: now.addingTimeInterval(-Double(days) * 86_400), to: now, branch: branch)
     let quarantine = try QuarantineOption.load(quarantinePath, packagePath: packagePath)
     let recent = try store.recentStatuses(
-      of: quarantine.entries.map(\.test), limit: HistoryAnalysis.defaultQuietRuns, branch: branch)
+      of: quarantine.entries(excusing: .failures).map(\.test), limit: HistoryAnalysis.defaultQuietRuns,
+      branch: branch)
     let answer = HistoryAnalysis.answer(
       try store.runs(since: window.from, branch: branch), window: window, quarantined: recent,
-      maxFailureRate: maxFailureRate)
+      maxFailureRate: maxFailureRate, knownRaces: try store.racesRecorded(before: window.from, branch: branch),
+      racesQuarantined: Set(quarantine.entries(excusing: .races).map(\.test)), failOnNewRaces: failOnNewRaces)
     let renderings = Self.renderings(path: path)
     var finished = CommandOutput(render: { renderings.render(answer, as: $0) })
     finished.jobSummary = { HistoryMarkdown.render(answer, path: path) }

@@ -251,4 +251,60 @@ final class HistoryCommandTests: XCTestCase {
       list.stdout)
     XCTAssertFalse(list.stdout.contains("concatenates(): ready"), list.stdout)
   }
+
+  /// A nightly job's gate on races: a `ci` report with a race, imported, fails
+  /// `--fail-on-new-races` until the quarantine lists the test's races; the test's failures stay
+  /// unexcused by that entry.
+  func testANewRaceFailsItsGateUntilItsRacesAreQuarantined() throws {
+    let frame = DataRace.Frame(
+      function: "Counter.bump()", path: Fixtures.ciJob + "/Sources/CIJob/Counter.swift", line: 5, image: "CIJob")
+    let access = DataRace.Access(isWrite: true, size: 8, runner: .task, thread: "T1", stack: [frame], createdAt: [])
+    var evidence = RaceEvidence()
+    evidence.add(
+      failed: false, races: [DataRace(kind: "data race", variable: nil, accesses: [access, access])],
+      packagePath: Fixtures.ciJob)
+    var test = CITest(
+      test: PackageTest(id: "CIJobTests.adds()", framework: .xctest), attempts: [.init(outcome: .passed, seconds: 1)])
+    test.races = evidence
+    var run = CIRun(
+      packagePath: Fixtures.ciJob, retries: 0, timeout: .seconds(60), failOnFlaky: false, seed: 1, tests: [test])
+    run.context.git = GitState(commit: "c1", branch: "main")
+    let report = state.appendingPathComponent("nightly.json").path
+    try Data(CIJSON.render(run).utf8).write(to: URL(fileURLWithPath: report))
+    XCTAssertEqual(try flakelab(["history", "import", report, "--history", history]).status, 0)
+
+    let gated = try flakelab(["history", "--history", history, "--fail-on-new-races", "--package-path", state.path])
+    XCTAssertEqual(gated.status, 1, gated.stderr)
+    XCTAssertTrue(
+      gated.stdout.contains(
+        """
+        Gate --fail-on-new-races: FAILED: 1 new race not gone (fix, or flakelab quarantine add TEST --races --reason TEXT):
+          CIJobTests.adds(): Sources/CIJob/Counter.swift:5 against the same line
+        """),
+      gated.stdout)
+    XCTAssertTrue(gated.stdout.contains("    new, open: first reported on c1"), gated.stdout)
+
+    let quarantine = state.appendingPathComponent("quarantine.json").path
+    try Data(
+      #"{"flakelab": "quarantine", "tests": [{"test": "CIJobTests.adds()", "reason": "benign", "added": "2026-11-29", "finding": "races"}]}"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: quarantine))
+    let excused = try flakelab(
+      [
+        "history", "--history", history, "--fail-on-new-races", "--quarantine", quarantine, "--package-path",
+        state.path,
+      ])
+    XCTAssertEqual(excused.status, 0, excused.stdout)
+    XCTAssertTrue(excused.stdout.contains("new, open, quarantined"), excused.stdout)
+    let removed = try flakelab(
+      ["quarantine", "remove", "CIJobTests.adds()", "--quarantine", quarantine, "--package-path", state.path])
+    XCTAssertEqual(removed.status, 2)
+    XCTAssertTrue(removed.stderr.contains("'CIJobTests.adds()' is not in"), removed.stderr)
+    let racesRemoved = try flakelab(
+      [
+        "quarantine", "remove", "CIJobTests.adds()", "--races", "--quarantine", quarantine, "--package-path",
+        state.path,
+      ])
+    XCTAssertEqual(racesRemoved.status, 0, racesRemoved.stderr)
+  }
 }

@@ -60,7 +60,8 @@ package struct CIRunner {
       grouping: screened.compactMap { result in result.test.map { ($0.test, result) } }, by: \.0
     )
     .mapValues { $0.flatMap { Self.attempts(of: $0.1, index: 0, placement: .pass) } }
-    let entries = Dictionary(quarantine.entries.map { ($0.test, $0) }, uniquingKeysWith: { first, _ in first })
+    let entries = Dictionary(
+      quarantine.entries(excusing: .failures).map { ($0.test, $0) }, uniquingKeysWith: { first, _ in first })
     var run = CIRun(
       packagePath: package.path, retries: retries, timeout: timeout, failOnFlaky: failOnFlaky, seed: seed,
       tests: tests.map { test in

@@ -5,26 +5,45 @@ import Foundation
 /// package by default), one entry per line, sorted by test ID, so that a change to it reads as a
 /// one-line diff.
 package struct Quarantine: Sendable, Equatable {
+  /// What an entry excuses, each a finding of its own kind: a test quarantined for its failures
+  /// still races, and one whose races are known still fails.
+  package enum Finding: String, Sendable, CaseIterable {
+    /// Its failures fail no `flakelab ci` job, nor `history --max-failure-rate`.
+    case failures
+    /// Its races fail no `history --fail-on-new-races`.
+    case races
+  }
+
   package struct Entry: Sendable, Equatable {
     package let test: String
     package let reason: String
     /// The day it was added, `2026-11-24`.
     package let added: String
+    package let finding: Finding
 
-    package init(test: String, reason: String, added: String) {
+    package init(test: String, reason: String, added: String, finding: Finding = .failures) {
       self.test = test
       self.reason = reason
       self.added = added
+      self.finding = finding
     }
+
+    /// Sorted by test, its failures before its races.
+    fileprivate var order: (String, Int) { (test, finding == .failures ? 0 : 1) }
   }
 
   package private(set) var entries: [Entry]
 
-  /// One entry a test (the first, when a hand-edited file lists one twice), sorted.
+  /// One entry a test and finding (the first, when a hand-edited file lists one twice), sorted.
   package init(_ entries: [Entry] = []) {
     var seen = Set<String>()
-    self.entries = entries.filter { seen.insert($0.test).inserted }.sorted { $0.test < $1.test }
+    self.entries = entries.filter { seen.insert($0.finding.rawValue + " " + $0.test).inserted }.sorted {
+      $0.order < $1.order
+    }
   }
+
+  /// The entries of one kind of finding.
+  package func entries(excusing finding: Finding) -> [Entry] { entries.filter { $0.finding == finding } }
 
   /// The default file, in `packagePath`.
   package static func defaultPath(in packagePath: String) -> String {
@@ -51,17 +70,17 @@ package struct Quarantine: Sendable, Equatable {
     return entries.filter { !known.contains($0.test) }.map { StaleEntry(entry: $0, closest: closest($0.test, ids)) }
   }
 
-  /// Adds `entry`, or replaces the entry of its test.
+  /// Adds `entry`, or replaces the entry of its test for its finding.
   package mutating func add(_ entry: Entry) {
-    entries.removeAll { $0.test == entry.test }
+    entries.removeAll { $0.test == entry.test && $0.finding == entry.finding }
     entries.append(entry)
-    entries.sort { $0.test < $1.test }
+    entries.sort { $0.order < $1.order }
   }
 
-  /// Removes the entry of `test`; whether there was one.
-  package mutating func remove(_ test: String) -> Bool {
+  /// Removes the entry of `test` for `finding`; whether there was one.
+  package mutating func remove(_ test: String, finding: Finding = .failures) -> Bool {
     let count = entries.count
-    entries.removeAll { $0.test == test }
+    entries.removeAll { $0.test == test && $0.finding == finding }
     return entries.count < count
   }
 
@@ -69,20 +88,22 @@ package struct Quarantine: Sendable, Equatable {
   /// tests for another reason (a `ci` report) must never excuse them.
   package static let kind = "quarantine"
 
-  /// `{"flakelab": "quarantine", "tests": [` then one entry a line, `]}`.
+  /// `{"flakelab": "quarantine", "tests": [` then one entry a line, `]}`; an entry of races says
+  /// so (`"finding": "races"`), one of failures, as every entry before, says nothing.
   package var text: String {
     let lines = entries.map { entry in
       "  "
-        + JSONValue.object([
-          ("test", .string(entry.test)), ("reason", .string(entry.reason)), ("added", .string(entry.added)),
-        ]).serialized()
+        + JSONValue.object(
+          [("test", .string(entry.test)), ("reason", .string(entry.reason)), ("added", .string(entry.added))]
+            + (entry.finding == .failures ? [] : [("finding", .string(entry.finding.rawValue))])
+        ).serialized()
     }
     return "{\"flakelab\": \"\(Self.kind)\", \"tests\": [\n" + lines.joined(separator: ",\n")
       + (lines.isEmpty ? "" : "\n")
       + "]}\n"
   }
 
-  private static let entryKeys: Set<String> = ["test", "reason", "added"]
+  private static let entryKeys: Set<String> = ["test", "reason", "added", "finding"]
 
   /// The quarantine `data` holds; `name` says which file in errors. A file says it is one; a file
   /// written before it did is taken only when it holds nothing but entries of a quarantine's keys.
@@ -98,7 +119,14 @@ package struct Quarantine: Sendable, Equatable {
         throw .malformed(path: name)
       }
       if said == nil, !keys.allSatisfy({ entryKeys.contains($0.0) }) { throw .notAQuarantine(path: name) }
-      entries.append(Entry(test: test, reason: item["reason"]?.string ?? "", added: item["added"]?.string ?? ""))
+      var finding = Finding.failures
+      if let said = item["finding"] {
+        guard let named = said.string.flatMap(Finding.init) else { throw .malformed(path: name) }
+        finding = named
+      }
+      entries.append(
+        Entry(
+          test: test, reason: item["reason"]?.string ?? "", added: item["added"]?.string ?? "", finding: finding))
     }
     return Quarantine(entries)
   }
@@ -171,5 +199,5 @@ package enum QuarantineError: Error, Equatable {
   /// A symbolic link to nothing: writing through it would make a file wherever it points.
   case danglingLink(path: String, target: String)
   /// `quarantine remove` of a test the file does not list.
-  case notListed(String, path: String)
+  case notListed(String, finding: Quarantine.Finding, path: String)
 }

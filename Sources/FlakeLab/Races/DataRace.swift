@@ -147,6 +147,14 @@ package struct DataRace: Sendable, Equatable {
     }.sorted()
   }
 
+  /// The pair of lines as the package's directory names them (`Sources/M/Counter.swift:5`),
+  /// sorted: the race's identity on any machine, which a history keeps from run to run.
+  package func lines(relativeTo packagePath: String) -> [String] {
+    accesses.map { access in
+      access.place(in: packagePath)?.place(relativeTo: packagePath) ?? access.function(in: packagePath) ?? "?"
+    }.sorted()
+  }
+
   /// The race with each frame of the package's that has no line (a Swift access's own frame)
   /// given its function's declaration line, where `declaration` finds one.
   func locatingDeclarations(in packagePath: String, _ declaration: (String, String) -> Int?) -> DataRace {

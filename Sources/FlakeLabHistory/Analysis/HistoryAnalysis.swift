@@ -12,11 +12,14 @@ package enum HistoryAnalysis {
 
   /// `runs` (the window's, oldest first) judged; `quarantined`, each quarantined test's last
   /// ``HistoryAnswer/quietRuns`` CI statuses, newest first (their failures fail no gate); a gate
-  /// when `maxFailureRate` is set.
+  /// when `maxFailureRate` is set. `knownRaces`, the races runs before the window recorded;
+  /// `racesQuarantined`, the tests whose races the quarantine lists; a gate on new races when
+  /// `failOnNewRaces`.
   package static func answer(
     _ runs: [RecordedRun], window: HistoryAnswer.Window, quarantined: [String: [CITest.Status]] = [:],
     quietRuns: Int = defaultQuietRuns, maxFailureRate: Double? = nil,
-    confidence: Double = FailureRateEstimate.defaultConfidence
+    confidence: Double = FailureRateEstimate.defaultConfidence, knownRaces: Set<RaceID> = [],
+    racesQuarantined: Set<String> = [], failOnNewRaces: Bool = false
   ) -> HistoryAnswer {
     var timelines: [String: [HistoryAnswer.Point]] = [:]
     for run in runs {
@@ -51,7 +54,58 @@ package enum HistoryAnalysis {
       labRuns: runs.filter { !$0.kind.isCI }.count, commits: Set(runs.compactMap(\.commit)).count,
       tests: failing, crashes: crashes, stoppedFlaking: stopped, quietRuns: quietRuns, readyToLeave: ready, gate: gate)
     answer.quarantined = quarantined.keys.sorted()
+    answer.races = races(in: runs, known: knownRaces, quarantined: racesQuarantined)
+    answer.gatesNewRaces = failOnNewRaces
     return answer
+  }
+
+  /// Recorded runs in a row that ran a test sanitized without reporting one of its races that
+  /// make the race gone: a race shows in some of a run's sanitized processes, not all, and one
+  /// quiet run of five processes misses a race present in a fifth of them a third of the time;
+  /// three miss it once in thirty.
+  package static let racesGoneAfter = 3
+
+  /// Each race the runs reported, followed through the test's sanitized runs from its first
+  /// report on: a run that ran the test sanitized and did not report it counts against it, and
+  /// ``racesGoneAfter`` such runs in a row make it gone.
+  private static func races(
+    in runs: [RecordedRun], known: Set<RaceID>, quarantined: Set<String>
+  ) -> [HistoryAnswer.RaceHistory] {
+    var found: [RaceID: HistoryAnswer.RaceHistory] = [:]
+    var order: [RaceID] = []
+    for run in runs {
+      for result in run.results {
+        guard result.sanitizedRuns != nil else { continue }
+        let point = HistoryAnswer.Point(
+          started: run.started, commit: run.commit, kind: run.kind, status: result.status, attempts: result.attempts,
+          failures: result.failures, besideACrash: result.besideACrash)
+        let reported = Set(result.races.map { RaceID(test: result.test, lines: $0.lines) })
+        // The races already followed for this test: this sanitized run reported each or not.
+        for id in order where id.test == result.test && !reported.contains(id) {
+          found[id]?.sanitizedRuns += 1
+          found[id]?.quietRuns += 1
+        }
+        for race in result.races {
+          let id = RaceID(test: result.test, lines: race.lines)
+          if found[id] == nil {
+            order.append(id)
+            found[id] = .init(
+              race: id, variable: race.variable, first: point, last: point, sanitizedRuns: 0, reportedRuns: 0,
+              quietRuns: 0, isNew: !known.contains(id), isQuarantined: quarantined.contains(result.test))
+          }
+          found[id]?.sanitizedRuns += 1
+          found[id]?.reportedRuns += 1
+          found[id]?.last = point
+          found[id]?.quietRuns = 0
+        }
+      }
+    }
+    return order.compactMap { found[$0] }.enumerated().sorted { left, right in
+      let (l, r) = (left.element, right.element)
+      return (l.failsRaceGate ? 0 : 1, l.isOpen ? 0 : 1, left.offset) < (
+        r.failsRaceGate ? 0 : 1, r.isOpen ? 0 : 1, right.offset
+      )
+    }.map(\.element)
   }
 
   /// The quarantined tests whose last `quietRuns` CI statuses (newest first) all passed.

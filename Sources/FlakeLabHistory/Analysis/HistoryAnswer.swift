@@ -104,6 +104,48 @@ package struct HistoryAnswer: Sendable, Equatable {
     package var failsInSuite: Bool { !isFlaky && timeline.contains { $0.status == .failsInSuite } }
   }
 
+  /// A race the thread sanitizer reported for a test in the window, a finding of its own kind: a
+  /// race is no failure, and no rate counts it.
+  package struct RaceHistory: Sendable, Equatable {
+    package var race: RaceID
+    package var variable: String?
+    /// The test's run in which the window first showed it, and the last.
+    package var first: Point
+    package var last: Point
+    /// Runs that ran the test sanitized from its first showing on, and of them those that
+    /// reported it.
+    package var sanitizedRuns: Int
+    package var reportedRuns: Int
+    /// The test's sanitized runs since the last that reported it.
+    package var quietRuns: Int
+    /// Whether no run before the window recorded it.
+    package var isNew: Bool
+    /// Whether the quarantine lists the test's races: they fail no gate.
+    package var isQuarantined: Bool
+
+    package init(
+      race: RaceID, variable: String?, first: Point, last: Point, sanitizedRuns: Int, reportedRuns: Int, quietRuns: Int,
+      isNew: Bool, isQuarantined: Bool
+    ) {
+      self.race = race
+      self.variable = variable
+      self.first = first
+      self.last = last
+      self.sanitizedRuns = sanitizedRuns
+      self.reportedRuns = reportedRuns
+      self.quietRuns = quietRuns
+      self.isNew = isNew
+      self.isQuarantined = isQuarantined
+    }
+
+    /// Whether it may still be there: fewer than ``HistoryAnalysis/racesGoneAfter`` of the
+    /// test's sanitized runs in a row have missed it.
+    package var isOpen: Bool { quietRuns < HistoryAnalysis.racesGoneAfter }
+
+    /// Whether it fails a gate on new races: new, not gone, not quarantined.
+    package var failsRaceGate: Bool { isNew && isOpen && !isQuarantined }
+  }
+
   package struct GateResult: Sendable, Equatable {
     package var maxFailureRate: Double
     /// Tests whose interval lies wholly above the bound: shown to fail more often.
@@ -130,7 +172,14 @@ package struct HistoryAnswer: Sendable, Equatable {
   /// The tests the quarantine lists, sorted.
   package var quarantined: [String] = []
   package var gate: GateResult?
+  /// The races the window's sanitized runs reported, the new and still reported first.
+  package var races: [RaceHistory] = []
+  /// Whether `--fail-on-new-races` asked for a gate on them.
+  package var gatesNewRaces = false
 
-  /// Whether the job fails: the gate found a test over its bound.
-  package var failsTheJob: Bool { !(gate?.over.isEmpty ?? true) }
+  /// The races that fail the gate on new races, when it was asked for.
+  package var newRaces: [RaceHistory] { gatesNewRaces ? races.filter(\.failsRaceGate) : [] }
+
+  /// Whether the job fails: the gate found a test over its bound, or a new race.
+  package var failsTheJob: Bool { !(gate?.over.isEmpty ?? true) || !newRaces.isEmpty }
 }

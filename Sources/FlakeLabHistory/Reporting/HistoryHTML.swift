@@ -56,11 +56,24 @@ package enum HistoryHTML {
         "<section><h2>Ready to leave the quarantine</h2><p>Each of their last \(answer.quietRuns) recorded CI runs passed: "
           + answer.readyToLeave.map(code).joined(separator: ", ") + "</p></section>")
     }
+    if !answer.races.isEmpty {
+      body.append(
+        "<section><h2>Races</h2><p>\(text(HistoryText.racesHeading(answer))).</p><ul>"
+          + answer.races.map { race in
+            "<li>\(text(HistoryText.raceLine(race)))<br/>\(text(HistoryText.raceStatus(race)))</li>"
+          }.joined() + "</ul></section>")
+    }
     if let gate = answer.gate {
       let failed = !gate.over.isEmpty
       body.append(
         "<p class=\"gate\(failed ? " problem" : "")\">"
           + HistoryText.gateLines(gate, answer: answer).map(text).joined(separator: "<br/>") + "</p>")
+    }
+    let raceGate = HistoryText.raceGateLines(answer)
+    if !raceGate.isEmpty {
+      body.append(
+        "<p class=\"gate\(answer.newRaces.isEmpty ? "" : " problem")\">"
+          + raceGate.map(text).joined(separator: "<br/>") + "</p>")
     }
     return """
       <!DOCTYPE html>

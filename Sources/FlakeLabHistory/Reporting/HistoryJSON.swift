@@ -6,8 +6,10 @@ import Foundation
 /// [{"test", "flaky", "ciRuns", "ciFailures", "failureRate", "low", "high", "flips", "pairs",
 /// "flipRate", "flakyCommits", "firstFlaked": point | null, "timeline": [point]}], "crashes":
 /// [{"started", "commit", "tests"}], "stoppedFlaking", "quietRuns", "readyToLeave", "quarantined", "gate": {"maxFailureRate", "over",
-/// "undecided"} | null, "failsTheJob"}`, a point being `{"started", "commit", "kind", "status",
-/// "attempts", "failures", "besideACrash"}`. Fields are only ever added.
+/// "undecided"} | null, "races": [{"test", "lines", "variable", "first": point, "last": point,
+/// "sanitizedRuns", "reportedRuns", "quietRuns", "open", "new", "quarantined"}], "failOnNewRaces", "failsTheJob"}`,
+/// a point being `{"started", "commit", "kind", "status", "attempts", "failures",
+/// "besideACrash"}`. Fields are only ever added.
 package enum HistoryJSON {
   package static func render(_ answer: HistoryAnswer) -> String {
     func point(_ point: HistoryAnswer.Point) -> JSONValue {
@@ -61,7 +63,21 @@ package enum HistoryJSON {
       ("stoppedFlaking", .array(answer.stoppedFlaking.map(JSONValue.string))), ("quietRuns", .int(answer.quietRuns)),
       ("readyToLeave", .array(answer.readyToLeave.map(JSONValue.string))),
       ("quarantined", .array(answer.quarantined.map(JSONValue.string))), ("gate", gate),
-      ("failsTheJob", .bool(answer.failsTheJob)),
+      (
+        "races",
+        .array(
+          answer.races.map { race in
+            .object([
+              ("test", .string(race.race.test)), ("lines", .array(race.race.lines.map(JSONValue.string))),
+              ("variable", race.variable.map(JSONValue.string) ?? .null), ("first", point(race.first)),
+              ("last", point(race.last)), ("sanitizedRuns", .int(race.sanitizedRuns)),
+              ("reportedRuns", .int(race.reportedRuns)), ("quietRuns", .int(race.quietRuns)),
+              ("open", .bool(race.isOpen)), ("new", .bool(race.isNew)),
+              ("quarantined", .bool(race.isQuarantined)),
+            ])
+          })
+      ),
+      ("failOnNewRaces", .bool(answer.gatesNewRaces)), ("failsTheJob", .bool(answer.failsTheJob)),
     ]).serialized() + "\n"
   }
 }

@@ -14,6 +14,9 @@ extension HistoryJSON {
       let crashes = document["crashes"]?.array?.map(crash), !crashes.contains(nil),
       let quietRuns = document["quietRuns"]?.int
     else { return nil }
+    // An answer written before races were kept has none.
+    let races = (document["races"]?.array ?? []).map(race)
+    guard !races.contains(nil) else { return nil }
     var gate: HistoryAnswer.GateResult?
     if let entry = document["gate"], entry != .null {
       guard let bound = entry["maxFailureRate"]?.number else { return nil }
@@ -25,7 +28,22 @@ extension HistoryJSON {
       stoppedFlaking: strings(document["stoppedFlaking"]), quietRuns: quietRuns,
       readyToLeave: strings(document["readyToLeave"]), gate: gate)
     answer.quarantined = strings(document["quarantined"])
+    answer.races = races.compactMap { $0 }
+    answer.gatesNewRaces = document["failOnNewRaces"]?.bool ?? false
     return answer
+  }
+
+  private static func race(_ entry: JSONValue) -> HistoryAnswer.RaceHistory? {
+    guard let test = entry["test"]?.string, let lines = entry["lines"]?.array?.compactMap(\.string),
+      let first = entry["first"].flatMap(point), let last = entry["last"].flatMap(point),
+      let sanitizedRuns = entry["sanitizedRuns"]?.int, let reportedRuns = entry["reportedRuns"]?.int,
+      let quietRuns = entry["quietRuns"]?.int, let isNew = entry["new"]?.bool,
+      let isQuarantined = entry["quarantined"]?.bool
+    else { return nil }
+    return .init(
+      race: RaceID(test: test, lines: lines), variable: entry["variable"]?.string, first: first, last: last,
+      sanitizedRuns: sanitizedRuns, reportedRuns: reportedRuns, quietRuns: quietRuns, isNew: isNew,
+      isQuarantined: isQuarantined)
   }
 
   /// A test's history; its rate and interval are derived again from its counts at the answer's

@@ -49,8 +49,19 @@ package enum HistoryMarkdown {
           + answer.readyToLeave.map(ReportMarkdown.code).joined(separator: ", "),
       ]
     }
+    if !answer.races.isEmpty {
+      lines += ["", "**" + ReportMarkdown.escaped(HistoryText.racesHeading(answer)) + "**", ""]
+      lines += answer.races.map { race in
+        "- " + ReportMarkdown.escaped(HistoryText.raceLine(race)) + ": "
+          + ReportMarkdown.escaped(HistoryText.raceStatus(race))
+      }
+    }
     if let gate = answer.gate {
       lines += HistoryText.gateLines(gate, answer: answer).flatMap { ["", ReportMarkdown.escaped($0)] }
+    }
+    let raceGate = HistoryText.raceGateLines(answer)
+    if let verdict = raceGate.first {
+      lines += ["", ReportMarkdown.escaped(verdict)] + raceGate.dropFirst().map { "- " + ReportMarkdown.escaped($0) }
     }
     return Formatting.lines(lines)
   }

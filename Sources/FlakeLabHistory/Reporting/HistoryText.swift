@@ -54,11 +54,58 @@ package enum HistoryText {
       lines += ["", "Ready to leave the quarantine: passed each of their last \(answer.quietRuns) recorded CI runs:"]
       lines += answer.readyToLeave.map { "  \($0)    (flakelab quarantine remove \(ScheduleText.shellQuoted($0)))" }
     }
+    if !answer.races.isEmpty {
+      lines += ["", racesHeading(answer) + ":"]
+      for race in answer.races { lines += ["  " + raceLine(race), "    " + raceStatus(race)] }
+    }
     if let gate = answer.gate {
       let gateLines = gateLines(gate, answer: answer)
       lines += [""] + gateLines.prefix(1) + gateLines.dropFirst().map { "  " + $0 }
     }
+    let raceGate = raceGateLines(answer)
+    if !raceGate.isEmpty { lines += [""] + raceGate.prefix(1) + raceGate.dropFirst().map { "  " + $0 } }
     return Formatting.lines(lines)
+  }
+
+  /// `Races the thread sanitizer reported (2), a finding of their own: no failure rate counts them`.
+  static func racesHeading(_ answer: HistoryAnswer) -> String {
+    "Races the thread sanitizer reported (\(answer.races.count)), a finding of their own: no failure rate counts them"
+  }
+
+  /// `M.testCounter(): Sources/M/Counter.swift:5 against Sources/M/Counter.swift:5 (race on Registry.registered)`.
+  static func raceLine(_ race: HistoryAnswer.RaceHistory) -> String {
+    let lines = race.race.lines
+    let pair =
+      lines.count == 2 ? "\(lines[0]) against \(lines[0] == lines[1] ? "the same line" : lines[1])" : lines.joined()
+    return "\(race.race.test): \(pair)" + (race.variable.map { " (race on \($0))" } ?? "")
+  }
+
+  /// `new, open: first reported on 2b02063a1f (2026-11-29), in 3 of 4 recorded runs that ran it
+  /// sanitized, the last on …`: runs of the history (jobs), not a job's sanitized processes.
+  static func raceStatus(_ race: HistoryAnswer.RaceHistory) -> String {
+    var said = [
+      race.isNew ? "new" : "known before the window",
+      race.isOpen
+        ? "open" + (race.quietRuns > 0 ? " (missed by the last \(runs(race.quietRuns, "sanitized run")))" : "")
+        : "gone: missed by the last \(race.quietRuns) sanitized runs",
+    ]
+    if race.isQuarantined { said.append("quarantined") }
+    return said.joined(separator: ", ") + ": first reported on \(short(race.first.commit)) (\(day(race.first.started)))"
+      + ", in \(race.reportedRuns) of \(runs(race.sanitizedRuns, "recorded run")) that ran it sanitized"
+      + (race.reportedRuns > 1 ? ", the last on \(short(race.last.commit)) (\(day(race.last.started)))" : "")
+  }
+
+  /// The gate on new races' verdict, when it was asked for, then each race that fails it.
+  static func raceGateLines(_ answer: HistoryAnswer) -> [String] {
+    guard answer.gatesNewRaces else { return [] }
+    let new = answer.newRaces
+    guard !new.isEmpty else {
+      return ["Gate --fail-on-new-races: passed; no race the window recorded is new and not gone."]
+    }
+    return [
+      "Gate --fail-on-new-races: FAILED: \(new.count) new race\(new.count == 1 ? "" : "s") not gone "
+        + "(fix, or flakelab quarantine add TEST --races --reason TEXT):"
+    ] + new.map(raceLine)
   }
 
   static func header(_ answer: HistoryAnswer, path: String) -> String {
