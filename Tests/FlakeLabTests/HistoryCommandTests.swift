@@ -277,18 +277,16 @@ final class HistoryCommandTests: XCTestCase {
     XCTAssertEqual(gated.status, 1, gated.stderr)
     XCTAssertTrue(
       gated.stdout.contains(
-        """
-        Gate --fail-on-new-races: FAILED: 1 new race not gone (fix, or flakelab quarantine add TEST --races --reason TEXT):
-          CIJobTests.adds(): Sources/CIJob/Counter.swift:5 against the same line
-        """),
+        "Gate --fail-on-new-races: FAILED: 1 new race not gone "
+          + "(fix, or flakelab quarantine add TEST --races --reason TEXT):\n"
+          + "  CIJobTests.adds(): Sources/CIJob/Counter.swift:5 against the same line\n"),
       gated.stdout)
     XCTAssertTrue(gated.stdout.contains("    new, open: first reported on c1"), gated.stdout)
 
     let quarantine = state.appendingPathComponent("quarantine.json").path
-    try Data(
-      #"{"flakelab": "quarantine", "tests": [{"test": "CIJobTests.adds()", "reason": "benign", "added": "2026-11-29", "finding": "races"}]}"#
-        .utf8
-    ).write(to: URL(fileURLWithPath: quarantine))
+    let entry = #"{"test": "CIJobTests.adds()", "reason": "benign", "added": "2026-11-29", "finding": "races"}"#
+    try Data((#"{"flakelab": "quarantine", "tests": ["# + entry + "]}").utf8).write(
+      to: URL(fileURLWithPath: quarantine))
     let excused = try flakelab(
       [
         "history", "--history", history, "--fail-on-new-races", "--quarantine", quarantine, "--package-path",
