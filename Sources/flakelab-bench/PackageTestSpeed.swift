@@ -92,48 +92,47 @@ func packageTestFigures(worker: String) throws -> Double {
 }
 
 /// What `passes` suite passes under global cost against as many runs of `swift test
-/// --skip-build` in a shell loop on the same package (both run every test once a round, the
-/// lab's in processes of its own); returns the median ratio, the lab's time over the loop's.
+/// --skip-build` in a shell loop on the same package, and of `swift test --skip-build
+/// --no-parallel` (both run every test once a round, the lab's in processes of its own), in
+/// alternating rounds, each figure with its spread; returns the median ratio of the lab's time
+/// over the default loop's. `BENCH_PASS_ROUNDS` rounds (3 unless set).
 func suitePassFigures(packagePath: String, worker: String) throws -> Double {
-  let rounds = 3
+  let rounds = Int(ProcessInfo.processInfo.environment["BENCH_PASS_ROUNDS"] ?? "") ?? 3
   let passes = 5
   let (package, tests) = try TestPackage.build(at: packagePath).listed()
   let preload = try TestLaunch.preloadLibrary(besides: worker)
   let arm = TestLaunch.passes(of: tests, in: package, executor: GlobalExecutor(), seed: 0, preload: preload)
-  var labSeconds: [Double] = []
-  var loopSeconds: [Double] = []
-  var ratios: [Double] = []
+  var (labSeconds, loopSeconds, serialSeconds, ratios) = ([Double](), [Double](), [Double](), [Double]())
   var counted = true
+  func loop(_ extra: [String]) throws -> Double {
+    var seconds = 0.0
+    for _ in 0..<passes {
+      seconds += try timedRun(
+        "/usr/bin/env", ["swift", "test", "--skip-build"] + extra, in: packagePath, output: .pipe)
+    }
+    return seconds
+  }
   for _ in 0..<rounds {
     let start = clock.now
     let results = try PassSupervisor(timeout: .seconds(60)).run(
       [arm], passes: 0..<passes, replicates: 1, seed: 0, packagePath: packagePath)
     let lab = start.duration(to: clock.now).seconds
     counted = counted && results.reduce(0) { $0 + $1.tally.iterations + $1.tally.skipped } >= tests.count * passes
-    let loopStart = clock.now
-    for _ in 0..<passes {
-      let swiftTest = Process()
-      swiftTest.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      swiftTest.arguments = ["swift", "test", "--skip-build"]
-      swiftTest.currentDirectoryURL = URL(fileURLWithPath: packagePath)
-      swiftTest.standardOutput = FileHandle.nullDevice
-      swiftTest.standardError = FileHandle.nullDevice
-      try swiftTest.run()
-      swiftTest.waitUntilExit()
-    }
-    let loop = loopStart.duration(to: clock.now).seconds
+    let plain = try loop([])
+    serialSeconds.append(try loop(["--no-parallel"]))
     labSeconds.append(lab)
-    loopSeconds.append(loop)
-    ratios.append(lab / loop)
+    loopSeconds.append(plain)
+    ratios.append(lab / plain)
   }
   print("")
   print(
     "flakelab test, suite passes under \(ExecutorID.global.name): \(packagePath), \(tests.count) tests, \(passes) passes a round, "
-      + "median of \(rounds) alternating rounds")
+      + "median [min–max] of \(rounds) alternating rounds")
   print(
-    String(
-      format: "  %d passes %.2f s, %d runs of swift test --skip-build %.2f s: %.2f× the loop's time (target ≤ 1.0)",
-      passes, median(labSeconds), passes, median(loopSeconds), median(ratios))
+    "  \(passes) passes \(figure(labSeconds)); \(passes) runs of swift test --skip-build \(figure(loopSeconds)): "
+      + String(format: "%.2f× the loop's time (target ≤ 1.0)", median(ratios))
+      + "; of swift test --skip-build --no-parallel \(figure(serialSeconds)): "
+      + String(format: "%.2f×", median(labSeconds) / median(serialSeconds))
       + (counted ? "" : "; some tests gave no outcome: see flakelab test on this package"))
   return median(ratios)
 }

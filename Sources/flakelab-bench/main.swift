@@ -51,7 +51,8 @@ if try await runPeerLoopIfAsked() { exit(0) }
 /// (DiagnosisAccuracy.swift); `scenarios`: only `flakelab run` against the peer's loop
 /// (ScenarioSpeed.swift); `suites`: only flakelab ci on generated suites (LargeSuites.swift);
 /// `timing`: only timing tests' failures, plain and in the lab (TimingFidelity.swift);
-/// `sanitizer`: only the thread sanitizer's arm against the plain one (SanitizerCost.swift).
+/// `sanitizer`: only the thread sanitizer's arm against the plain one (SanitizerCost.swift);
+/// `passes`: only suite passes against `swift test` loops on BENCH_PACKAGE (PackageTestSpeed.swift).
 let parts: [String: () throws -> Void] = [
   "fidelity": { try passFidelityFigures(worker: worker) },
   "interposers": { try interposerCostFigures(flakelab: flakelab) },
@@ -60,6 +61,7 @@ let parts: [String: () throws -> Void] = [
   "suites": { _ = try largeSuiteFigures(flakelab: flakelab) },
   "timing": { try timingFidelityFigures(worker: worker) },
   "sanitizer": { try sanitizerCostFigures() },
+  "passes": { _ = try suitePassFigures(packagePath: benchPackage, worker: worker) },
 ]
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count <= 1, arguments.first.map({ parts[$0] != nil }) ?? true else {
@@ -73,6 +75,11 @@ guard arguments.count <= 1, arguments.first.map({ parts[$0] != nil }) ?? true el
   exit(2)
 }
 
+/// The package suite passes are timed on: BENCH_PACKAGE, NumberFacts unless set.
+let benchPackage =
+  ProcessInfo.processInfo.environment["BENCH_PACKAGE"].flatMap { $0.isEmpty ? nil : $0 }
+  ?? "Tests/Fixtures/NumberFacts"
+
 /// Every figure of `make bench`, the speed ratios last.
 func allFigures() async throws {
   await iterationCostFigures()
@@ -84,13 +91,10 @@ func allFigures() async throws {
   try sanitizerCostFigures()
   try timingFidelityFigures(worker: worker)
   let repetitionsRatio = try packageTestFigures(worker: worker)
-  let suitePackage =
-    ProcessInfo.processInfo.environment["BENCH_PACKAGE"].flatMap { $0.isEmpty ? nil : $0 }
-    ?? "Tests/Fixtures/NumberFacts"
-  let suiteRatio = try suitePassFigures(packagePath: suitePackage, worker: worker)
+  let suiteRatio = try suitePassFigures(packagePath: benchPackage, worker: worker)
   let ciRatio = try ciOverheadFigure(
     packagePath: ProcessInfo.processInfo.environment["BENCH_CI_PACKAGE"].flatMap { $0.isEmpty ? nil : $0 }
-      ?? suitePackage,
+      ?? benchPackage,
     flakelab: flakelab, skip: ProcessInfo.processInfo.environment["BENCH_CI_SKIP"] ?? "naive|yield|Naive|Yield")
   let suiteSizes = try largeSuiteFigures(flakelab: flakelab)
   try diagnosisAccuracyFigures(flakelab: flakelab)
