@@ -38,7 +38,7 @@ final class HistoryRacesTests: XCTestCase {
     XCTAssertEqual(first.first.commit, "b")
     XCTAssertEqual(first.last.commit, "d")
     // Day 3 ran it unsanitized: it says nothing. Days 5 to 7 ran it sanitized without it.
-    XCTAssertEqual([first.reportedRuns, first.sanitizedRuns, first.quietRuns], [2, 5, 3])
+    XCTAssertEqual([first.reportedRuns, first.sanitizedRuns, first.missedRuns], [2, 5, 3])
     XCTAssertFalse(first.isOpen, "three sanitized runs in a row missed it: gone")
     XCTAssertEqual(found[registry]?.isOpen, true, "one run that missed it is no evidence it is gone")
     XCTAssertTrue(

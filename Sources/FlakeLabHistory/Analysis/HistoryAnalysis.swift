@@ -83,7 +83,7 @@ package enum HistoryAnalysis {
         // The races already followed for this test: this sanitized run reported each or not.
         for id in order where id.test == result.test && !reported.contains(id) {
           found[id]?.sanitizedRuns += 1
-          found[id]?.quietRuns += 1
+          found[id]?.missedRuns += 1
         }
         for race in result.races {
           let id = RaceID(test: result.test, lines: race.lines)
@@ -91,12 +91,12 @@ package enum HistoryAnalysis {
             order.append(id)
             found[id] = .init(
               race: id, variable: race.variable, first: point, last: point, sanitizedRuns: 0, reportedRuns: 0,
-              quietRuns: 0, isNew: !known.contains(id), isQuarantined: quarantined.contains(result.test))
+              missedRuns: 0, isNew: !known.contains(id), isQuarantined: quarantined.contains(result.test))
           }
           found[id]?.sanitizedRuns += 1
           found[id]?.reportedRuns += 1
           found[id]?.last = point
-          found[id]?.quietRuns = 0
+          found[id]?.missedRuns = 0
         }
       }
     }

@@ -117,14 +117,15 @@ package struct HistoryAnswer: Sendable, Equatable {
     package var sanitizedRuns: Int
     package var reportedRuns: Int
     /// The test's sanitized runs since the last that reported it.
-    package var quietRuns: Int
+    package var missedRuns: Int
     /// Whether no run before the window recorded it.
     package var isNew: Bool
     /// Whether the quarantine lists the test's races: they fail no gate.
     package var isQuarantined: Bool
 
     package init(
-      race: RaceID, variable: String?, first: Point, last: Point, sanitizedRuns: Int, reportedRuns: Int, quietRuns: Int,
+      race: RaceID, variable: String?, first: Point, last: Point, sanitizedRuns: Int, reportedRuns: Int,
+      missedRuns: Int,
       isNew: Bool, isQuarantined: Bool
     ) {
       self.race = race
@@ -133,14 +134,14 @@ package struct HistoryAnswer: Sendable, Equatable {
       self.last = last
       self.sanitizedRuns = sanitizedRuns
       self.reportedRuns = reportedRuns
-      self.quietRuns = quietRuns
+      self.missedRuns = missedRuns
       self.isNew = isNew
       self.isQuarantined = isQuarantined
     }
 
     /// Whether it may still be there: fewer than ``HistoryAnalysis/racesGoneAfter`` of the
     /// test's sanitized runs in a row have missed it.
-    package var isOpen: Bool { quietRuns < HistoryAnalysis.racesGoneAfter }
+    package var isOpen: Bool { missedRuns < HistoryAnalysis.racesGoneAfter }
 
     /// Whether it fails a gate on new races: new, not gone, not quarantined.
     package var failsRaceGate: Bool { isNew && isOpen && !isQuarantined }

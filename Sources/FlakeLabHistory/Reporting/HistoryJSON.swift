@@ -7,7 +7,7 @@ import Foundation
 /// "flipRate", "flakyCommits", "firstFlaked": point | null, "timeline": [point]}], "crashes":
 /// [{"started", "commit", "tests"}], "stoppedFlaking", "quietRuns", "readyToLeave", "quarantined", "gate": {"maxFailureRate", "over",
 /// "undecided"} | null, "races": [{"test", "lines", "variable", "first": point, "last": point,
-/// "sanitizedRuns", "reportedRuns", "quietRuns", "open", "new", "quarantined"}], "failOnNewRaces", "failsTheJob"}`,
+/// "sanitizedRuns", "reportedRuns", "missedRuns", "open", "new", "quarantined"}], "failOnNewRaces", "failsTheJob"}`,
 /// a point being `{"started", "commit", "kind", "status", "attempts", "failures",
 /// "besideACrash"}`. Fields are only ever added.
 package enum HistoryJSON {
@@ -71,7 +71,7 @@ package enum HistoryJSON {
               ("test", .string(race.race.test)), ("lines", .array(race.race.lines.map(JSONValue.string))),
               ("variable", race.variable.map(JSONValue.string) ?? .null), ("first", point(race.first)),
               ("last", point(race.last)), ("sanitizedRuns", .int(race.sanitizedRuns)),
-              ("reportedRuns", .int(race.reportedRuns)), ("quietRuns", .int(race.quietRuns)),
+              ("reportedRuns", .int(race.reportedRuns)), ("missedRuns", .int(race.missedRuns)),
               ("open", .bool(race.isOpen)), ("new", .bool(race.isNew)),
               ("quarantined", .bool(race.isQuarantined)),
             ])

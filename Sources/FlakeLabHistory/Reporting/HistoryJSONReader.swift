@@ -37,12 +37,12 @@ extension HistoryJSON {
     guard let test = entry["test"]?.string, let lines = entry["lines"]?.array?.compactMap(\.string),
       let first = entry["first"].flatMap(point), let last = entry["last"].flatMap(point),
       let sanitizedRuns = entry["sanitizedRuns"]?.int, let reportedRuns = entry["reportedRuns"]?.int,
-      let quietRuns = entry["quietRuns"]?.int, let isNew = entry["new"]?.bool,
+      let missedRuns = entry["missedRuns"]?.int, let isNew = entry["new"]?.bool,
       let isQuarantined = entry["quarantined"]?.bool
     else { return nil }
     return .init(
       race: RaceID(test: test, lines: lines), variable: entry["variable"]?.string, first: first, last: last,
-      sanitizedRuns: sanitizedRuns, reportedRuns: reportedRuns, quietRuns: quietRuns, isNew: isNew,
+      sanitizedRuns: sanitizedRuns, reportedRuns: reportedRuns, missedRuns: missedRuns, isNew: isNew,
       isQuarantined: isQuarantined)
   }
 

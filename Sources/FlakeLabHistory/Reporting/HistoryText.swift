@@ -86,8 +86,8 @@ package enum HistoryText {
     var said = [
       race.isNew ? "new" : "known before the window",
       race.isOpen
-        ? "open" + (race.quietRuns > 0 ? " (missed by the last \(runs(race.quietRuns, "sanitized run")))" : "")
-        : "gone: missed by the last \(race.quietRuns) sanitized runs",
+        ? "open" + (race.missedRuns > 0 ? " (missed by the last \(runs(race.missedRuns, "sanitized run")))" : "")
+        : "gone: missed by the last \(race.missedRuns) sanitized runs",
     ]
     if race.isQuarantined { said.append("quarantined") }
     return said.joined(separator: ", ") + ": first reported on \(short(race.first.commit)) (\(day(race.first.started)))"
