@@ -48,6 +48,11 @@ final class HistoryRacesTests: XCTestCase {
     XCTAssertTrue(answer.failsTheJob)
     XCTAssertFalse(
       HistoryAnalysis.answer(runs, window: window).failsTheJob, "without --fail-on-new-races no race fails the job")
+    // A run whose sanitized processes never ran the test (the budget spent first) is no miss.
+    var unrun = run(8, "h", races: [])
+    unrun.results = [.init(test: "T.a()", status: .passed, attempts: 1, failures: 0, sanitizedRuns: 0)]
+    let after = HistoryAnalysis.answer(runs.dropLast() + [unrun], window: window)
+    XCTAssertEqual(after.races.first { $0.race.lines == registry }?.missedRuns, 0)
   }
 
   func testARaceKnownBeforeTheWindowOrQuarantinedFailsNoGate() {

@@ -125,8 +125,7 @@ package struct HistoryAnswer: Sendable, Equatable {
 
     package init(
       race: RaceID, variable: String?, first: Point, last: Point, sanitizedRuns: Int, reportedRuns: Int,
-      missedRuns: Int,
-      isNew: Bool, isQuarantined: Bool
+      missedRuns: Int, isNew: Bool, isQuarantined: Bool
     ) {
       self.race = race
       self.variable = variable
@@ -173,7 +172,8 @@ package struct HistoryAnswer: Sendable, Equatable {
   /// The tests the quarantine lists, sorted.
   package var quarantined: [String] = []
   package var gate: GateResult?
-  /// The races the window's sanitized runs reported, the new and still reported first.
+  /// The races the window's sanitized runs reported: those that fail the gate on new races
+  /// first, then those not gone, each in the order first reported.
   package var races: [RaceHistory] = []
   /// Whether `--fail-on-new-races` asked for a gate on them.
   package var gatesNewRaces = false
