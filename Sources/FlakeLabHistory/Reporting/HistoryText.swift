@@ -76,7 +76,8 @@ package enum HistoryText {
   static func raceLine(_ race: HistoryAnswer.RaceHistory) -> String {
     let lines = race.race.lines
     let pair =
-      lines.count == 2 ? "\(lines[0]) against \(lines[0] == lines[1] ? "the same line" : lines[1])" : lines.joined()
+      lines.count == 2
+      ? "\(lines[0]) against \(lines[0] == lines[1] ? "the same line" : lines[1])" : lines.joined(separator: ", ")
     return "\(race.race.test): \(pair)" + (race.variable.map { " (race on \($0))" } ?? "")
   }
 
