@@ -76,7 +76,7 @@ package struct RecordedRun: Sendable, Equatable {
     /// A run's evidence of a test's races, its lines from `packagePath`.
     static func races(in evidence: RaceEvidence, packagePath: String) -> [Race] {
       evidence.races.map { seen in
-        Race(lines: seen.race.lines(relativeTo: packagePath), variable: seen.race.variable, runs: seen.runs)
+        Race(lines: seen.race.key(in: packagePath), variable: seen.race.variable, runs: seen.runs)
       }
     }
   }

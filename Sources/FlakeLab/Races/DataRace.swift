@@ -140,18 +140,14 @@ package struct DataRace: Sendable, Equatable {
     return places.first { !$0.path(relativeTo: packagePath).hasPrefix("Tests/") } ?? places.first
   }
 
-  /// The race's identity across processes: the pair of lines, whichever came first.
+  /// The race's identity across processes and machines: its pair of lines from the package's
+  /// directory (`Sources/M/Counter.swift:5`), sorted, which a history keeps from run to run. A
+  /// place to open is always under the package's resolved root, so no path is resolved here.
   package func key(in packagePath: String) -> [String] {
-    accesses.map { access in
-      access.place(in: packagePath).map { "\($0.path):\($0.line)" } ?? access.function(in: packagePath) ?? "?"
-    }.sorted()
-  }
-
-  /// The pair of lines as the package's directory names them (`Sources/M/Counter.swift:5`),
-  /// sorted: the race's identity on any machine, which a history keeps from run to run.
-  package func lines(relativeTo packagePath: String) -> [String] {
-    accesses.map { access in
-      access.place(in: packagePath)?.place(relativeTo: packagePath) ?? access.function(in: packagePath) ?? "?"
+    let root = Self.root(of: packagePath)
+    return accesses.map { access in
+      access.place(in: packagePath).map { "\($0.path.dropFirst(root.count)):\($0.line)" }
+        ?? access.function(in: packagePath) ?? "?"
     }.sorted()
   }
 

@@ -181,9 +181,11 @@ package struct SanitizedArm {
   /// does not see in code it did not instrument.
   static func packageRaces(in log: String, packagePath: String, mutexes: MutexScope = MutexScope()) -> [DataRace] {
     var mutexes = mutexes
+    func madeByThePackage(_ access: DataRace.Access) -> Bool {
+      access.stack.first.map { DataRace.Access.isOwn($0, in: packagePath) } ?? false
+    }
     return ThreadSanitizerLog.races(in: log, packagePath: packagePath).filter { race in
-      race.accesses.contains { access in access.stack.first.map { DataRace.Access.isOwn($0, in: packagePath) } ?? false
-      } && !mutexes.guardsEveryOwnAccess(of: race, in: packagePath)
+      race.accesses.contains(where: madeByThePackage) && !mutexes.guardsEveryOwnAccess(of: race, in: packagePath)
     }
   }
 
