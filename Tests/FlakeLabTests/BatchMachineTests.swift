@@ -19,9 +19,9 @@ final class BatchMachineTests: XCTestCase {
   ) -> BatchMachine.BatchEnd {
     BatchMachine.BatchEnd(
       exit: ProcessExit(
-        status: status, wasTimedOut: timedOut, wasReady: ready, lastLines: "Fatal error: boom",
+        status: status, wasTimedOut: timedOut, wasReady: ready, output: "Fatal error: boom",
         lifetime: .milliseconds(10)),
-      completed: completed, moreLastLines: "more", ignoredEvents: 0, iterationTime: .milliseconds(5))
+      completed: completed, ignoredEvents: 0, iterationTime: .milliseconds(5))
   }
 
   func testACrashIsTheIterationsAndTheRestOfTheBatchRunsFirstInANewWorker() throws {
@@ -53,7 +53,8 @@ final class BatchMachineTests: XCTestCase {
     var scenario = BatchMachine([run("a", iterations: 3, replicates: 1)], jobs: 1)
     let batch = try XCTUnwrap(scenario.nextBatch())
     XCTAssertThrowsError(try scenario.workerEnded(batch, end(completed: 0, ready: false))) { error in
-      let expected = Supervisor.WorkerStartFailure(selector: "s.a", reason: .ended(status: SIGILL), lastLines: "more")
+      let expected = Supervisor.WorkerStartFailure(
+        selector: "s.a", reason: .ended(status: SIGILL), lastLines: "Fatal error: boom")
       XCTAssertEqual(error as? Supervisor.WorkerStartFailure, expected)
     }
 

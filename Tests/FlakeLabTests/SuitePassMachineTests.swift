@@ -19,7 +19,7 @@ final class SuitePassMachineTests: XCTestCase {
   ) -> SuitePassMachine.PassProcessEnd {
     SuitePassMachine.PassProcessEnd(
       exit: ProcessExit(
-        status: status, wasTimedOut: timedOut, wasReady: ready, lastLines: "Fatal error: boom",
+        status: status, wasTimedOut: timedOut, wasReady: ready, output: "Fatal error: boom",
         lifetime: .milliseconds(50)),
       finished: passed.map { .init(test: $0, outcome: nil, example: nil, neighbours: [], duration: .milliseconds(5)) },
       inFlight: inFlight.map { (test: $0.0, ran: $0.1) }, scheduleIsUncontrolled: false, ignoredEvents: 0,

@@ -41,8 +41,6 @@ struct BatchMachine {
     var exit: ProcessExit
     /// Iterations it finished; the one after them is the one it was in.
     var completed: Int
-    /// More of its last lines than ``ProcessExit/lastLines``: four, when the lab could not start it.
-    var moreLastLines: String
     var ignoredEvents: Int
     var blocks = ThreadBlocks()
     var times = IterationTimes()
@@ -121,7 +119,8 @@ struct BatchMachine {
         throw Supervisor.WorkerStartFailure(
           selector: keys[run].selector,
           reason: exit.wasTimedOut ? .noSignOfLife(after: Supervisor.startLimit) : .ended(status: exit.status),
-          lastLines: end.moreLastLines)
+          // More of its last lines than a crash's two: what the lab needs to see why.
+          lastLines: CrashSummary.summarize(exit.output, lines: 4))
       }
       let outcome: Outcome =
         exit.wasTimedOut ? .timedOut : .crashed(exit.crash(beforeTheTestStarted: !exit.wasReady))

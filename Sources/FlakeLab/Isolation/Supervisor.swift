@@ -220,7 +220,7 @@ package final class Supervisor {
   private func ended(_ worker: WorkerProcess, status: Int32, now: ContinuousClock.Instant) -> BatchMachine.BatchEnd {
     BatchMachine.BatchEnd(
       exit: worker.exit(status: status, lifetime: now - worker.startedAt), completed: worker.completed,
-      moreLastLines: worker.lastOutputLines(4), ignoredEvents: worker.feed.ignoredEvents, blocks: worker.feed.blocks,
+      ignoredEvents: worker.feed.ignoredEvents, blocks: worker.feed.blocks,
       times: worker.feed.times, iterationTime: worker.readyAt.map { now - $0 } ?? .zero)
   }
 

@@ -142,13 +142,13 @@ final class WorkerProcess {
   /// How the worker ended with `status`, after `lifetime`.
   func exit(status: Int32, lifetime: Duration) -> ProcessExit {
     ProcessExit(
-      status: status, wasTimedOut: wasTimedOut, wasReady: isReady, lastLines: lastOutputLines(), lifetime: lifetime)
+      status: status, wasTimedOut: wasTimedOut, wasReady: isReady, output: lastOutput(), lifetime: lifetime)
   }
 
-  /// The gist of what the worker printed last (see ``CrashSummary``).
-  func lastOutputLines(_ count: Int = 2) -> String {
+  /// The end of what the worker printed.
+  private func lastOutput() -> String {
     readOutput()
-    return CrashSummary.summarize(String(decoding: outputTail, as: UTF8.self), lines: count)
+    return String(decoding: outputTail, as: UTF8.self)
   }
 
   private func readOutput() {
