@@ -10,6 +10,8 @@ final class JSONParserTests: XCTestCase {
   func testStringsPlainAndEscapedReadAsWritten() {
     XCTAssertEqual(parse(#""plain, with é and 🐢""#), .string("plain, with é and 🐢"))
     XCTAssertEqual(parse(#""a\"b\\c\/d\n\t\u00e9\ud83d\udc22""#), .string("a\"b\\c/d\n\té🐢"))
+    XCTAssertEqual(parse(#""é\/🐢\/ü\/""#), .string("é/🐢/ü/"), "runs between escapes, multi-byte ones too")
+    XCTAssertNil(parse("\"a\\/b\u{1}\""), "a control character after an escape")
     XCTAssertEqual(parse(#"{"k": "v", "e": ""}"#)?["k"], .string("v"))
     XCTAssertEqual(parse(#"{"k": "v", "e": ""}"#)?["e"], .string(""))
     for value: JSONValue in [.string("x\u{1}y"), .string("q\"\\"), .string("🐢 \u{7f}")] {
