@@ -19,9 +19,14 @@ package struct TestBodies: Sendable {
   /// listed test may run without a declaration of its own (a subclass inherits its tests).
   init(_ declarations: [String: XCTestDeclaration], listed: [String]) {
     let inherited = Set(listed.filter { declarations[$0] == nil }.map(XCTestDeclaration.function(of:)))
+    // Each file's path resolved once (a file system call per component), not once per test.
+    var resolved: [String: String] = [:]
     for (test, declaration) in declarations
     where declaration.isCertain && !inherited.contains(XCTestDeclaration.function(of: test)) {
-      files[Self.resolved(declaration.location.path), default: []].append((declaration.body, test))
+      let path = declaration.location.path
+      let file = resolved[path] ?? Self.resolved(path)
+      resolved[path] = file
+      files[file, default: []].append((declaration.body, test))
     }
   }
 

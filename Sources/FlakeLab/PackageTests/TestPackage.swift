@@ -260,8 +260,15 @@ package struct TestPackage: Sendable {
   /// The IDs a `--list-tests` printed: every line but XCTest's header (`Listing 3 tests in …`)
   /// and blank ones. Swift Testing's tests at file scope have no `/` (`Module.test()`).
   static func testIDs(inListing output: String) -> [String] {
-    output.split(whereSeparator: \.isNewline).map(String.init).filter {
-      !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("Listing ")
+    // Read as bytes: an ID is ASCII around its names, and thousands of lines read as Characters
+    // cost a listing milliseconds.
+    let listing = Array("Listing ".utf8)
+    let lines = output.utf8.split { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+    return lines.compactMap { line in
+      guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }),
+        !line.starts(with: listing)
+      else { return nil }
+      return String(decoding: line, as: UTF8.self)
     }
   }
 }
