@@ -18,7 +18,8 @@ package struct SuiteDiagnosis {
   }
 
   /// Screens `tests` in `passes` under each executor of `executors`, then, when the budget
-  /// leaves the diagnosis its half (``TestBudget/diagnosisFollows``), diagnoses those that failed.
+  /// leaves the diagnosis its half once a test has failed (``TestBudget/diagnosisFollows``),
+  /// diagnoses those that failed.
   @MainActor
   package func run(
     _ tests: [PackageTest], under executors: [any IterationExecutor], passes: Range<Int>,
@@ -34,7 +35,7 @@ package struct SuiteDiagnosis {
       let screened = try screen.run(
         screenSeries(tests, under: executors, diagnosisFollows: diagnoses, passes: passes.count), passes: passes,
         replicates: settings.replicates ?? SupervisedRun.defaultReplicates, seed: settings.seed,
-        packagePath: binary.package.path, budget: budget)
+        packagePath: binary.package.path, budget: screenBudget)
       guard !screen.wasInterrupted, diagnoses else { return (screened, Diagnosis(), screen.wasInterrupted) }
       var diagnosis = try diagnose(tests, screen: screened, passes: passes.count, onProgress: onProgress)
       if !diagnosis.interrupted, settings.sanitizing != .none {
@@ -104,6 +105,12 @@ package struct SuiteDiagnosis {
 
   /// The share of `--budget` the thread sanitizer's build and runs keep after the diagnosis.
   static let sanitizerShare = 1.0 / 6
+
+  /// The screen's budget: while no test has failed it may use the whole, less the sanitizer's
+  /// share where the sanitizer runs every test whatever the screen finds.
+  private var screenBudget: TestBudget {
+    budget.keeping(settings.sanitizing == .thread ? Self.sanitizerShare : 0)
+  }
 
   /// The diagnosis's budget: the whole, less the sanitizer's share where it runs.
   private var diagnosisBudget: TestBudget {

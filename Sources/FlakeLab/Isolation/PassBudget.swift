@@ -1,7 +1,8 @@
 /// `--budget` over suite passes: after its first pass, a series starts no pass that, taking as
-/// long as its last one, would end past the screen's share of the budget (``TestBudget``), so a slow executor's passes stop before a
-/// fast one's. A series stopped stays stopped; its tests' passes left are cut by the budget. A
-/// series no answer needs (the passes alone) is bound from its first pass.
+/// long as its last one, would end past the screen's share of the budget (``TestBudget``: half
+/// once a test has failed, more while none has), so a slow executor's passes stop before a fast
+/// one's. A series stopped stays stopped; its tests' passes left are cut by the budget. A series
+/// no answer needs (the passes alone) is bound from its first pass.
 struct PassBudget {
   let budget: TestBudget
   /// Each series the budget stopped.
@@ -17,10 +18,15 @@ struct PassBudget {
     lastPass = Array(repeating: .zero, count: series)
   }
 
-  /// Whether the series' next pass may start at `now`.
-  mutating func allows(series: Int, isFirstPass: Bool, now: ContinuousClock.Instant) -> Bool {
+  /// Whether the series' next pass may start at `now`, after a pass in which a test failed or
+  /// while none has.
+  mutating func allows(series: Int, isFirstPass: Bool, now: ContinuousClock.Instant, afterAFailure: Bool) -> Bool {
     guard budget.limit != nil, !isFirstPass || boundFromTheirFirstPass.contains(series) else { return true }
-    if stopped[series] || !budget.screenMayStart(passLasting: lastPass[series], at: now) { stopped[series] = true }
+    if stopped[series]
+      || !budget.screenMayStart(passLasting: lastPass[series], at: now, afterAFailure: afterAFailure)
+    {
+      stopped[series] = true
+    }
     return !stopped[series]
   }
 

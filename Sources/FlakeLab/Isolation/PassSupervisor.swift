@@ -75,8 +75,8 @@ package final class PassSupervisor {
   /// Runs passes `passes` under every series, in `replicates` groups of consecutive passes, and
   /// returns a result per series and test: the series in order, each one's tests group by group. No pass
   /// of a series after its first (of the passes alone, none at all) starts when its last pass,
-  /// taken again, would end past the screen's share of `budget`; the tests' passes left are not run,
-  /// stopped by ``RunStop/budgetSpent``.
+  /// taken again, would end past the screen's share of `budget` (``PassBudget``); the tests' passes
+  /// left are not run, stopped by ``RunStop/budgetSpent``.
   package func run(
     _ allSeries: [Series], passes: Range<Int>, replicates: Int, seed: UInt64, packagePath: String,
     budget: TestBudget = .unbounded
@@ -106,7 +106,11 @@ package final class PassSupervisor {
       for (seriesIndex, series) in allSeries.enumerated() where pass - passes.lowerBound < series.passCount(of: passes)
       {
         let replicate = series.replicate(of: pass, in: passes, replicates: replicates)
-        guard passBudget.allows(series: seriesIndex, isFirstPass: pass == passes.lowerBound, now: clock.now) else {
+        let afterAFailure = machines.joined().contains { $0.states.contains { $0.tally.notPassed > 0 } }
+        guard
+          passBudget.allows(
+            series: seriesIndex, isFirstPass: pass == passes.lowerBound, now: clock.now, afterAFailure: afterAFailure)
+        else {
           if passBudget.stoppedEverySeries { break passLoop }
           continue
         }

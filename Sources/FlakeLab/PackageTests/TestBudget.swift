@@ -3,19 +3,26 @@
 /// every answer is yes.
 ///
 /// Where a diagnosis follows the screen, the screen starts no pass that would end after half of
-/// the budget (a failure it found needs the diagnosis to be explained), and the diagnosis no
-/// process after the whole.
+/// the budget once a test has failed (the failure needs the diagnosis to be explained), and the
+/// diagnosis no process after the whole. Until a test fails there is nothing to diagnose: the
+/// screen may go on to the budget's end, less ``kept``.
 package struct TestBudget: Sendable {
   /// `--budget`, or nil for none.
   package let limit: Duration?
   package let start: ContinuousClock.Instant
   /// Whether a diagnosis follows the screen and gets the second half.
   package let diagnosisFollows: Bool
+  /// The share at the budget's end that no screen takes, failure or none: the thread sanitizer's
+  /// when it runs every test (`--sanitize thread`).
+  package let kept: Double
 
-  package init(_ limit: Duration?, from start: ContinuousClock.Instant = .now, diagnosisFollows: Bool) {
+  package init(
+    _ limit: Duration?, from start: ContinuousClock.Instant = .now, diagnosisFollows: Bool, kept: Double = 0
+  ) {
     self.limit = limit
     self.start = start
     self.diagnosisFollows = diagnosisFollows
+    self.kept = kept
   }
 
   package static let unbounded = TestBudget(nil, diagnosisFollows: false)
@@ -27,15 +34,26 @@ package struct TestBudget: Sendable {
     TestBudget(limit.map { $0 * (1 - share) }, from: start, diagnosisFollows: diagnosisFollows)
   }
 
+  /// This budget with `share` of it kept from the screen (``kept``).
+  package func keeping(_ share: Double) -> TestBudget {
+    TestBudget(limit, from: start, diagnosisFollows: diagnosisFollows, kept: share)
+  }
+
   /// When no process may start any more; nil without a limit.
   package var end: ContinuousClock.Instant? { limit.map { start + $0 } }
 
-  /// When the screen's passes must have ended.
-  private var screenEnd: ContinuousClock.Instant? { limit.map { start + (diagnosisFollows ? $0 / 2 : $0) } }
+  /// When the screen's passes must have ended: at half the budget once a test has failed and a
+  /// diagnosis follows, else at its end less what is kept.
+  private func screenEnd(afterAFailure: Bool) -> ContinuousClock.Instant? {
+    limit.map { start + (diagnosisFollows && afterAFailure ? $0 / 2 : $0 * (1 - kept)) }
+  }
 
-  /// Whether the screen may start, at `now`, a pass that takes as long as `length`.
-  package func screenMayStart(passLasting length: Duration, at now: ContinuousClock.Instant) -> Bool {
-    screenEnd.map { now + length <= $0 } ?? true
+  /// Whether the screen may start, at `now`, a pass that takes as long as `length`, once a test
+  /// has failed or while none has.
+  package func screenMayStart(
+    passLasting length: Duration, at now: ContinuousClock.Instant, afterAFailure: Bool
+  ) -> Bool {
+    screenEnd(afterAFailure: afterAFailure).map { now + length <= $0 } ?? true
   }
 
   /// Whether a process of the diagnosis may start at `now`: whether the run is still in time.

@@ -218,8 +218,9 @@ package struct SuiteSummary: Sendable, Equatable {
       let half = budget.map { " (\(Formatting.duration($0 / 2)) of \(Formatting.duration($0)))" } ?? ""
       let passes = screenCut.map { "\($0.ran) of \($0.planned) passes under \($0.executor)" }
       notes.append(
-        "The screen stops at half of --budget\(half), to leave the diagnosis the rest: it ran "
-          + Formatting.list(passes) + ". Raise --budget, or lower --iterations, for every pass.")
+        "The screen stops at half of --budget\(half) once a test has failed, to leave the diagnosis the rest, "
+          + "and near its end while none has: it ran " + Formatting.list(passes)
+          + ". Raise --budget, or lower --iterations, for every pass.")
     }
     notes += cut.map { cut in
       (cut.stop == .budgetSpent ? "The --budget cut " : "The interrupt cut ")

@@ -60,8 +60,9 @@ struct TestCommand: Command {
       "verbose", "After the answer, the table of every test under every executor and layout, with histograms.")
     static let budget = Option<Duration?>(
       "budget", "DURATION",
-      "Bound the run, build excepted, e.g. 5m, or none: the screen starts no pass that would end after half of it, "
-        + "the diagnosis none after five sixths of it (the thread sanitizer has the rest), and no process starts after it",
+      "Bound the run, build excepted, e.g. 5m, or none: the screen starts no pass that would end after half of it "
+        + "once a test has failed (while none has, after it), the diagnosis none after five sixths of it (the thread "
+        + "sanitizer has the rest), and no process starts after it",
       default: defaultBudget, shownDefault: "10m"
     ) { text, option throws(UsageError) in
       text == "none" ? nil : try ValueParsers.duration(text, option: option)
