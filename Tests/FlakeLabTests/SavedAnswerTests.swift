@@ -167,6 +167,37 @@ final class SavedAnswerTests: XCTestCase {
           + "a rarer failure"), sentences)
   }
 
+  /// A screen the budget cut says why it stopped where it did: at half once a test has failed,
+  /// past it while none has.
+  func testAScreenTheBudgetCutSaysWhyItStoppedThere() {
+    func cut(_ result: RunResult) -> RunResult {
+      var result = result
+      result.stop = .budgetSpent
+      result.notRun = 20 - result.tally.iterations
+      return result
+    }
+    func note(_ screen: [RunResult]) -> String {
+      var report = Report(runs: screen, seed: 7, timeout: .seconds(60))
+      report.budget = .seconds(600)
+      report.tests = TestFinding.findings(
+        of: [stable, victim], runs: screen, polluters: [:], locations: [:], confidence: 0.95)
+      return SuiteSummary(report).notes { $0 }.joined(separator: "\n")
+    }
+    let quiet = note([cut(run(stable, .suite, .global, passed: 6)), cut(run(victim, .suite, .global, passed: 6))])
+    XCTAssertTrue(
+      quiet.contains(
+        "No test failed, so the screen went on past half of --budget (300 s of 600 s), toward its end: it ran 6 of 20 "
+          + "passes under global."), quiet)
+    let failing = note([
+      cut(run(stable, .suite, .global, passed: 3)),
+      cut(run(victim, .suite, .global, passed: 2, [(.failed(observation: "expected 1, got 2"), 1)])),
+    ])
+    XCTAssertTrue(
+      failing.contains(
+        "The screen stops at half of --budget (300 s of 600 s) once a test has failed, to leave the diagnosis the rest: "
+          + "it ran 3 of 20 passes under global."), failing)
+  }
+
   func testEveryFieldOfEveryFindingReadsBack() throws {
     var report = derivedReport()
     // A randomness finding, set by hand: the reader reads what was written, not a diagnosis again.

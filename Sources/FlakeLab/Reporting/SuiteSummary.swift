@@ -217,10 +217,12 @@ package struct SuiteSummary: Sendable, Equatable {
     if !screenCut.isEmpty {
       let half = budget.map { " (\(Formatting.duration($0 / 2)) of \(Formatting.duration($0)))" } ?? ""
       let passes = screenCut.map { "\($0.ran) of \($0.planned) passes under \($0.executor)" }
+      let stop =
+        noFailure
+        ? "No test failed, so the screen went on past half of --budget\(half), toward its end"
+        : "The screen stops at half of --budget\(half) once a test has failed, to leave the diagnosis the rest"
       notes.append(
-        "The screen stops at half of --budget\(half) once a test has failed, to leave the diagnosis the rest, "
-          + "and near its end while none has: it ran " + Formatting.list(passes)
-          + ". Raise --budget, or lower --iterations, for every pass.")
+        stop + ": it ran " + Formatting.list(passes) + ". Raise --budget, or lower --iterations, for every pass.")
     }
     notes += cut.map { cut in
       (cut.stop == .budgetSpent ? "The --budget cut " : "The interrupt cut ")
