@@ -194,8 +194,8 @@ final class SavedAnswerTests: XCTestCase {
     ])
     XCTAssertTrue(
       failing.contains(
-        "The screen stops at half of --budget (300 s of 600 s) once a test has failed, to leave the diagnosis the rest: "
-          + "it ran 3 of 20 passes under global."), failing)
+        "The screen stops at half of --budget (300 s of 600 s) once a test has failed, "
+          + "to leave the diagnosis the rest: it ran 3 of 20 passes under global."), failing)
   }
 
   func testEveryFieldOfEveryFindingReadsBack() throws {
