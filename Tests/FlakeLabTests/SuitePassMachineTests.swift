@@ -189,22 +189,21 @@ final class SuitePassMachineTests: XCTestCase {
   func testTheBudgetStopsAnArmWhosePassWouldEndPastTheScreensHalf() {
     let start = ContinuousClock.now
     var budget = PassBudget(series: 2, budget: TestBudget(.seconds(20), from: start, diagnosisFollows: true))
-    XCTAssertTrue(
-      budget.allows(series: 0, isFirstPass: true, now: start + .seconds(20), afterAFailure: true),
-      "the first pass always runs")
-    budget.passTook(.seconds(6), series: 0)
-    budget.passTook(.seconds(1), series: 1)
-    XCTAssertFalse(budget.allows(series: 0, isFirstPass: false, now: start + .seconds(5), afterAFailure: true))
-    XCTAssertTrue(budget.allows(series: 1, isFirstPass: false, now: start + .seconds(5), afterAFailure: true))
+    XCTAssertTrue(budget.allows(series: 0, isFirstPass: true, now: start + .seconds(20)), "the first pass always runs")
+    budget.passTook(.seconds(6), series: 0, failed: true)
+    budget.passTook(.seconds(1), series: 1, failed: false)
+    XCTAssertTrue(budget.sawAFailure, "a failure stays seen")
+    XCTAssertFalse(budget.allows(series: 0, isFirstPass: false, now: start + .seconds(5)))
+    XCTAssertTrue(budget.allows(series: 1, isFirstPass: false, now: start + .seconds(5)))
     XCTAssertFalse(budget.stoppedEverySeries)
-    XCTAssertFalse(
-      budget.allows(series: 0, isFirstPass: false, now: start, afterAFailure: false), "a stopped arm stays stopped")
+    XCTAssertFalse(budget.allows(series: 0, isFirstPass: false, now: start), "a stopped arm stays stopped")
     XCTAssertEqual(budget.stopped, [true, false])
     // The passes alone, which no answer needs, are bound from their first.
     var alone = PassBudget(
       series: 2, budget: TestBudget(.seconds(20), from: start, diagnosisFollows: true), boundFromTheirFirstPass: [1])
-    XCTAssertTrue(alone.allows(series: 0, isFirstPass: true, now: start + .seconds(20), afterAFailure: true))
-    XCTAssertFalse(alone.allows(series: 1, isFirstPass: true, now: start + .seconds(20), afterAFailure: true))
+    alone.passTook(.seconds(1), series: 0, failed: true)
+    XCTAssertTrue(alone.allows(series: 0, isFirstPass: true, now: start + .seconds(20)))
+    XCTAssertFalse(alone.allows(series: 1, isFirstPass: true, now: start + .seconds(20)))
     XCTAssertEqual(alone.stopped, [false, true])
   }
 
@@ -213,22 +212,22 @@ final class SuitePassMachineTests: XCTestCase {
   func testTheScreenGoesOnPastTheHalfWhileNoTestHasFailed() {
     let start = ContinuousClock.now
     let twenty = TestBudget(.seconds(20), from: start, diagnosisFollows: true)
-    var budget = PassBudget(series: 1, budget: twenty)
-    budget.passTook(.seconds(4), series: 0)
-    XCTAssertTrue(budget.allows(series: 0, isFirstPass: false, now: start + .seconds(15), afterAFailure: false))
-    XCTAssertFalse(budget.allows(series: 0, isFirstPass: false, now: start + .seconds(17), afterAFailure: false))
-    var failed = PassBudget(series: 1, budget: twenty)
-    failed.passTook(.seconds(4), series: 0)
-    XCTAssertFalse(failed.allows(series: 0, isFirstPass: false, now: start + .seconds(7), afterAFailure: true))
-    var kept = PassBudget(series: 1, budget: twenty.keeping(1.0 / 4))
-    kept.passTook(.seconds(4), series: 0)
-    XCTAssertTrue(kept.allows(series: 0, isFirstPass: false, now: start + .seconds(11), afterAFailure: false))
+    func budget(_ whole: TestBudget = twenty, failed: Bool) -> PassBudget {
+      var budget = PassBudget(series: 1, budget: whole)
+      budget.passTook(.seconds(4), series: 0, failed: failed)
+      return budget
+    }
+    var quiet = budget(failed: false)
+    XCTAssertTrue(quiet.allows(series: 0, isFirstPass: false, now: start + .seconds(15)))
+    XCTAssertFalse(quiet.allows(series: 0, isFirstPass: false, now: start + .seconds(17)))
+    var failed = budget(failed: true)
+    XCTAssertFalse(failed.allows(series: 0, isFirstPass: false, now: start + .seconds(7)))
+    var kept = budget(twenty.keeping(1.0 / 4), failed: false)
+    XCTAssertTrue(kept.allows(series: 0, isFirstPass: false, now: start + .seconds(11)))
     XCTAssertFalse(
-      kept.allows(series: 0, isFirstPass: false, now: start + .seconds(12), afterAFailure: false),
-      "the sanitizer's share is kept")
+      kept.allows(series: 0, isFirstPass: false, now: start + .seconds(12)), "the sanitizer's share is kept")
     // Without a diagnosis after it, the screen had the whole budget already.
-    var alone = PassBudget(series: 1, budget: TestBudget(.seconds(20), from: start, diagnosisFollows: false))
-    alone.passTook(.seconds(4), series: 0)
-    XCTAssertTrue(alone.allows(series: 0, isFirstPass: false, now: start + .seconds(15), afterAFailure: true))
+    var alone = budget(TestBudget(.seconds(20), from: start, diagnosisFollows: false), failed: true)
+    XCTAssertTrue(alone.allows(series: 0, isFirstPass: false, now: start + .seconds(15)))
   }
 }

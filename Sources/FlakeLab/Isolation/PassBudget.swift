@@ -18,13 +18,13 @@ struct PassBudget {
     lastPass = Array(repeating: .zero, count: series)
   }
 
-  /// Whether the series' next pass may start at `now`, after a pass in which a test failed or
-  /// while none has.
-  mutating func allows(series: Int, isFirstPass: Bool, now: ContinuousClock.Instant, afterAFailure: Bool) -> Bool {
+  /// Whether a test has failed in a pass so far: the screen's share is then its half.
+  private(set) var sawAFailure = false
+
+  /// Whether the series' next pass may start at `now`.
+  mutating func allows(series: Int, isFirstPass: Bool, now: ContinuousClock.Instant) -> Bool {
     guard budget.limit != nil, !isFirstPass || boundFromTheirFirstPass.contains(series) else { return true }
-    if stopped[series]
-      || !budget.screenMayStart(passLasting: lastPass[series], at: now, afterAFailure: afterAFailure)
-    {
+    if stopped[series] || !budget.screenMayStart(passLasting: lastPass[series], at: now, afterAFailure: sawAFailure) {
       stopped[series] = true
     }
     return !stopped[series]
@@ -32,7 +32,9 @@ struct PassBudget {
 
   var stoppedEverySeries: Bool { stopped.allSatisfy { $0 } }
 
-  mutating func passTook(_ duration: Duration, series: Int) {
+  /// A pass of `series` took `duration`; `failed`: a test has failed in it or before.
+  mutating func passTook(_ duration: Duration, series: Int, failed: Bool) {
     lastPass[series] = duration
+    sawAFailure = sawAFailure || failed
   }
 }

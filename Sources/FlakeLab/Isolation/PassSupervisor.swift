@@ -106,11 +106,7 @@ package final class PassSupervisor {
       for (seriesIndex, series) in allSeries.enumerated() where pass - passes.lowerBound < series.passCount(of: passes)
       {
         let replicate = series.replicate(of: pass, in: passes, replicates: replicates)
-        let afterAFailure = machines.joined().contains { $0.states.contains { $0.tally.notPassed > 0 } }
-        guard
-          passBudget.allows(
-            series: seriesIndex, isFirstPass: pass == passes.lowerBound, now: clock.now, afterAFailure: afterAFailure)
-        else {
+        guard passBudget.allows(series: seriesIndex, isFirstPass: pass == passes.lowerBound, now: clock.now) else {
           if passBudget.stoppedEverySeries { break passLoop }
           continue
         }
@@ -138,7 +134,8 @@ package final class PassSupervisor {
             action = machines[seriesIndex][groupIndex].ended(end)
           }
         }
-        passBudget.passTook(clock.now - passStart, series: seriesIndex)
+        passBudget.passTook(
+          clock.now - passStart, series: seriesIndex, failed: machines.joined().contains(where: \.hasAFailure))
         progress.passDone(states: machines, clock: clock)
       }
     }

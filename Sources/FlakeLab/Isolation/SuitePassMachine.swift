@@ -26,6 +26,8 @@ struct SuitePassMachine {
   /// Whether each process of a pass runs one test, with none beside it.
   let testsAlone: Bool
   private(set) var states: [TestState]
+  /// Whether a test of the group has not passed in some pass.
+  var hasAFailure: Bool { states.contains { $0.tally.notPassed > 0 } }
   /// Whether a process of the group got as far as a test: proof that a process dying before any
   /// test started was killed by one of the tests, not by the binary or the lab.
   private(set) var testsStarted = false
