@@ -20,12 +20,12 @@ package struct TestBodies: Sendable {
   init(_ declarations: [String: XCTestDeclaration], listed: [String]) {
     let inherited = Set(listed.filter { declarations[$0] == nil }.map(XCTestDeclaration.function(of:)))
     // Each file's path resolved once (a file system call per component), not once per test.
-    var resolved: [String: String] = [:]
+    var resolvedPaths: [String: String] = [:]
     for (test, declaration) in declarations
     where declaration.isCertain && !inherited.contains(XCTestDeclaration.function(of: test)) {
       let path = declaration.location.path
-      let file = resolved[path] ?? Self.resolved(path)
-      resolved[path] = file
+      let file = resolvedPaths[path] ?? Self.resolved(path)
+      resolvedPaths[path] = file
       files[file, default: []].append((declaration.body, test))
     }
   }
