@@ -192,7 +192,10 @@ enum MachineLine {
       lines.append("An iteration still running after \(timeout) was timed out (--timeout).")
     }
     if let budget = context.budgetSpent {
-      let halves = context.layout == .suite ? " (the screen by its first half, the diagnosis by the rest)" : ""
+      let halves =
+        context.layout == .suite
+        ? " (the screen by its first half once a test has failed, past it while none has; the diagnosis by the rest)"
+        : ""
       lines.append("The run was bounded by --budget \(budget)\(halves); the runs it cut short say so.")
     }
     if let layout = context.layout {
