@@ -10,8 +10,8 @@ struct ProcessExit {
   var output: String
   var lifetime: Duration
 
-  /// The gist of its last lines (``CrashSummary``), worked out only for an end that needs it:
-  /// the summary's regular expressions cost a process that ended well 10 ms and more.
+  /// The gist of its last lines (``CrashSummary``), worked out only for an end that needs it: its
+  /// regular expressions, run at every end, cost the lab 14 ms between a suite's two passes.
   var lastLines: String { CrashSummary.summarize(output) }
 
   /// Its end as a crash of the test it was running, or of one before it started.
