@@ -38,6 +38,7 @@ enum Harness {
       configuration.channel,
       closingChannel: configuration.isProbe || configuration.framework == .xctest)
     self.configuration = configuration
+    if configuration.framework == .xctest, !configuration.isProbe { DroppedStopRescue.start() }
     switch configuration.mechanism {
     case .untouched:
       break

@@ -63,6 +63,9 @@ final class WatchedCallsTests: XCTestCase {
       _ = nsCondition.wait(until: past)
       nsCondition.unlock()
     }
+    // A stop of the main run loop while it is not running, which the harness follows with a
+    // block on the main queue in the lab (`DroppedStopRescue`): run at the loop's next turn.
+    time("CFRunLoopStop") { RunLoop.main._stop() }
     // The seeded ones: in a plain run, the kernel's randomness and Foundation's `/dev/urandom`.
     time("Int.random") { _ = Int.random(in: 0..<10) }
     time("UUID()") { _ = UUID() }

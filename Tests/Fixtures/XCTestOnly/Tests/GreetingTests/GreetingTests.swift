@@ -11,6 +11,17 @@ final class GreetingTests: XCTestCase {
     throw XCTSkip("not on Linux")
   }
 
+  /// Stops the main run loop before it runs, as `XCTWaiter` does when a test's task fulfils its
+  /// expectation just before the waiter's next turn. Run plainly, CoreFoundation drops the stop
+  /// and the turn runs to its end (ten seconds here, at most 0.1 s in a waiter): the lab's
+  /// harness has the turn return at once, and this test is run only in the lab.
+  func testAStopBeforeTheMainRunLoopRunsEndsItsNextTurn() {
+    RunLoop.main._stop()
+    let start = ContinuousClock.now
+    _ = RunLoop.main.run(mode: .default, before: Date() + 10)
+    XCTAssertLessThan(ContinuousClock.now - start, .seconds(5))
+  }
+
   /// Starts a child and leaves it running, as a test of a command-line tool might.
   func testLeavesAChildRunning() throws {
     let child = Process()
