@@ -13,10 +13,10 @@ import Foundation
 /// Each figure is a median with its spread (min–max). Targets: `ci` within 10% + 0.1 s of the
 /// baseline, and its spread no larger than the baseline's plus 20%.
 ///
-/// Seven rounds: on Linux an XCTest process now and then waits 100 ms in XCTest's own
+/// Seven rounds: on Linux a plain XCTest process now and then waits 100 ms in XCTest's own
 /// `XCTWaiter` (its async set-up and tear-down; a stop that comes before the run loop runs is
-/// lost, and the loop waits out its 0.1 s turn), and three rounds let one such wait decide a
-/// small suite's median.
+/// lost, and the loop waits out its 0.1 s turn, which the lab's harness does not:
+/// `DroppedStopRescue`), and three rounds let one such wait decide the baseline's median.
 ///
 /// The packages are written under `.build/bench-suites` and built once (the first build of
 /// 4,000 tests takes minutes: Swift Testing's macros); a later bench reuses them. Sizes come from
