@@ -21,22 +21,21 @@ import FlakeLab
 /// inside the turn, and nothing is added. The plain binary keeps its lost turns: the lab's pass
 /// is the faster by them, and a test's body is timed as before.
 enum DroppedStopRescue {
-  typealias RunLoopFunction = @convention(c) (OpaquePointer?) -> Void
-  typealias CopyCurrentMode = @convention(c) (OpaquePointer?) -> OpaquePointer?
-  typealias GetMain = @convention(c) () -> OpaquePointer?
+  private typealias CopyCurrentMode = @convention(c) (OpaquePointer?) -> OpaquePointer?
+  private typealias GetMain = @convention(c) () -> OpaquePointer?
+  private typealias Release = @convention(c) (OpaquePointer?) -> Void
 
-  static let stop = SystemCalls.symbol("CFRunLoopStop", as: RunLoopFunction.self, next: true)
   private static let copyCurrentMode = SystemCalls.symbol("CFRunLoopCopyCurrentMode", as: CopyCurrentMode.self)
   private static let getMain = SystemCalls.symbol("CFRunLoopGetMain", as: GetMain.self)
-  private static let release = SystemCalls.symbol("CFRelease", as: RunLoopFunction.self)
+  private static let release = SystemCalls.symbol("CFRelease", as: Release.self)
 
   /// Set at the harness's start in a process configured to run XCTest tests.
   nonisolated(unsafe) private static var isOn = false
 
-  /// Finds CoreFoundation's functions now: found on first use, the lookups would fall inside
-  /// the window this closes (see `RealCall.runLoopFinished`).
+  /// Finds CoreFoundation's functions now (`CFRunLoopStop` itself is `RealCall`'s): found on
+  /// first use, the lookups would fall inside the window this closes.
   static func start() {
-    _ = (stop, copyCurrentMode, getMain, release)
+    _ = (copyCurrentMode, getMain, release)
     isOn = true
   }
 
@@ -56,11 +55,12 @@ enum DroppedStopRescue {
 }
 
 /// CoreFoundation's `CFRunLoopStop`, which `RunLoop._stop()` (`XCTWaiter`'s) calls through
-/// Foundation's procedure linkage table: passed on, and a stop the run loop would drop followed by a block on
-/// the main queue (``DroppedStopRescue``).
+/// Foundation's procedure linkage table: passed on, and a stop the run loop would drop followed
+/// by a block on the main queue (``DroppedStopRescue``). Public: a release build exports a
+/// `@_cdecl` function only if it is.
 @_cdecl("CFRunLoopStop")
 public func rescuedRunLoopStop(_ runLoop: OpaquePointer?) {
   let dropped = DroppedStopRescue.wouldDrop(runLoop)
-  DroppedStopRescue.stop?(runLoop)
+  RealCall.runLoopStop?(runLoop)
   if dropped { DroppedStopRescue.wakeNextTurn() }
 }

@@ -2,9 +2,10 @@ import FlakeLab
 import Foundation
 
 /// The C library's and Dispatch's own blocking calls (sleeps, condition variable and semaphore
-/// waits, Dispatch's semaphore and group waits), and Foundation's `_CFRunLoopFinished`, which
-/// the harness's definitions pass on to: each found once, the next definition after the
-/// harness's; of the version programs link today where glibc keeps an older one beside it.
+/// waits, Dispatch's semaphore and group waits), and Foundation's `_CFRunLoopFinished` and
+/// `CFRunLoopStop`, which the harness's definitions pass on to: each found once, the next
+/// definition after the harness's; of the version programs link today where glibc keeps an
+/// older one beside it.
 enum RealCall {
   private static func next<Function>(_ name: String, version: String? = nil, as type: Function.Type) -> Function {
     let found =
@@ -20,6 +21,7 @@ enum RealCall {
     @convention(c) (Int32, Int32, UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32
   typealias DispatchWait = @convention(c) (OpaquePointer?, UInt64) -> Int
   typealias RunLoopFinished = @convention(c) (OpaquePointer?, OpaquePointer?) -> UInt8
+  typealias RunLoopStop = @convention(c) (OpaquePointer?) -> Void
 
   typealias ConditionWait = @convention(c) (OpaquePointer?, OpaquePointer?) -> Int32
   typealias ConditionTimedWait = @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeRawPointer?) -> Int32
@@ -47,6 +49,9 @@ enum RealCall {
   /// plain; with the lookup at the start, 24 in 50 runs against 26. Nil in a Foundation without
   /// it, which never calls it.
   static let runLoopFinished = SystemCalls.symbol("_CFRunLoopFinished", as: RunLoopFinished.self, next: true)
+  /// CoreFoundation's `CFRunLoopStop`, which the harness's definition passes on to
+  /// (``DroppedStopRescue``). Nil in a Foundation without it, which never calls it.
+  static let runLoopStop = SystemCalls.symbol("CFRunLoopStop", as: RunLoopStop.self, next: true)
 
   /// Finds the calls every glibc has now, and Foundation's, at the harness's start. Found on
   /// first use, each lookup (`dlsym` through every library loaded, Foundation's ICU among them)
@@ -56,7 +61,7 @@ enum RealCall {
   /// without them would end every process.
   static func findAtStart() {
     _ = (usleep, nanosleep, clockNanosleep, semaphoreWait, groupWait)
-    _ = (conditionWait, conditionTimedWait, posixSemaphoreWait, posixSemaphoreTimedWait, runLoopFinished)
+    _ = (conditionWait, conditionTimedWait, posixSemaphoreWait, posixSemaphoreTimedWait, runLoopFinished, runLoopStop)
     // And a sleep of nothing through the harness's own definition, its first run paid here.
     var nothing = timespec(tv_sec: 0, tv_nsec: 0)
     _ = withUnsafePointer(to: &nothing) { watchedNanosleep(UnsafeRawPointer($0), nil) }
